@@ -6,6 +6,7 @@ export type ProofErrorCode =
   // input decoding
   | 'INVALID_HEX'
   | 'INVALID_BASE64'
+  | 'INVALID_BASE58'
   | 'INVALID_LENGTH'
   | 'INPUT_TOO_LARGE'
   // RFC 8785 / JSON
@@ -18,10 +19,12 @@ export type ProofErrorCode =
   | 'MERKLE_INDEX_OUT_OF_RANGE'
   | 'MERKLE_PROOF_TOO_LONG'
   | 'MERKLE_INVALID_ARGUMENT'
+  | 'MERKLE_PROOF_INVALID'
   // C2SP signed notes, checkpoints, cosignatures
   | 'NOTE_MALFORMED'
   | 'NOTE_KEY_MALFORMED'
   | 'CHECKPOINT_MALFORMED'
+  | 'COSIGNATURE_TIMESTAMP_INVALID'
   // Certificates and bundles
   | 'CERTIFICATE_INVALID'
   | 'BUNDLE_INVALID'

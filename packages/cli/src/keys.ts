@@ -1,0 +1,205 @@
+/**
+ * `saksi keys generate`: the three Ed25519 key pairs a deployment needs (DESIGN.md §5) — the
+ * certificate issuer, the transparency log (C2SP signed-note key) and one witness (C2SP tlog
+ * cosignature key) — plus the public trusted-keys document verifiers pin.
+ */
+import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  formatCosignatureVerifierKey,
+  formatSignerKey,
+  formatVerifierKey,
+  generateKeyPair,
+  issuerFromSecretKey,
+  isValidNoteKeyName,
+  parseTrustedKeys,
+  type TrustedKeys,
+  toBase64,
+} from '@saksi/proof';
+import { type Command, flag, type OptionValues, stringOption } from './command.js';
+import { CliError, type Io, UsageError } from './io.js';
+import { safeText } from './text.js';
+
+export const DEFAULT_KEYS_DIRECTORY = '.saksi/keys';
+export const DEFAULT_ISSUER_NAME = 'saksi';
+export const DEFAULT_LOG_ORIGIN = 'saksi.local/log';
+export const DEFAULT_WITNESS_NAME = 'saksi.local/witness-1';
+
+/** File names written by `saksi keys generate`. */
+export const KEY_FILES = {
+  issuer: 'issuer.key',
+  log: 'log.key',
+  witness: 'witness.key',
+  trust: 'saksi-keys.json',
+} as const;
+
+const SECRET_MODE = 0o600;
+const PUBLIC_MODE = 0o644;
+
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'Generate issuer, log and witness keys and the public keys file',
+  usage: 'saksi keys generate [--out dir] [--name NAME] [--log-origin ORIGIN] [--force]',
+  help: `Generates three Ed25519 key pairs and writes them into --out:
+  ${KEY_FILES.issuer}       certificate issuer secret key (base64), mode 0600
+  ${KEY_FILES.log}          transparency log signer key (C2SP note: PRIVATE+KEY+…), mode 0600
+  ${KEY_FILES.witness}      witness signer key (PRIVATE+KEY+…; cosigns with C2SP tlog-cosignature), mode 0600
+  ${KEY_FILES.trust}  public keys to publish and pin (saksi verify --trust), mode 0644
+
+Options:
+  --out <dir>              Where to write (default ${DEFAULT_KEYS_DIRECTORY})
+  --name <name>            Issuer name shown in certificates (default ${DEFAULT_ISSUER_NAME})
+  --log-origin <origin>    Log origin, also the log key name (default ${DEFAULT_LOG_ORIGIN})
+  --witness-name <name>    Witness key name (default ${DEFAULT_WITNESS_NAME})
+  --force                  Replace existing keys (the old ones are lost)
+
+Exit status: 0 written, 2 bad usage or existing keys without --force.`,
+  options: {
+    out: { type: 'string' },
+    name: { type: 'string' },
+    'log-origin': { type: 'string' },
+    'witness-name': { type: 'string' },
+    force: { type: 'boolean' },
+  },
+  run: runKeys,
+};
+
+async function runKeys(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+  const [subcommand, ...rest] = positionals;
+  if (subcommand === undefined) throw new UsageError('missing subcommand: saksi keys generate');
+  if (subcommand !== 'generate')
+    throw new UsageError(`unknown keys subcommand ${JSON.stringify(subcommand)}`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+
+  const issuerName = stringOption(values, 'name') ?? DEFAULT_ISSUER_NAME;
+  const logOrigin = stringOption(values, 'log-origin') ?? DEFAULT_LOG_ORIGIN;
+  const witnessName = stringOption(values, 'witness-name') ?? DEFAULT_WITNESS_NAME;
+  if (issuerName.length === 0 || issuerName.length > 200 || /[\u0000-\u001f\u007f]/.test(issuerName)) {
+    throw new UsageError('--name must be 1 to 200 characters without control characters');
+  }
+  if (!isValidNoteKeyName(logOrigin)) {
+    throw new UsageError(
+      '--log-origin must be a non-empty key name without spaces or "+", e.g. example.com/log',
+    );
+  }
+  if (!isValidNoteKeyName(witnessName)) {
+    throw new UsageError(
+      '--witness-name must be a non-empty key name without spaces or "+", e.g. example.com/witness',
+    );
+  }
+  if (witnessName === logOrigin) throw new UsageError('--witness-name must differ from --log-origin');
+
+  const outOption = stringOption(values, 'out') ?? DEFAULT_KEYS_DIRECTORY;
+  const directory = path.resolve(io.cwd, outOption);
+  const force = flag(values, 'force');
+  const targets = Object.values(KEY_FILES).map((name) => path.join(directory, name));
+  if (!force) {
+    const existing: string[] = [];
+    for (const target of targets) if (await exists(target)) existing.push(path.basename(target));
+    if (existing.length > 0) {
+      throw new CliError(
+        `refusing to overwrite existing keys in ${safeText(outOption)}: ${existing.join(', ')}`,
+        {
+          hint: 'Choose another --out, or pass --force to replace them (certificates signed with the old keys will no longer verify against the new keys file).',
+        },
+      );
+    }
+  }
+
+  const issuerSecret = generateKeyPair().secretKey;
+  const issuer = issuerFromSecretKey(issuerName, issuerSecret);
+  const log = generateKeyPair();
+  const witness = generateKeyPair();
+  const trusted: TrustedKeys = {
+    issuers: [{ name: issuer.name, key_id: issuer.key_id, public_key: issuer.public_key }],
+    logs: [{ origin: logOrigin, vkey: formatVerifierKey(logOrigin, log.publicKey) }],
+    witnesses: [{ name: witnessName, vkey: formatCosignatureVerifierKey(witnessName, witness.publicKey) }],
+    required_cosignatures: 1,
+  };
+  parseTrustedKeys(trusted); // what we publish must be what `verify --trust` accepts
+
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  await writeKeyFile(
+    path.join(directory, KEY_FILES.issuer),
+    `${toBase64(issuerSecret)}\n`,
+    SECRET_MODE,
+    force,
+  );
+  await writeKeyFile(
+    path.join(directory, KEY_FILES.log),
+    `${formatSignerKey(logOrigin, log.secretKey)}\n`,
+    SECRET_MODE,
+    force,
+  );
+  await writeKeyFile(
+    path.join(directory, KEY_FILES.witness),
+    `${formatSignerKey(witnessName, witness.secretKey)}\n`,
+    SECRET_MODE,
+    force,
+  );
+  await writeKeyFile(
+    path.join(directory, KEY_FILES.trust),
+    `${JSON.stringify(trusted, null, 2)}\n`,
+    PUBLIC_MODE,
+    force,
+  );
+
+  const shown = safeText(outOption);
+  const trustPath = safeText(path.join(outOption, KEY_FILES.trust));
+  io.stdout.write(
+    [
+      `Wrote new keys to ${shown}:`,
+      `  ${KEY_FILES.issuer}       secret (0600)`,
+      `  ${KEY_FILES.log}          secret (0600)`,
+      `  ${KEY_FILES.witness}      secret (0600)`,
+      `  ${KEY_FILES.trust}  public (0644)`,
+      '',
+      'Public keys:',
+      `  issuer   ${safeText(issuer.name)}  key_id ${issuer.key_id}  ${issuer.public_key}`,
+      `  log      ${trusted.logs[0]!.vkey}`,
+      `  witness  ${trusted.witnesses![0]!.vkey}`,
+      '',
+      'Next:',
+      `  - Keep the .key files secret and backed up; never commit them.`,
+      `  - Start the server with this keys folder so it signs certificates and checkpoints with them.`,
+      `  - Publish ${trustPath} (the server serves it at /.well-known/saksi-keys.json);`,
+      `    it asks for ${trusted.required_cosignatures} witness cosignature, so run the witness too.`,
+      `  - Verify a bundle against these keys:  saksi verify bundle.json --trust ${trustPath}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/**
+ * Writes `content` into a new file with exactly `mode` (O_EXCL, so never through a symlink); with
+ * `force` an existing file is removed first.
+ */
+async function writeKeyFile(file: string, content: string, mode: number, force: boolean): Promise<void> {
+  try {
+    if (force) await rm(file, { force: true });
+    await writeFile(file, content, { mode, flag: 'wx' });
+    await chmod(file, mode); // the umask may have narrowed it
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EEXIST') {
+      throw new CliError(`refusing to overwrite ${safeText(file)}`, { hint: 'Pass --force to replace it.' });
+    }
+    throw new CliError(
+      `cannot write ${safeText(file)}: ${typeof code === 'string' ? code : 'write failed'}`,
+      {
+        hint: 'Check that the folder is writable.',
+      },
+    );
+  }
+}

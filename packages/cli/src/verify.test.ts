@@ -1,0 +1,252 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseJson, parseTrustedKeys, trustOptions, verifyBundle } from '@saksi/proof';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Io } from './io.js';
+import { main } from './main.js';
+
+const fixtures = path.resolve(import.meta.dirname, '../../proof/__fixtures__');
+const goldenBundle = path.join(fixtures, 'golden-bundle.json');
+const goldenKeys = path.join(fixtures, 'golden-keys.json');
+const laterCheckpoint = path.join(fixtures, 'golden-later-checkpoint.txt');
+const consistency = path.join(fixtures, 'golden-consistency.json');
+const haveGolden = existsSync(goldenBundle) && existsSync(goldenKeys);
+
+let directory: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(tmpdir(), 'saksi-cli-verify-'));
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+async function run(argv: string[], options: { env?: Record<string, string>; tty?: boolean } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false, columns: 120 },
+    stderr: { write: (text: string) => (stderr += text) },
+    cwd: directory,
+    env: options.env ?? {},
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+function goldenOptions() {
+  return trustOptions(parseTrustedKeys(readFileSync(goldenKeys, 'utf8')));
+}
+
+/** A copy of the golden bundle with `edit` applied, written into the temp folder. */
+async function tampered(name: string, edit: (bundle: Record<string, unknown>) => void): Promise<string> {
+  const bundle = parseJson(readFileSync(goldenBundle, 'utf8')) as Record<string, unknown>;
+  edit(bundle);
+  const file = path.join(directory, name);
+  await writeFile(file, JSON.stringify(bundle));
+  return file;
+}
+
+function flipLast(text: string): string {
+  // Change a base64 character that carries signature bits (not the padding).
+  const index = text.replace(/=+$/, '').length - 2;
+  const replacement = text[index] === 'A' ? 'B' : 'A';
+  return text.slice(0, index) + replacement + text.slice(index + 1);
+}
+
+describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
+  it('exits 0 and prints exactly what verifyBundle returns with --json', async () => {
+    const result = await run(['verify', goldenBundle, '--trust', goldenKeys, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const expected = await verifyBundle(parseJson(readFileSync(goldenBundle, 'utf8')), goldenOptions());
+    expect(expected.verdict).toBe('verified');
+    expect(result.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+  });
+
+  it('prints a header, the checks, a claim table, the summary and the verdict', async () => {
+    const result = await run(['verify', goldenBundle, '--trust', goldenKeys]);
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('Certificate  0196f000-0000-7000-8000-0000000000aa');
+    expect(out).toContain('Issuer       saksi-golden (key 01223bb33d4795cc)');
+    expect(out).toContain('Question     Kalau nerobos lampu merah');
+    expect(out).toMatch(/✓ signature\s+The Ed25519 signature/);
+    expect(out).toMatch(/– query_replay\s+skipped: /);
+    expect(out).toMatch(/\n {2}c1\s+✓\s+OK\s+entailed\s+0\.90\s+Menerobos/);
+    expect(out).toMatch(/Claims: \d+ verified \/ \d+ blocked \/ 2 total/);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Verdict: VERIFIED/);
+    expect(out).not.toContain('\u001b[');
+  });
+
+  it('colors only on a terminal and never with NO_COLOR', async () => {
+    const colored = await run(['verify', goldenBundle, '--trust', goldenKeys], { tty: true });
+    expect(colored.stdout).toContain('\u001b[32m✓');
+    const plain = await run(['verify', goldenBundle, '--trust', goldenKeys], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
+    expect(plain.stdout).not.toContain('\u001b[');
+  });
+
+  it('finds ./saksi-keys.json when --trust is not given', async () => {
+    await copyFile(goldenKeys, path.join(directory, 'saksi-keys.json'));
+    const result = await run(['verify', goldenBundle, '--json']);
+    await rm(path.join(directory, 'saksi-keys.json'));
+    expect(result.code).toBe(0);
+  });
+
+  it('exits 1 with SIGNATURE_INVALID when the signature is tampered with', async () => {
+    const file = await tampered('bad-signature.json', (bundle) => {
+      bundle['signature'] = flipLast(bundle['signature'] as string);
+    });
+    const human = await run(['verify', file, '--trust', goldenKeys]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/✗ signature\s+SIGNATURE_INVALID at signature/);
+    expect(human.stdout).toContain('Verdict: FAILED — SIGNATURE_INVALID');
+    expect(human.stdout).toMatch(/Claims: 0 verified \/ 2 blocked \/ 2 total/);
+    const json = await run(['verify', file, '--trust', goldenKeys, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).codes).toContain('SIGNATURE_INVALID');
+  });
+
+  it('exits 1 with QUERY_MISMATCH for another question, 0 for the same one', async () => {
+    const other = await run(['verify', goldenBundle, '--trust', goldenKeys, '--question', 'other']);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain('QUERY_MISMATCH');
+    const same = await run([
+      'verify',
+      goldenBundle,
+      '--trust',
+      goldenKeys,
+      '--question',
+      'Kalau nerobos lampu merah kena denda berapa?',
+    ]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/✓ query_replay/);
+  });
+
+  it('exits 1 with COSIGNATURES_MISSING when more witnesses are required than cosigned', async () => {
+    const result = await run([
+      'verify',
+      goldenBundle,
+      '--trust',
+      goldenKeys,
+      '--require-cosignatures',
+      '3',
+      '--json',
+    ]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).codes).toEqual(['COSIGNATURES_MISSING']);
+  });
+
+  it('exits 1 with MALFORMED for a bundle that is JSON but not a bundle, still printing a header', async () => {
+    const file = path.join(directory, 'not-a-bundle.json');
+    await writeFile(file, '{"certificate": {"certificate_id": "x\\u001b[31m"}}');
+    const result = await run(['verify', file, '--trust', goldenKeys]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('MALFORMED');
+    expect(result.stdout).toContain('Issuer       (missing)');
+    expect(result.stdout).not.toContain('\u001b');
+  });
+
+  it.skipIf(!existsSync(laterCheckpoint) || !existsSync(consistency))(
+    'checks consistency with a later checkpoint given with --checkpoint and --consistency',
+    async () => {
+      const withProof = await run([
+        'verify',
+        goldenBundle,
+        '--trust',
+        goldenKeys,
+        '--checkpoint',
+        laterCheckpoint,
+        '--consistency',
+        consistency,
+        '--json',
+      ]);
+      expect(withProof.code).toBe(0);
+      const result = JSON.parse(withProof.stdout);
+      expect(
+        result.checks.find((check: { id: string }) => check.id === 'checkpoint_consistency').status,
+      ).toBe('pass');
+
+      const withoutProof = await run([
+        'verify',
+        goldenBundle,
+        '--trust',
+        goldenKeys,
+        '--checkpoint',
+        laterCheckpoint,
+      ]);
+      expect(withoutProof.code).toBe(1);
+      expect(withoutProof.stdout).toContain('CHECKPOINT_INCONSISTENT');
+
+      const badProofFile = path.join(directory, 'bad-proof.json');
+      await writeFile(badProofFile, '{"nodes": []}');
+      const badProof = await run([
+        'verify',
+        goldenBundle,
+        '--trust',
+        goldenKeys,
+        '--checkpoint',
+        laterCheckpoint,
+        '--consistency',
+        badProofFile,
+      ]);
+      expect(badProof.code).toBe(2);
+      expect(badProof.stderr).toContain('must be a JSON array of hex hashes');
+    },
+  );
+});
+
+describe.skipIf(!haveGolden)('saksi inspect on the golden bundle', () => {
+  it('prints the certificate, evidence and log without verifying', async () => {
+    const result = await run(['inspect', goldenBundle]);
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('Not verified');
+    expect(out).toContain('Certificate  0196f000-0000-7000-8000-0000000000aa');
+    expect(out).toContain('Collection   uu-22-2009-llaj');
+    expect(out).toMatch(/RANK\s+SCORE\s+CHUNK/);
+    expect(out).toContain('[c1] Menerobos lampu merah');
+    expect(out).toContain('UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan');
+    expect(out).toContain('Pasal 287, ayat (2)');
+    expect(out).toContain('document root e84909b567f4b6dd');
+    expect(out).toContain('anchor: chain 31337');
+    expect(out).toContain('Origin       saksi.example/log');
+    expect(out).toMatch(/Checkpoint\s+size 3, root [0-9a-f]{64}/);
+    expect(out).toContain('witness.example/w1, witness.example/w2');
+  });
+
+  it('prints the certificate with --json', async () => {
+    const result = await run(['inspect', goldenBundle, '--json']);
+    expect(result.code).toBe(0);
+    const bundle = parseJson(readFileSync(goldenBundle, 'utf8')) as { certificate: unknown };
+    expect(JSON.parse(result.stdout)).toEqual(bundle.certificate);
+  });
+
+  it('inspects a tampered bundle (it does not verify) but refuses a malformed one with exit 2', async () => {
+    const file = await tampered('inspect-bad-signature.json', (bundle) => {
+      bundle['signature'] = flipLast(bundle['signature'] as string);
+    });
+    expect((await run(['inspect', file])).code).toBe(0);
+    const malformed = await tampered('inspect-malformed.json', (bundle) => {
+      delete (bundle['certificate'] as Record<string, unknown>)['issuer'];
+    });
+    const result = await run(['inspect', malformed]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not a well-formed Saksi bundle');
+  });
+
+  it('accepts a bare certificate', async () => {
+    const bundle = parseJson(readFileSync(goldenBundle, 'utf8')) as { certificate: unknown };
+    const file = path.join(directory, 'certificate.json');
+    await writeFile(file, JSON.stringify(bundle.certificate));
+    const result = await run(['inspect', file]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('bare certificate');
+  });
+});

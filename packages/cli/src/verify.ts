@@ -1,0 +1,234 @@
+/**
+ * `saksi verify`: runs `verifyBundle` from `@saksi/proof` — the same code the server and the
+ * browser run — against keys the user pinned, and prints every check. Exit 0 when verified, 1 when
+ * an integrity check failed, 2 when the input could not be read.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  type BundleVerification,
+  isProofError,
+  parseTrustedKeys,
+  trustOptions,
+  type VerifyBundleOptions,
+  verifyBundle,
+} from '@saksi/proof';
+import {
+  type Command,
+  expectPositionals,
+  flag,
+  integerOption,
+  type OptionValues,
+  stringOption,
+} from './command.js';
+import { readJsonFile, readTextFile } from './files.js';
+import { CliError, type Io, type Style, styleFor } from './io.js';
+import { pad, pick, safeText, truncate } from './text.js';
+
+/** The trusted-keys file looked for in the current folder when `--trust` is not given. */
+export const DEFAULT_TRUST_FILE = 'saksi-keys.json';
+
+/** RFC 9162 §2.1.4 proofs have at most ~2·log2(n) nodes; anything longer is refused before use. */
+const MAX_CONSISTENCY_NODES = 128;
+const MAX_PROBLEMS_SHOWN = 10;
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  summary: 'Check a bundle: signature, hashes, spans, document and log proofs',
+  usage: 'saksi verify <bundle.json> [--trust keys.json] [options]',
+  help: `Checks every proof in a bundle against the keys you pin, and decides claim by claim,
+fail-closed, what may be shown as verified.
+
+Options:
+  --trust <keys.json>          Trusted keys (issuer, log, witnesses). Default: ./${DEFAULT_TRUST_FILE}
+  --checkpoint <last.txt>      The last checkpoint (signed note) you saw for this log;
+                               detects rollback and forks
+  --consistency <proof.json>   Consistency proof between that checkpoint and the bundle's
+                               (JSON array of hex hashes)
+  --question <text>            The question you asked; a certificate for another question
+                               fails with QUERY_MISMATCH
+  --require-cosignatures <n>   Witness cosignatures required (overrides the keys file)
+  --json                       Print the verifyBundle result as JSON
+
+Exit status: 0 verified, 1 an integrity check failed, 2 unreadable input or bad usage.`,
+  options: {
+    trust: { type: 'string' },
+    checkpoint: { type: 'string' },
+    consistency: { type: 'string' },
+    question: { type: 'string' },
+    'require-cosignatures': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  run: runVerify,
+};
+
+async function runVerify(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+  const [bundleFile] = expectPositionals(positionals, ['<bundle.json>']) as [string];
+  const requiredCosignatures = integerOption(values, 'require-cosignatures', 0, 100);
+  const bundle = await readJsonFile(io.cwd, bundleFile, 'bundle');
+  const options = await verifyOptions(values, io);
+  if (requiredCosignatures !== undefined) options.requiredCosignatures = requiredCosignatures;
+
+  const result = await verifyBundle(bundle, options);
+  if (flag(values, 'json')) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    const style = styleFor(io.stdout, io.env);
+    io.stdout.write(renderVerification(bundle, result, { style, columns: io.stdout.columns ?? 100 }));
+  }
+  return result.verdict === 'verified' ? 0 : 1;
+}
+
+async function verifyOptions(values: OptionValues, io: Io): Promise<VerifyBundleOptions> {
+  const options: VerifyBundleOptions = { ...(await loadTrust(values, io)) };
+  const checkpointFile = stringOption(values, 'checkpoint');
+  if (checkpointFile !== undefined) {
+    options.lastCheckpoint = await readTextFile(io.cwd, checkpointFile, 'checkpoint');
+  }
+  const consistencyFile = stringOption(values, 'consistency');
+  if (consistencyFile !== undefined) {
+    options.consistencyProof = parseConsistencyProof(
+      await readJsonFile(io.cwd, consistencyFile, 'consistency proof'),
+      consistencyFile,
+    );
+  }
+  const question = stringOption(values, 'question');
+  if (question !== undefined) options.presentedQuestion = question;
+  return options;
+}
+
+async function loadTrust(values: OptionValues, io: Io): Promise<ReturnType<typeof trustOptions>> {
+  let trustFile = stringOption(values, 'trust');
+  if (trustFile === undefined) {
+    if (!existsSync(path.resolve(io.cwd, DEFAULT_TRUST_FILE))) {
+      throw new CliError('no trusted keys: nothing says which issuer and log to trust', {
+        hint:
+          `Pin the keys you trust with --trust keys.json (for a server, save its /.well-known/saksi-keys.json), ` +
+          `or put ${DEFAULT_TRUST_FILE} in the current folder. 'saksi keys generate' writes one for your own keys.`,
+      });
+    }
+    trustFile = DEFAULT_TRUST_FILE;
+  }
+  const document = await readJsonFile(io.cwd, trustFile, 'trusted keys file');
+  try {
+    return trustOptions(parseTrustedKeys(document));
+  } catch (error) {
+    if (!isProofError(error)) throw error;
+    throw new CliError(`trusted keys file ${safeText(trustFile)} is invalid: ${error.message}`, {
+      hint: 'Expected {"issuers":[{name,public_key}],"logs":[{origin,vkey}],"witnesses":[…]} as saksi keys generate writes it.',
+    });
+  }
+}
+
+/** A consistency proof file: a JSON array of hex hashes, or `{ "proof": [...] }` as the log API returns. */
+function parseConsistencyProof(value: unknown, file: string): string[] {
+  const proof =
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'proof')
+      ? (value as { proof: unknown }).proof
+      : value;
+  if (
+    !Array.isArray(proof) ||
+    proof.length > MAX_CONSISTENCY_NODES ||
+    !proof.every((node): node is string => typeof node === 'string')
+  ) {
+    throw new CliError(`consistency proof ${safeText(file)} must be a JSON array of hex hashes`, {
+      hint: 'Fetch it from the log: /api/v1/log/consistency?first=<old size>&second=<new size>.',
+    });
+  }
+  return proof;
+}
+
+/** Options for {@link renderVerification}. */
+export interface RenderOptions {
+  style: Style;
+  /** Terminal width; claim text is cut to fit. */
+  columns: number;
+}
+
+/** The human report of `saksi verify`: header, checks, claims, summary and verdict. */
+export function renderVerification(
+  bundle: unknown,
+  result: BundleVerification,
+  options: RenderOptions,
+): string {
+  const { style } = options;
+  const lines: string[] = [];
+  const field = (label: string, value: string | undefined) =>
+    lines.push(
+      `${style.bold(pad(label, 13))}${value === undefined ? style.dim('(missing)') : safeText(value)}`,
+    );
+
+  const certificate = ['certificate'];
+  field('Certificate', result.certificate_id ?? pick(bundle, [...certificate, 'certificate_id']));
+  const issuerName = pick(bundle, [...certificate, 'issuer', 'name']);
+  const keyId = pick(bundle, [...certificate, 'issuer', 'key_id']);
+  field('Issuer', issuerName === undefined ? undefined : `${issuerName}${keyId ? ` (key ${keyId})` : ''}`);
+  field('Issued at', pick(bundle, [...certificate, 'issued_at']));
+  field('Question', pick(bundle, [...certificate, 'query', 'text']));
+  lines.push('');
+
+  lines.push(style.bold('Checks'));
+  const idWidth = Math.max(...result.checks.map((check) => check.id.length));
+  for (const check of result.checks) {
+    const name = pad(check.id, idWidth);
+    if (check.status === 'pass') {
+      lines.push(`  ${style.green('✓')} ${name}  ${safeText(check.message)}`);
+    } else if (check.status === 'skip') {
+      lines.push(`  ${style.dim('–')} ${name}  ${style.dim(`skipped: ${safeText(check.message)}`)}`);
+    } else {
+      const [first, ...rest] = check.problems.slice(0, MAX_PROBLEMS_SHOWN);
+      const describe = (problem: NonNullable<typeof first>) =>
+        `${style.red(problem.code)}${problem.field ? ` at ${safeText(problem.field)}` : ''}: ${safeText(problem.message)}`;
+      lines.push(`  ${style.red('✗')} ${name}  ${first ? describe(first) : safeText(check.message)}`);
+      for (const problem of rest) lines.push(`    ${' '.repeat(idWidth)}  ${describe(problem)}`);
+      const hidden = check.problems.length - MAX_PROBLEMS_SHOWN;
+      if (hidden > 0) lines.push(`    ${' '.repeat(idWidth)}  ${style.dim(`… and ${hidden} more`)}`);
+    }
+  }
+  lines.push('');
+
+  if (result.claims.length > 0) {
+    lines.push(style.bold('Claims'));
+    lines.push(...claimTable(result, options));
+    lines.push('');
+  }
+
+  const { verified, blocked, total } = result.summary;
+  lines.push(`Claims: ${verified} verified / ${blocked} blocked / ${total} total`);
+  if (result.verdict === 'verified') {
+    lines.push(`Verdict: ${style.green(style.bold('VERIFIED'))} — every integrity check passed.`);
+  } else {
+    lines.push(
+      `Verdict: ${style.red(style.bold('FAILED'))} — ${result.codes.join(', ')}. No claim of this answer may be shown as verified.`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function claimTable(result: BundleVerification, options: RenderOptions): string[] {
+  const { style } = options;
+  const rows = result.claims.map((claim) => ({
+    id: safeText(claim.claim_id),
+    mark: claim.rendered ? '✓' : '✗',
+    rendered: claim.rendered,
+    reason: claim.reason,
+    label: claim.label,
+    confidence: Number.isFinite(claim.confidence) ? claim.confidence.toFixed(2) : '?',
+    text: safeText(claim.text),
+  }));
+  const widths = {
+    id: Math.min(16, Math.max(2, ...rows.map((row) => row.id.length))),
+    reason: Math.max(6, ...rows.map((row) => row.reason.length)),
+    label: Math.max(5, ...rows.map((row) => row.label.length)),
+  };
+  const fixed = 2 + widths.id + 2 + 1 + 2 + widths.reason + 2 + widths.label + 2 + 4 + 2;
+  const textWidth = Math.max(20, Math.min(200, options.columns) - fixed);
+  const line = (id: string, mark: string, reason: string, label: string, confidence: string, text: string) =>
+    `  ${pad(truncate(id, widths.id), widths.id)}  ${mark}  ${pad(reason, widths.reason)}  ${pad(label, widths.label)}  ${pad(confidence, 4)}  ${text}`;
+  const out = [style.dim(line('ID', ' ', 'REASON', 'LABEL', 'CONF', 'CLAIM'))];
+  for (const row of rows) {
+    const mark = row.rendered ? style.green(row.mark) : style.red(row.mark);
+    out.push(line(row.id, mark, row.reason, row.label, row.confidence, truncate(row.text, textWidth)));
+  }
+  return out;
+}

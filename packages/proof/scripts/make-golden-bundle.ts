@@ -1,0 +1,18 @@
+/**
+ * Regenerates `packages/proof/__fixtures__/golden-*` — only on purpose: `npm run golden`.
+ * Tests fail when the committed files differ from what `buildGoldenFixture()` produces.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildGoldenFixture } from './golden.js';
+
+const directory = path.resolve(import.meta.dirname, '../__fixtures__');
+const fixture = buildGoldenFixture();
+const write = (name: string, content: string) => {
+  writeFileSync(path.join(directory, name), content);
+  console.log(`wrote ${path.relative(process.cwd(), path.join(directory, name))}`);
+};
+write('golden-bundle.json', `${JSON.stringify(fixture.bundle, null, 2)}\n`);
+write('golden-keys.json', `${JSON.stringify(fixture.keys, null, 2)}\n`);
+write('golden-later-checkpoint.txt', fixture.laterCheckpoint);
+write('golden-consistency.json', `${JSON.stringify(fixture.consistencyProof, null, 2)}\n`);

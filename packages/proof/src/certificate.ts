@@ -1,0 +1,698 @@
+/**
+ * The Saksi answer certificate, v1 (DESIGN.md §6): types, runtime validation, builders and signing.
+ *
+ * Conventions (normative for v1):
+ * - Digests are lowercase hex SHA-256 (FIPS 180-4) of the UTF-8 text exactly as stored (NFC, LF).
+ * - Public keys and signatures are standard padded base64 (RFC 4648 §4).
+ * - Offsets (`answer_start`/`answer_end`, `span.start`/`span.end`) count Unicode code points, so a
+ *   verifier in any language gets the same slice (W3C Web Annotation `TextPositionSelector` semantics).
+ * - The signature is Ed25519 (RFC 8032) over the RFC 8785 canonical bytes of the whole certificate.
+ */
+import { fromBase64, isLowerHex, toBase64, toHex } from './bytes.js';
+import { generateKeyPair, getPublicKey, sign } from './ed25519.js';
+import { ProofError } from './errors.js';
+import { sha256, sha256Hex } from './hash.js';
+import { canonicalizeToBytes } from './jcs.js';
+import { checkObject, type Field, fail } from './validate.js';
+
+/** The `schema` value of a v1 certificate. */
+export const CERTIFICATE_SCHEMA = 'saksi.certificate/v1';
+
+export type QueryMode = 'full' | 'selection';
+export type VerificationLabel = 'entailed' | 'not_supported' | 'contradicted';
+/** Why a claim is shown or not (DESIGN.md §6), plus `INTEGRITY_FAILURE` decided by a verifier. */
+export type RenderReason =
+  | 'OK'
+  | 'LOW_CONFIDENCE'
+  | 'NO_EVIDENCE'
+  | 'NOT_SUPPORTED'
+  | 'CONTRADICTED'
+  | 'NUMBER_MISMATCH'
+  | 'ANCHOR_REQUIRED'
+  | 'INTEGRITY_FAILURE';
+
+export const VERIFICATION_LABELS: readonly VerificationLabel[] = ['entailed', 'not_supported', 'contradicted'];
+export const RENDER_REASONS: readonly RenderReason[] = [
+  'OK',
+  'LOW_CONFIDENCE',
+  'NO_EVIDENCE',
+  'NOT_SUPPORTED',
+  'CONTRADICTED',
+  'NUMBER_MISMATCH',
+  'ANCHOR_REQUIRED',
+  'INTEGRITY_FAILURE',
+];
+
+export interface Issuer {
+  name: string;
+  /** First 16 hex digits of SHA-256(public key) — see {@link issuerKeyId}. */
+  key_id: string;
+  /** Ed25519 public key, base64. */
+  public_key: string;
+}
+
+export interface Query {
+  text: string;
+  sha256: string;
+  /** 16+ random bytes as hex, so two identical questions still get distinct certificates. */
+  nonce: string;
+  mode: QueryMode;
+  selection_sha256?: string;
+  session_id?: string;
+}
+
+export interface RewriteVariant {
+  text: string;
+  weight: number;
+  kind: string;
+}
+
+export interface RetrievalResult {
+  chunk_id: string;
+  document_id: string;
+  chunk_sha256: string;
+  rank: number;
+  score: number;
+}
+
+export interface Retrieval {
+  collection: string;
+  parameters: {
+    top_k: number;
+    rrf_k: number;
+    weights: Record<string, number>;
+    rewrite_variants: RewriteVariant[];
+  };
+  results: RetrievalResult[];
+}
+
+export interface Generator {
+  kind: 'extractive' | 'llm';
+  model: string;
+  version: string;
+}
+
+export interface Answer {
+  text: string;
+  sha256: string;
+  generator: Generator;
+}
+
+/** RFC 6962 inclusion proof of a leaf in a tree of `tree_size` leaves; `path` is hex, leaf-to-root. */
+export interface MerklePath {
+  leaf_index: number;
+  tree_size: number;
+  path: string[];
+}
+
+export interface DocumentProof extends MerklePath {
+  /** RFC 6962 root over the document's chunk hashes (DESIGN.md §5). */
+  document_root: string;
+}
+
+export interface Anchor {
+  chain_id: number;
+  /** 0x-prefixed EVM address of the DocumentRegistry contract. */
+  contract: string;
+  tx_hash: string;
+  block_number: number;
+  /** RFC 6962 root of the anchoring round, written on chain (hex, no 0x). */
+  batch_root: string;
+  /** Inclusion of the document root in the batch. */
+  batch_proof: MerklePath;
+}
+
+export interface Citation {
+  document_title: string;
+  page?: number;
+  section_path?: string[];
+  pasal?: string;
+  ayat?: string;
+  url?: string;
+}
+
+export interface Span {
+  start: number;
+  end: number;
+  text: string;
+  sha256: string;
+}
+
+export interface Evidence {
+  chunk_id: string;
+  document_id: string;
+  chunk_sha256: string;
+  span: Span;
+  document_proof: DocumentProof;
+  anchor?: Anchor;
+  citation: Citation;
+}
+
+export interface ClaimVerification {
+  label: VerificationLabel;
+  confidence: number;
+  verifier: { id: string; version: string };
+}
+
+export interface Claim {
+  claim_id: string;
+  text: string;
+  sha256: string;
+  answer_start: number;
+  answer_end: number;
+  evidence: Evidence[];
+  verification: ClaimVerification;
+  render: { rendered: boolean; reason: RenderReason };
+}
+
+export interface Policy {
+  confidence_threshold: number;
+  require_anchor: boolean;
+  fail_closed: true;
+}
+
+export interface Certificate {
+  schema: typeof CERTIFICATE_SCHEMA;
+  certificate_id: string;
+  issued_at: string;
+  issuer: Issuer;
+  query: Query;
+  retrieval: Retrieval;
+  answer: Answer;
+  claims: Claim[];
+  policy: Policy;
+}
+
+/** The log part of a bundle: where the certificate sits in the transparency log. */
+export interface BundleLog {
+  /** The log's origin line (C2SP tlog-checkpoint). */
+  origin: string;
+  leaf_index: number;
+  /** RFC 9162 §2.1.3 inclusion proof to the checkpoint's root, hex. */
+  inclusion_proof: string[];
+  /** The checkpoint as a C2SP signed note, signed by the log key. */
+  checkpoint: string;
+  /** Witness cosignature lines (C2SP tlog-cosignature), each `— name base64`. */
+  cosignatures: string[];
+}
+
+/** The text of a cited chunk, carried so a verifier can check spans at their offsets. */
+export interface BundleChunk {
+  chunk_id: string;
+  text: string;
+}
+
+/** What a client receives and keeps: the certificate, its signature, its log proof and cited chunks. */
+export interface Bundle {
+  certificate: Certificate;
+  /** Ed25519 signature over `canonicalize(certificate)`, base64. */
+  signature: string;
+  log: BundleLog;
+  chunks: BundleChunk[];
+}
+
+/** Leaf input of the transparency log (DESIGN.md §5). */
+export interface LogEntry {
+  certificate_id: string;
+  certificate_sha256: string;
+  signature: string;
+  issued_at: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers shared with the verifier
+
+/** Length of `text` in Unicode code points. */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/**
+ * `text` from code point `start` (inclusive) to `end` (exclusive), or `undefined` when the range is
+ * outside the text. Linear in the length of the text; no intermediate arrays.
+ */
+export function sliceCodePoints(text: string, start: number, end: number): string | undefined {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) return undefined;
+  let unitStart = -1;
+  let point = 0;
+  let i = 0;
+  for (; i <= text.length; point++) {
+    if (point === start) unitStart = i;
+    if (point === end) return text.slice(unitStart, i);
+    if (i === text.length) break;
+    const code = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    i += code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return undefined;
+}
+
+/** Code point offset of `search` in `text` starting at code point `from`, or -1. */
+export function indexOfCodePoints(text: string, search: string, from = 0): number {
+  const fromUnits = sliceCodePoints(text, 0, from)?.length ?? -1;
+  if (fromUnits < 0) return -1;
+  const unitIndex = text.indexOf(search, fromUnits);
+  return unitIndex < 0 ? -1 : codePointLength(text.slice(0, unitIndex));
+}
+
+/** Normalizes text the way Saksi stores it: Unicode NFC and LF line ends (DESIGN.md §5). */
+export function normalizeText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').normalize('NFC');
+}
+
+/** Key id of an issuer key: the first 16 hex digits of SHA-256(raw public key). */
+export function issuerKeyId(publicKey: Uint8Array): string {
+  return toHex(sha256(publicKey)).slice(0, 16);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const TX_HASH = /^0x[0-9a-f]{64}$/;
+
+const text: Field = { kind: 'string', max: 1_000_000 };
+const shortText: Field = { kind: 'string', max: 1_000, min: 1 };
+const digest: Field = { kind: 'hex', bytes: 32 };
+const count: Field = { kind: 'integer', min: 0 };
+const merklePath: Field = {
+  kind: 'object',
+  fields: {
+    leaf_index: count,
+    tree_size: { kind: 'integer', min: 1 },
+    path: { kind: 'array', max: 64, items: digest },
+  },
+};
+
+const certificateSchema: Field = {
+  kind: 'object',
+  fields: {
+    schema: { kind: 'literal', values: [CERTIFICATE_SCHEMA] },
+    certificate_id: { kind: 'string', pattern: UUID, max: 36 },
+    issued_at: { kind: 'string', pattern: RFC3339_UTC, max: 40 },
+    issuer: {
+      kind: 'object',
+      fields: {
+        name: shortText,
+        key_id: { kind: 'hex', bytes: 8 },
+        public_key: { kind: 'base64', bytes: 32 },
+      },
+    },
+    query: {
+      kind: 'object',
+      fields: {
+        text: { kind: 'string', max: 100_000 },
+        sha256: digest,
+        nonce: { kind: 'string', pattern: /^[0-9a-f]{32,128}$/, max: 128 },
+        mode: { kind: 'literal', values: ['full', 'selection'] },
+        selection_sha256: { ...digest, optional: true },
+        session_id: { ...shortText, optional: true },
+      },
+    },
+    retrieval: {
+      kind: 'object',
+      fields: {
+        collection: shortText,
+        parameters: {
+          kind: 'object',
+          fields: {
+            top_k: { kind: 'integer', min: 1, max: 1000 },
+            rrf_k: { kind: 'number', min: 0 },
+            weights: { kind: 'record', max: 64, values: { kind: 'number' } },
+            rewrite_variants: {
+              kind: 'array',
+              max: 64,
+              items: {
+                kind: 'object',
+                fields: { text: { kind: 'string', max: 10_000 }, weight: { kind: 'number' }, kind: shortText },
+              },
+            },
+          },
+        },
+        results: {
+          kind: 'array',
+          max: 1000,
+          items: {
+            kind: 'object',
+            fields: {
+              chunk_id: shortText,
+              document_id: shortText,
+              chunk_sha256: digest,
+              rank: { kind: 'integer', min: 1 },
+              score: { kind: 'number' },
+            },
+          },
+        },
+      },
+    },
+    answer: {
+      kind: 'object',
+      fields: {
+        text,
+        sha256: digest,
+        generator: {
+          kind: 'object',
+          fields: {
+            kind: { kind: 'literal', values: ['extractive', 'llm'] },
+            model: shortText,
+            version: shortText,
+          },
+        },
+      },
+    },
+    claims: {
+      kind: 'array',
+      max: 1000,
+      items: {
+        kind: 'object',
+        fields: {
+          claim_id: shortText,
+          text,
+          sha256: digest,
+          answer_start: count,
+          answer_end: count,
+          evidence: {
+            kind: 'array',
+            max: 64,
+            items: {
+              kind: 'object',
+              fields: {
+                chunk_id: shortText,
+                document_id: shortText,
+                chunk_sha256: digest,
+                span: {
+                  kind: 'object',
+                  fields: { start: count, end: count, text, sha256: digest },
+                },
+                document_proof: {
+                  kind: 'object',
+                  fields: { ...objectFields(merklePath), document_root: digest },
+                },
+                anchor: {
+                  kind: 'object',
+                  optional: true,
+                  fields: {
+                    chain_id: { kind: 'integer', min: 1 },
+                    contract: { kind: 'string', pattern: ADDRESS, max: 42 },
+                    tx_hash: { kind: 'string', pattern: TX_HASH, max: 66 },
+                    block_number: count,
+                    batch_root: digest,
+                    batch_proof: merklePath,
+                  },
+                },
+                citation: {
+                  kind: 'object',
+                  fields: {
+                    document_title: { kind: 'string', max: 2_000 },
+                    page: { kind: 'integer', min: 1, optional: true },
+                    section_path: { kind: 'array', max: 32, items: { kind: 'string', max: 1_000 }, optional: true },
+                    pasal: { kind: 'string', max: 100, optional: true },
+                    ayat: { kind: 'string', max: 100, optional: true },
+                    url: { kind: 'string', max: 4_000, optional: true },
+                  },
+                },
+              },
+            },
+          },
+          verification: {
+            kind: 'object',
+            fields: {
+              label: { kind: 'literal', values: VERIFICATION_LABELS },
+              confidence: { kind: 'number', min: 0, max: 1 },
+              verifier: { kind: 'object', fields: { id: shortText, version: shortText } },
+            },
+          },
+          render: {
+            kind: 'object',
+            fields: {
+              rendered: { kind: 'boolean' },
+              reason: { kind: 'literal', values: RENDER_REASONS },
+            },
+          },
+        },
+      },
+    },
+    policy: {
+      kind: 'object',
+      fields: {
+        confidence_threshold: { kind: 'number', min: 0, max: 1 },
+        require_anchor: { kind: 'boolean' },
+        fail_closed: { kind: 'literal', values: [true] },
+      },
+    },
+  },
+};
+
+const bundleSchema: Field = {
+  kind: 'object',
+  fields: {
+    certificate: { kind: 'any' },
+    signature: { kind: 'base64', bytes: 64 },
+    log: {
+      kind: 'object',
+      fields: {
+        origin: shortText,
+        leaf_index: count,
+        inclusion_proof: { kind: 'array', max: 64, items: digest },
+        checkpoint: { kind: 'string', max: 1_000_000, min: 1 },
+        cosignatures: { kind: 'array', max: 100, items: { kind: 'string', max: 1_000 } },
+      },
+    },
+    chunks: {
+      kind: 'array',
+      max: 10_000,
+      items: { kind: 'object', fields: { chunk_id: shortText, text: { kind: 'string', max: 10_000_000 } } },
+    },
+  },
+};
+
+function objectFields(field: Field): Record<string, Field> {
+  if (field.kind !== 'object') throw new Error('unreachable');
+  return field.fields;
+}
+
+/**
+ * Checks that `value` is a structurally valid v1 certificate (types, sizes, formats — not hashes or
+ * signatures). Throws `ProofError('CERTIFICATE_INVALID')` naming the first bad field.
+ */
+export function validateCertificate(value: unknown): Certificate {
+  checkObject(value, certificateSchema, 'certificate', 'CERTIFICATE_INVALID');
+  const certificate = value as Certificate;
+  certificate.claims.forEach((claim, index) => {
+    if (claim.answer_end < claim.answer_start) {
+      fail('CERTIFICATE_INVALID', `certificate.claims[${index}].answer_end`, 'is before answer_start');
+    }
+    claim.evidence.forEach((evidence, e) => {
+      const where = `certificate.claims[${index}].evidence[${e}]`;
+      if (evidence.span.end < evidence.span.start) fail('CERTIFICATE_INVALID', `${where}.span.end`, 'is before start');
+      const proof = evidence.document_proof;
+      if (proof.leaf_index >= proof.tree_size) {
+        fail('CERTIFICATE_INVALID', `${where}.document_proof.leaf_index`, 'is not below tree_size');
+      }
+    });
+  });
+  return certificate;
+}
+
+/** Checks the structure of a bundle and of the certificate in it. Throws `BUNDLE_INVALID`/`CERTIFICATE_INVALID`. */
+export function validateBundle(value: unknown): Bundle {
+  checkObject(value, bundleSchema, 'bundle', 'BUNDLE_INVALID');
+  validateCertificate((value as { certificate: unknown }).certificate);
+  return value as Bundle;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hashes, signing, the log leaf
+
+/** SHA-256 of the certificate's RFC 8785 canonical bytes, hex. */
+export function certificateSha256(certificate: Certificate): string {
+  return toHex(sha256(canonicalizeToBytes(certificate)));
+}
+
+/** Signs the RFC 8785 canonical bytes of `certificate` with Ed25519; returns base64. */
+export function signCertificate(certificate: Certificate, secretKey: Uint8Array): string {
+  return toBase64(sign(canonicalizeToBytes(certificate), secretKey));
+}
+
+/** The transparency-log entry of a signed certificate (DESIGN.md §5). */
+export function logEntryOf(certificate: Certificate, signature: string): LogEntry {
+  return {
+    certificate_id: certificate.certificate_id,
+    certificate_sha256: certificateSha256(certificate),
+    signature,
+    issued_at: certificate.issued_at,
+  };
+}
+
+/** Leaf input bytes of the log: RFC 8785 canonical JSON of the {@link LogEntry}. */
+export function logLeafInput(certificate: Certificate, signature: string): Uint8Array {
+  return canonicalizeToBytes(logEntryOf(certificate, signature));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+
+/** An issuer identity from a secret key. */
+export function issuerFromSecretKey(name: string, secretKey: Uint8Array): Issuer {
+  const publicKey = getPublicKey(secretKey);
+  return { name, key_id: issuerKeyId(publicKey), public_key: toBase64(publicKey) };
+}
+
+/** An issuer identity from a public key (base64 or bytes). */
+export function issuerFromPublicKey(name: string, publicKey: Uint8Array | string): Issuer {
+  const bytes = typeof publicKey === 'string' ? fromBase64(publicKey, 32) : publicKey;
+  return { name, key_id: issuerKeyId(bytes), public_key: toBase64(bytes) };
+}
+
+/**
+ * UUIDv7 (RFC 9562 §5.7) from a millisecond timestamp and 10 random bytes. Pass `random` for
+ * deterministic fixtures.
+ */
+export function uuidv7(timeMs: number = Date.now(), random?: Uint8Array): string {
+  const bytes = new Uint8Array(16);
+  const rand = random ?? crypto.getRandomValues(new Uint8Array(10));
+  if (rand.length < 10) throw new ProofError('INVALID_LENGTH', 'uuidv7 needs 10 random bytes.');
+  let t = Math.floor(timeMs);
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = t % 256;
+    t = Math.floor(t / 256);
+  }
+  bytes.set(rand.subarray(0, 10), 6);
+  bytes[6] = 0x70 | (bytes[6]! & 0x0f);
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = toHex(bytes);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Input for one claim of {@link buildCertificate}; hashes and offsets are computed for you. */
+export interface ClaimInput {
+  claim_id?: string;
+  /** The claim text; must occur in the answer at or after the previous claim. */
+  text: string;
+  evidence: EvidenceInput[];
+  verification: ClaimVerification;
+  render: { rendered: boolean; reason: RenderReason };
+}
+
+/** Evidence input: the chunk text is needed to compute span offsets; it goes into the bundle, not the certificate. */
+export interface EvidenceInput {
+  chunk_id: string;
+  document_id: string;
+  chunk_text: string;
+  /** The supporting passage; must occur in `chunk_text` (first occurrence at or after `span_from`). */
+  span_text: string;
+  span_from?: number;
+  document_proof: DocumentProof;
+  anchor?: Anchor;
+  citation: Citation;
+}
+
+export interface CertificateInput {
+  certificate_id?: string;
+  issued_at?: string;
+  issuer: Issuer;
+  query: { text: string; nonce?: string; mode?: QueryMode; selection?: string; session_id?: string };
+  retrieval: Retrieval;
+  answer: { text: string; generator: Generator };
+  claims: ClaimInput[];
+  policy?: Partial<Omit<Policy, 'fail_closed'>>;
+}
+
+/**
+ * Builds a v1 certificate from plain inputs: normalizes text, computes every digest and offset,
+ * and validates the result. Throws `CERTIFICATE_INVALID` when a claim is not in the answer or a span
+ * is not in its chunk.
+ */
+export function buildCertificate(input: CertificateInput): { certificate: Certificate; chunks: BundleChunk[] } {
+  const issuedAt = input.issued_at ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const answerText = normalizeText(input.answer.text);
+  const queryText = normalizeText(input.query.text);
+  const chunks = new Map<string, string>();
+  let answerCursor = 0;
+  const claims: Claim[] = input.claims.map((claimInput, index) => {
+    const claimText = normalizeText(claimInput.text);
+    const start = indexOfCodePoints(answerText, claimText, answerCursor);
+    if (start < 0) fail('CERTIFICATE_INVALID', `claims[${index}].text`, 'does not occur in the answer');
+    const end = start + codePointLength(claimText);
+    answerCursor = end;
+    const evidence = claimInput.evidence.map((evidenceInput, e): Evidence => {
+      const chunkText = normalizeText(evidenceInput.chunk_text);
+      const spanText = normalizeText(evidenceInput.span_text);
+      const spanStart = indexOfCodePoints(chunkText, spanText, evidenceInput.span_from ?? 0);
+      if (spanStart < 0) fail('CERTIFICATE_INVALID', `claims[${index}].evidence[${e}].span_text`, 'is not in the chunk');
+      chunks.set(evidenceInput.chunk_id, chunkText);
+      const item: Evidence = {
+        chunk_id: evidenceInput.chunk_id,
+        document_id: evidenceInput.document_id,
+        chunk_sha256: sha256Hex(chunkText),
+        span: {
+          start: spanStart,
+          end: spanStart + codePointLength(spanText),
+          text: spanText,
+          sha256: sha256Hex(spanText),
+        },
+        document_proof: evidenceInput.document_proof,
+        citation: evidenceInput.citation,
+      };
+      if (evidenceInput.anchor) item.anchor = evidenceInput.anchor;
+      return item;
+    });
+    return {
+      claim_id: claimInput.claim_id ?? `c${index + 1}`,
+      text: claimText,
+      sha256: sha256Hex(claimText),
+      answer_start: start,
+      answer_end: end,
+      evidence,
+      verification: claimInput.verification,
+      render: claimInput.render,
+    };
+  });
+  const query: Query = {
+    text: queryText,
+    sha256: sha256Hex(queryText),
+    nonce: input.query.nonce ?? toHex(crypto.getRandomValues(new Uint8Array(16))),
+    mode: input.query.mode ?? 'full',
+  };
+  if (input.query.selection !== undefined) query.selection_sha256 = sha256Hex(normalizeText(input.query.selection));
+  if (input.query.session_id !== undefined) query.session_id = input.query.session_id;
+  const certificate: Certificate = {
+    schema: CERTIFICATE_SCHEMA,
+    certificate_id: input.certificate_id ?? uuidv7(Date.parse(issuedAt)),
+    issued_at: issuedAt,
+    issuer: input.issuer,
+    query,
+    retrieval: input.retrieval,
+    answer: { text: answerText, sha256: sha256Hex(answerText), generator: input.answer.generator },
+    claims,
+    policy: {
+      confidence_threshold: input.policy?.confidence_threshold ?? 0.5,
+      require_anchor: input.policy?.require_anchor ?? false,
+      fail_closed: true,
+    },
+  };
+  validateCertificate(certificate);
+  return { certificate, chunks: [...chunks].map(([chunk_id, chunkText]) => ({ chunk_id, text: chunkText })) };
+}
+
+/** A fresh issuer key pair with its identity (for tests, demos and `saksi keys generate`). */
+export function generateIssuer(name: string): { issuer: Issuer; secretKey: Uint8Array } {
+  const { secretKey } = generateKeyPair();
+  return { issuer: issuerFromSecretKey(name, secretKey), secretKey };
+}
+
+/** Guard used by verifiers: a lowercase 32-byte hex digest. */
+export function isDigest(value: unknown): value is string {
+  return isLowerHex(value, 32);
+}
