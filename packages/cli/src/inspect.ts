@@ -77,7 +77,7 @@ export function renderInspection(
   const width = Math.max(40, Math.min(160, columns));
   const lines: string[] = [];
   const field = (label: string, value: string) =>
-    lines.push(`${style.bold(pad(label, 13))}${safeText(value)}`);
+    lines.push(`${style.bold(pad(label, 15))}${safeText(value)}`);
   const heading = (title: string) => lines.push('', style.bold(title));
 
   lines.push(style.yellow('Not verified — run saksi verify to check these statements.'), '');
@@ -180,8 +180,9 @@ function describeEvidence(evidence: Evidence, index: number, width: number): str
   const anchor = evidence.anchor;
   if (anchor) {
     lines.push(
-      `          anchor: chain ${anchor.chain_id}, contract ${safeText(anchor.contract)}, block ${anchor.block_number}, ` +
-        `tx ${safeText(anchor.tx_hash)}, batch root ${anchor.batch_root}`,
+      `          anchor: chain ${anchor.chain_id}, block ${anchor.block_number}, contract ${safeText(anchor.contract)}`,
+      `                  tx ${safeText(anchor.tx_hash)}`,
+      `                  batch root ${anchor.batch_root} (leaf ${anchor.batch_proof.leaf_index} of ${anchor.batch_proof.tree_size})`,
     );
   } else {
     lines.push('          anchor: none');

@@ -110,8 +110,11 @@ describe('saksi unreadable input exits 2', () => {
       ['broken.json', 'JSON_PARSE_ERROR'],
       ['duplicate.json', 'JSON_DUPLICATE_KEY'],
     ] as const) {
-      for (const command of ['verify', 'inspect']) {
-        const result = await run([command, file, '--trust', 'keys.json']);
+      for (const argv of [
+        ['verify', file, '--trust', 'keys.json'],
+        ['inspect', file],
+      ]) {
+        const result = await run(argv);
         expect(result.code).toBe(2);
         expect(result.stderr).toContain(`error: bundle ${file} is not valid JSON`);
         expect(result.stderr).toContain(code);

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Command, OptionValues } from './command.js';
+import { demoCommand } from './demo.js';
 import { inspectCommand } from './inspect.js';
 import { CliError, type Io, processIo, UsageError } from './io.js';
 import { keysCommand } from './keys.js';
@@ -15,8 +16,14 @@ import { verifyCommand } from './verify.js';
 
 export { CliError, type Io, type Output, UsageError } from './io.js';
 
-/** Every sub-command, in the order `saksi --help` lists them. The lead adds `demo` here. */
-export const COMMANDS: readonly Command[] = [verifyCommand, inspectCommand, keysCommand, vectorsCommand];
+/** Every sub-command, in the order `saksi --help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  verifyCommand,
+  inspectCommand,
+  keysCommand,
+  vectorsCommand,
+  demoCommand,
+];
 
 /** The version of this package, from its package.json. */
 export function version(): string {

@@ -45,12 +45,16 @@ describe('saksi vectors', () => {
     expect(result.stdout).toMatch(/^✓ jcs-rfc8785\s+\d+\/\d+ {2}\(/m);
   });
 
-  it('finds the folder through SAKSI_VECTORS_DIR', async () => {
-    const result = await run(['vectors', '--json'], { SAKSI_VECTORS_DIR: vectors });
+  it('finds the folder through SAKSI_VECTORS_DIR and prints JSON with --json', async () => {
+    const jcsOnly = path.join(directory, 'jcs-only');
+    await cp(path.join(vectors, 'jcs-rfc8785'), path.join(jcsOnly, 'jcs-rfc8785'), { recursive: true });
+    const result = await run(['vectors', '--json'], { SAKSI_VECTORS_DIR: jcsOnly });
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
+    expect(report.directory).toBe(jcsOnly);
+    expect(report.results.map((suite: { name: string }) => suite.name)).toEqual(['jcs-rfc8785']);
+    expect(report.passed).toBeGreaterThan(0);
     expect(report.failed).toBe(0);
-    expect(report.directory).toBe(path.resolve(vectors));
   });
 
   it('reports a corrupted jcs output file and exits 1', async () => {

@@ -58,8 +58,12 @@ describe('rfc6962Suite', () => {
 
       const result = await rfc6962Suite(scratch);
       expect(result!.failed).toBe(3);
-      expect(result!.failures.some((line) => line.startsWith('testdata/inclusion/1/happy-path.json'))).toBe(true);
-      expect(result!.failures.some((line) => line.startsWith('testdata/consistency/1/wrong-root2.json'))).toBe(true);
+      expect(result!.failures.some((line) => line.startsWith('testdata/inclusion/1/happy-path.json'))).toBe(
+        true,
+      );
+      expect(
+        result!.failures.some((line) => line.startsWith('testdata/consistency/1/wrong-root2.json')),
+      ).toBe(true);
       expect(result!.failures).toContain('testdata/subtreeconsistency: folder is missing');
     } finally {
       await rm(scratch, { recursive: true, force: true });

@@ -27,7 +27,12 @@ import {
 import { type Suite, SuiteRecorder } from './suite.js';
 
 /** The four probe folders under `testdata/`, each checked with its own verifier. */
-export const RFC6962_PROBE_KINDS = ['inclusion', 'consistency', 'subtreeinclusion', 'subtreeconsistency'] as const;
+export const RFC6962_PROBE_KINDS = [
+  'inclusion',
+  'consistency',
+  'subtreeinclusion',
+  'subtreeconsistency',
+] as const;
 /** Probe files in `testdata/` at transparency-dev/merkle 417fb0c (SOURCE.txt: 518 JSON files). */
 export const RFC6962_PROBE_COUNT = 518;
 /** Vectors in `reference-tree-8-leaves.json`: 9 roots plus 8 + 4 + 2 + 1 node hashes. */

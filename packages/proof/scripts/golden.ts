@@ -19,9 +19,9 @@ import {
   MemoryLog,
   type SourceDocument,
   sha256,
+  type TrustedKeys,
   toBase64,
   toHex,
-  type TrustedKeys,
   utf8Encode,
 } from '../src/index.js';
 
@@ -133,7 +133,9 @@ export function buildGoldenFixture(options: { claimCount?: number } = {}): Golde
       ...common,
       question,
       answer: `Pelanggar dikenai ${span} [1].`,
-      claims: [{ text: `Pelanggar dikenai ${span} [1].`, evidence: [{ chunk_id: chunkId, span_text: span }] }],
+      claims: [
+        { text: `Pelanggar dikenai ${span} [1].`, evidence: [{ chunk_id: chunkId, span_text: span }] },
+      ],
       issued_at: `2026-11-0${i + 1}T08:00:00Z`,
       certificate_id: `0196f000-0000-7000-8000-00000000000${i + 1}`,
       nonce: toHex(sha256(utf8Encode(`earlier nonce ${i}`))).slice(0, 32),
@@ -146,7 +148,8 @@ export function buildGoldenFixture(options: { claimCount?: number } = {}): Golde
       evidence: [
         {
           chunk_id: 'uu22-p287-a2',
-          span_text: 'melanggar aturan perintah atau larangan yang dinyatakan dengan Alat Pemberi Isyarat Lalu Lintas',
+          span_text:
+            'melanggar aturan perintah atau larangan yang dinyatakan dengan Alat Pemberi Isyarat Lalu Lintas',
         },
       ],
     },
@@ -184,7 +187,13 @@ export function buildGoldenFixture(options: { claimCount?: number } = {}): Golde
   const consistencyProof = log.consistencyProof(goldenSize, log.size).map(toHex);
 
   const keys: TrustedKeys = {
-    issuers: [{ name: GOLDEN_ISSUER, key_id: bundle.certificate.issuer.key_id, public_key: toBase64(getPublicKey(issuerKey)) }],
+    issuers: [
+      {
+        name: GOLDEN_ISSUER,
+        key_id: bundle.certificate.issuer.key_id,
+        public_key: toBase64(getPublicKey(issuerKey)),
+      },
+    ],
     logs: [{ origin: GOLDEN_ORIGIN, vkey: formatVerifierKey(GOLDEN_ORIGIN, getPublicKey(logKey)) }],
     witnesses: GOLDEN_WITNESSES.map((name, i) => ({
       name,

@@ -31,7 +31,11 @@ export type RenderReason =
   | 'ANCHOR_REQUIRED'
   | 'INTEGRITY_FAILURE';
 
-export const VERIFICATION_LABELS: readonly VerificationLabel[] = ['entailed', 'not_supported', 'contradicted'];
+export const VERIFICATION_LABELS: readonly VerificationLabel[] = [
+  'entailed',
+  'not_supported',
+  'contradicted',
+];
 export const RENDER_REASONS: readonly RenderReason[] = [
   'OK',
   'LOW_CONFIDENCE',
@@ -241,7 +245,8 @@ export function codePointLength(text: string): number {
  * outside the text. Linear in the length of the text; no intermediate arrays.
  */
 export function sliceCodePoints(text: string, start: number, end: number): string | undefined {
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) return undefined;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start)
+    return undefined;
   let unitStart = -1;
   let point = 0;
   let i = 0;
@@ -335,7 +340,11 @@ const certificateSchema: Field = {
               max: 64,
               items: {
                 kind: 'object',
-                fields: { text: { kind: 'string', max: 10_000 }, weight: { kind: 'number' }, kind: shortText },
+                fields: {
+                  text: { kind: 'string', max: 10_000 },
+                  weight: { kind: 'number' },
+                  kind: shortText,
+                },
               },
             },
           },
@@ -416,7 +425,12 @@ const certificateSchema: Field = {
                   fields: {
                     document_title: { kind: 'string', max: 2_000 },
                     page: { kind: 'integer', min: 1, optional: true },
-                    section_path: { kind: 'array', max: 32, items: { kind: 'string', max: 1_000 }, optional: true },
+                    section_path: {
+                      kind: 'array',
+                      max: 32,
+                      items: { kind: 'string', max: 1_000 },
+                      optional: true,
+                    },
                     pasal: { kind: 'string', max: 100, optional: true },
                     ayat: { kind: 'string', max: 100, optional: true },
                     url: { kind: 'string', max: 4_000, optional: true },
@@ -495,7 +509,8 @@ export function validateCertificate(value: unknown): Certificate {
     }
     claim.evidence.forEach((evidence, e) => {
       const where = `certificate.claims[${index}].evidence[${e}]`;
-      if (evidence.span.end < evidence.span.start) fail('CERTIFICATE_INVALID', `${where}.span.end`, 'is before start');
+      if (evidence.span.end < evidence.span.start)
+        fail('CERTIFICATE_INVALID', `${where}.span.end`, 'is before start');
       const proof = evidence.document_proof;
       if (proof.leaf_index >= proof.tree_size) {
         fail('CERTIFICATE_INVALID', `${where}.document_proof.leaf_index`, 'is not below tree_size');
@@ -614,7 +629,10 @@ export interface CertificateInput {
  * and validates the result. Throws `CERTIFICATE_INVALID` when a claim is not in the answer or a span
  * is not in its chunk.
  */
-export function buildCertificate(input: CertificateInput): { certificate: Certificate; chunks: BundleChunk[] } {
+export function buildCertificate(input: CertificateInput): {
+  certificate: Certificate;
+  chunks: BundleChunk[];
+} {
   const issuedAt = input.issued_at ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const answerText = normalizeText(input.answer.text);
   const queryText = normalizeText(input.query.text);
@@ -630,7 +648,8 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
       const chunkText = normalizeText(evidenceInput.chunk_text);
       const spanText = normalizeText(evidenceInput.span_text);
       const spanStart = indexOfCodePoints(chunkText, spanText, evidenceInput.span_from ?? 0);
-      if (spanStart < 0) fail('CERTIFICATE_INVALID', `claims[${index}].evidence[${e}].span_text`, 'is not in the chunk');
+      if (spanStart < 0)
+        fail('CERTIFICATE_INVALID', `claims[${index}].evidence[${e}].span_text`, 'is not in the chunk');
       chunks.set(evidenceInput.chunk_id, chunkText);
       const item: Evidence = {
         chunk_id: evidenceInput.chunk_id,
@@ -665,7 +684,8 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     nonce: input.query.nonce ?? toHex(crypto.getRandomValues(new Uint8Array(16))),
     mode: input.query.mode ?? 'full',
   };
-  if (input.query.selection !== undefined) query.selection_sha256 = sha256Hex(normalizeText(input.query.selection));
+  if (input.query.selection !== undefined)
+    query.selection_sha256 = sha256Hex(normalizeText(input.query.selection));
   if (input.query.session_id !== undefined) query.session_id = input.query.session_id;
   const certificate: Certificate = {
     schema: CERTIFICATE_SCHEMA,

@@ -150,3 +150,21 @@ describe('ed25519', () => {
     expect(verify(signature, message, nonCanonicalIdentity)).toBe(false);
   });
 });
+
+describe('agreement with noble-curves strict verify (cached, precomputed keys included)', () => {
+  it('gives the same verdict on valid, mutated and hostile inputs, on first and repeated use of a key', () => {
+    const key = generateKeyPair();
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(511), fc.boolean(), (message, bit, flip) => {
+        const signature = sign(message, key.secretKey);
+        if (flip) signature[bit >> 3]! ^= 1 << (bit & 7);
+        const expected = noble.verify(signature, message, key.publicKey, { zip215: false });
+        return (
+          verify(signature, message, key.publicKey) === expected &&
+          verify(signature, message, key.publicKey) === expected
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -57,7 +57,10 @@ export class MemoryLog {
 
   private checkSize(size: number): void {
     if (!Number.isSafeInteger(size) || size < 0 || size > this.leafHashes.length) {
-      throw new ProofError('MERKLE_INDEX_OUT_OF_RANGE', `Log size ${size} is outside 0..${this.leafHashes.length}.`);
+      throw new ProofError(
+        'MERKLE_INDEX_OUT_OF_RANGE',
+        `Log size ${size} is outside 0..${this.leafHashes.length}.`,
+      );
     }
   }
 }

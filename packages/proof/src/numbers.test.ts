@@ -17,7 +17,8 @@ describe('numeric fidelity', () => {
   });
 
   it('flags a changed figure', () => {
-    const evidence = 'dipidana dengan pidana kurungan paling lama 2 (dua) bulan atau denda paling banyak Rp500.000,00';
+    const evidence =
+      'dipidana dengan pidana kurungan paling lama 2 (dua) bulan atau denda paling banyak Rp500.000,00';
     expect(unsupportedFigures('denda paling banyak Rp500.000,00', [evidence])).toEqual([]);
     const changed = unsupportedFigures('denda paling banyak Rp750.000,00', [evidence]);
     expect(changed.map((figure) => figure.raw)).toEqual(['750.000,00']);

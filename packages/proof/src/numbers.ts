@@ -52,7 +52,8 @@ export function extractFigures(text: string): Figure[] {
 /** Figures of `claim` that match no figure in any of `sources` (empty when all are supported). */
 export function unsupportedFigures(claim: string, sources: readonly string[]): Figure[] {
   const available = new Set<string>();
-  for (const source of sources) for (const figure of extractFigures(source)) for (const v of figure.values) available.add(v);
+  for (const source of sources)
+    for (const figure of extractFigures(source)) for (const v of figure.values) available.add(v);
   return extractFigures(claim).filter((figure) => !figure.values.some((value) => available.has(value)));
 }
 

@@ -87,7 +87,9 @@ interface DocumentTree {
 export function documentTrees(documents: SourceDocument[]): Map<string, DocumentTree> {
   const trees = new Map<string, DocumentTree>();
   for (const document of documents) {
-    const leafHashes = document.chunks.map((chunk) => hashLeaf(sha256(new TextEncoder().encode(normalizeText(chunk.text)))));
+    const leafHashes = document.chunks.map((chunk) =>
+      hashLeaf(sha256(new TextEncoder().encode(normalizeText(chunk.text)))),
+    );
     trees.set(document.document_id, { document, leafHashes, root: rootFromLeafHashes(leafHashes) });
   }
   return trees;
@@ -98,7 +100,9 @@ export function issueBundle(input: IssueBundleInput): Bundle {
   const trees = documentTrees(input.documents);
   const chunkIndex = new Map<string, { tree: DocumentTree; index: number; chunk: SourceChunk }>();
   for (const tree of trees.values()) {
-    tree.document.chunks.forEach((chunk, index) => chunkIndex.set(chunk.chunk_id, { tree, index, chunk }));
+    tree.document.chunks.forEach((chunk, index) => {
+      chunkIndex.set(chunk.chunk_id, { tree, index, chunk });
+    });
   }
   const locate = (chunkId: string) => {
     const found = chunkIndex.get(chunkId);
@@ -136,7 +140,11 @@ export function issueBundle(input: IssueBundleInput): Bundle {
   const cited: string[] = [];
   const claims = input.claims.map((claim) => ({
     text: claim.text,
-    verification: claim.verification ?? { label: 'entailed' as const, confidence: 0.9, verifier: { id: 'lexical', version: '1' } },
+    verification: claim.verification ?? {
+      label: 'entailed' as const,
+      confidence: 0.9,
+      verifier: { id: 'lexical', version: '1' },
+    },
     render: claim.render ?? { rendered: true, reason: 'OK' as const },
     evidence: claim.evidence.map((evidence) => {
       const { tree, index, chunk } = locate(evidence.chunk_id);
@@ -187,7 +195,10 @@ export function issueBundle(input: IssueBundleInput): Bundle {
       },
       results,
     },
-    answer: { text: input.answer, generator: input.generator ?? { kind: 'extractive', model: 'saksi-extractive', version: '1' } },
+    answer: {
+      text: input.answer,
+      generator: input.generator ?? { kind: 'extractive', model: 'saksi-extractive', version: '1' },
+    },
     claims,
     ...(input.policy ? { policy: input.policy } : {}),
   });

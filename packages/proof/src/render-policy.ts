@@ -22,7 +22,20 @@ export interface ClaimDecision {
   unsupported_qualifiers: string[];
 }
 
-const NEGATIONS = ['tidak', 'tak', 'bukan', 'tanpa', 'belum', 'jangan', 'enggak', 'nggak', 'gak', 'not', 'never', 'without'];
+const NEGATIONS = [
+  'tidak',
+  'tak',
+  'bukan',
+  'tanpa',
+  'belum',
+  'jangan',
+  'enggak',
+  'nggak',
+  'gak',
+  'not',
+  'never',
+  'without',
+];
 const QUANTIFIERS = [
   'paling banyak',
   'paling sedikit',
@@ -51,7 +64,11 @@ const QUANTIFIERS = [
 ];
 
 function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter(Boolean);
 }
 
 function containsPhrase(tokens: string[], phrase: string[]): boolean {
@@ -102,7 +119,14 @@ export function decideRender(certificate: Certificate, context: RenderContext): 
       claim.text,
       claim.evidence.map((evidence) => evidence.span.text),
     );
-    const reason = reasonFor(claim, certificate, context, index, unsupported.length > 0, qualifiers.length > 0);
+    const reason = reasonFor(
+      claim,
+      certificate,
+      context,
+      index,
+      unsupported.length > 0,
+      qualifiers.length > 0,
+    );
     return {
       claim_id: claim.claim_id,
       text: claim.text,

@@ -11,8 +11,9 @@
  * }
  * ```
  */
-import { issuerKeyId } from './certificate.js';
+
 import { fromBase64 } from './bytes.js';
+import { issuerKeyId } from './certificate.js';
 import { ProofError } from './errors.js';
 import { parseJson } from './jcs.js';
 import { checkObject, type Field } from './validate.js';
@@ -35,7 +36,11 @@ const trustedKeysSchema: Field = {
       max: 100,
       items: {
         kind: 'object',
-        fields: { name, key_id: { kind: 'hex', bytes: 8, optional: true }, public_key: { kind: 'base64', bytes: 32 } },
+        fields: {
+          name,
+          key_id: { kind: 'hex', bytes: 8, optional: true },
+          public_key: { kind: 'base64', bytes: 32 },
+        },
       },
     },
     logs: { kind: 'array', max: 100, items: { kind: 'object', fields: { origin: name, vkey } } },
@@ -69,7 +74,10 @@ function parseJsonAsKeys(text: string): unknown {
 export function trustOptions(
   keys: TrustedKeys,
 ): Pick<VerifyBundleOptions, 'trustedIssuers' | 'trustedLogs' | 'witnesses' | 'requiredCosignatures'> {
-  const trustedIssuers: TrustedIssuer[] = keys.issuers.map((issuer) => ({ name: issuer.name, public_key: issuer.public_key }));
+  const trustedIssuers: TrustedIssuer[] = keys.issuers.map((issuer) => ({
+    name: issuer.name,
+    public_key: issuer.public_key,
+  }));
   return {
     trustedIssuers,
     trustedLogs: keys.logs,

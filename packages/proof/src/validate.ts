@@ -84,12 +84,14 @@ function checkField(
       if (typeof value !== 'boolean') fail(code, path, 'must be true or false');
       return;
     case 'literal':
-      if (!field.values.includes(value)) fail(code, path, `must be one of ${field.values.map(String).join(', ')}`);
+      if (!field.values.includes(value))
+        fail(code, path, `must be one of ${field.values.map(String).join(', ')}`);
       return;
     case 'array':
       if (!Array.isArray(value)) fail(code, path, 'must be an array');
       if (value.length > field.max) fail(code, path, `has more than ${field.max} items`);
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], field: field.items, path: `${path}[${i}]` });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], field: field.items, path: `${path}[${i}]` });
       return;
     case 'record': {
       if (!isPlainObject(value)) fail(code, path, 'must be an object');

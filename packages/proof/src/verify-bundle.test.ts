@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGoldenFixture, GOLDEN_ORIGIN, GOLDEN_QUESTION, testSecretKey } from '../scripts/golden.js';
-import { fromBase64, fromHex, toBase64, toHex } from './bytes.js';
-import { utf8Encode } from './bytes.js';
+import { fromBase64, fromHex, toBase64, toHex, utf8Encode } from './bytes.js';
 import { type Bundle, certificateSha256, logLeafInput, signCertificate } from './certificate.js';
 import { signCheckpoint } from './checkpoint.js';
 import { cosignatureLine, createCosigner } from './cosignature.js';
-import { MemoryLog } from './memory-log.js';
 import { sha256, sha256Hex } from './hash.js';
+import { MemoryLog } from './memory-log.js';
 import { createNoteSigner, parseNote } from './note.js';
 import { parseTrustedKeys, trustOptions } from './trust.js';
 import { type IntegrityCode, type VerifyBundleOptions, verifyBundle } from './verify-bundle.js';
@@ -54,7 +53,10 @@ function resign(bundle: Bundle): Bundle {
     inclusion_proof: log.inclusionProof(index).map(toHex),
     checkpoint,
     cosignatures: ['witness.example/w1', 'witness.example/w2'].map((name) =>
-      cosignatureLine(parseNote(checkpoint).text, createCosigner(name, testSecretKey(name), () => 1_795_000_500)),
+      cosignatureLine(
+        parseNote(checkpoint).text,
+        createCosigner(name, testSecretKey(name), () => 1_795_000_500),
+      ),
     ),
   };
   return bundle;
@@ -63,15 +65,24 @@ async function codesOf(bundle: unknown, options: VerifyBundleOptions = full): Pr
   return (await verifyBundle(bundle, options)).codes;
 }
 /** Codes for a re-signed bundle (its log is fresh, so no consistency with the golden log's later checkpoint). */
-async function codesOfResigned(bundle: Bundle, options: VerifyBundleOptions = fresh): Promise<IntegrityCode[]> {
+async function codesOfResigned(
+  bundle: Bundle,
+  options: VerifyBundleOptions = fresh,
+): Promise<IntegrityCode[]> {
   return (await verifyBundle(resign(bundle), options)).codes;
 }
 
 describe('golden bundle', () => {
   it('is reproduced byte for byte by the generator (regenerate on purpose with npm run golden)', () => {
-    expect(`${JSON.stringify(golden.bundle, null, 2)}\n`).toBe(readFileSync(path.join(fixtures, 'golden-bundle.json'), 'utf8'));
-    expect(`${JSON.stringify(golden.keys, null, 2)}\n`).toBe(readFileSync(path.join(fixtures, 'golden-keys.json'), 'utf8'));
-    expect(golden.laterCheckpoint).toBe(readFileSync(path.join(fixtures, 'golden-later-checkpoint.txt'), 'utf8'));
+    expect(`${JSON.stringify(golden.bundle, null, 2)}\n`).toBe(
+      readFileSync(path.join(fixtures, 'golden-bundle.json'), 'utf8'),
+    );
+    expect(`${JSON.stringify(golden.keys, null, 2)}\n`).toBe(
+      readFileSync(path.join(fixtures, 'golden-keys.json'), 'utf8'),
+    );
+    expect(golden.laterCheckpoint).toBe(
+      readFileSync(path.join(fixtures, 'golden-later-checkpoint.txt'), 'utf8'),
+    );
   });
 
   it('verifies with every check passing when every option is given', async () => {
@@ -102,14 +113,18 @@ describe('tampering is detected with the right code', () => {
   };
 
   it('citation swap (document id)', async () => {
-    expect(await codesOf(swapDocument(clone()))).toEqual(['SIGNATURE_INVALID', 'CITATION_MISMATCH', 'LOG_PROOF_INVALID']);
-    expect(await codesOfResigned((swapDocument(clone())))).toEqual(['CITATION_MISMATCH']);
+    expect(await codesOf(swapDocument(clone()))).toEqual([
+      'SIGNATURE_INVALID',
+      'CITATION_MISMATCH',
+      'LOG_PROOF_INVALID',
+    ]);
+    expect(await codesOfResigned(swapDocument(clone()))).toEqual(['CITATION_MISMATCH']);
   });
 
   it('citation swap (chunk id to another chunk of the same document)', async () => {
     const bundle = clone();
     bundle.certificate.claims[1]!.evidence[0]!.chunk_id = 'uu22-p287-a1';
-    const codes = await codesOfResigned((bundle));
+    const codes = await codesOfResigned(bundle);
     expect(codes).toContain('SPAN_OFFSET_MISMATCH');
     expect(codes).toContain('CITATION_MISMATCH');
   });
@@ -126,10 +141,19 @@ describe('tampering is detected with the right code', () => {
       const span = bundle.certificate.claims[claimIndex]!.evidence[0]!.span;
       span.text = edit(span.text);
       expect(span.text).not.toBe(committed.certificate.claims[claimIndex]!.evidence[0]!.span.text);
-      expect(await codesOf(bundle)).toEqual(['SIGNATURE_INVALID', 'HASH_MISMATCH', 'SPAN_OFFSET_MISMATCH', 'LOG_PROOF_INVALID']);
+      expect(await codesOf(bundle)).toEqual([
+        'SIGNATURE_INVALID',
+        'HASH_MISMATCH',
+        'SPAN_OFFSET_MISMATCH',
+        'LOG_PROOF_INVALID',
+      ]);
       span.sha256 = sha256Hex(span.text);
-      expect(await codesOf(bundle)).toEqual(['SIGNATURE_INVALID', 'SPAN_OFFSET_MISMATCH', 'LOG_PROOF_INVALID']);
-      expect(await codesOfResigned((bundle))).toEqual(['SPAN_OFFSET_MISMATCH']);
+      expect(await codesOf(bundle)).toEqual([
+        'SIGNATURE_INVALID',
+        'SPAN_OFFSET_MISMATCH',
+        'LOG_PROOF_INVALID',
+      ]);
+      expect(await codesOfResigned(bundle)).toEqual(['SPAN_OFFSET_MISMATCH']);
     });
   }
 
@@ -151,7 +175,12 @@ describe('tampering is detected with the right code', () => {
       const edited = edit(claim.text);
       expect(edited).not.toBe(claim.text);
       claim.text = edited;
-      expect(await codesOf(bundle)).toEqual(['SIGNATURE_INVALID', 'HASH_MISMATCH', 'SPAN_OFFSET_MISMATCH', 'LOG_PROOF_INVALID']);
+      expect(await codesOf(bundle)).toEqual([
+        'SIGNATURE_INVALID',
+        'HASH_MISMATCH',
+        'SPAN_OFFSET_MISMATCH',
+        'LOG_PROOF_INVALID',
+      ]);
       // Even a consistent forgery signed by the issuer (answer and offsets rewritten) is not shown as verified.
       const answer = bundle.certificate.answer;
       const original = committed.certificate.claims[index]!.text;
@@ -177,8 +206,12 @@ describe('tampering is detected with the right code', () => {
     expect(await codesOf(dropped)).toEqual(['SIGNATURE_INVALID', 'LOG_PROOF_INVALID']);
     const reordered = clone();
     reordered.certificate.claims.reverse();
-    expect(await codesOf(reordered)).toEqual(['SIGNATURE_INVALID', 'SPAN_OFFSET_MISMATCH', 'LOG_PROOF_INVALID']);
-    expect(await codesOfResigned((reordered))).toEqual(['SPAN_OFFSET_MISMATCH']);
+    expect(await codesOf(reordered)).toEqual([
+      'SIGNATURE_INVALID',
+      'SPAN_OFFSET_MISMATCH',
+      'LOG_PROOF_INVALID',
+    ]);
+    expect(await codesOfResigned(reordered)).toEqual(['SPAN_OFFSET_MISMATCH']);
     const empty = clone();
     empty.certificate.claims = [];
     const result = await verifyBundle(empty, full);
@@ -191,11 +224,17 @@ describe('tampering is detected with the right code', () => {
     flipped.certificate.claims[0]!.verification.label = 'contradicted';
     const result = await verifyBundle(flipped, full);
     expect(result.codes).toEqual(['SIGNATURE_INVALID', 'LOG_PROOF_INVALID']);
-    expect(result.claims.every((claim) => !claim.rendered && claim.reason === 'INTEGRITY_FAILURE')).toBe(true);
+    expect(result.claims.every((claim) => !claim.rendered && claim.reason === 'INTEGRITY_FAILURE')).toBe(
+      true,
+    );
 
     // An issuer that marks an unsupported claim as rendered is overruled by the verifier.
     const lying = clone();
-    lying.certificate.claims[0]!.verification = { label: 'not_supported', confidence: 0.2, verifier: { id: 'x', version: '1' } };
+    lying.certificate.claims[0]!.verification = {
+      label: 'not_supported',
+      confidence: 0.2,
+      verifier: { id: 'x', version: '1' },
+    };
     lying.certificate.claims[0]!.render = { rendered: true, reason: 'OK' };
     const overruled = await verifyBundle(resign(lying), fresh);
     expect(overruled.verdict).toBe('verified');
@@ -203,17 +242,27 @@ describe('tampering is detected with the right code', () => {
 
     const low = clone();
     low.certificate.claims[1]!.verification.confidence = 0.3;
-    expect((await verifyBundle(resign(low), fresh)).claims[1]).toMatchObject({ rendered: false, reason: 'LOW_CONFIDENCE' });
+    expect((await verifyBundle(resign(low), fresh)).claims[1]).toMatchObject({
+      rendered: false,
+      reason: 'LOW_CONFIDENCE',
+    });
 
     const blocked = clone();
     blocked.certificate.claims[1]!.render = { rendered: false, reason: 'NUMBER_MISMATCH' };
-    expect((await verifyBundle(resign(blocked), fresh)).claims[1]).toMatchObject({ rendered: false, reason: 'NUMBER_MISMATCH' });
+    expect((await verifyBundle(resign(blocked), fresh)).claims[1]).toMatchObject({
+      rendered: false,
+      reason: 'NUMBER_MISMATCH',
+    });
   });
 
   it('replay against a different question', async () => {
-    expect(await codesOf(clone(), { ...full, presentedQuestion: 'Berapa denda tidak pakai helm?' })).toEqual(['QUERY_MISMATCH']);
+    expect(await codesOf(clone(), { ...full, presentedQuestion: 'Berapa denda tidak pakai helm?' })).toEqual([
+      'QUERY_MISMATCH',
+    ]);
     // Unicode normalization and line ends do not count as a different question.
-    expect(await codesOf(clone(), { ...full, presentedQuestion: GOLDEN_QUESTION.normalize('NFD') })).toEqual([]);
+    expect(await codesOf(clone(), { ...full, presentedQuestion: GOLDEN_QUESTION.normalize('NFD') })).toEqual(
+      [],
+    );
   });
 
   it('rolled-back checkpoint', async () => {
@@ -230,17 +279,24 @@ describe('tampering is detected with the right code', () => {
   });
 
   it('forked checkpoint (same size, different root)', async () => {
-    const fork = signCheckpoint({ origin: GOLDEN_ORIGIN, size: 3, rootHash: sha256(new Uint8Array([1])), extensions: [] }, logSigner);
+    const fork = signCheckpoint(
+      { origin: GOLDEN_ORIGIN, size: 3, rootHash: sha256(new Uint8Array([1])), extensions: [] },
+      logSigner,
+    );
     expect(await codesOf(clone(), { ...without('consistencyProof'), lastCheckpoint: fork })).toEqual([
       'CHECKPOINT_INCONSISTENT',
     ]);
     // A consistency proof that does not connect the two trees is rejected too.
     const wrongProof = golden.consistencyProof.map((node) => toHex(sha256(fromHex(node))));
-    expect(await codesOf(clone(), { ...full, consistencyProof: wrongProof })).toEqual(['CHECKPOINT_INCONSISTENT']);
+    expect(await codesOf(clone(), { ...full, consistencyProof: wrongProof })).toEqual([
+      'CHECKPOINT_INCONSISTENT',
+    ]);
     // A bundle served from a forked log.
     const forked = clone();
     forked.log.checkpoint = fork;
-    expect(await codesOf(forked, { ...full, requiredCosignatures: 0, witnesses: [] })).toContain('LOG_PROOF_INVALID');
+    expect(await codesOf(forked, { ...full, requiredCosignatures: 0, witnesses: [] })).toContain(
+      'LOG_PROOF_INVALID',
+    );
   });
 
   it('checkpoint signed by an unknown key', async () => {
@@ -264,22 +320,30 @@ describe('tampering is detected with the right code', () => {
 
   it('unknown issuer', async () => {
     const { issuers, ...rest } = keys;
-    const other = trustOptions({ ...rest, issuers: [{ name: 'other', public_key: toBase64(sha256(new Uint8Array(1))) }] });
+    const other = trustOptions({
+      ...rest,
+      issuers: [{ name: 'other', public_key: toBase64(sha256(new Uint8Array(1))) }],
+    });
     expect(await codesOf(clone(), { ...full, ...other })).toEqual(['UNKNOWN_ISSUER']);
     expect(issuers).toHaveLength(1);
   });
 
   it('anchors: missing on chain, anchored after issuance, broken batch proof', async () => {
-    expect(await codesOf(clone(), { ...full, anchorLookup: async () => ({ exists: false }) })).toEqual(['ANCHOR_NOT_FOUND']);
-    expect(await codesOf(clone(), { ...full, anchorLookup: async () => Promise.reject(new Error('rpc down')) })).toEqual([
+    expect(await codesOf(clone(), { ...full, anchorLookup: async () => ({ exists: false }) })).toEqual([
       'ANCHOR_NOT_FOUND',
     ]);
-    expect(await codesOf(clone(), { ...full, anchorLookup: async () => ({ exists: true, timestamp: 1_900_000_000 }) })).toEqual([
-      'ANCHOR_MISMATCH',
-    ]);
+    expect(
+      await codesOf(clone(), { ...full, anchorLookup: async () => Promise.reject(new Error('rpc down')) }),
+    ).toEqual(['ANCHOR_NOT_FOUND']);
+    expect(
+      await codesOf(clone(), {
+        ...full,
+        anchorLookup: async () => ({ exists: true, timestamp: 1_900_000_000 }),
+      }),
+    ).toEqual(['ANCHOR_MISMATCH']);
     const bundle = clone();
     bundle.certificate.claims[0]!.evidence[0]!.anchor!.batch_proof.leaf_index = 1;
-    expect(await codesOfResigned((bundle))).toEqual(['ANCHOR_MISMATCH']);
+    expect(await codesOfResigned(bundle)).toEqual(['ANCHOR_MISMATCH']);
   });
 
   it('require_anchor blocks claims whose anchors were not checked on chain', async () => {
@@ -296,62 +360,148 @@ describe('tampering is detected with the right code', () => {
   it('document proof broken by an issuer', async () => {
     const bundle = clone();
     bundle.certificate.claims[0]!.evidence[0]!.document_proof.leaf_index = 0;
-    expect(await codesOfResigned((bundle))).toEqual(['DOCUMENT_PROOF_INVALID']);
+    expect(await codesOfResigned(bundle)).toEqual(['DOCUMENT_PROOF_INVALID']);
   });
 });
 
 describe('single-bit sweep over every signature, hash and proof element', () => {
-  type Target = { label: string; get: (bundle: Bundle) => string; set: (bundle: Bundle, value: string) => void };
+  type Target = {
+    label: string;
+    get: (bundle: Bundle) => string;
+    set: (bundle: Bundle, value: string) => void;
+  };
   const targets: Target[] = [];
   const addHex = (label: string, get: (b: Bundle) => string, set: (b: Bundle, v: string) => void) =>
     targets.push({ label, get, set });
 
   beforeAll(() => {
     const c = committed.certificate;
-    addHex('signature', (b) => b.signature, (b, v) => { b.signature = v; });
-    addHex('query.sha256', (b) => b.certificate.query.sha256, (b, v) => { b.certificate.query.sha256 = v; });
-    addHex('answer.sha256', (b) => b.certificate.answer.sha256, (b, v) => { b.certificate.answer.sha256 = v; });
-    c.retrieval.results.forEach((_, r) =>
-      addHex(`results[${r}].chunk_sha256`, (b) => b.certificate.retrieval.results[r]!.chunk_sha256, (b, v) => {
-        b.certificate.retrieval.results[r]!.chunk_sha256 = v;
-      }),
+    addHex(
+      'signature',
+      (b) => b.signature,
+      (b, v) => {
+        b.signature = v;
+      },
     );
+    addHex(
+      'query.sha256',
+      (b) => b.certificate.query.sha256,
+      (b, v) => {
+        b.certificate.query.sha256 = v;
+      },
+    );
+    addHex(
+      'answer.sha256',
+      (b) => b.certificate.answer.sha256,
+      (b, v) => {
+        b.certificate.answer.sha256 = v;
+      },
+    );
+    c.retrieval.results.forEach((_, r) => {
+      addHex(
+        `results[${r}].chunk_sha256`,
+        (b) => b.certificate.retrieval.results[r]!.chunk_sha256,
+        (b, v) => {
+          b.certificate.retrieval.results[r]!.chunk_sha256 = v;
+        },
+      );
+    });
     c.claims.forEach((claim, i) => {
-      addHex(`claims[${i}].sha256`, (b) => b.certificate.claims[i]!.sha256, (b, v) => { b.certificate.claims[i]!.sha256 = v; });
+      addHex(
+        `claims[${i}].sha256`,
+        (b) => b.certificate.claims[i]!.sha256,
+        (b, v) => {
+          b.certificate.claims[i]!.sha256 = v;
+        },
+      );
       claim.evidence.forEach((evidence, e) => {
         const ev = (b: Bundle) => b.certificate.claims[i]!.evidence[e]!;
-        addHex(`c${i}e${e}.chunk_sha256`, (b) => ev(b).chunk_sha256, (b, v) => { ev(b).chunk_sha256 = v; });
-        addHex(`c${i}e${e}.span.sha256`, (b) => ev(b).span.sha256, (b, v) => { ev(b).span.sha256 = v; });
-        addHex(`c${i}e${e}.document_root`, (b) => ev(b).document_proof.document_root, (b, v) => { ev(b).document_proof.document_root = v; });
-        evidence.document_proof.path.forEach((_, p) =>
-          addHex(`c${i}e${e}.document_proof.path[${p}]`, (b) => ev(b).document_proof.path[p]!, (b, v) => { ev(b).document_proof.path[p] = v; }),
+        addHex(
+          `c${i}e${e}.chunk_sha256`,
+          (b) => ev(b).chunk_sha256,
+          (b, v) => {
+            ev(b).chunk_sha256 = v;
+          },
         );
-        addHex(`c${i}e${e}.batch_root`, (b) => ev(b).anchor!.batch_root, (b, v) => { ev(b).anchor!.batch_root = v; });
-        evidence.anchor!.batch_proof.path.forEach((_, p) =>
-          addHex(`c${i}e${e}.batch_proof.path[${p}]`, (b) => ev(b).anchor!.batch_proof.path[p]!, (b, v) => { ev(b).anchor!.batch_proof.path[p] = v; }),
+        addHex(
+          `c${i}e${e}.span.sha256`,
+          (b) => ev(b).span.sha256,
+          (b, v) => {
+            ev(b).span.sha256 = v;
+          },
         );
+        addHex(
+          `c${i}e${e}.document_root`,
+          (b) => ev(b).document_proof.document_root,
+          (b, v) => {
+            ev(b).document_proof.document_root = v;
+          },
+        );
+        evidence.document_proof.path.forEach((_, p) => {
+          addHex(
+            `c${i}e${e}.document_proof.path[${p}]`,
+            (b) => ev(b).document_proof.path[p]!,
+            (b, v) => {
+              ev(b).document_proof.path[p] = v;
+            },
+          );
+        });
+        addHex(
+          `c${i}e${e}.batch_root`,
+          (b) => ev(b).anchor!.batch_root,
+          (b, v) => {
+            ev(b).anchor!.batch_root = v;
+          },
+        );
+        evidence.anchor!.batch_proof.path.forEach((_, p) => {
+          addHex(
+            `c${i}e${e}.batch_proof.path[${p}]`,
+            (b) => ev(b).anchor!.batch_proof.path[p]!,
+            (b, v) => {
+              ev(b).anchor!.batch_proof.path[p] = v;
+            },
+          );
+        });
       });
     });
-    committed.log.inclusion_proof.forEach((_, p) =>
-      addHex(`log.inclusion_proof[${p}]`, (b) => b.log.inclusion_proof[p]!, (b, v) => { b.log.inclusion_proof[p] = v; }),
-    );
+    committed.log.inclusion_proof.forEach((_, p) => {
+      addHex(
+        `log.inclusion_proof[${p}]`,
+        (b) => b.log.inclusion_proof[p]!,
+        (b, v) => {
+          b.log.inclusion_proof[p] = v;
+        },
+      );
+    });
     // The checkpoint's root hash line and the log's signature, and each witness cosignature.
-    addHex('checkpoint root', (b) => b.log.checkpoint.split('\n')[2]!, (b, v) => {
-      const lines = b.log.checkpoint.split('\n');
-      lines[2] = v;
-      b.log.checkpoint = lines.join('\n');
-    });
-    addHex('checkpoint signature', (b) => parseNote(b.log.checkpoint).signatures[0]!.line.split(' ')[2]!, (b, v) => {
-      const line = parseNote(b.log.checkpoint).signatures[0]!.line;
-      b.log.checkpoint = b.log.checkpoint.replace(line, line.replace(line.split(' ')[2]!, v));
-    });
-    committed.log.cosignatures.forEach((_, w) =>
-      addHex(`cosignature[${w}]`, (b) => b.log.cosignatures[w]!.split(' ')[2]!, (b, v) => {
-        const parts = b.log.cosignatures[w]!.split(' ');
-        parts[2] = v;
-        b.log.cosignatures[w] = parts.join(' ');
-      }),
+    addHex(
+      'checkpoint root',
+      (b) => b.log.checkpoint.split('\n')[2]!,
+      (b, v) => {
+        const lines = b.log.checkpoint.split('\n');
+        lines[2] = v;
+        b.log.checkpoint = lines.join('\n');
+      },
     );
+    addHex(
+      'checkpoint signature',
+      (b) => parseNote(b.log.checkpoint).signatures[0]!.line.split(' ')[2]!,
+      (b, v) => {
+        const line = parseNote(b.log.checkpoint).signatures[0]!.line;
+        b.log.checkpoint = b.log.checkpoint.replace(line, line.replace(line.split(' ')[2]!, v));
+      },
+    );
+    committed.log.cosignatures.forEach((_, w) => {
+      addHex(
+        `cosignature[${w}]`,
+        (b) => b.log.cosignatures[w]!.split(' ')[2]!,
+        (b, v) => {
+          const parts = b.log.cosignatures[w]!.split(' ');
+          parts[2] = v;
+          b.log.cosignatures[w] = parts.join(' ');
+        },
+      );
+    });
   });
 
   function flip(value: string, bit: number): string {
@@ -368,12 +518,14 @@ describe('single-bit sweep over every signature, hash and proof element', () => 
       const value = target.get(committed);
       const bits = (value.length * 6) / 8 > 32 ? 96 : 40;
       for (let k = 0; k < bits; k++) {
-        const bit = (k * 37 + 11) % (8 * (/^[0-9a-f]+$/.test(value) ? value.length / 2 : fromBase64(value).length));
+        const bit =
+          (k * 37 + 11) % (8 * (/^[0-9a-f]+$/.test(value) ? value.length / 2 : fromBase64(value).length));
         const bundle = clone();
         target.set(bundle, flip(value, bit));
         const result = await verifyBundle(bundle, full);
         cases++;
-        if (result.verdict !== 'failed' || result.claims.some((claim) => claim.rendered)) accepted.push(`${target.label} bit ${bit}`);
+        if (result.verdict !== 'failed' || result.claims.some((claim) => claim.rendered))
+          accepted.push(`${target.label} bit ${bit}`);
       }
     }
     expect(accepted).toEqual([]);
@@ -396,7 +548,13 @@ describe('hostile input', () => {
     { ...committed, chunks: 'x' },
     { ...committed, log: { ...committed.log, leaf_index: -1 } },
     { ...committed, log: { ...committed.log, inclusion_proof: Array(65).fill('00'.repeat(32)) } },
-    { ...committed, certificate: { ...committed.certificate, claims: [{ ...committed.certificate.claims[0], answer_start: 1e20 }] } },
+    {
+      ...committed,
+      certificate: {
+        ...committed.certificate,
+        claims: [{ ...committed.certificate.claims[0], answer_start: 1e20 }],
+      },
+    },
     { ...committed, certificate: { ...committed.certificate, schema: 'saksi.certificate/v2' } },
   ];
   it('returns a failed structure check, never throws', async () => {

@@ -192,14 +192,22 @@ class Checks {
  * const result = await verifyBundle(bundle, { trustedIssuers: [{ public_key }], trustedLogs: [{ origin, vkey }] });
  * if (result.verdict === 'verified') show(result.claims.filter((claim) => claim.rendered));
  */
-export async function verifyBundle(input: unknown, options: VerifyBundleOptions): Promise<BundleVerification> {
+export async function verifyBundle(
+  input: unknown,
+  options: VerifyBundleOptions,
+): Promise<BundleVerification> {
   const checks = new Checks();
   let bundle: Bundle;
   try {
     bundle = validateBundle(input);
   } catch (error) {
     const field = isProofError(error) ? error.details : undefined;
-    checks.fail('structure', 'MALFORMED', isProofError(error) ? error.message : 'The bundle is not valid.', field);
+    checks.fail(
+      'structure',
+      'MALFORMED',
+      isProofError(error) ? error.message : 'The bundle is not valid.',
+      field,
+    );
     return finish(checks, null, [], null);
   }
   checks.pass('structure', 'The bundle and its certificate are well formed.');
@@ -229,7 +237,8 @@ function finish(
 ): BundleVerification {
   const list = checks.list();
   const codes: IntegrityCode[] = [];
-  for (const check of list) for (const problem of check.problems) if (!codes.includes(problem.code)) codes.push(problem.code);
+  for (const check of list)
+    for (const problem of check.problems) if (!codes.includes(problem.code)) codes.push(problem.code);
   const verified = claims.filter((claim) => claim.rendered).length;
   return {
     verdict: codes.length === 0 ? 'verified' : 'failed',
@@ -252,16 +261,28 @@ function checkIssuerAndSignature(bundle: Bundle, options: VerifyBundleOptions, c
   const trusted = options.trustedIssuers.some((candidate) => {
     try {
       const key =
-        typeof candidate.public_key === 'string' ? fromBase64(candidate.public_key, 32) : candidate.public_key;
+        typeof candidate.public_key === 'string'
+          ? fromBase64(candidate.public_key, 32)
+          : candidate.public_key;
       return constantTimeEqual(key, publicKey);
     } catch {
       return false;
     }
   });
   if (!trusted) {
-    checks.fail('issuer', 'UNKNOWN_ISSUER', `Issuer key ${issuer.key_id} is not among the trusted keys.`, 'certificate.issuer');
+    checks.fail(
+      'issuer',
+      'UNKNOWN_ISSUER',
+      `Issuer key ${issuer.key_id} is not among the trusted keys.`,
+      'certificate.issuer',
+    );
   } else if (issuerKeyId(publicKey) !== issuer.key_id) {
-    checks.fail('issuer', 'HASH_MISMATCH', 'The issuer key_id does not match its public key.', 'certificate.issuer.key_id');
+    checks.fail(
+      'issuer',
+      'HASH_MISMATCH',
+      'The issuer key_id does not match its public key.',
+      'certificate.issuer.key_id',
+    );
   } else {
     checks.pass('issuer', `Issued by trusted key ${issuer.key_id} (${issuer.name}).`);
   }
@@ -292,7 +313,8 @@ function checkHashes(bundle: Bundle, checks: Checks): void {
     });
   });
   const cited = new Map<string, string>();
-  for (const claim of certificate.claims) for (const evidence of claim.evidence) cited.set(evidence.chunk_id, evidence.chunk_sha256);
+  for (const claim of certificate.claims)
+    for (const evidence of claim.evidence) cited.set(evidence.chunk_id, evidence.chunk_sha256);
   bundle.chunks.forEach((chunk, index) => {
     const committed = cited.get(chunk.chunk_id);
     if (committed !== undefined) {
@@ -308,14 +330,25 @@ function checkClaimOffsets(certificate: Certificate, checks: Checks): void {
   const ids = new Set<string>();
   certificate.claims.forEach((claim, index) => {
     const field = `certificate.claims[${index}]`;
-    if (ids.has(claim.claim_id)) checks.fail('claim_offsets', 'MALFORMED', `Claim id ${claim.claim_id} repeats.`, field);
+    if (ids.has(claim.claim_id))
+      checks.fail('claim_offsets', 'MALFORMED', `Claim id ${claim.claim_id} repeats.`, field);
     ids.add(claim.claim_id);
     if (claim.answer_start < previousEnd) {
-      checks.fail('claim_offsets', 'SPAN_OFFSET_MISMATCH', `Claim ${claim.claim_id} overlaps or precedes the previous claim.`, field);
+      checks.fail(
+        'claim_offsets',
+        'SPAN_OFFSET_MISMATCH',
+        `Claim ${claim.claim_id} overlaps or precedes the previous claim.`,
+        field,
+      );
     }
     previousEnd = claim.answer_end;
     if (sliceCodePoints(certificate.answer.text, claim.answer_start, claim.answer_end) !== claim.text) {
-      checks.fail('claim_offsets', 'SPAN_OFFSET_MISMATCH', `Claim ${claim.claim_id} is not at its offsets in the answer.`, field);
+      checks.fail(
+        'claim_offsets',
+        'SPAN_OFFSET_MISMATCH',
+        `Claim ${claim.claim_id} is not at its offsets in the answer.`,
+        field,
+      );
     }
   });
   checks.pass('claim_offsets', `${certificate.claims.length} claims sit at their offsets in the answer.`);
@@ -331,9 +364,19 @@ function checkSpans(bundle: Bundle, checks: Checks): void {
       const chunkText = texts.get(evidence.chunk_id);
       count++;
       if (chunkText === undefined) {
-        checks.fail('spans', 'SPAN_OFFSET_MISMATCH', `The text of chunk ${evidence.chunk_id} is missing from the bundle.`, field);
+        checks.fail(
+          'spans',
+          'SPAN_OFFSET_MISMATCH',
+          `The text of chunk ${evidence.chunk_id} is missing from the bundle.`,
+          field,
+        );
       } else if (sliceCodePoints(chunkText, evidence.span.start, evidence.span.end) !== evidence.span.text) {
-        checks.fail('spans', 'SPAN_OFFSET_MISMATCH', `The evidence span is not at its offsets in chunk ${evidence.chunk_id}.`, field);
+        checks.fail(
+          'spans',
+          'SPAN_OFFSET_MISMATCH',
+          `The evidence span is not at its offsets in chunk ${evidence.chunk_id}.`,
+          field,
+        );
       }
     });
   });
@@ -360,7 +403,10 @@ function checkCitations(certificate: Certificate, checks: Checks): void {
       }
     });
   });
-  checks.pass('citations', 'Every cited chunk is one of the retrieved results, with the same document and hash.');
+  checks.pass(
+    'citations',
+    'Every cited chunk is one of the retrieved results, with the same document and hash.',
+  );
 }
 
 function checkDocumentProofs(certificate: Certificate, checks: Checks): void {
@@ -416,7 +462,12 @@ async function checkAnchors(
         fromHex(anchor.batch_root, 32),
       );
       if (!inBatch) {
-        checks.fail('anchor_proofs', 'ANCHOR_MISMATCH', 'The document root does not prove into the anchored batch root.', field);
+        checks.fail(
+          'anchor_proofs',
+          'ANCHOR_MISMATCH',
+          'The document root does not prove into the anchored batch root.',
+          field,
+        );
         allAnchored = false;
         continue;
       }
@@ -432,10 +483,23 @@ async function checkAnchors(
       }
       const record = await lookup;
       if (!record.exists) {
-        checks.fail('anchor_onchain', 'ANCHOR_NOT_FOUND', `Batch root ${anchor.batch_root.slice(0, 12)}… is not on chain ${anchor.chain_id}.`, field);
+        checks.fail(
+          'anchor_onchain',
+          'ANCHOR_NOT_FOUND',
+          `Batch root ${anchor.batch_root.slice(0, 12)}… is not on chain ${anchor.chain_id}.`,
+          field,
+        );
         allAnchored = false;
-      } else if (record.timestamp !== undefined && record.timestamp > Date.parse(certificate.issued_at) / 1000 + 300) {
-        checks.fail('anchor_onchain', 'ANCHOR_MISMATCH', 'The root was anchored after the certificate was issued.', field);
+      } else if (
+        record.timestamp !== undefined &&
+        record.timestamp > Date.parse(certificate.issued_at) / 1000 + 300
+      ) {
+        checks.fail(
+          'anchor_onchain',
+          'ANCHOR_MISMATCH',
+          'The root was anchored after the certificate was issued.',
+          field,
+        );
         allAnchored = false;
       }
     }
@@ -460,7 +524,12 @@ function checkQueryReplay(certificate: Certificate, options: VerifyBundleOptions
   if (hexDigestEqual(sha256Hex(normalizeText(options.presentedQuestion)), certificate.query.sha256)) {
     checks.pass('query_replay', 'The certificate answers the question that was asked.');
   } else {
-    checks.fail('query_replay', 'QUERY_MISMATCH', 'The certificate answers a different question.', 'certificate.query');
+    checks.fail(
+      'query_replay',
+      'QUERY_MISMATCH',
+      'The certificate answers a different question.',
+      'certificate.query',
+    );
   }
 }
 
@@ -477,20 +546,38 @@ function logVerifierFor(origin: string, options: VerifyBundleOptions): NoteVerif
 function checkLog(bundle: Bundle, options: VerifyBundleOptions, checks: Checks): Checkpoint | null {
   const verifier = logVerifierFor(bundle.log.origin, options);
   if (!verifier) {
-    checks.fail('checkpoint_signature', 'CHECKPOINT_SIGNATURE_INVALID', `Log ${bundle.log.origin} is not a trusted log.`, 'log.origin');
+    checks.fail(
+      'checkpoint_signature',
+      'CHECKPOINT_SIGNATURE_INVALID',
+      `Log ${bundle.log.origin} is not a trusted log.`,
+      'log.origin',
+    );
     return null;
   }
   const opened = verifyCheckpoint(bundle.log.checkpoint, verifier);
   if (!opened.ok) {
-    checks.fail('checkpoint_signature', 'CHECKPOINT_SIGNATURE_INVALID', `The checkpoint is not validly signed by the log (${opened.reason}).`, 'log.checkpoint');
+    checks.fail(
+      'checkpoint_signature',
+      'CHECKPOINT_SIGNATURE_INVALID',
+      `The checkpoint is not validly signed by the log (${opened.reason}).`,
+      'log.checkpoint',
+    );
     return null;
   }
   const checkpoint = opened.checkpoint;
   if (checkpoint.origin !== bundle.log.origin) {
-    checks.fail('checkpoint_signature', 'CHECKPOINT_SIGNATURE_INVALID', 'The checkpoint origin differs from the bundle log origin.', 'log.origin');
+    checks.fail(
+      'checkpoint_signature',
+      'CHECKPOINT_SIGNATURE_INVALID',
+      'The checkpoint origin differs from the bundle log origin.',
+      'log.origin',
+    );
     return null;
   }
-  checks.pass('checkpoint_signature', `Checkpoint of ${checkpoint.origin} at size ${checkpoint.size} is signed by the log.`);
+  checks.pass(
+    'checkpoint_signature',
+    `Checkpoint of ${checkpoint.origin} at size ${checkpoint.size} is signed by the log.`,
+  );
 
   const leafHash = hashLeaf(logLeafInput(bundle.certificate, bundle.signature));
   let proof: Uint8Array[];
@@ -500,9 +587,17 @@ function checkLog(bundle: Bundle, options: VerifyBundleOptions, checks: Checks):
     proof = [];
   }
   if (verifyInclusionProof(bundle.log.leaf_index, checkpoint.size, leafHash, proof, checkpoint.rootHash)) {
-    checks.pass('log_inclusion', `The certificate is entry ${bundle.log.leaf_index} of ${checkpoint.size} in the log.`);
+    checks.pass(
+      'log_inclusion',
+      `The certificate is entry ${bundle.log.leaf_index} of ${checkpoint.size} in the log.`,
+    );
   } else {
-    checks.fail('log_inclusion', 'LOG_PROOF_INVALID', 'The certificate does not prove into the checkpoint.', 'log.inclusion_proof');
+    checks.fail(
+      'log_inclusion',
+      'LOG_PROOF_INVALID',
+      'The certificate does not prove into the checkpoint.',
+      'log.inclusion_proof',
+    );
   }
 
   const required = options.requiredCosignatures ?? 0;
@@ -518,7 +613,10 @@ function checkLog(bundle: Bundle, options: VerifyBundleOptions, checks: Checks):
     const note = bundle.log.checkpoint + bundle.log.cosignatures.map((line) => `${line}\n`).join('');
     const result = verifyCosignatures(note, witnesses, Math.max(required, 1));
     if (result.valid.length >= required) {
-      checks.pass('cosignatures', `Cosigned by ${result.valid.length} trusted witness(es): ${result.valid.join(', ') || 'none'}.`);
+      checks.pass(
+        'cosignatures',
+        `Cosigned by ${result.valid.length} trusted witness(es): ${result.valid.join(', ') || 'none'}.`,
+      );
     } else {
       checks.fail(
         'cosignatures',
@@ -554,14 +652,27 @@ async function checkConsistency(
     } catch {}
   }
   if (!previous || previous.origin !== checkpoint.origin) {
-    checks.fail('checkpoint_consistency', 'CHECKPOINT_INCONSISTENT', 'The last seen checkpoint is unreadable or from another log.', 'lastCheckpoint');
+    checks.fail(
+      'checkpoint_consistency',
+      'CHECKPOINT_INCONSISTENT',
+      'The last seen checkpoint is unreadable or from another log.',
+      'lastCheckpoint',
+    );
     return;
   }
   if (previous.size === checkpoint.size) {
     if (constantTimeEqual(previous.rootHash, checkpoint.rootHash)) {
-      checks.pass('checkpoint_consistency', `Same tree as the last seen checkpoint (size ${checkpoint.size}).`);
+      checks.pass(
+        'checkpoint_consistency',
+        `Same tree as the last seen checkpoint (size ${checkpoint.size}).`,
+      );
     } else {
-      checks.fail('checkpoint_consistency', 'CHECKPOINT_INCONSISTENT', `Fork: two different roots for size ${checkpoint.size}.`, 'log.checkpoint');
+      checks.fail(
+        'checkpoint_consistency',
+        'CHECKPOINT_INCONSISTENT',
+        `Fork: two different roots for size ${checkpoint.size}.`,
+        'log.checkpoint',
+      );
     }
     return;
   }
@@ -577,7 +688,10 @@ async function checkConsistency(
     proof = proofHex?.map((node) => fromHex(node, 32));
   } catch {}
   if (proof && verifyConsistencyProof(older.size, newer.size, proof, older.rootHash, newer.rootHash)) {
-    checks.pass('checkpoint_consistency', `Consistent with the last seen checkpoint (sizes ${older.size} → ${newer.size}).`);
+    checks.pass(
+      'checkpoint_consistency',
+      `Consistent with the last seen checkpoint (sizes ${older.size} → ${newer.size}).`,
+    );
     return;
   }
   const rollback = checkpoint.size < previous.size;
