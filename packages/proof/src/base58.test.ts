@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../test/codes.js';
 import {
   BASE58_MAX_BYTE_LENGTH,
   BASE58_MAX_TEXT_LENGTH,
@@ -8,16 +9,6 @@ import {
   base58btcEncode,
 } from './base58.js';
 import { fromHex, toHex, utf8Encode } from './bytes.js';
-import { isProofError } from './errors.js';
-
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    return isProofError(error) ? error.code : 'NOT_A_PROOF_ERROR';
-  }
-  return undefined;
-}
 
 describe('base58btc', () => {
   // Test values from draft-msporny-base58-03 §5 ("Test Values").

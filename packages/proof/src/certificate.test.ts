@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildGoldenFixture, testSecretKey } from '../scripts/golden.js';
+import { codeOf } from '../test/codes.js';
 import {
   buildCertificate,
   type Certificate,
@@ -14,21 +15,11 @@ import {
   validateCertificate,
 } from './certificate.js';
 import { getPublicKey } from './ed25519.js';
-import { isProofError } from './errors.js';
 import { MemoryLog } from './memory-log.js';
 import { verifyInclusionProof } from './merkle.js';
 import { certificateToCredential, credentialToCertificate } from './vc.js';
 
 const golden = buildGoldenFixture();
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return isProofError(error) ? error.code : 'untyped';
-  }
-  return undefined;
-}
 
 describe('code point offsets', () => {
   it('count astral characters once and slice exactly', () => {

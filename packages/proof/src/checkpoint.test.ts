@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectCode } from '../test/codes.js';
 import { fromBase64, toBase64, utf8Encode } from './bytes.js';
 import {
   type Checkpoint,
@@ -9,20 +10,8 @@ import {
   verifyCheckpoint,
 } from './checkpoint.js';
 import { generateKeyPair, getPublicKey } from './ed25519.js';
-import { isProofError } from './errors.js';
 import { sha256 } from './hash.js';
 import { createNoteSigner, createNoteVerifier, formatVerifierKey, NOTE_MAX_BYTES, signNote } from './note.js';
-
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProofError(error), String(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected ProofError ${code}`);
-}
 
 // The example checkpoint text of C2SP tlog-checkpoint.md.
 const ORIGIN = 'example.com/behind-the-sofa';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectCode } from '../test/codes.js';
 import { concatBytes, fromBase64, toBase64, toHex, utf8Decode, utf8Encode } from './bytes.js';
 import { type Checkpoint, formatCheckpoint, signCheckpoint, verifyCheckpoint } from './checkpoint.js';
 import {
@@ -14,7 +15,6 @@ import {
   verifyCosignatures,
 } from './cosignature.js';
 import { generateKeyPair, getPublicKey } from './ed25519.js';
-import { isProofError } from './errors.js';
 import { sha256 } from './hash.js';
 import {
   createNoteSigner,
@@ -25,17 +25,6 @@ import {
   type NoteVerifier,
   parseNote,
 } from './note.js';
-
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProofError(error), String(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected ProofError ${code}`);
-}
 
 // The example checkpoint and cosignature line of C2SP tlog-cosignature.md (its keys are not published).
 const ORIGIN = 'example.com/behind-the-sofa';

@@ -1,6 +1,7 @@
 import { ed25519 as noble } from '@noble/curves/ed25519.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectCode } from '../test/codes.js';
 import { concatBytes, fromHex, toHex, utf8Encode } from './bytes.js';
 import {
   ED25519_PUBLIC_KEY_LENGTH,
@@ -11,7 +12,6 @@ import {
   sign,
   verify,
 } from './ed25519.js';
-import { isProofError } from './errors.js';
 
 /** Group order L (RFC 8032 §5.1). */
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -35,17 +35,6 @@ function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
   const copy = bytes.slice();
   copy[bit >> 3]! ^= 1 << (bit & 7);
   return copy;
-}
-
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProofError(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected ProofError ${code}`);
 }
 
 // RFC 8032 §7.1 TEST 1, transcribed from the RFC (the conformance suite reads the full files).

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../test/codes.js';
 import { fromHex, toHex, utf8Encode } from './bytes.js';
 import { isProofError, type ProofError } from './errors.js';
 import { sha256 } from './hash.js';
@@ -11,16 +12,6 @@ import {
   JCS_MAX_LENGTH,
   parseJson,
 } from './jcs.js';
-
-/** The ProofError code `action` throws, `NOT_A_PROOF_ERROR` for any other throw, undefined if none. */
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    return isProofError(error) ? error.code : 'NOT_A_PROOF_ERROR';
-  }
-  return undefined;
-}
 
 function errorOf(action: () => unknown): ProofError {
   try {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../test/codes.js';
 import { fromBase64, fromHex, toHex, utf8Encode } from './bytes.js';
-import { isProofError } from './errors.js';
 import {
   consistencyProof,
   emptyRoot,
@@ -98,16 +98,6 @@ function naiveProof(m: number, d: readonly Uint8Array[]): Uint8Array[] {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/** The error code thrown by `run`, `undefined` when it does not throw. */
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return isProofError(error) ? error.code : `not a ProofError: ${String(error)}`;
-  }
-  return undefined;
-}
 
 /** Deterministic PRNG (mulberry32) so failures reproduce. */
 function random(seed: number): (below: number) => number {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectCode } from '../test/codes.js';
 import { fromBase64, toBase64, toHex, utf8Encode } from './bytes.js';
 import { generateKeyPair, getPublicKey } from './ed25519.js';
-import { isProofError } from './errors.js';
 import {
   createNoteSigner,
   createNoteVerifier,
@@ -20,17 +20,6 @@ import {
   parseVerifierKey,
   signNote,
 } from './note.js';
-
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProofError(error), String(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected ProofError ${code}`);
-}
 
 // Golden vectors transcribed from golang.org/x/mod sumdb/note/note_test.go (TestNewSigner, TestSign,
 // TestOpen), the reference implementation of signed notes.

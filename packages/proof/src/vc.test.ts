@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../test/codes.js';
 import { base58btcDecode, base58btcEncode } from './base58.js';
 import { fromHex, toHex } from './bytes.js';
 import { generateKeyPair, getPublicKey } from './ed25519.js';
-import { isProofError } from './errors.js';
 import {
   certificateToCredential,
   credentialToCertificate,
@@ -12,15 +12,6 @@ import {
   VC_V2_CONTEXT,
   verifyDataIntegrity,
 } from './vc.js';
-
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    return isProofError(error) ? error.code : 'NOT_A_PROOF_ERROR';
-  }
-  return undefined;
-}
 
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
