@@ -6,10 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Command, OptionValues } from './command.js';
+import { askCommand } from './ask.js';
 import { demoCommand } from './demo.js';
+import { ingestCommand } from './ingest.js';
 import { inspectCommand } from './inspect.js';
 import { CliError, type Io, processIo, UsageError } from './io.js';
 import { keysCommand } from './keys.js';
+import { logCommand } from './log.js';
+import { serveCommand } from './serve.js';
 import { safeText } from './text.js';
 import { vectorsCommand } from './vectors.js';
 import { verifyCommand } from './verify.js';

@@ -1,0 +1,63 @@
+/** `saksi ask "<question>" --collection <name>`: a cited answer with its proof; `--json` prints the bundle. */
+import { trustOptions, verifyBundle } from '@saksi/proof';
+import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
+import { configFrom, openEngine } from './engine-io.js';
+import { type Io, styleFor, UsageError } from './io.js';
+import { safeText } from './text.js';
+
+export const askCommand: Command = {
+  name: 'ask',
+  summary: 'Ask a collection; prints the cited answer (or, with --json, the proof bundle)',
+  usage: 'saksi ask "<question>" --collection <name> [--top-k N] [--json]',
+  help: `Answers from the documents of a collection (offline, extractive), signs the answer and records it
+in the transparency log. --json prints the bundle, which 'saksi verify' checks.
+
+Options:
+  --collection <name>   Collection to ask
+  --top-k <n>           Passages to retrieve (default 5)
+  --json                Print the bundle as JSON
+
+Exit status: 0 answered (even "not found in the documents"), 2 bad usage or unknown collection.`,
+  options: { collection: { type: 'string' }, 'top-k': { type: 'string' }, json: { type: 'boolean' } },
+  run: runAsk,
+};
+
+async function runAsk(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+  const collection = stringOption(values, 'collection');
+  if (!collection) throw new UsageError('--collection is required');
+  const question = positionals.join(' ').trim();
+  if (!question) throw new UsageError('write the question, in quotes');
+  const topK = integerOption(values, 'top-k', 1, 50);
+  const engine = await openEngine(configFrom(io));
+  try {
+    const result = await engine.ask(collection, { question, ...(topK !== undefined ? { top_k: topK } : {}) });
+    if (flag(values, 'json')) {
+      io.stdout.write(`${JSON.stringify(result.bundle, null, 2)}\n`);
+      return 0;
+    }
+    const style = styleFor(io.stdout, io.env);
+    const verification = await verifyBundle(result.bundle, trustOptions(engine.trustedKeys()));
+    io.stdout.write(`${style.bold(safeText(result.answer, true))}\n\n`);
+    const cited = new Map<string, number>();
+    for (const claim of result.bundle.certificate.claims) {
+      for (const evidence of claim.evidence) if (!cited.has(evidence.chunk_id)) cited.set(evidence.chunk_id, cited.size + 1);
+    }
+    for (const [chunkId, number] of cited) {
+      const evidence = result.bundle.certificate.claims.flatMap((claim) => claim.evidence).find((e) => e.chunk_id === chunkId)!;
+      const where = [
+        evidence.citation.pasal ? `Pasal ${evidence.citation.pasal}${evidence.citation.ayat ? ` ayat (${evidence.citation.ayat})` : ''}` : '',
+        evidence.citation.page ? `p. ${evidence.citation.page}` : '',
+        evidence.citation.section_path?.join(' › ') ?? '',
+      ].filter(Boolean).join(', ');
+      io.stdout.write(`[${number}] ${safeText(evidence.citation.document_title)}${where ? ` — ${safeText(where)}` : ''}\n`);
+    }
+    const { verified, total } = verification.summary;
+    io.stdout.write(
+      `\nCertificate ${result.bundle.certificate.certificate_id}, log entry ${result.bundle.log.leaf_index}: ` +
+        `${verification.verdict === 'verified' ? style.green('verified') : style.red('FAILED')} (${verified}/${total} claims shown as verified).\n`,
+    );
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

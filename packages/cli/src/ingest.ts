@@ -1,0 +1,115 @@
+/** `saksi ingest <paths...> --collection <name>`: files and folders into a collection, with progress. */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isEngineError, isSupportedFile } from '@saksi/engine';
+import { type Command, flag, type OptionValues, stringOption } from './command.js';
+import { configFrom, openEngine } from './engine-io.js';
+import { CliError, type Io, styleFor, UsageError } from './io.js';
+import { safeText } from './text.js';
+
+export const ingestCommand: Command = {
+  name: 'ingest',
+  summary: 'Ingest Markdown, PDF, DOCX, HTML and text files into a collection',
+  usage: 'saksi ingest <paths...> --collection <name> [--language id|en] [--json]',
+  help: `Parses, chunks, hashes, embeds and stores each file (folders are walked for .md .mdx .pdf .docx
+.html .htm .txt). The same bytes ingested twice into a collection are stored once.
+
+Options:
+  --collection <name>   Target collection (created if missing)
+  --language id|en      Language of a new collection (default id)
+  --document-type <t>   Document type metadata (e.g. "UU APBN")
+  --fiscal-year <yyyy>  Fiscal year metadata
+  --json                One JSON line per file
+
+Exit status: 0 all ingested, 1 some files failed, 2 bad usage.
+With the embedded database (PGlite), stop a running server first or upload through its API.`,
+  options: {
+    collection: { type: 'string' },
+    language: { type: 'string' },
+    'document-type': { type: 'string' },
+    'fiscal-year': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  run: runIngest,
+};
+
+async function expand(cwd: string, inputs: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  const visit = async (target: string, explicit: boolean) => {
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(target);
+    } catch {
+      throw new CliError(`cannot read ${safeText(path.relative(cwd, target) || target)}: no such file or folder`);
+    }
+    if (info.isDirectory()) {
+      for (const entry of (await readdir(target)).sort()) await visit(path.join(target, entry), false);
+    } else if (info.isFile() && (explicit || isSupportedFile(target))) {
+      files.push(target);
+    }
+  };
+  for (const input of inputs) await visit(path.resolve(cwd, input), true);
+  return files;
+}
+
+async function runIngest(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+  const collection = stringOption(values, 'collection');
+  if (!collection) throw new UsageError('--collection is required');
+  if (positionals.length === 0) throw new UsageError('name at least one file or folder');
+  const language = stringOption(values, 'language') ?? 'id';
+  if (language !== 'id' && language !== 'en') throw new UsageError('--language must be id or en');
+  const yearText = stringOption(values, 'fiscal-year');
+  const fiscalYear = yearText === undefined ? undefined : Number(yearText);
+  if (fiscalYear !== undefined && (!Number.isInteger(fiscalYear) || fiscalYear < 1945 || fiscalYear > 2200)) {
+    throw new UsageError('--fiscal-year must be a year such as 2024');
+  }
+  const documentType = stringOption(values, 'document-type');
+  const json = flag(values, 'json');
+  const files = await expand(io.cwd, positionals);
+  if (files.length === 0) throw new CliError('no supported files found', { hint: 'Supported: .md .mdx .pdf .docx .html .htm .txt' });
+  const style = styleFor(io.stdout, io.env);
+  const engine = await openEngine(configFrom(io));
+  let failed = 0;
+  let chunks = 0;
+  const started = performance.now();
+  try {
+    for (const [index, file] of files.entries()) {
+      const label = safeText(path.relative(io.cwd, file) || file);
+      const fileStarted = performance.now();
+      try {
+        const bytes = new Uint8Array(await readFile(file));
+        const result = await engine.ingest(
+          collection,
+          {
+            bytes,
+            filename: path.basename(file),
+            ...(documentType ? { document_type: documentType } : {}),
+            ...(fiscalYear !== undefined ? { fiscal_year: fiscalYear } : {}),
+          },
+          { language },
+        );
+        chunks += result.deduplicated ? 0 : result.document.chunk_count;
+        if (json) {
+          io.stdout.write(`${JSON.stringify({ file: label, ok: true, deduplicated: result.deduplicated, document: result.document })}\n`);
+        } else {
+          const seconds = ((performance.now() - fileStarted) / 1000).toFixed(2);
+          const what = result.deduplicated ? 'already ingested' : `${result.document.chunk_count} chunks, root ${result.document.root?.slice(0, 12)}…`;
+          io.stdout.write(`${style.green('✓')} [${index + 1}/${files.length}] ${label} — ${what} (${seconds} s)\n`);
+        }
+      } catch (error) {
+        failed++;
+        const code = isEngineError(error) ? error.code : 'ERROR';
+        const message = error instanceof Error ? error.message : String(error);
+        if (json) io.stdout.write(`${JSON.stringify({ file: label, ok: false, error: { code, message } })}\n`);
+        else io.stdout.write(`${style.red('✗')} [${index + 1}/${files.length}] ${label} — ${code}: ${safeText(message)}\n`);
+      }
+    }
+  } finally {
+    await engine.close();
+  }
+  if (!json) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    io.stdout.write(`${files.length - failed} of ${files.length} files ingested into "${safeText(collection)}" (${chunks} new chunks) in ${seconds} s${failed ? `; ${failed} failed` : ''}.\n`);
+  }
+  return failed > 0 ? 1 : 0;
+}

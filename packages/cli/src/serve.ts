@@ -1,0 +1,73 @@
+/** `saksi serve`: opens the engine, loads the demo collections on first start, serves /api/v1. */
+import path from 'node:path';
+import { loadDemoCollections } from '@saksi/engine';
+import { startServer } from '@saksi/server';
+import { type Command, flag, type OptionValues, stringOption } from './command.js';
+import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
+import type { Io } from './io.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Start the server (PGlite, offline answering; demo collections on first start)',
+  usage: 'saksi serve [--port N] [--host H] [--data-dir DIR] [--no-demo]',
+  help: `Starts the Saksi server on http://127.0.0.1:3000 (PORT / --port to change). On the first start it
+ingests the demo collections lalu-lintas (UU 22/2009), apbn (UU APBN) and docs (Redux docs), showing progress.
+
+Options:
+  --port <n>         Port (default $PORT or 3000; 0 picks a free one)
+  --host <h>         Interface (default $HOST or 127.0.0.1)
+  --data-dir <dir>   Data directory (default $SAKSI_DATA_DIR or ./.saksi)
+  --no-demo          Do not load the demo collections
+
+Stop with Ctrl+C.`,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'no-demo': { type: 'boolean' },
+  },
+  run: runServe,
+};
+
+async function runServe(values: OptionValues, _positionals: readonly string[], io: Io): Promise<number> {
+  const config = configFrom(io, {
+    PORT: stringOption(values, 'port'),
+    HOST: stringOption(values, 'host'),
+    SAKSI_DATA_DIR: stringOption(values, 'data-dir'),
+    ...(flag(values, 'no-demo') ? { SAKSI_DEMO: '0' } : {}),
+  });
+  const say = (text: string) => io.stdout.write(`${text}\n`);
+  say(`Saksi: data in ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'}), embeddings ${config.embedding.provider}:${config.embedding.model}`);
+  const engine = await openEngine(config);
+  if (config.demo) {
+    const existing = await engine.collections();
+    const needed = ['lalu-lintas', 'apbn', 'docs'].filter((name) => !existing.some((c) => c.name === name && c.documents > 0));
+    if (needed.length > 0) {
+      say('First start: loading the demo collections (lalu-lintas, apbn, docs)…');
+      const started = performance.now();
+      const result = await loadDemoCollections(engine, path.join(repositoryRoot(), 'corpora'), (progress) => {
+        const what = progress.error
+          ? `FAILED: ${progress.error}`
+          : progress.result?.deduplicated
+            ? 'already there'
+            : `${progress.result?.document.chunk_count ?? 0} chunks`;
+        say(`  [${progress.collection} ${progress.index}/${progress.total}] ${progress.file} — ${what}`);
+      });
+      say(`Demo collections ready: ${result.added} documents added, ${result.failed} failed, in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    }
+  }
+  const server = await startServer(engine, { port: config.port, host: config.host });
+  say(`Listening on ${server.url}`);
+  say(`  Ask:     curl -s ${server.url}/api/v1/chat -H 'content-type: application/json' -d '{"collection":"lalu-lintas","question":"Apakah menerobos lampu merah melanggar aturan?"}'`);
+  say(`  Keys:    ${server.url}/.well-known/saksi-keys.json`);
+  say(`  API:     ${server.url}/api/v1/openapi.json`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  say('Stopping…');
+  await server.close();
+  await engine.close();
+  return 0;
+}

@@ -1,0 +1,238 @@
+/**
+ * Asking (DESIGN.md §4 "Ask"): retrieve → extractive answer → claims with evidence spans → lexical
+ * entailment and numeric fidelity per claim → fail-closed render decisions → certificate → Ed25519
+ * signature → log append in the same transaction as the certificate row → bundle. The bundle is
+ * returned only after that transaction commits.
+ */
+import {
+  type Bundle,
+  buildCertificate,
+  type ClaimInput,
+  codePointLength,
+  decideRender,
+  logLeafInput,
+  signCertificate,
+} from '@saksi/proof';
+import type { Collection } from '../collections.js';
+import type { Database } from '../db/database.js';
+import type { EmbeddingModel } from '../embed/model.js';
+import { EngineError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { SigningKeys } from '../keys.js';
+import type { TransparencyLog } from '../log/transparency-log.js';
+import { type QueryVariant, type RetrievedChunk, type RetrieveResult, retrieve } from '../retrieve/retrieve.js';
+import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
+import { type AnswerSource, extractiveAnswer } from './extractive.js';
+
+export interface AskInput {
+  question: string;
+  mode?: 'full' | 'selection';
+  selection?: string;
+  session_id?: string;
+  top_k?: number;
+  document_type?: string;
+  fiscal_year?: number;
+}
+
+export type AskEvent =
+  | { type: 'session'; session_id: string }
+  | { type: 'retrieval'; results: RetrievedChunk[]; timings: RetrieveResult['timings'] }
+  | { type: 'delta'; text: string }
+  | { type: 'bundle'; bundle: Bundle };
+
+export interface AskResult {
+  session_id: string;
+  found: boolean;
+  answer: string;
+  bundle: Bundle;
+  results: RetrievedChunk[];
+  timings: RetrieveResult['timings'] & { answer_ms: number; certify_ms: number };
+}
+
+export interface AskContext {
+  db: Database;
+  embedding: EmbeddingModel;
+  keys: SigningKeys;
+  log: TransparencyLog;
+  confidenceThreshold: number;
+}
+
+const MAX_QUESTION = 4_000;
+
+export async function ask(
+  context: AskContext,
+  collection: Collection,
+  input: AskInput,
+  onEvent: (event: AskEvent) => void = () => {},
+): Promise<AskResult> {
+  const question = input.question?.trim() ?? '';
+  if (question.length === 0) throw new EngineError('INVALID_INPUT', 'The question is empty.');
+  if (question.length > MAX_QUESTION) throw new EngineError('INVALID_INPUT', `The question is longer than ${MAX_QUESTION} characters.`);
+  const mode = input.mode ?? 'full';
+  if (mode === 'selection' && !input.selection?.trim()) {
+    throw new EngineError('INVALID_INPUT', 'mode "selection" needs the selected text in "selection".');
+  }
+  const { db } = context;
+  const sessionId = await ensureSession(db, collection, input.session_id);
+  onEvent({ type: 'session', session_id: sessionId });
+
+  const variants: QueryVariant[] = [{ text: question, weight: 1, kind: 'original' }];
+  if (mode === 'selection' && input.selection) variants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
+  const retrieval = await retrieve(db, context.embedding, collection, variants, {
+    topK: input.top_k ?? 5,
+    ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
+    ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
+  });
+  onEvent({ type: 'retrieval', results: retrieval.results, timings: retrieval.timings });
+
+  const answerStart = performance.now();
+  const sources: AnswerSource[] = retrieval.results.map((result) => ({
+    chunk_id: result.chunk_id,
+    document_id: result.document_id,
+    text: result.text,
+    score: result.score,
+    citation: result.citation,
+  }));
+  const extractive = extractiveAnswer(question, sources, { language: collection.language });
+  for (const piece of extractive.text.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
+  const answerMs = performance.now() - answerStart;
+
+  const certifyStart = performance.now();
+  const claims: ClaimInput[] = extractive.claims.map((claim) => {
+    const source = retrieval.results[claim.source_index]!;
+    const entailment = checkEntailment(claim.text, claim.span.text, collection.language);
+    return {
+      text: claim.text,
+      evidence: [
+        {
+          chunk_id: source.chunk_id,
+          document_id: source.document_id,
+          chunk_text: source.text,
+          span_text: claim.span.text,
+          span_from: codePointLength(source.text.slice(0, claim.span.start)),
+          document_proof: {
+            leaf_index: source.position,
+            tree_size: source.document.chunk_count,
+            path: source.proof_path,
+            document_root: source.document.root,
+          },
+          citation: source.citation,
+        },
+      ],
+      verification: {
+        label: entailment.label,
+        confidence: Math.round(entailment.confidence * 1000) / 1000,
+        verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
+      },
+      render: { rendered: entailment.label === 'entailed', reason: entailment.label === 'entailed' ? 'OK' : 'NOT_SUPPORTED' },
+    };
+  });
+  const { certificate, chunks } = buildCertificate({
+    issuer: context.keys.issuer,
+    query: {
+      text: question,
+      mode,
+      ...(mode === 'selection' && input.selection ? { selection: input.selection } : {}),
+      session_id: sessionId,
+    },
+    retrieval: {
+      collection: collection.name,
+      parameters: retrieval.parameters,
+      results: retrieval.results.map((result) => ({
+        chunk_id: result.chunk_id,
+        document_id: result.document_id,
+        chunk_sha256: result.sha256,
+        rank: result.rank,
+        score: result.score,
+      })),
+    },
+    answer: { text: extractive.text, generator: { kind: 'extractive', model: 'saksi-extractive', version: '1' } },
+    claims,
+    policy: { confidence_threshold: context.confidenceThreshold, require_anchor: false },
+  });
+  // The issuer applies the same fail-closed policy a verifier will, and records its decision.
+  const decisions = decideRender(certificate, { integrityOk: true });
+  certificate.claims.forEach((claim, index) => {
+    const decision = decisions[index]!;
+    claim.render = { rendered: decision.rendered, reason: decision.reason };
+  });
+  const signature = signCertificate(certificate, context.keys.issuerSecretKey);
+  const logged = await db.transaction(async (tx) => {
+    const appended = await context.log.append(tx, certificate.certificate_id, logLeafInput(certificate, signature));
+    await tx.query(
+      'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [certificate.certificate_id, collection.id, certificate.issued_at, JSON.stringify(certificate), signature, JSON.stringify(chunks), appended.leaf_index],
+    );
+    await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [newId('msg'), sessionId, 'user', question]);
+    await tx.query('INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)', [
+      newId('msg'),
+      sessionId,
+      'assistant',
+      extractive.text,
+      certificate.certificate_id,
+    ]);
+    await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
+    return appended;
+  });
+  const bundle: Bundle = {
+    certificate,
+    signature,
+    log: {
+      origin: context.log.origin,
+      leaf_index: logged.leaf_index,
+      inclusion_proof: logged.inclusion_proof,
+      checkpoint: logged.checkpoint,
+      cosignatures: logged.cosignatures,
+    },
+    chunks,
+  };
+  onEvent({ type: 'bundle', bundle });
+  return {
+    session_id: sessionId,
+    found: extractive.found,
+    answer: extractive.text,
+    bundle,
+    results: retrieval.results,
+    timings: { ...retrieval.timings, answer_ms: Math.round(answerMs * 100) / 100, certify_ms: Math.round((performance.now() - certifyStart) * 100) / 100 },
+  };
+}
+
+async function ensureSession(db: Database, collection: Collection, sessionId: string | undefined): Promise<string> {
+  if (sessionId !== undefined) {
+    const found = await db.query<{ id: string }>('SELECT id FROM chat_sessions WHERE id = $1 AND collection_id = $2', [sessionId, collection.id]);
+    if (found.rows.length === 0) throw new EngineError('NOT_FOUND', `No chat session ${sessionId} in collection ${collection.name}.`);
+    return sessionId;
+  }
+  const id = newId('ses');
+  await db.query('INSERT INTO chat_sessions (id, collection_id) VALUES ($1, $2)', [id, collection.id]);
+  return id;
+}
+
+/** A stored bundle by certificate id, rebuilt with its original log proof and checkpoint. */
+export async function loadBundle(db: Database, log: TransparencyLog, certificateId: string): Promise<Bundle | null> {
+  const result = await db.query<{ certificate: Bundle['certificate']; signature: string; chunks: Bundle['chunks']; leaf_index: number }>(
+    'SELECT certificate, signature, chunks, leaf_index FROM certificates WHERE id = $1',
+    [certificateId],
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  const checkpoint = await db.query<{ note: string; cosignatures: string[]; size: number }>(
+    'SELECT note, cosignatures, size FROM log_checkpoints WHERE size = $1',
+    [row.leaf_index + 1],
+  );
+  const stored = checkpoint.rows[0];
+  if (!stored) throw new EngineError('LOG_ERROR', `The checkpoint that first included certificate ${certificateId} is missing.`);
+  const proof = await log.inclusionProof(db, row.leaf_index, stored.size);
+  return {
+    certificate: row.certificate,
+    signature: row.signature,
+    log: {
+      origin: log.origin,
+      leaf_index: row.leaf_index,
+      inclusion_proof: proof.proof,
+      checkpoint: stored.note,
+      cosignatures: stored.cosignatures,
+    },
+    chunks: row.chunks,
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The default claim verifier (DESIGN.md §9): lexical entailment of a claim by its evidence.
+ *
+ * 1. Numeric fidelity: every figure in the claim must occur in the evidence after normalizing
+ *    Indonesian and English number formats (`unsupportedFigures` from `@saksi/proof`), otherwise
+ *    `not_supported` with `NUMBER_MISMATCH`.
+ * 2. Negation: a word the claim negates ("tidak dipidana") that the evidence states only plainly, or
+ *    a word the evidence negates ("tidak memenuhi") that the claim states plainly → `contradicted`
+ *    (when the claim is otherwise about the same thing: coverage of at least one half).
+ * 3. Coverage: the share of the claim's stemmed content words (citation markers `[n]` and digits
+ *    left out — figures are step 1) that occur in the evidence; `entailed` from
+ *    {@link ENTAILMENT_COVERAGE_THRESHOLD} up.
+ *
+ * `confidence` is the verifier's confidence in the label it gives: for `entailed` and `contradicted`
+ * the coverage (scaled down for claims with fewer than three content words, which say too little to
+ * be sure of), for a coverage-based `not_supported` one minus the coverage, and 1 for a missing figure.
+ * It is a lexical check: it cannot see paraphrases that share no stems, nor a swap of roles between
+ * words it finds; the certificate says which verifier produced the label.
+ */
+import { unsupportedFigures } from '@saksi/proof';
+import { isStopword, type Language, stemWord, tokenize } from './stem.js';
+
+export const VERIFIER_ID = 'lexical-entailment';
+export const VERIFIER_VERSION = '1';
+
+/** Coverage from which a claim (without figure or negation problems) is `entailed`. */
+export const ENTAILMENT_COVERAGE_THRESHOLD = 0.7;
+
+export type EntailmentLabel = 'entailed' | 'not_supported' | 'contradicted';
+
+/** Why a claim was not found entailed. */
+export type EntailmentReason = 'NUMBER_MISMATCH' | 'NEGATION_MISMATCH' | 'LOW_COVERAGE' | 'EMPTY_CLAIM';
+
+export interface Entailment {
+  label: EntailmentLabel;
+  /** Confidence in `label`, in [0, 1]. */
+  confidence: number;
+  /** Share of the claim's content stems found in the evidence, in [0, 1]. */
+  coverage: number;
+  reasons: EntailmentReason[];
+}
+
+const NEGATIONS: Record<Language, ReadonlySet<string>> = {
+  id: new Set(['tidak', 'tak', 'bukan', 'tanpa', 'belum', 'jangan', 'enggak', 'nggak', 'gak', 'tdk', 'blm']),
+  en: new Set(['not', 'never', 'without', 'no', 'cannot', 'nor', 'neither']),
+};
+/** A negation governs the next this-many content words… */
+const NEGATION_SCOPE_WORDS = 3;
+/** …within this many tokens. */
+const NEGATION_SCOPE_TOKENS = 6;
+/** Below this many content words a claim's confidence is scaled down. */
+const CONFIDENT_CLAIM_WORDS = 3;
+/** A negation mismatch only contradicts a claim about the same thing: at least this coverage. */
+const CONTRADICTION_MIN_COVERAGE = 0.5;
+const CITATION_MARKER = /\[\d{1,3}\]/g;
+
+/** Checks whether `evidence` lexically entails `claim`. */
+export function checkEntailment(claim: string, evidence: string, language: Language): Entailment {
+  const claimText = claim.replace(CITATION_MARKER, ' ');
+  const claimWords = analyze(claimText, language);
+  const evidenceWords = analyze(evidence, language);
+  const claimStems = [...claimWords.all].filter((stem) => !/^\d+$/.test(stem));
+  const reasons: EntailmentReason[] = [];
+
+  const figuresMissing = unsupportedFigures(claimText, [evidence]).length > 0;
+  if (figuresMissing) reasons.push('NUMBER_MISMATCH');
+
+  const covered = claimStems.filter((stem) => evidenceWords.all.has(stem)).length;
+  const coverage = claimStems.length === 0 ? 0 : covered / claimStems.length;
+  const sureness = Math.min(1, claimStems.length / CONFIDENT_CLAIM_WORDS);
+
+  const negationMismatch =
+    [...claimWords.negated].some((stem) => evidenceWords.plain.has(stem) && !evidenceWords.negated.has(stem)) ||
+    [...claimWords.plain].some((stem) => evidenceWords.negated.has(stem) && !evidenceWords.plain.has(stem));
+  if (negationMismatch) reasons.push('NEGATION_MISMATCH');
+
+  if (claimStems.length === 0 && !figuresMissing) {
+    return { label: 'not_supported', confidence: 1, coverage: 0, reasons: ['EMPTY_CLAIM'] };
+  }
+  if (negationMismatch && coverage >= CONTRADICTION_MIN_COVERAGE) {
+    return { label: 'contradicted', confidence: round(coverage * sureness), coverage: round(coverage), reasons };
+  }
+  if (figuresMissing) return { label: 'not_supported', confidence: 1, coverage: round(coverage), reasons };
+  if (coverage >= ENTAILMENT_COVERAGE_THRESHOLD) {
+    return { label: 'entailed', confidence: round(coverage * sureness), coverage: round(coverage), reasons };
+  }
+  reasons.push('LOW_COVERAGE');
+  return { label: 'not_supported', confidence: round(1 - coverage), coverage: round(coverage), reasons };
+}
+
+interface Analysis {
+  /** Every content stem. */
+  all: Set<string>;
+  /** Stems with an occurrence inside a negation's scope. */
+  negated: Set<string>;
+  /** Stems with an occurrence outside any negation's scope. */
+  plain: Set<string>;
+}
+
+function analyze(text: string, language: Language): Analysis {
+  const tokens = tokenize(text.replace(/n't\b/gi, ' not').replace(/\bcannot\b/gi, 'can not'));
+  const negations = NEGATIONS[language];
+  const result: Analysis = { all: new Set(), negated: new Set(), plain: new Set() };
+  let scopeWords = 0;
+  let scopeTokens = 0;
+  for (const token of tokens) {
+    if (negations.has(token)) {
+      scopeWords = NEGATION_SCOPE_WORDS;
+      scopeTokens = NEGATION_SCOPE_TOKENS;
+      continue;
+    }
+    const inScope = scopeWords > 0 && scopeTokens > 0;
+    if (scopeTokens > 0) scopeTokens--;
+    if (isStopword(token, language)) continue;
+    const stem = stemWord(token, language);
+    if (isStopword(stem, language)) continue;
+    result.all.add(stem);
+    if (/^\d+$/.test(stem)) continue;
+    if (inScope) {
+      result.negated.add(stem);
+      scopeWords--;
+    } else result.plain.add(stem);
+  }
+  return result;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

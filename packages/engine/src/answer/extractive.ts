@@ -1,0 +1,199 @@
+/**
+ * The offline answer generator (DESIGN.md §9, `generator.kind = "extractive"`): the best sentences
+ * of the retrieved chunks, each quoted exactly and followed by its citation `[n]`, or an explicit
+ * "not found" when the evidence is weak. It never writes a word of its own, so every claim is its
+ * own evidence span plus a citation marker.
+ *
+ * Scoring: each sentence of each source gets the share of the question's stemmed content words it
+ * contains, weighted by how rare each word is among the candidate sentences (so "isyarat" counts
+ * for more than "denda" when every ayat mentions a fine), plus a small boost by source rank and,
+ * for "berapa"/"how much" questions, for containing a figure. The best sentence must match at least
+ * {@link MIN_MATCHED_WORDS} content words (or all of a shorter question's) and
+ * {@link MIN_MATCHED_SHARE} of them; further sentences must score at least {@link RELATIVE_SCORE} of
+ * the best and not repeat one already chosen.
+ */
+import { type Sentence, splitSentences } from './sentences.js';
+import { contentWords, type Language } from './stem.js';
+
+/** A retrieved chunk, as retrieval hands it to a generator. */
+export interface AnswerSource {
+  chunk_id: string;
+  document_id: string;
+  /** The exact chunk text (NFC, LF), as stored and hashed. */
+  text: string;
+  score: number;
+  citation: {
+    document_title: string;
+    page?: number;
+    section_path?: string[];
+    pasal?: string;
+    ayat?: string;
+  };
+}
+
+export interface ExtractiveClaim {
+  /** The claim as it appears in the answer: the span text, a space and `[n]`. */
+  text: string;
+  /** Index into the `sources` given to {@link extractiveAnswer}. */
+  source_index: number;
+  /** `text === sources[source_index].text.slice(start, end)`; offsets in UTF-16 code units. */
+  span: { text: string; start: number; end: number };
+}
+
+export interface ExtractiveAnswer {
+  found: boolean;
+  /** The claims joined by single spaces, or the not-found sentence. */
+  text: string;
+  claims: ExtractiveClaim[];
+}
+
+export interface ExtractiveOptions {
+  language: Language;
+  /** At most this many sentences (default 3). */
+  maxSentences?: number;
+  /** Sources scoring below this are not used. */
+  minScore?: number;
+}
+
+/** What the answer says when the documents do not answer the question. */
+export const NOT_FOUND_TEXT: Readonly<Record<Language, string>> = {
+  id: 'Tidak ditemukan di dokumen.',
+  en: 'Not found in the documents.',
+};
+
+export const DEFAULT_MAX_SENTENCES = 3;
+/** The best sentence must contain at least this many of the question's content words… */
+export const MIN_MATCHED_WORDS = 2;
+/** …and at least this share of them. */
+export const MIN_MATCHED_SHARE = 0.3;
+/** Further sentences must score at least this fraction of the best one. */
+export const RELATIVE_SCORE = 0.6;
+/** Two sentences whose stem sets overlap this much (Jaccard) are the same sentence. */
+const NEAR_DUPLICATE = 0.9;
+const RANK_BOOST = 0.05;
+const FIGURE_BOOST = 0.1;
+/** Bounds on the work done for one question. */
+const MAX_SOURCES = 20;
+const MAX_SENTENCE_LENGTH = 2000;
+const FIGURE_QUESTION =
+  /(?:^|[^\p{L}])(?:berapa\p{L}*|jumlah\p{L}*|besar(?:an|nya)|nilai\p{L}*|how\s+(?:much|many)|amount|total)(?:[^\p{L}]|$)/iu;
+/** An amount rather than a mere number (an ayat or Pasal number): currency, grouped digits, scale, percent. */
+const AMOUNT =
+  /(?:Rp\.?\s?|\$|€|USD\s?|IDR\s?)\d|\d{1,3}(?:[.,]\d{3})+|\d\s*(?:%|persen\b|percent\b|ribu\b|juta\b|miliar\b|milyar\b|triliun\b|thousand\b|million\b|billion\b|trillion\b)/i;
+/** Headings, fences, admonitions and HTML lines: structure, not statements. */
+const NOT_A_STATEMENT =
+  /^(?:#{1,6}\s|```|~~~|:::|<\/?[A-Za-z]|BAB\s+[IVXLCDM]+\b|(?:Bagian|Paragraf|Pasal)\s+\S+$)/;
+
+interface Candidate {
+  sourceIndex: number;
+  rank: number;
+  sentence: Sentence;
+  stems: Set<string>;
+  hasFigure: boolean;
+  score: number;
+}
+
+/** Composes a cited extractive answer to `question` from `sources` (ranked best first). */
+export function extractiveAnswer(
+  question: string,
+  sources: readonly AnswerSource[],
+  options: ExtractiveOptions,
+): ExtractiveAnswer {
+  const language = options.language;
+  const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? DEFAULT_MAX_SENTENCES));
+  const notFound: ExtractiveAnswer = { found: false, text: NOT_FOUND_TEXT[language], claims: [] };
+  const questionStems = [...new Set(contentWords(question, language))];
+  if (questionStems.length === 0) return notFound;
+
+  const candidates = collectCandidates(sources, options);
+  if (candidates.length === 0) return notFound;
+
+  // Rarer question words weigh more (idf over the candidate sentences).
+  const weights = new Map<string, number>();
+  for (const stem of questionStems) {
+    let df = 0;
+    for (const candidate of candidates) if (candidate.stems.has(stem)) df++;
+    weights.set(stem, 1 + Math.log((candidates.length + 1) / (df + 1)));
+  }
+  const totalWeight = questionStems.reduce((sum, stem) => sum + weights.get(stem)!, 0);
+  const wantsFigure = FIGURE_QUESTION.test(question);
+  const usedSources = new Set(candidates.map((candidate) => candidate.rank)).size;
+  const requiredMatches = Math.min(MIN_MATCHED_WORDS, questionStems.length);
+
+  const eligible: Candidate[] = [];
+  for (const candidate of candidates) {
+    const matched = questionStems.filter((stem) => candidate.stems.has(stem));
+    if (matched.length < requiredMatches || matched.length / questionStems.length < MIN_MATCHED_SHARE) continue;
+    const relevance = matched.reduce((sum, stem) => sum + weights.get(stem)!, 0) / totalWeight;
+    candidate.score =
+      relevance +
+      RANK_BOOST * (1 - candidate.rank / usedSources) +
+      (wantsFigure && candidate.hasFigure ? FIGURE_BOOST : 0);
+    eligible.push(candidate);
+  }
+  if (eligible.length === 0) return notFound;
+  eligible.sort(
+    (a, b) => b.score - a.score || a.rank - b.rank || a.sentence.start - b.sentence.start,
+  );
+
+  const best = eligible[0]!.score;
+  const chosen: Candidate[] = [];
+  for (const candidate of eligible) {
+    if (chosen.length >= maxSentences || candidate.score < RELATIVE_SCORE * best) break;
+    if (chosen.some((other) => jaccard(other.stems, candidate.stems) >= NEAR_DUPLICATE)) continue;
+    chosen.push(candidate);
+  }
+
+  // Sources in the order of their best sentence; document order within a source.
+  const groups = new Map<number, Candidate[]>();
+  for (const candidate of chosen) {
+    const group = groups.get(candidate.sourceIndex);
+    if (group) group.push(candidate);
+    else groups.set(candidate.sourceIndex, [candidate]);
+  }
+  const claims: ExtractiveClaim[] = [];
+  let citation = 0;
+  for (const [sourceIndex, group] of groups) {
+    citation++;
+    group.sort((a, b) => a.sentence.start - b.sentence.start);
+    for (const { sentence } of group) {
+      claims.push({
+        text: `${sentence.text} [${citation}]`,
+        source_index: sourceIndex,
+        span: { text: sentence.text, start: sentence.start, end: sentence.end },
+      });
+    }
+  }
+  return { found: true, text: claims.map((claim) => claim.text).join(' '), claims };
+}
+
+function collectCandidates(sources: readonly AnswerSource[], options: ExtractiveOptions): Candidate[] {
+  const candidates: Candidate[] = [];
+  let rank = 0;
+  for (let sourceIndex = 0; sourceIndex < sources.length && rank < MAX_SOURCES; sourceIndex++) {
+    const source = sources[sourceIndex]!;
+    if (options.minScore !== undefined && !(source.score >= options.minScore)) continue;
+    for (const sentence of splitSentences(source.text)) {
+      if (sentence.text.length > MAX_SENTENCE_LENGTH || NOT_A_STATEMENT.test(sentence.text)) continue;
+      const stems = new Set(contentWords(sentence.text, options.language));
+      if (stems.size === 0) continue;
+      candidates.push({
+        sourceIndex,
+        rank,
+        sentence,
+        stems,
+        hasFigure: AMOUNT.test(sentence.text),
+        score: 0,
+      });
+    }
+    rank++;
+  }
+  return candidates;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const item of a) if (b.has(item)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 1 : shared / union;
+}

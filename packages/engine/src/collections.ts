@@ -1,0 +1,112 @@
+/**
+ * Collections: a name, a language and its text-search configuration, and one embedding model and
+ * dimension (DESIGN.md §1, §8). Creating a collection also creates the HNSW index for its dimension.
+ */
+import type { Database, Queryable } from './db/database.js';
+import { EngineError } from './errors.js';
+import { newId } from './ids.js';
+
+export const DEFAULT_WORKSPACE = 'wsp_default';
+
+export interface Collection {
+  id: string;
+  workspace_id: string;
+  name: string;
+  language: 'id' | 'en';
+  text_search_config: string;
+  profile: Record<string, unknown>;
+  embedding_provider: string;
+  embedding_model: string;
+  embedding_dimensions: number;
+}
+
+const NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+/** The Postgres text-search configuration for a language (`indonesian` ships with PGlite and PostgreSQL ≥ 15). */
+export function textSearchConfig(language: 'id' | 'en'): string {
+  return language === 'id' ? 'indonesian' : 'english';
+}
+
+/** Creates the partial HNSW index for vectors of `dimensions` (cosine), once. */
+export async function ensureVectorIndex(db: Queryable, dimensions: number): Promise<void> {
+  if (!Number.isSafeInteger(dimensions) || dimensions < 1 || dimensions > 4096) {
+    throw new EngineError('INVALID_INPUT', 'Embedding dimensions must be 1–4096.');
+  }
+  await db.exec(
+    `CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw_${dimensions} ON chunks USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE embedding_dimensions = ${dimensions}`,
+  );
+}
+
+export async function ensureWorkspace(db: Queryable, id = DEFAULT_WORKSPACE, name = 'Default'): Promise<void> {
+  await db.query('INSERT INTO workspaces (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, name]);
+}
+
+export async function getCollection(db: Queryable, name: string, workspaceId = DEFAULT_WORKSPACE): Promise<Collection | null> {
+  const result = await db.query<Collection>(
+    'SELECT id, workspace_id, name, language, text_search_config::text AS text_search_config, profile, embedding_provider, embedding_model, embedding_dimensions FROM collections WHERE workspace_id = $1 AND name = $2',
+    [workspaceId, name],
+  );
+  return result.rows[0] ?? null;
+}
+
+export async function requireCollection(db: Queryable, name: string, workspaceId = DEFAULT_WORKSPACE): Promise<Collection> {
+  const collection = await getCollection(db, name, workspaceId);
+  if (!collection) throw new EngineError('NOT_FOUND', `No collection named "${name}". Ingest documents into it first.`);
+  return collection;
+}
+
+export async function listCollections(db: Queryable, workspaceId = DEFAULT_WORKSPACE): Promise<(Collection & { documents: number })[]> {
+  const result = await db.query<Collection & { documents: number }>(
+    `SELECT c.id, c.workspace_id, c.name, c.language, c.text_search_config::text AS text_search_config, c.profile,
+            c.embedding_provider, c.embedding_model, c.embedding_dimensions,
+            (SELECT count(*)::integer FROM documents d WHERE d.collection_id = c.id AND d.status = 'READY') AS documents
+       FROM collections c WHERE c.workspace_id = $1 ORDER BY c.name`,
+    [workspaceId],
+  );
+  return result.rows;
+}
+
+/** Returns the collection, creating it with `language` and the embedding model when it does not exist. */
+export async function ensureCollection(
+  db: Database,
+  options: {
+    name: string;
+    language: 'id' | 'en';
+    embedding: { provider: string; model: string; dimensions: number };
+    profile?: Record<string, unknown>;
+    workspaceId?: string;
+  },
+): Promise<Collection> {
+  if (!NAME.test(options.name)) {
+    throw new EngineError('INVALID_INPUT', 'Collection names are 1–63 characters of a-z, 0-9, ".", "_" and "-".');
+  }
+  const workspaceId = options.workspaceId ?? DEFAULT_WORKSPACE;
+  const existing = await getCollection(db, options.name, workspaceId);
+  if (existing) {
+    if (existing.embedding_model !== options.embedding.model || existing.embedding_dimensions !== options.embedding.dimensions) {
+      throw new EngineError(
+        'CONFLICT',
+        `Collection "${options.name}" uses ${existing.embedding_model} (${existing.embedding_dimensions} dimensions); re-embed it to switch models.`,
+      );
+    }
+    return existing;
+  }
+  await ensureWorkspace(db, workspaceId);
+  await ensureVectorIndex(db, options.embedding.dimensions);
+  await db.query(
+    `INSERT INTO collections (id, workspace_id, name, language, text_search_config, profile, embedding_provider, embedding_model, embedding_dimensions)
+     VALUES ($1, $2, $3, $4, $5::regconfig, $6, $7, $8, $9) ON CONFLICT (workspace_id, name) DO NOTHING`,
+    [
+      newId('col'),
+      workspaceId,
+      options.name,
+      options.language,
+      textSearchConfig(options.language),
+      JSON.stringify(options.profile ?? {}),
+      options.embedding.provider,
+      options.embedding.model,
+      options.embedding.dimensions,
+    ],
+  );
+  return (await getCollection(db, options.name, workspaceId))!;
+}

@@ -1,0 +1,128 @@
+/**
+ * One database interface over PGlite (embedded Postgres, the default) and PostgreSQL (`DATABASE_URL`).
+ * Both run the same SQL and the same migrations (DESIGN.md §2.2, §7).
+ */
+import { mkdirSync } from 'node:fs';
+import { EngineError } from '../errors.js';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Runs one or more statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent, PGlite stores its data in `dataDir`. */
+  databaseUrl?: string;
+  /** PGlite data directory; omit for an in-memory PGlite (tests). */
+  dataDir?: string;
+}
+
+/** Opens the configured database and makes sure the `vector` extension exists. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options.dataDir);
+  await database.exec('CREATE EXTENSION IF NOT EXISTS vector');
+  return database;
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  let db: InstanceType<typeof PGlite>;
+  try {
+    db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
+  } catch (cause) {
+    throw new EngineError('DATABASE_ERROR', `Cannot open the embedded database in ${dataDir ?? 'memory'}.`, { cause });
+  }
+  // PGlite is one connection: queue transactions so concurrent callers never interleave inside one.
+  let queue: Promise<unknown> = Promise.resolve();
+  const wrap = (q: { query: typeof db.query; exec: typeof db.exec }): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const result = await q.query<T>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  const direct = wrap(db);
+  return {
+    kind: 'pglite',
+    query: (sql, params) => {
+      const run = queue.then(() => direct.query(sql, params));
+      queue = run.catch(() => undefined);
+      return run as never;
+    },
+    exec: (sql) => {
+      const run = queue.then(() => direct.exec(sql));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      const run = queue.then(() => db.transaction((tx) => work(wrap(tx))));
+      queue = run.catch(() => undefined);
+      return run as Promise<T>;
+    },
+    close: async () => {
+      await queue;
+      await db.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pg = (await import('pg')).default;
+  // Integers of int8 come back as strings by default; counts and sizes here fit in a double.
+  pg.types.setTypeParser(20, (value: string) => Number(value));
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (cause) {
+    await pool.end().catch(() => undefined);
+    throw new EngineError('DATABASE_ERROR', 'Cannot connect to PostgreSQL at DATABASE_URL; is it running and reachable?', {
+      cause,
+    });
+  }
+  const wrap = (client: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> }): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const result = await client.query(sql, params as unknown[]);
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

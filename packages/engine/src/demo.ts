@@ -1,0 +1,107 @@
+/**
+ * The demo corpora `npm start` loads on first start (issue 3 §8): `lalu-lintas` (UU 22/2009),
+ * `apbn` (the UU APBN texts with document type and fiscal year) and `docs` (the Redux docs).
+ * They live in `corpora/` with their SOURCE.txt; ingestion is idempotent by content hash, so a
+ * restart only adds what is missing.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Engine } from './engine.js';
+import { isSupportedFile } from './ingest/files.js';
+import type { IngestInput, IngestResult } from './ingest/pipeline.js';
+
+export interface DemoCollection {
+  name: string;
+  language: 'id' | 'en';
+  directory: string;
+  describe?: (file: string) => Partial<IngestInput>;
+}
+
+/** `uu-2019-20.md` → UU 20/2019 on the APBN of fiscal year 2020 (from corpora/apbn-uu/SOURCE.txt). */
+const APBN_FILES: Record<string, { title: string; fiscal_year?: number; document_type: string }> = {
+  'uu-2003-17.md': { title: 'UU No. 17 Tahun 2003 tentang Keuangan Negara', document_type: 'UU' },
+  'uu-2015-3.md': { title: 'UU No. 3 Tahun 2015 tentang Perubahan APBN TA 2015', fiscal_year: 2015, document_type: 'UU APBN-P' },
+  'uu-2016-18.md': { title: 'UU No. 18 Tahun 2016 tentang APBN TA 2017', fiscal_year: 2017, document_type: 'UU APBN' },
+  'uu-2017-15.md': { title: 'UU No. 15 Tahun 2017 tentang APBN TA 2018', fiscal_year: 2018, document_type: 'UU APBN' },
+  'uu-2018-12.md': { title: 'UU No. 12 Tahun 2018 tentang APBN TA 2019', fiscal_year: 2019, document_type: 'UU APBN' },
+  'uu-2019-20.md': { title: 'UU No. 20 Tahun 2019 tentang APBN TA 2020', fiscal_year: 2020, document_type: 'UU APBN' },
+  'uu-2021-6.md': { title: 'UU No. 6 Tahun 2021 tentang APBN TA 2022', fiscal_year: 2022, document_type: 'UU APBN' },
+  'uu-2022-28.md': { title: 'UU No. 28 Tahun 2022 tentang APBN TA 2023', fiscal_year: 2023, document_type: 'UU APBN' },
+};
+
+export function demoCollections(corporaDirectory: string): DemoCollection[] {
+  return [
+    {
+      name: 'lalu-lintas',
+      language: 'id',
+      directory: path.join(corporaDirectory, 'uu-22-2009-llaj'),
+      describe: () => ({ title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan', document_type: 'UU', source: 'UU 22/2009' }),
+    },
+    {
+      name: 'apbn',
+      language: 'id',
+      directory: path.join(corporaDirectory, 'apbn-uu'),
+      describe: (file) => {
+        const known = APBN_FILES[path.basename(file)];
+        return known ? { ...known, source: 'JDIH / data-peraturan' } : {};
+      },
+    },
+    { name: 'docs', language: 'en', directory: path.join(corporaDirectory, 'docs-redux') },
+  ];
+}
+
+async function walk(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { withFileTypes: true });
+  const files: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) files.push(...(await walk(full)));
+    else if (entry.isFile() && isSupportedFile(entry.name) && !/^(LICENSE|README)/i.test(entry.name)) files.push(full);
+  }
+  return files;
+}
+
+export interface DemoProgress {
+  collection: string;
+  file: string;
+  index: number;
+  total: number;
+  result?: IngestResult;
+  error?: string;
+}
+
+/** Ingests every demo collection; returns how many documents were new. */
+export async function loadDemoCollections(
+  engine: Engine,
+  corporaDirectory: string,
+  onProgress: (progress: DemoProgress) => void = () => {},
+): Promise<{ added: number; failed: number }> {
+  let added = 0;
+  let failed = 0;
+  for (const collection of demoCollections(corporaDirectory)) {
+    const files = await walk(collection.directory);
+    for (const [index, file] of files.entries()) {
+      const relative = path.relative(collection.directory, file);
+      try {
+        const bytes = new Uint8Array(await readFile(file));
+        const result = await engine.ingest(
+          collection.name,
+          { bytes, filename: relative, ...(collection.describe?.(file) ?? {}) },
+          { language: collection.language },
+        );
+        if (!result.deduplicated) added++;
+        onProgress({ collection: collection.name, file: relative, index: index + 1, total: files.length, result });
+      } catch (error) {
+        failed++;
+        onProgress({
+          collection: collection.name,
+          file: relative,
+          index: index + 1,
+          total: files.length,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  }
+  return { added, failed };
+}

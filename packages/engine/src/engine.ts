@@ -1,0 +1,216 @@
+/**
+ * The engine: one object the server and the CLI hold. It owns the database, the embedding model, the
+ * signing keys and the transparency log, and exposes the operations of DESIGN.md §11.
+ */
+import {
+  type Bundle,
+  type BundleVerification,
+  type TrustedKeys,
+  trustOptions,
+  type VerifyBundleOptions,
+  verifyBundle,
+} from '@saksi/proof';
+import { type AskEvent, type AskInput, type AskResult, ask, loadBundle } from './answer/ask.js';
+import {
+  type Collection,
+  ensureCollection,
+  listCollections,
+  requireCollection,
+} from './collections.js';
+import type { SaksiConfig } from './config.js';
+import { type Database, openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { createHashEmbeddingModel } from './embed/hash.js';
+import type { EmbeddingModel } from './embed/model.js';
+import { createOpenAICompatibleEmbeddingModel } from './embed/openai-compatible.js';
+import { EngineError } from './errors.js';
+import {
+  type DocumentRecord,
+  deleteDocument,
+  getDocument,
+  type IngestInput,
+  type IngestProgress,
+  type IngestResult,
+  ingestDocument,
+  listDocuments,
+} from './ingest/pipeline.js';
+import { loadOrCreateKeys, type SigningKeys } from './keys.js';
+import { TransparencyLog } from './log/transparency-log.js';
+import { type QueryVariant, type RetrieveResult, retrieve } from './retrieve/retrieve.js';
+
+export const ENGINE_VERSION = '0.1.0';
+
+export interface EngineOptions {
+  config: SaksiConfig;
+  /** Use this embedding model instead of the configured one (tests). */
+  embedding?: EmbeddingModel;
+  /** PGlite data directory override; `null` for an in-memory database (tests). */
+  pgliteDataDir?: string | null;
+}
+
+export interface QueryInput {
+  question: string;
+  top_k?: number;
+  document_type?: string;
+  fiscal_year?: number;
+}
+
+export class Engine {
+  readonly config: SaksiConfig;
+  readonly db: Database;
+  readonly embedding: EmbeddingModel;
+  readonly keys: SigningKeys;
+  readonly log: TransparencyLog;
+
+  private constructor(config: SaksiConfig, db: Database, embedding: EmbeddingModel, keys: SigningKeys, log: TransparencyLog) {
+    this.config = config;
+    this.db = db;
+    this.embedding = embedding;
+    this.keys = keys;
+    this.log = log;
+  }
+
+  /** Opens the database (PGlite in the data directory, or `DATABASE_URL`), migrates it and loads the keys. */
+  static async open(options: EngineOptions): Promise<Engine> {
+    const { config } = options;
+    const keys = await loadOrCreateKeys(config.keysDir);
+    const pgliteDir = options.pgliteDataDir === null ? undefined : (options.pgliteDataDir ?? `${config.dataDir}/pglite`);
+    const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : pgliteDir ? { dataDir: pgliteDir } : {});
+    try {
+      await migrate(db);
+    } catch (cause) {
+      await db.close().catch(() => undefined);
+      throw new EngineError('DATABASE_ERROR', 'Applying database migrations failed.', { cause });
+    }
+    const embedding = options.embedding ?? createEmbeddingModel(config);
+    const log = new TransparencyLog({ origin: keys.logOrigin, signer: keys.logSigner, cosigners: keys.cosigners });
+    return new Engine(config, db, embedding, keys, log);
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  /** The public keys verifiers pin (served at /.well-known/saksi-keys.json). */
+  trustedKeys(): TrustedKeys {
+    return this.keys.trusted;
+  }
+
+  async collection(name: string): Promise<Collection> {
+    return requireCollection(this.db, name);
+  }
+
+  async collections() {
+    return listCollections(this.db);
+  }
+
+  /** Creates the collection if needed (with this engine's embedding model) and ingests one file. */
+  async ingest(
+    collectionName: string,
+    input: IngestInput,
+    options: { language?: 'id' | 'en'; onProgress?: (progress: IngestProgress) => void } = {},
+  ): Promise<IngestResult> {
+    const collection = await ensureCollection(this.db, {
+      name: collectionName,
+      language: options.language ?? 'id',
+      embedding: { provider: this.embedding.provider, model: this.embedding.modelId, dimensions: this.embedding.dimensions },
+    });
+    return ingestDocument(
+      { db: this.db, embedding: this.embedding, maxBytes: this.config.maxUploadBytes, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
+      collection,
+      input,
+    );
+  }
+
+  async listDocuments(options: { collection?: string; status?: string; document_type?: string; fiscal_year?: number; limit?: number; offset?: number }) {
+    const collectionId = options.collection ? (await this.collection(options.collection)).id : undefined;
+    const limit = options.limit ?? 20;
+    const offset = options.offset ?? 0;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) throw new EngineError('INVALID_INPUT', 'limit must be 1–100.');
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new EngineError('INVALID_INPUT', 'offset must be ≥ 0.');
+    const page = await listDocuments(this.db, {
+      ...(collectionId ? { collectionId } : {}),
+      ...(options.status ? { status: options.status } : {}),
+      ...(options.document_type ? { documentType: options.document_type } : {}),
+      ...(options.fiscal_year !== undefined ? { fiscalYear: options.fiscal_year } : {}),
+      limit,
+      offset,
+    });
+    return { ...page, limit, offset };
+  }
+
+  async getDocument(id: string): Promise<DocumentRecord> {
+    const document = await getDocument(this.db, id);
+    if (!document) throw new EngineError('NOT_FOUND', `No document ${id}.`);
+    return document;
+  }
+
+  async deleteDocument(id: string): Promise<void> {
+    if (!(await deleteDocument(this.db, id))) throw new EngineError('NOT_FOUND', `No document ${id}.`);
+  }
+
+  /** Retrieval only: ranked chunks with citations, parent context and timings. */
+  async query(collectionName: string, input: QueryInput): Promise<RetrieveResult> {
+    const question = input.question?.trim() ?? '';
+    if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
+    const collection = await this.collection(collectionName);
+    const variants: QueryVariant[] = [{ text: question.slice(0, 4_000), weight: 1, kind: 'original' }];
+    return retrieve(this.db, this.embedding, collection, variants, {
+      topK: input.top_k ?? 5,
+      ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
+      ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
+    });
+  }
+
+  /** Answers with a certificate; `onEvent` receives retrieval results, text deltas and the final bundle. */
+  async ask(collectionName: string, input: AskInput, onEvent?: (event: AskEvent) => void): Promise<AskResult> {
+    const collection = await this.collection(collectionName);
+    return ask(
+      { db: this.db, embedding: this.embedding, keys: this.keys, log: this.log, confidenceThreshold: 0.5 },
+      collection,
+      input,
+      onEvent,
+    );
+  }
+
+  async bundle(certificateId: string): Promise<Bundle> {
+    const bundle = await loadBundle(this.db, this.log, certificateId);
+    if (!bundle) throw new EngineError('NOT_FOUND', `No certificate ${certificateId}.`);
+    return bundle;
+  }
+
+  /** Verifies a bundle against this server's own keys (the same `verifyBundle` the CLI and browser run). */
+  async verify(bundle: unknown, options: Partial<VerifyBundleOptions> = {}): Promise<BundleVerification> {
+    return verifyBundle(bundle, {
+      ...trustOptions(this.keys.trusted),
+      fetchConsistencyProof: async (first, second) => (await this.log.consistencyProof(this.db, first, second)).proof,
+      ...options,
+    });
+  }
+
+  async health(): Promise<{ status: 'ok' | 'degraded'; version: string; database: { kind: string; ok: boolean }; log: { origin: string; size: number } }> {
+    let ok = true;
+    let size = 0;
+    try {
+      size = await this.log.size(this.db);
+    } catch {
+      ok = false;
+    }
+    return {
+      status: ok ? 'ok' : 'degraded',
+      version: ENGINE_VERSION,
+      database: { kind: this.db.kind, ok },
+      log: { origin: this.log.origin, size },
+    };
+  }
+}
+
+export function createEmbeddingModel(config: SaksiConfig): EmbeddingModel {
+  if (config.embedding.provider === 'hash') return createHashEmbeddingModel({ dimensions: config.embedding.dimensions });
+  return createOpenAICompatibleEmbeddingModel({
+    baseURL: config.embedding.baseURL!,
+    modelId: config.embedding.model,
+    dimensions: config.embedding.dimensions,
+    ...(config.embedding.apiKey ? { apiKey: config.embedding.apiKey } : {}),
+  });
+}

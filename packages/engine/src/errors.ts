@@ -1,0 +1,40 @@
+/**
+ * Engine errors: one class, a string-literal `code` per failure a caller can act on, and the HTTP
+ * status the server maps it to. Messages say what happened and what to do; never secrets.
+ */
+export type EngineErrorCode =
+  | 'NOT_FOUND'
+  | 'INVALID_INPUT'
+  | 'CONFLICT'
+  | 'CONFIG_INVALID'
+  | 'DATABASE_ERROR'
+  | 'INGEST_FAILED'
+  | 'LOG_ERROR'
+  | 'KEYS_INVALID';
+
+const STATUS: Record<EngineErrorCode, number> = {
+  NOT_FOUND: 404,
+  INVALID_INPUT: 400,
+  CONFLICT: 409,
+  CONFIG_INVALID: 500,
+  DATABASE_ERROR: 500,
+  INGEST_FAILED: 422,
+  LOG_ERROR: 500,
+  KEYS_INVALID: 500,
+};
+
+export class EngineError extends Error {
+  override readonly name = 'EngineError';
+  readonly code: EngineErrorCode;
+  readonly status: number;
+
+  constructor(code: EngineErrorCode, message: string, options: { cause?: unknown; status?: number } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status ?? STATUS[code];
+  }
+}
+
+export function isEngineError(error: unknown, code?: EngineErrorCode): error is EngineError {
+  return error instanceof EngineError && (code === undefined || error.code === code);
+}

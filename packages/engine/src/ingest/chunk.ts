@@ -1,0 +1,344 @@
+/**
+ * Structure-aware chunking (DESIGN.md §4): parsed blocks in, chunk drafts out.
+ *
+ * - A table is one chunk (kind `table`) however long: `text` is the block's plain rendering,
+ *   `table_html` its HTML.
+ * - A code block is one chunk (kind `code`); only a block over four times the budget is split, by
+ *   lines.
+ * - Legal text (blocks with `legal.pasal`): one Pasal/ayat per chunk. Consecutive blocks with the same
+ *   key (Pasal + ayat + Penjelasan) are grouped; blocks with different keys never share a chunk.
+ * - Other prose: consecutive blocks of one section (same `section_path`, no heading in between) are
+ *   packed up to the token budget. A heading is prepended to the content that follows it; it is a chunk
+ *   of its own only when its section has no prose (it is followed by another heading of the same or a
+ *   higher level — both levels known —, by a table or code block, or by the end of the document).
+ * - A single block over the budget is split with {@link splitByTokens}; only the pieces of that block
+ *   overlap, never neighbouring blocks.
+ *
+ * Chunk text is Unicode NFC with LF line ends, trimmed and never empty: exactly what is stored and
+ * hashed (DESIGN.md §5). Blocks in one chunk are separated by a blank line. Deterministic.
+ */
+
+import { normalizeText } from '@saksi/proof';
+import type { Block, ChunkDraft, ChunkKind, LegalRef, ParsedDocument } from '../types.js';
+import { countTokens, splitByTokens } from './tokens.js';
+
+/** Options of {@link chunkDocument}. */
+export interface ChunkOptions {
+  /** Token budget per prose chunk (see `countTokens`). Default 350. */
+  maxTokens?: number;
+  /** Tokens shared by consecutive pieces of one over-long block. Default 40. */
+  overlapTokens?: number;
+  /** Characters of neighbouring chunk text kept as parent context on each side. Default 300. */
+  contextChars?: number;
+}
+
+export const DEFAULT_MAX_TOKENS = 350;
+export const DEFAULT_OVERLAP_TOKENS = 40;
+export const DEFAULT_CONTEXT_CHARS = 300;
+/** A code block is split (by lines) only when longer than this many budgets. */
+const CODE_SPLIT_FACTOR = 4;
+const BLOCK_SEPARATOR = '\n\n';
+
+/** A chunk before positions and parent context are assigned. */
+interface Piece {
+  text: string;
+  kind: ChunkKind;
+  page: number | undefined;
+  section_path: string[];
+  table_html: string | undefined;
+  legal: LegalRef | undefined;
+}
+
+/** A prose block with any pending headings already prepended to its text. */
+interface ProseUnit {
+  text: string;
+  tokens: number;
+  /** The content block (for page, section path and legal reference). */
+  block: Block;
+  /** Page of the first block in the unit (a prepended heading's page when it has one). */
+  page: number | undefined;
+}
+
+/**
+ * Splits a parsed document into chunk drafts (see the module comment for the rules).
+ *
+ * @example
+ * const chunks = chunkDocument(parsed, { maxTokens: 350, overlapTokens: 40 });
+ * chunks[0].position // 0
+ * @throws RangeError when an option is not a valid integer (`maxTokens` ≥ 1, others ≥ 0)
+ */
+export function chunkDocument(document: ParsedDocument, options: ChunkOptions = {}): ChunkDraft[] {
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const overlapTokens = options.overlapTokens ?? DEFAULT_OVERLAP_TOKENS;
+  const contextChars = options.contextChars ?? DEFAULT_CONTEXT_CHARS;
+  if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
+    throw new RangeError(`maxTokens must be a positive integer, got ${maxTokens}`);
+  }
+  if (!Number.isSafeInteger(overlapTokens) || overlapTokens < 0) {
+    throw new RangeError(`overlapTokens must be a non-negative integer, got ${overlapTokens}`);
+  }
+  if (!Number.isSafeInteger(contextChars) || contextChars < 0) {
+    throw new RangeError(`contextChars must be a non-negative integer, got ${contextChars}`);
+  }
+
+  const pieces: Piece[] = [];
+  const emit = (piece: Piece): void => {
+    const text = piece.text.trim();
+    if (text.length > 0) pieces.push({ ...piece, text });
+  };
+
+  // Prose packing state: the current group key and the units waiting to be packed.
+  let groupKey: string | undefined;
+  let group: ProseUnit[] = [];
+  // Headings not yet attached to content, outermost first.
+  let pendingHeadings: Block[] = [];
+
+  const flushGroup = (): void => {
+    if (group.length > 0) packProse(group, maxTokens, overlapTokens, emit);
+    group = [];
+    groupKey = undefined;
+  };
+  const flushHeadings = (): void => {
+    const last = pendingHeadings.at(-1);
+    if (last !== undefined) {
+      emit({
+        text: pendingHeadings.map((heading) => heading.text).join(BLOCK_SEPARATOR),
+        kind: 'text',
+        page: firstPage(pendingHeadings),
+        section_path: [...last.section_path],
+        table_html: undefined,
+        legal: copyLegal(last.legal),
+      });
+    }
+    pendingHeadings = [];
+  };
+
+  for (const source of document.blocks) {
+    const block = cleanBlock(source);
+    if (block === undefined) continue;
+    switch (block.kind) {
+      case 'heading': {
+        flushGroup();
+        const parent = pendingHeadings.at(-1);
+        // A pending heading of the same or a deeper level has an empty section: emit it alone. Without
+        // levels on both (e.g. legal headings "BAB I", "Pasal 1") the headings stay together.
+        if (parent?.level !== undefined && block.level !== undefined && parent.level >= block.level) {
+          flushHeadings();
+        }
+        pendingHeadings.push(block);
+        break;
+      }
+      case 'table':
+        flushGroup();
+        flushHeadings();
+        emit({
+          text: block.text,
+          kind: 'table',
+          page: block.page,
+          section_path: [...block.section_path],
+          table_html: block.html,
+          legal: copyLegal(block.legal),
+        });
+        break;
+      case 'code':
+        flushGroup();
+        flushHeadings();
+        for (const text of splitCode(block.text, maxTokens)) {
+          emit({
+            text,
+            kind: 'code',
+            page: block.page,
+            section_path: [...block.section_path],
+            table_html: undefined,
+            legal: copyLegal(block.legal),
+          });
+        }
+        break;
+      default: {
+        const key = groupKeyOf(block);
+        if (key !== groupKey) flushGroup();
+        groupKey = key;
+        const text = [...pendingHeadings.map((heading) => heading.text), block.text].join(BLOCK_SEPARATOR);
+        group.push({
+          text,
+          tokens: countTokens(text),
+          block,
+          page: firstPage([...pendingHeadings, block]),
+        });
+        pendingHeadings = [];
+      }
+    }
+  }
+  flushGroup();
+  flushHeadings();
+
+  return pieces.map((piece, position) => {
+    const chunk: ChunkDraft = {
+      position,
+      text: piece.text,
+      kind: piece.kind,
+      section_path: piece.section_path,
+      context_before: position > 0 ? tailAtWordBoundary(pieces[position - 1]!.text, contextChars) : '',
+      context_after:
+        position + 1 < pieces.length ? headAtWordBoundary(pieces[position + 1]!.text, contextChars) : '',
+      token_count: countTokens(piece.text),
+    };
+    if (piece.page !== undefined) chunk.page = piece.page;
+    if (piece.table_html !== undefined) chunk.table_html = piece.table_html;
+    if (piece.legal !== undefined) chunk.legal = piece.legal;
+    return chunk;
+  });
+}
+
+/** Normalizes a block's text (NFC, LF, trimmed); `undefined` for a block with nothing to say. */
+function cleanBlock(block: Block): Block | undefined {
+  let text = normalizeText(block.text).trim();
+  let html = block.html === undefined ? undefined : normalizeText(block.html);
+  if (block.kind === 'table' && text.length === 0 && html !== undefined) text = plainTextOfHtml(html);
+  if (text.length === 0) return undefined;
+  if (html !== undefined && html.trim().length === 0) html = undefined;
+  const cleaned: Block = { ...block, text };
+  if (html === undefined) delete cleaned.html;
+  else cleaned.html = html;
+  return cleaned;
+}
+
+/** A rough plain rendering of table HTML, for tables whose parser gave no text. */
+function plainTextOfHtml(html: string): string {
+  return html
+    .replace(/<\/(?:td|th)\s*>/gi, '\t')
+    .replace(/<\/tr\s*>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
+}
+
+/** Blocks share a chunk only when their keys are equal: the legal unit, or else the section. */
+function groupKeyOf(block: Block): string {
+  const legal = block.legal;
+  if (legal?.pasal !== undefined) {
+    return JSON.stringify(['legal', legal.pasal, legal.ayat ?? null, legal.penjelasan === true]);
+  }
+  return JSON.stringify(['section', ...block.section_path]);
+}
+
+function firstPage(blocks: Block[]): number | undefined {
+  for (const block of blocks) if (block.page !== undefined) return block.page;
+  return undefined;
+}
+
+function copyLegal(legal: LegalRef | undefined): LegalRef | undefined {
+  return legal === undefined ? undefined : { ...legal };
+}
+
+/** Packs the units of one group into chunks of at most `maxTokens`; splits a unit over the budget. */
+function packProse(
+  units: ProseUnit[],
+  maxTokens: number,
+  overlapTokens: number,
+  emit: (piece: Piece) => void,
+): void {
+  let current: ProseUnit[] = [];
+  let currentTokens = 0;
+  const flush = (): void => {
+    const first = current[0];
+    if (first !== undefined) {
+      emit(pieceOf(current.map((unit) => unit.text).join(BLOCK_SEPARATOR), first));
+    }
+    current = [];
+    currentTokens = 0;
+  };
+  for (const unit of units) {
+    if (unit.tokens > maxTokens) {
+      flush();
+      for (const part of splitByTokens(unit.text, maxTokens, overlapTokens)) emit(pieceOf(part.text, unit));
+      continue;
+    }
+    if (current.length > 0 && currentTokens + unit.tokens > maxTokens) flush();
+    current.push(unit);
+    currentTokens += unit.tokens;
+  }
+  flush();
+}
+
+function pieceOf(text: string, unit: ProseUnit): Piece {
+  return {
+    text,
+    kind: 'text',
+    page: unit.page,
+    section_path: [...unit.block.section_path],
+    table_html: undefined,
+    legal: copyLegal(unit.block.legal),
+  };
+}
+
+/**
+ * A code block as one piece, or — when longer than {@link CODE_SPLIT_FACTOR} budgets — as runs of
+ * whole lines of at most `maxTokens` each (a single longer line is split by tokens, without overlap).
+ */
+function splitCode(text: string, maxTokens: number): string[] {
+  if (countTokens(text) <= CODE_SPLIT_FACTOR * maxTokens) return [text];
+  const result: string[] = [];
+  let current: string[] = [];
+  let currentTokens = 0;
+  const flush = (): void => {
+    if (current.length > 0) result.push(current.join('\n'));
+    current = [];
+    currentTokens = 0;
+  };
+  for (const line of text.split('\n')) {
+    const tokens = countTokens(line);
+    if (tokens > maxTokens) {
+      flush();
+      for (const part of splitByTokens(line, maxTokens, 0)) result.push(part.text);
+      continue;
+    }
+    if (current.length > 0 && currentTokens + tokens > maxTokens) flush();
+    current.push(line);
+    currentTokens += tokens;
+  }
+  flush();
+  return result.filter((part) => part.trim().length > 0);
+}
+
+const WHITESPACE_CHARACTER = /\s/u;
+
+/** The last at most `limit` characters of `text`, starting at a word boundary. */
+export function tailAtWordBoundary(text: string, limit: number): string {
+  if (limit <= 0) return '';
+  if (text.length <= limit) return text;
+  let start = text.length - limit;
+  if (!WHITESPACE_CHARACTER.test(text[start - 1] ?? ' ')) {
+    // Cut inside a word: move forward to the next whitespace.
+    let next = start;
+    while (next < text.length && !WHITESPACE_CHARACTER.test(text[next]!)) next++;
+    if (next < text.length) start = next;
+  }
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  return text.slice(start).trim();
+}
+
+/** The first at most `limit` characters of `text`, ending at a word boundary. */
+export function headAtWordBoundary(text: string, limit: number): string {
+  if (limit <= 0) return '';
+  if (text.length <= limit) return text;
+  let end = limit;
+  if (!WHITESPACE_CHARACTER.test(text[end] ?? ' ')) {
+    // Cut inside a word: move back to the previous whitespace.
+    let previous = end;
+    while (previous > 0 && !WHITESPACE_CHARACTER.test(text[previous - 1]!)) previous--;
+    if (previous > 0) end = previous;
+  }
+  if (isLowSurrogate(text.charCodeAt(end))) end--;
+  return text.slice(0, end).trim();
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,35 @@
+/**
+ * Every failure while reading an uploaded document is an {@link IngestError} with a string-literal
+ * `code`. Tests assert the code, never the message text.
+ */
+export type IngestErrorCode =
+  /** The bytes are not a format Saksi reads (or a binary file claims to be text). */
+  | 'UNSUPPORTED_TYPE'
+  /** Zero bytes, or only whitespace. */
+  | 'EMPTY_FILE'
+  /** The file claims a format but its structure is broken (truncated PDF, damaged ZIP, bad frontmatter). */
+  | 'MALFORMED_FILE'
+  /** The file is password-protected. */
+  | 'ENCRYPTED_FILE'
+  /** The file is larger than the configured limit (or would expand beyond it). */
+  | 'FILE_TOO_LARGE'
+  /** The file parsed but holds no extractable text (scanned PDF, empty Word document). */
+  | 'NO_TEXT';
+
+/** A typed ingestion error: `code` is stable, `message` says what happened and what to do. */
+export class IngestError extends Error {
+  override readonly name = 'IngestError';
+  readonly code: IngestErrorCode;
+  readonly details?: string;
+
+  constructor(code: IngestErrorCode, message: string, options: { cause?: unknown; details?: string } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    if (options.details !== undefined) this.details = options.details;
+  }
+}
+
+/** True when `error` is an {@link IngestError}, optionally with the given code. */
+export function isIngestError(error: unknown, code?: IngestErrorCode): error is IngestError {
+  return error instanceof IngestError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,650 @@
+/**
+ * Markdown (CommonMark + GFM tables, Docusaurus MDX, MyST directives) → blocks.
+ *
+ * A line-oriented reader, not a full CommonMark implementation: it knows YAML frontmatter, ATX and
+ * setext headings, fenced code (``` and ~~~; `#` inside code is never a heading), lists (consecutive
+ * items are one block), GFM pipe tables (kept as HTML), block quotes, paragraphs (line breaks kept),
+ * HTML comments (dropped), MDX `import`/`export` statements and JSX-only lines (dropped, text kept),
+ * Docusaurus admonitions (`:::tip Title` → the title is kept) and MyST directive fences
+ * (```` ```{note} ```` → their content is read as Markdown). Indented code blocks are read as text.
+ * Inline markup is stripped from block text: link and image text kept (URLs dropped), emphasis
+ * markers and code-span backticks removed, entities decoded.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { ParsedDocument } from '../types.js';
+import { MIME_TYPES, titleFromFilename } from './detect.js';
+import { IngestError } from './errors.js';
+import { decodeEntities, escapeHtml } from './html.js';
+import { BlockBuilder } from './text.js';
+
+/** Parses a Markdown or MDX document. Malformed YAML frontmatter → `MALFORMED_FILE`. */
+export function parseMarkdown(text: string, filename: string): ParsedDocument {
+  const source = text.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n').replace(/\u0000/g, '').normalize('NFC');
+  const { metadata, body } = splitFrontmatter(source, filename);
+  const builder = new BlockBuilder();
+  readBlocks(body.split('\n'), builder);
+  const frontmatterTitle = metadata['title'];
+  const title =
+    (frontmatterTitle !== undefined && String(frontmatterTitle).trim() !== ''
+      ? String(frontmatterTitle).trim()
+      : undefined) ??
+    builder.firstHeading(1) ??
+    titleFromFilename(filename);
+  return { title, mime: MIME_TYPES.markdown, metadata, blocks: builder.blocks };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frontmatter
+
+function splitFrontmatter(
+  source: string,
+  filename: string,
+): { metadata: Record<string, string | number | boolean>; body: string } {
+  const opening = /^---[ \t]*\n/.exec(source);
+  if (opening === null) return { metadata: {}, body: source };
+  const closing = /^(?:---|\.\.\.)[ \t]*$/m.exec(source.slice(opening[0].length));
+  if (closing === null) return { metadata: {}, body: source };
+  const yamlText = source.slice(opening[0].length, opening[0].length + closing.index);
+  const body = source.slice(opening[0].length + closing.index + closing[0].length);
+  let value: unknown;
+  try {
+    value = parseYaml(yamlText, { maxAliasCount: 50, uniqueKeys: true, prettyErrors: false });
+  } catch (cause) {
+    throw new IngestError(
+      'MALFORMED_FILE',
+      `The YAML frontmatter of ${filename} cannot be parsed; fix the block between the "---" lines.`,
+      { cause, details: cause instanceof Error ? cause.message : String(cause) },
+    );
+  }
+  if (value === null || value === undefined) return { metadata: {}, body };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new IngestError(
+      'MALFORMED_FILE',
+      `The YAML frontmatter of ${filename} is not a mapping of keys to values; use "key: value" lines.`,
+    );
+  }
+  const metadata: Record<string, string | number | boolean> = {};
+  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof entry === 'string') metadata[key] = entry.normalize('NFC');
+    else if (typeof entry === 'boolean') metadata[key] = entry;
+    else if (typeof entry === 'number' && Number.isFinite(entry)) metadata[key] = entry;
+  }
+  return { metadata, body };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Block structure
+
+const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*(.*)$/;
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
+const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|[ \t]*$)/;
+const BLOCKQUOTE = /^ {0,3}>[ \t]?/;
+const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*\S+/;
+const ADMONITION = /^ {0,3}:{3,}[ \t]*([A-Za-z][\w-]*)?[ \t]*(.*)$/;
+const MULTILINE_LIMIT = 200;
+
+interface ListState {
+  items: string[];
+  baseIndent: number;
+  afterBlank: boolean;
+}
+
+function readBlocks(lines: string[], builder: BlockBuilder): void {
+  let paragraph: string[] = [];
+  let list: ListState | undefined;
+  const directives: { character: string; length: number }[] = [];
+
+  const flushParagraph = () => {
+    if (paragraph.length > 0) builder.add('paragraph', paragraph.map(stripInline).join('\n'));
+    paragraph = [];
+  };
+  const flushList = () => {
+    if (list !== undefined) builder.add('list', list.items.join('\n'));
+    list = undefined;
+  };
+  const flush = () => {
+    flushParagraph();
+    flushList();
+  };
+
+  let index = 0;
+  while (index < lines.length) {
+    let line = lines[index] ?? '';
+
+    // Fenced code, or a MyST directive fence whose content is Markdown.
+    const fence = FENCE_OPEN.exec(line);
+    if (fence !== null && isFenceOpening(fence)) {
+      const indent = fence[1] ?? '';
+      const marker = fence[2] ?? '```';
+      const info = (fence[3] ?? '').trim();
+      const top = directives[directives.length - 1];
+      if (top !== undefined && info === '' && marker[0] === top.character && marker.length >= top.length) {
+        flush();
+        directives.pop();
+        index++;
+        continue;
+      }
+      flush();
+      if (info.startsWith('{')) {
+        directives.push({ character: marker[0] ?? '`', length: marker.length });
+        index++;
+        continue;
+      }
+      const code: string[] = [];
+      index++;
+      while (index < lines.length) {
+        const current = lines[index] ?? '';
+        const close = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(current);
+        if (close !== null && close[1]?.[0] === marker[0] && (close[1]?.length ?? 0) >= marker.length) {
+          index++;
+          break;
+        }
+        code.push(removeIndent(current, indent.length));
+        index++;
+      }
+      builder.add('code', code.join('\n'), { language: info.split(/[\s{]/)[0] ?? '' });
+      continue;
+    }
+
+    // HTML comments (possibly spanning lines) vanish without ending a paragraph.
+    if (line.includes('<!--')) {
+      const removed = removeComments(lines, index);
+      index = removed.nextIndex;
+      if (removed.line.trim() === '') continue;
+      line = removed.line;
+      lines[index - 1] = line;
+      index--;
+    }
+
+    if (line.trim() === '') {
+      flushParagraph();
+      if (list !== undefined) list.afterBlank = true;
+      index++;
+      continue;
+    }
+
+    // MDX: top-level import/export statements.
+    if (paragraph.length === 0 && list === undefined) {
+      const statementEnd = mdxStatementEnd(lines, index);
+      if (statementEnd !== undefined) {
+        index = statementEnd;
+        continue;
+      }
+    }
+
+    // JSX / HTML tag lines: tags are dropped, any text between them is kept.
+    const tagLine = readTagLine(lines, index);
+    if (tagLine !== undefined) {
+      index = tagLine.nextIndex;
+      for (const title of tagLine.titles) {
+        flush();
+        builder.add('paragraph', stripInline(title));
+      }
+      if (tagLine.text.trim() === '') {
+        if (tagLine.blockBoundary) flushParagraph();
+        continue;
+      }
+      line = tagLine.text;
+      lines[index - 1] = line;
+      index--;
+    }
+    if (/^[ \t]*\{\/\*[\s\S]*\*\/\}[ \t]*$/.test(line)) {
+      index++;
+      continue;
+    }
+
+    const heading = ATX_HEADING.exec(line);
+    if (heading !== null) {
+      flush();
+      builder.heading(heading[1]?.length ?? 1, stripInline(stripHeadingId(heading[2] ?? '')));
+      index++;
+      continue;
+    }
+
+    if (paragraph.length > 0 && list === undefined && (SETEXT_H1.test(line) || SETEXT_H2.test(line))) {
+      const level = SETEXT_H1.test(line) ? 1 : 2;
+      builder.heading(level, paragraph.map(stripInline).join(' '));
+      paragraph = [];
+      index++;
+      continue;
+    }
+
+    if (THEMATIC_BREAK.test(line)) {
+      flush();
+      index++;
+      continue;
+    }
+
+    const next = lines[index + 1];
+    if (line.includes('|') && next !== undefined && TABLE_DELIMITER.test(next) && next.includes('|')) {
+      const header = splitTableRow(line);
+      if (header.length === splitTableRow(next).length) {
+        flush();
+        const rows: string[][] = [];
+        index += 2;
+        while (index < lines.length) {
+          const row = lines[index] ?? '';
+          if (row.trim() === '' || !row.includes('|')) break;
+          rows.push(normalizeRow(splitTableRow(row), header.length));
+          index++;
+        }
+        addTable(builder, header, rows);
+        continue;
+      }
+    }
+
+    const admonition = ADMONITION.exec(line);
+    if (admonition !== null) {
+      flush();
+      const admonitionTitle = (admonition[2] ?? '').trim();
+      if (admonitionTitle !== '' && !admonitionTitle.startsWith('{')) builder.add('paragraph', stripInline(admonitionTitle));
+      index++;
+      continue;
+    }
+
+    if (REFERENCE_DEFINITION.test(line) && paragraph.length === 0) {
+      index++;
+      continue;
+    }
+
+    const item = LIST_ITEM.exec(line);
+    if (item !== null && !(paragraph.length > 0 && !canInterruptParagraph(item))) {
+      flushParagraph();
+      const indent = indentWidth(item[1] ?? '');
+      if (list === undefined) list = { items: [], baseIndent: indent, afterBlank: false };
+      const depth = Math.max(0, Math.min(8, Math.floor((indent - list.baseIndent) / 2)));
+      const marker = /\d/.test(item[2] ?? '') ? (item[2] ?? '1.') : '-';
+      list.items.push(`${'  '.repeat(depth)}${marker} ${stripInline(item[3] ?? '')}`);
+      list.afterBlank = false;
+      index++;
+      continue;
+    }
+
+    const quote = BLOCKQUOTE.exec(line);
+    const content = quote === null ? line : line.replace(/^(?: {0,3}>[ \t]?)+/, '');
+
+    if (list !== undefined) {
+      const indented = indentWidth(/^[ \t]*/.exec(line)?.[0] ?? '') > list.baseIndent;
+      if (indented || (!list.afterBlank && quote === null)) {
+        const last = list.items.length - 1;
+        const separator = list.afterBlank ? '\n' + '  '.repeat(1) : ' ';
+        list.items[last] = `${list.items[last] ?? ''}${separator}${stripInline(content.trim())}`;
+        list.afterBlank = false;
+        index++;
+        continue;
+      }
+      flushList();
+    }
+
+    if (quote !== null && paragraph.length > 0 && BLOCKQUOTE.exec(lines[index - 1] ?? '') === null) {
+      flushParagraph();
+    }
+    paragraph.push(content.trim());
+    index++;
+  }
+  flush();
+}
+
+function isFenceOpening(fence: RegExpExecArray): boolean {
+  // CommonMark §4.5: the info string of a backtick fence may not contain backticks.
+  return !(fence[2]?.startsWith('`') === true && (fence[3] ?? '').includes('`'));
+}
+
+function canInterruptParagraph(item: RegExpExecArray): boolean {
+  // CommonMark §5.2: an ordered list can interrupt a paragraph only when it starts at 1, and an
+  // empty item never can.
+  if ((item[3] ?? '').trim() === '') return false;
+  const marker = item[2] ?? '';
+  return !/^\d/.test(marker) || /^1[.)]$/.test(marker);
+}
+
+function indentWidth(whitespace: string): number {
+  let width = 0;
+  for (const character of whitespace) width += character === '\t' ? 4 - (width % 4) : 1;
+  return width;
+}
+
+function removeIndent(line: string, width: number): string {
+  let index = 0;
+  while (index < width && (line[index] === ' ' || line[index] === '\t')) index++;
+  return line.slice(index);
+}
+
+function stripHeadingId(text: string): string {
+  return text.replace(/[ \t]*\{#[^}]*\}[ \t]*$/, '');
+}
+
+function removeComments(lines: string[], start: number): { line: string; nextIndex: number } {
+  let line = lines[start] ?? '';
+  let index = start + 1;
+  for (;;) {
+    const open = line.indexOf('<!--');
+    if (open < 0) break;
+    let close = line.indexOf('-->', open + 4);
+    while (close < 0 && index < lines.length && index - start < MULTILINE_LIMIT * 10) {
+      line += '\n' + (lines[index] ?? '');
+      index++;
+      close = line.indexOf('-->', open + 4);
+    }
+    if (close < 0) {
+      line = line.slice(0, open);
+      index = lines.length;
+      break;
+    }
+    line = line.slice(0, open) + line.slice(close + 3);
+  }
+  return { line: line.replace(/\n/g, ' '), nextIndex: index };
+}
+
+// ---------------------------------------------------------------------------------------------
+// MDX statements and JSX / HTML tag lines
+
+const IMPORT_SINGLE = /^import\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])[^'"\n]+\1;?[ \t]*$/;
+const IMPORT_MULTI_START = /^import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{[^}]*$/;
+const IMPORT_MULTI_END = /\}\s*from\s+(['"])[^'"\n]+\1;?[ \t]*$/;
+const EXPORT_START = /^export\s+(?:default\b|const\b|let\b|var\b|function\b|async\b|class\b|type\b|interface\b|\{|\*)/;
+
+/** If `lines[index]` starts an MDX import/export statement, the index just after it. */
+function mdxStatementEnd(lines: string[], index: number): number | undefined {
+  const line = lines[index] ?? '';
+  if (IMPORT_SINGLE.test(line)) return index + 1;
+  if (IMPORT_MULTI_START.test(line)) {
+    for (let end = index + 1; end < lines.length && end - index < MULTILINE_LIMIT; end++) {
+      if (IMPORT_MULTI_END.test(lines[end] ?? '')) return end + 1;
+    }
+    return undefined;
+  }
+  if (!EXPORT_START.test(line)) return undefined;
+  let depth = 0;
+  for (let end = index; end < lines.length && end - index < MULTILINE_LIMIT; end++) {
+    depth += bracketBalance(lines[end] ?? '');
+    if (depth <= 0) return end + 1;
+  }
+  return undefined;
+}
+
+function bracketBalance(line: string): number {
+  let depth = 0;
+  let quote = '';
+  for (let index = 0; index < line.length; index++) {
+    const character = line[index];
+    if (quote !== '') {
+      if (character === '\\') index++;
+      else if (character === quote) quote = '';
+    } else if (character === '"' || character === "'" || character === '`') quote = character;
+    else if (character === '{' || character === '(' || character === '[') depth++;
+    else if (character === '}' || character === ')' || character === ']') depth--;
+  }
+  return depth;
+}
+
+const BLOCK_HTML_TAGS = new Set([
+  'div',
+  'p',
+  'section',
+  'article',
+  'details',
+  'summary',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'ul',
+  'ol',
+  'li',
+  'br',
+  'hr',
+  'pre',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'iframe',
+  'img',
+  'center',
+]);
+
+interface TagLine {
+  text: string;
+  titles: string[];
+  nextIndex: number;
+  /** True when a block-level tag was seen (so the surrounding paragraph ends). */
+  blockBoundary: boolean;
+}
+
+/**
+ * Reads a line that starts with a JSX or HTML tag. Tags (possibly spanning lines) are removed; the
+ * `title` attributes of JSX components are returned so their text is not lost; `<script>` and
+ * `<style>` elements are dropped whole. `undefined` when the line does not start with a tag.
+ */
+function readTagLine(lines: string[], index: number): TagLine | undefined {
+  const first = lines[index] ?? '';
+  const trimmed = first.trimStart();
+  if (!/^<(?:[A-Za-z]|\/[A-Za-z]|>|\/>)/.test(trimmed) || /^<[A-Za-z][\w+.-]*:/.test(trimmed)) {
+    return undefined;
+  }
+  let source = trimmed;
+  let nextIndex = index + 1;
+  const titles: string[] = [];
+  let text = '';
+  let blockBoundary = false;
+  let position = 0;
+  while (position < source.length) {
+    const character = source[position];
+    if (character !== '<') {
+      text += character;
+      position++;
+      continue;
+    }
+    let tag = scanTag(source, position);
+    while (tag === 'incomplete' && nextIndex < lines.length && nextIndex - index < MULTILINE_LIMIT) {
+      source += '\n' + (lines[nextIndex] ?? '');
+      nextIndex++;
+      tag = scanTag(source, position);
+    }
+    if (tag === 'incomplete' || tag === undefined) {
+      if (position === 0) return undefined;
+      text += character;
+      position++;
+      continue;
+    }
+    if (tag.name !== '' && /^[A-Z]/.test(tag.name) && tag.title !== undefined) titles.push(tag.title);
+    if (BLOCK_HTML_TAGS.has(tag.name.toLowerCase()) || /^[A-Z]/.test(tag.name)) blockBoundary = true;
+    position = tag.end;
+    const lower = tag.name.toLowerCase();
+    if (!tag.closing && !tag.selfClosing && (lower === 'script' || lower === 'style')) {
+      // Drop the element's content up to its end tag, across lines if needed.
+      const endTag = new RegExp(`</${lower}\\s*>`, 'i');
+      let match = endTag.exec(source.slice(position));
+      while (match === null && nextIndex < lines.length && nextIndex - index < MULTILINE_LIMIT * 10) {
+        source += '\n' + (lines[nextIndex] ?? '');
+        nextIndex++;
+        match = endTag.exec(source.slice(position));
+      }
+      position = match === null ? source.length : position + match.index + match[0].length;
+    }
+  }
+  const leading = first.slice(0, first.length - trimmed.length);
+  return { text: leading + decodeEntities(text.replace(/\n/g, ' ')), titles, nextIndex, blockBoundary };
+}
+
+interface ScannedTag {
+  name: string;
+  closing: boolean;
+  selfClosing: boolean;
+  title?: string;
+  end: number;
+}
+
+/** Scans one JSX/HTML tag at `start` (`source[start] === '<'`), with quoted and `{…}` attributes. */
+function scanTag(source: string, start: number): ScannedTag | 'incomplete' | undefined {
+  let position = start + 1;
+  const closing = source[position] === '/';
+  if (closing) position++;
+  const nameMatch = /^[A-Za-z][\w.:-]*/.exec(source.slice(position, position + 100));
+  const name = nameMatch?.[0] ?? '';
+  if (name === '' && source[position] !== '>') return undefined;
+  position += name.length;
+  let title: string | undefined;
+  for (;;) {
+    while (position < source.length && /\s/.test(source[position] ?? '')) position++;
+    if (position >= source.length) return 'incomplete';
+    const character = source[position];
+    if (character === '>') {
+      return withTitle({ name, closing, selfClosing: false, end: position + 1 }, title);
+    }
+    if (character === '/' && source[position + 1] === '>') {
+      return withTitle({ name, closing, selfClosing: true, end: position + 2 }, title);
+    }
+    if (character === '/' && source[position + 1] === undefined) return 'incomplete';
+    if (closing) return undefined;
+    if (character === '{') {
+      const end = scanBraces(source, position);
+      if (end < 0) return 'incomplete';
+      position = end;
+      continue;
+    }
+    const attribute = /^[^\s=>/"'{}]+/.exec(source.slice(position, position + 200));
+    if (attribute === null) return undefined;
+    position += attribute[0].length;
+    while (position < source.length && /[ \t]/.test(source[position] ?? '')) position++;
+    if (source[position] !== '=') continue;
+    position++;
+    while (position < source.length && /\s/.test(source[position] ?? '')) position++;
+    const quote = source[position];
+    if (quote === '"' || quote === "'") {
+      const end = source.indexOf(quote, position + 1);
+      if (end < 0) return 'incomplete';
+      if (attribute[0] === 'title') title = source.slice(position + 1, end);
+      position = end + 1;
+    } else if (quote === '{') {
+      const end = scanBraces(source, position);
+      if (end < 0) return 'incomplete';
+      if (attribute[0] === 'title') {
+        const literal = /^\{\s*(["'`])([^"'`]*)\1\s*\}$/.exec(source.slice(position, end));
+        if (literal !== null) title = literal[2];
+      }
+      position = end;
+    } else {
+      const value = /^[^\s>]+/.exec(source.slice(position, position + 2000));
+      if (value === null) return 'incomplete';
+      position += value[0].length;
+    }
+  }
+}
+
+function withTitle(tag: ScannedTag, title: string | undefined): ScannedTag {
+  if (title !== undefined && title.trim() !== '') tag.title = decodeEntities(title.trim());
+  return tag;
+}
+
+/** End index (exclusive) of a balanced `{…}` starting at `start`, or -1 when unterminated. */
+function scanBraces(source: string, start: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let index = start; index < source.length; index++) {
+    const character = source[index];
+    if (quote !== '') {
+      if (character === '\\') index++;
+      else if (character === quote) quote = '';
+      continue;
+    }
+    if (character === '"' || character === "'" || character === '`') quote = character;
+    else if (character === '{') depth++;
+    else if (character === '}') {
+      depth--;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+function splitTableRow(line: string): string[] {
+  let row = line.trim();
+  if (row.startsWith('|')) row = row.slice(1);
+  if (row.endsWith('|') && !row.endsWith('\\|')) row = row.slice(0, -1);
+  const cells: string[] = [];
+  let current = '';
+  let codeTicks = 0;
+  for (let index = 0; index < row.length; index++) {
+    const character = row[index];
+    if (character === '\\' && row[index + 1] === '|') {
+      current += '|';
+      index++;
+    } else if (character === '`') {
+      let run = 0;
+      while (row[index + run] === '`') run++;
+      if (codeTicks === 0) codeTicks = run;
+      else if (codeTicks === run) codeTicks = 0;
+      current += row.slice(index, index + run);
+      index += run - 1;
+    } else if (character === '|' && codeTicks === 0) {
+      cells.push(current);
+      current = '';
+    } else {
+      current += character;
+    }
+  }
+  cells.push(current);
+  return cells.map((cell) => cell.trim());
+}
+
+function normalizeRow(cells: string[], width: number): string[] {
+  const row = cells.slice(0, width);
+  while (row.length < width) row.push('');
+  return row;
+}
+
+function addTable(builder: BlockBuilder, header: string[], rows: string[][]): void {
+  const head = header.map(stripInline);
+  const body = rows.map((row) => row.map(stripInline));
+  const cellsHtml = (cells: string[], tag: 'th' | 'td') =>
+    `<tr>${cells.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
+  const html =
+    '<table><thead>' +
+    cellsHtml(head, 'th') +
+    '</thead>' +
+    (body.length > 0 ? `<tbody>${body.map((row) => cellsHtml(row, 'td')).join('')}</tbody>` : '') +
+    '</table>';
+  const text = [head, ...body].map((row) => row.join(' | ')).join('\n');
+  builder.add('table', text, { html });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inline markup
+
+/**
+ * Strips inline Markdown from one line or cell: link/image text kept (URLs dropped), emphasis and
+ * strikethrough markers and code-span backticks removed, inline HTML tags removed, backslash
+ * escapes and entities decoded. Text inside code spans is kept verbatim.
+ */
+export function stripInline(text: string): string {
+  const spans: string[] = [];
+  let result = text.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_match, _ticks: string, content: string) => {
+    spans.push(/^ .* $/.test(content) && content.trim() !== '' ? content.slice(1, -1) : content);
+    return `\u0000${spans.length - 1}\u0000`;
+  });
+  const linkTarget = String.raw`\((?:[^()\s]|\([^()]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`;
+  result = result
+    .replace(new RegExp(String.raw`!\[([^\]]*)\]` + linkTarget, 'g'), '$1')
+    .replace(new RegExp(String.raw`\[([^\]]*)\]` + linkTarget, 'g'), '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/<((?:https?|ftp|mailto):[^<>\s]+)>/gi, '$1')
+    .replace(/<\/?[A-Za-z][\w.:-]*(?:\s(?:[^<>"'{}]|"[^"]*"|'[^']*'|\{[^{}]*\})*)?\/?>/g, '')
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+    .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, '$1$2')
+    .replace(/(^|[^\w*])\*([^\s*])\*(?![\w*])/g, '$1$2')
+    .replace(/(^|[^\w])_(?=[^\s_])([^_]*?[^\s_])?_(?!\w)/g, (_match, before: string, inner: string | undefined) =>
+      inner === undefined ? _match : before + inner,
+    )
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  result = decodeEntities(result);
+  return result.replace(/\u0000(\d+)\u0000/g, (_match, index: string) => spans[Number(index)] ?? '');
+}

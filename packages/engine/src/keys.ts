@@ -1,0 +1,112 @@
+/**
+ * The three Ed25519 keys a deployment signs with (DESIGN.md §5): the certificate issuer, the log
+ * (C2SP signed-note key) and the local witness (C2SP cosignature key). Generated on first start into
+ * `<data>/keys` (secrets mode 0600) unless supplied; `saksi-keys.json` is the public part served at
+ * `/.well-known/saksi-keys.json`.
+ */
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createCosigner,
+  createNoteSigner,
+  formatCosignatureVerifierKey,
+  formatSignerKey,
+  formatVerifierKey,
+  fromBase64,
+  generateKeyPair,
+  getPublicKey,
+  issuerFromSecretKey,
+  type Issuer,
+  type NoteSigner,
+  parseSignerKey,
+  parseTrustedKeys,
+  type TrustedKeys,
+  toBase64,
+} from '@saksi/proof';
+import { EngineError } from './errors.js';
+
+export const KEY_FILES = {
+  issuer: 'issuer.key',
+  log: 'log.key',
+  witness: 'witness.key',
+  trust: 'saksi-keys.json',
+} as const;
+
+export interface KeyOptions {
+  issuerName?: string;
+  logOrigin?: string;
+  witnessName?: string;
+}
+
+export const DEFAULT_ISSUER_NAME = 'saksi';
+export const DEFAULT_LOG_ORIGIN = 'saksi.local/log';
+export const DEFAULT_WITNESS_NAME = 'saksi.local/witness-1';
+
+export interface SigningKeys {
+  issuer: Issuer;
+  issuerSecretKey: Uint8Array;
+  logOrigin: string;
+  logSigner: NoteSigner;
+  cosigners: NoteSigner[];
+  trusted: TrustedKeys;
+}
+
+/** Writes a new set of key files into `directory` (which must not hold keys yet). */
+export async function generateKeyFiles(directory: string, options: KeyOptions = {}): Promise<TrustedKeys> {
+  const issuerName = options.issuerName ?? DEFAULT_ISSUER_NAME;
+  const logOrigin = options.logOrigin ?? DEFAULT_LOG_ORIGIN;
+  const witnessName = options.witnessName ?? DEFAULT_WITNESS_NAME;
+  const issuerSecret = generateKeyPair().secretKey;
+  const issuer = issuerFromSecretKey(issuerName, issuerSecret);
+  const log = generateKeyPair();
+  const witness = generateKeyPair();
+  const trusted: TrustedKeys = {
+    issuers: [{ name: issuer.name, key_id: issuer.key_id, public_key: issuer.public_key }],
+    logs: [{ origin: logOrigin, vkey: formatVerifierKey(logOrigin, log.publicKey) }],
+    witnesses: [{ name: witnessName, vkey: formatCosignatureVerifierKey(witnessName, witness.publicKey) }],
+    required_cosignatures: 1,
+  };
+  parseTrustedKeys(trusted);
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const write = async (name: string, content: string, mode: number) => {
+    const file = path.join(directory, name);
+    await writeFile(file, content, { mode, flag: 'wx' });
+    await chmod(file, mode);
+  };
+  await write(KEY_FILES.issuer, `${toBase64(issuerSecret)}\n`, 0o600);
+  await write(KEY_FILES.log, `${formatSignerKey(logOrigin, log.secretKey)}\n`, 0o600);
+  await write(KEY_FILES.witness, `${formatSignerKey(witnessName, witness.secretKey)}\n`, 0o600);
+  await write(KEY_FILES.trust, `${JSON.stringify(trusted, null, 2)}\n`, 0o644);
+  return trusted;
+}
+
+/** Loads the key files in `directory`, creating them first when none exist. */
+export async function loadOrCreateKeys(directory: string, options: KeyOptions = {}): Promise<SigningKeys> {
+  if (!existsSync(path.join(directory, KEY_FILES.issuer))) await generateKeyFiles(directory, options);
+  try {
+    const read = (name: string) => readFile(path.join(directory, name), 'utf8');
+    const trusted = parseTrustedKeys(await read(KEY_FILES.trust));
+    const issuerSecretKey = fromBase64((await read(KEY_FILES.issuer)).trim(), 32);
+    const issuerName = trusted.issuers[0]?.name ?? DEFAULT_ISSUER_NAME;
+    const log = parseSignerKey((await read(KEY_FILES.log)).trim());
+    const witness = existsSync(path.join(directory, KEY_FILES.witness))
+      ? parseSignerKey((await read(KEY_FILES.witness)).trim())
+      : undefined;
+    const issuer = issuerFromSecretKey(issuerName, issuerSecretKey);
+    if (!trusted.issuers.some((entry) => entry.public_key === toBase64(getPublicKey(issuerSecretKey)))) {
+      throw new EngineError('KEYS_INVALID', `${KEY_FILES.trust} does not list the issuer key in ${KEY_FILES.issuer}.`);
+    }
+    return {
+      issuer,
+      issuerSecretKey,
+      logOrigin: log.name,
+      logSigner: createNoteSigner(log.name, log.secretKey),
+      cosigners: witness ? [createCosigner(witness.name, witness.secretKey)] : [],
+      trusted,
+    };
+  } catch (cause) {
+    if (cause instanceof EngineError) throw cause;
+    throw new EngineError('KEYS_INVALID', `The key files in ${directory} are unreadable or inconsistent.`, { cause });
+  }
+}

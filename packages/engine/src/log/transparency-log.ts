@@ -1,0 +1,178 @@
+/**
+ * The transparency log (DESIGN.md §5, §10) on Postgres: RFC 6962 over certificate entries, C2SP
+ * checkpoints signed by the log key and cosigned by the configured witnesses.
+ *
+ * Single writer: every append takes a transaction-scoped advisory lock, so concurrent servers on one
+ * PostgreSQL integrate in a strict order; the caller's transaction commits the entry, its subtree
+ * nodes and the new checkpoint together, so a certificate is handed out only once its entry is durable.
+ * Proofs come from stored complete-subtree hashes (see tree.ts), cached in memory and re-read whenever
+ * the stored size differs from the cached one (another writer, or a rolled-back append).
+ */
+import {
+  type Checkpoint,
+  cosignatureLine,
+  fromHex,
+  hashLeaf,
+  type NoteSigner,
+  parseNote,
+  signCheckpoint,
+  toBase64,
+  toHex,
+} from '@saksi/proof';
+import type { Database, Queryable } from '../db/database.js';
+import { EngineError } from '../errors.js';
+import { consistencyPath, inclusionPath, type NodeLookup, nodesCreatedByAppend, rootAt } from './tree.js';
+
+/** Advisory lock key of the log sequencer. */
+const LOG_LOCK = 5_414_569;
+
+export interface LogAppendResult {
+  leaf_index: number;
+  size: number;
+  inclusion_proof: string[];
+  checkpoint: string;
+  cosignatures: string[];
+}
+
+export interface StoredCheckpoint {
+  origin: string;
+  size: number;
+  root_hash: string;
+  /** The log-signed note. */
+  checkpoint: string;
+  /** Witness cosignature lines. */
+  cosignatures: string[];
+}
+
+export class TransparencyLog {
+  readonly origin: string;
+  private readonly signer: NoteSigner;
+  private readonly cosigners: NoteSigner[];
+  private readonly nodes = new Map<string, Uint8Array>();
+  private cachedSize = 0;
+
+  constructor(options: { origin: string; signer: NoteSigner; cosigners?: NoteSigner[] }) {
+    this.origin = options.origin;
+    this.signer = options.signer;
+    this.cosigners = options.cosigners ?? [];
+  }
+
+  private readonly lookup: NodeLookup = (level, index) => {
+    const hash = this.nodes.get(`${level}/${index}`);
+    if (!hash) throw new EngineError('LOG_ERROR', `The log is missing subtree node ${level}/${index}.`);
+    return hash;
+  };
+
+  private async storedSize(db: Queryable): Promise<number> {
+    const result = await db.query<{ size: number }>('SELECT count(*)::integer AS size FROM log_entries');
+    return result.rows[0]?.size ?? 0;
+  }
+
+  /** Makes the node cache match the database. */
+  private async sync(db: Queryable): Promise<number> {
+    const size = await this.storedSize(db);
+    if (size !== this.cachedSize) {
+      this.nodes.clear();
+      const rows = await db.query<{ level: number; node_index: number; hash: string }>(
+        'SELECT level, node_index, hash FROM log_nodes',
+      );
+      for (const row of rows.rows) this.nodes.set(`${row.level}/${row.node_index}`, fromHex(row.hash, 32));
+      this.cachedSize = size;
+    }
+    return size;
+  }
+
+  /**
+   * Appends one entry inside the caller's transaction `tx` and signs the checkpoint that includes it.
+   * The entry is durable when `tx` commits.
+   */
+  async append(tx: Queryable, certificateId: string, leafInput: Uint8Array): Promise<LogAppendResult> {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK]);
+    const index = await this.sync(tx);
+    const leafHash = hashLeaf(leafInput);
+    const created = nodesCreatedByAppend(this.lookup, index, leafHash);
+    await tx.query('INSERT INTO log_entries (leaf_index, certificate_id, leaf_input, leaf_hash) VALUES ($1, $2, $3, $4)', [
+      index,
+      certificateId,
+      toBase64(leafInput),
+      toHex(leafHash),
+    ]);
+    for (const node of created) {
+      await tx.query('INSERT INTO log_nodes (level, node_index, hash) VALUES ($1, $2, $3)', [
+        node.level,
+        node.index,
+        toHex(node.hash),
+      ]);
+      this.nodes.set(`${node.level}/${node.index}`, node.hash);
+    }
+    this.cachedSize = index + 1;
+    const size = index + 1;
+    const checkpoint: Checkpoint = { origin: this.origin, size, rootHash: rootAt(this.lookup, size), extensions: [] };
+    const note = signCheckpoint(checkpoint, this.signer);
+    const text = parseNote(note).text;
+    const cosignatures = this.cosigners.map((cosigner) => cosignatureLine(text, cosigner));
+    await tx.query('INSERT INTO log_checkpoints (size, root_hash, note, cosignatures) VALUES ($1, $2, $3, $4)', [
+      size,
+      toHex(checkpoint.rootHash),
+      note,
+      JSON.stringify(cosignatures),
+    ]);
+    return {
+      leaf_index: index,
+      size,
+      inclusion_proof: inclusionPath(this.lookup, index, 0, size).map(toHex),
+      checkpoint: note,
+      cosignatures,
+    };
+  }
+
+  /** The latest signed checkpoint, or null for an empty log. */
+  async latestCheckpoint(db: Database): Promise<StoredCheckpoint | null> {
+    const result = await db.query<{ size: number; root_hash: string; note: string; cosignatures: string[] }>(
+      'SELECT size, root_hash, note, cosignatures FROM log_checkpoints ORDER BY size DESC LIMIT 1',
+    );
+    const row = result.rows[0];
+    if (!row) return null;
+    return { origin: this.origin, size: row.size, root_hash: row.root_hash, checkpoint: row.note, cosignatures: row.cosignatures };
+  }
+
+  /** RFC 9162 inclusion proof of entry `index` in the tree of `size` entries (default: current size). */
+  async inclusionProof(db: Database, index: number, size?: number): Promise<{ leaf_index: number; tree_size: number; proof: string[] }> {
+    const current = await this.sync(db);
+    const treeSize = size ?? current;
+    if (!Number.isSafeInteger(treeSize) || treeSize < 1 || treeSize > current) {
+      throw new EngineError('INVALID_INPUT', `tree_size must be between 1 and the log size ${current}.`);
+    }
+    if (!Number.isSafeInteger(index) || index < 0 || index >= treeSize) {
+      throw new EngineError('INVALID_INPUT', `leaf_index must be between 0 and ${treeSize - 1}.`);
+    }
+    return { leaf_index: index, tree_size: treeSize, proof: inclusionPath(this.lookup, index, 0, treeSize).map(toHex) };
+  }
+
+  /** RFC 9162 consistency proof between two sizes. */
+  async consistencyProof(db: Database, first: number, second?: number): Promise<{ first: number; second: number; proof: string[] }> {
+    const current = await this.sync(db);
+    const to = second ?? current;
+    if (!Number.isSafeInteger(to) || to < 1 || to > current) {
+      throw new EngineError('INVALID_INPUT', `second must be between 1 and the log size ${current}.`);
+    }
+    if (!Number.isSafeInteger(first) || first < 1 || first > to) {
+      throw new EngineError('INVALID_INPUT', `first must be between 1 and ${to}.`);
+    }
+    return { first, second: to, proof: consistencyPath(this.lookup, first, to).map(toHex) };
+  }
+
+  /** The number of entries. */
+  async size(db: Database): Promise<number> {
+    return this.sync(db);
+  }
+
+  /** The entry at `index` as stored (leaf input base64), for auditors and tiles. */
+  async entry(db: Database, index: number): Promise<{ leaf_index: number; certificate_id: string; leaf_input: string } | null> {
+    const result = await db.query<{ leaf_index: number; certificate_id: string; leaf_input: string }>(
+      'SELECT leaf_index, certificate_id, leaf_input FROM log_entries WHERE leaf_index = $1',
+      [index],
+    );
+    return result.rows[0] ?? null;
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * Hybrid retrieval (DESIGN.md §8): for each query variant a lexical arm (tsvector with the
+ * collection's text-search configuration, ranked by ts_rank_cd) and a vector arm (pgvector HNSW,
+ * cosine), fused by weighted RRF; top-k with filters; each result with its citation, parent context,
+ * table HTML and the data a certificate needs (hash, document root, proof path).
+ */
+import type { Collection } from '../collections.js';
+import type { Queryable } from '../db/database.js';
+import type { EmbeddingModel } from '../embed/model.js';
+import { EngineError } from '../errors.js';
+import type { LegalRef } from '../types.js';
+import { DEFAULT_RRF_K, weightedRrf } from './fusion.js';
+
+export interface QueryVariant {
+  text: string;
+  weight: number;
+  kind: string;
+}
+
+export interface RetrieveOptions {
+  topK?: number;
+  rrfK?: number;
+  /** Weights of the two arms (default 1 each). */
+  armWeights?: { lexical: number; vector: number };
+  /** Candidates per arm and variant (default 50). */
+  candidates?: number;
+  documentType?: string;
+  fiscalYear?: number;
+  includeArchived?: boolean;
+}
+
+export interface RetrievedChunk {
+  chunk_id: string;
+  document_id: string;
+  text: string;
+  sha256: string;
+  position: number;
+  kind: string;
+  score: number;
+  rank: number;
+  ranks: Record<string, number>;
+  citation: {
+    document_title: string;
+    page?: number;
+    section_path?: string[];
+    pasal?: string;
+    ayat?: string;
+  };
+  legal: LegalRef | null;
+  table_html: string | null;
+  context_before: string;
+  context_after: string;
+  document: { root: string; chunk_count: number; filename: string; document_type: string | null; fiscal_year: number | null };
+  proof_path: string[];
+}
+
+export interface RetrieveResult {
+  results: RetrievedChunk[];
+  parameters: { top_k: number; rrf_k: number; weights: Record<string, number>; rewrite_variants: QueryVariant[] };
+  timings: { embed_ms: number; lexical_ms: number; vector_ms: number; fuse_ms: number; total_ms: number };
+}
+
+/** Words for an OR-tsquery: letters and digits only, so user text can never inject tsquery syntax. */
+export function queryTerms(text: string): string[] {
+  const words = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu);
+  return [...new Set(words ?? [])].filter((word) => word.length > 1 || /\d/.test(word)).slice(0, 64);
+}
+
+function filters(options: RetrieveOptions, params: unknown[]): string {
+  const clauses = [options.includeArchived ? "d.status IN ('READY', 'ARCHIVED')" : "d.status = 'READY'"];
+  if (options.documentType !== undefined) {
+    params.push(options.documentType);
+    clauses.push(`d.document_type = $${params.length}`);
+  }
+  if (options.fiscalYear !== undefined) {
+    params.push(options.fiscalYear);
+    clauses.push(`d.fiscal_year = $${params.length}`);
+  }
+  return clauses.join(' AND ');
+}
+
+async function lexicalArm(db: Queryable, collection: Collection, text: string, limit: number, options: RetrieveOptions): Promise<string[]> {
+  const terms = queryTerms(text);
+  if (terms.length === 0) return [];
+  const params: unknown[] = [collection.id, collection.text_search_config, terms.join(' '), limit];
+  const where = filters(options, params);
+  // OR over the query's words (websearch_to_tsquery would AND them): a question rarely shares all words with its answer.
+  const result = await db.query<{ id: string }>(
+    `WITH q AS (
+       SELECT to_tsquery($2::regconfig, string_agg(quote_literal(w), ' | ')) AS query
+         FROM unnest(string_to_array($3, ' ')) AS w
+          WHERE length(strip(to_tsvector($2::regconfig, w))) > 0
+     )
+     SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id, q
+      WHERE c.collection_id = $1 AND q.query IS NOT NULL AND c.tsv @@ q.query AND ${where}
+      ORDER BY ts_rank_cd(c.tsv, q.query, 1) DESC, c.id LIMIT $4`,
+    params,
+  );
+  return result.rows.map((row) => row.id);
+}
+
+async function vectorArm(db: Queryable, collection: Collection, vector: number[], limit: number, options: RetrieveOptions): Promise<string[]> {
+  const dimensions = collection.embedding_dimensions;
+  if (vector.length !== dimensions) {
+    throw new EngineError('INVALID_INPUT', `The query vector has ${vector.length} dimensions; the collection uses ${dimensions}.`);
+  }
+  if (vector.every((value) => value === 0)) return [];
+  const params: unknown[] = [collection.id, `[${vector.join(',')}]`, limit];
+  const where = filters(options, params);
+  const result = await db.query<{ id: string }>(
+    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.collection_id = $1 AND c.embedding_dimensions = ${dimensions} AND ${where}
+      ORDER BY c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}), c.id LIMIT $3`,
+    params,
+  );
+  return result.rows.map((row) => row.id);
+}
+
+interface ChunkRow {
+  id: string;
+  document_id: string;
+  text: string;
+  sha256: string;
+  position: number;
+  kind: string;
+  page: number | null;
+  section_path: string[];
+  legal: LegalRef | null;
+  table_html: string | null;
+  context_before: string;
+  context_after: string;
+  proof_path: string[];
+  title: string;
+  root: string;
+  chunk_count: number;
+  filename: string;
+  document_type: string | null;
+  fiscal_year: number | null;
+}
+
+export async function loadChunks(db: Queryable, ids: readonly string[]): Promise<Map<string, ChunkRow>> {
+  if (ids.length === 0) return new Map();
+  const result = await db.query<ChunkRow>(
+    `SELECT c.id, c.document_id, c.text, c.sha256, c.position, c.kind, c.page, c.section_path, c.legal, c.table_html,
+            c.context_before, c.context_after, c.proof_path, d.title, d.root, d.chunk_count, d.filename, d.document_type, d.fiscal_year
+       FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY($1::text[])`,
+    [ids],
+  );
+  return new Map(result.rows.map((row) => [row.id, row]));
+}
+
+/** Runs the hybrid search for `variants` in `collection`. */
+export async function retrieve(
+  db: Queryable,
+  embedding: EmbeddingModel,
+  collection: Collection,
+  variants: QueryVariant[],
+  options: RetrieveOptions = {},
+): Promise<RetrieveResult> {
+  const started = performance.now();
+  const topK = options.topK ?? 5;
+  if (!Number.isSafeInteger(topK) || topK < 1 || topK > 50) throw new EngineError('INVALID_INPUT', 'top_k must be 1–50.');
+  const rrfK = options.rrfK ?? DEFAULT_RRF_K;
+  const candidates = options.candidates ?? 50;
+  const armWeights = options.armWeights ?? { lexical: 1, vector: 1 };
+
+  const embedStart = performance.now();
+  const { embeddings } = await embedding.doEmbed({ values: variants.map((variant) => variant.text) });
+  const embedMs = performance.now() - embedStart;
+
+  let lexicalMs = 0;
+  let vectorMs = 0;
+  const lists = [];
+  for (const [index, variant] of variants.entries()) {
+    const lexicalStart = performance.now();
+    const lexical = await lexicalArm(db, collection, variant.text, candidates, options);
+    lexicalMs += performance.now() - lexicalStart;
+    const vectorStart = performance.now();
+    const vector = await vectorArm(db, collection, embeddings[index]!, candidates, options);
+    vectorMs += performance.now() - vectorStart;
+    lists.push(
+      { ids: lexical, weight: variant.weight * armWeights.lexical, label: `lexical:${variant.kind}` },
+      { ids: vector, weight: variant.weight * armWeights.vector, label: `vector:${variant.kind}` },
+    );
+  }
+  const fuseStart = performance.now();
+  const fused = weightedRrf(lists, rrfK).slice(0, topK);
+  const rows = await loadChunks(db, fused.map((item) => item.id));
+  const results: RetrievedChunk[] = fused.flatMap((item, index) => {
+    const row = rows.get(item.id);
+    if (!row) return [];
+    const legal = row.legal ?? null;
+    return [
+      {
+        chunk_id: row.id,
+        document_id: row.document_id,
+        text: row.text,
+        sha256: row.sha256,
+        position: row.position,
+        kind: row.kind,
+        score: Math.round(item.score * 1e6) / 1e6,
+        rank: index + 1,
+        ranks: item.ranks,
+        citation: {
+          document_title: row.title,
+          ...(row.page !== null ? { page: row.page } : {}),
+          ...(row.section_path.length > 0 ? { section_path: row.section_path } : {}),
+          ...(legal?.pasal ? { pasal: legal.pasal } : {}),
+          ...(legal?.ayat ? { ayat: legal.ayat } : {}),
+        },
+        legal,
+        table_html: row.table_html,
+        context_before: row.context_before,
+        context_after: row.context_after,
+        document: {
+          root: row.root,
+          chunk_count: row.chunk_count,
+          filename: row.filename,
+          document_type: row.document_type,
+          fiscal_year: row.fiscal_year,
+        },
+        proof_path: row.proof_path,
+      },
+    ];
+  });
+  const fuseMs = performance.now() - fuseStart;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    results,
+    parameters: {
+      top_k: topK,
+      rrf_k: rrfK,
+      weights: { lexical: armWeights.lexical, vector: armWeights.vector },
+      rewrite_variants: variants,
+    },
+    timings: {
+      embed_ms: round(embedMs),
+      lexical_ms: round(lexicalMs),
+      vector_ms: round(vectorMs),
+      fuse_ms: round(fuseMs),
+      total_ms: round(performance.now() - started),
+    },
+  };
+}

@@ -1,0 +1,354 @@
+/**
+ * The HTTP API (DESIGN.md §11): routes under `/api/v1`, SSE chat, the OpenAPI document, the
+ * well-known keys and the web assets. Every failure is JSON `{error: {code, message}}` with the right
+ * status (errors.ts); a stack trace never leaves the process.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { AskEvent, AskInput, Engine, RetrievedChunk } from '@saksi/engine';
+import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { readBodyLimited, readJsonBody, validate } from './body.js';
+import { ApiError, toErrorResponse } from './errors.js';
+import { homePage } from './home.js';
+import { openApiDocument } from './openapi.js';
+import {
+  type ChatRequest,
+  chatRequestSchema,
+  consistencyQuerySchema,
+  IDENTIFIER,
+  inclusionQuerySchema,
+  listDocumentsSchema,
+  queryRequestSchema,
+  uploadFieldsSchema,
+  verifyWrapperSchema,
+} from './schemas.js';
+
+export interface AppOptions {
+  /** A directory of built web assets served at `/` (single-page app: unknown paths get index.html). */
+  webRoot?: string;
+}
+
+/** Largest JSON body of chat and query requests. */
+const JSON_LIMIT = 1024 * 1024;
+/** Largest bundle accepted by /verify (a bundle carries its cited chunks). */
+const VERIFY_LIMIT = 16 * 1024 * 1024;
+/** Room for multipart boundaries and the metadata fields on top of the file itself. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+/** Characters of chunk text and parent context in chat results (the full text is in the bundle). */
+const SNIPPET_LENGTH = 320;
+
+export function createApp(engine: Engine, options: AppOptions = {}): Hono {
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    const mapped = toErrorResponse(error);
+    if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} failed:`, error);
+    return c.json(mapped.body, mapped.status as ContentfulStatusCode);
+  });
+  app.notFound((c) =>
+    c.json({ error: { code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}; see /api/v1/openapi.json.` } }, 404),
+  );
+
+  const api = new Hono();
+
+  api.get('/health', async (c) => c.json(await engine.health()));
+
+  api.get('/collections', async (c) => {
+    const collections = await engine.collections();
+    return c.json({
+      items: collections.map((collection) => ({
+        name: collection.name,
+        language: collection.language,
+        text_search_config: collection.text_search_config,
+        embedding: {
+          provider: collection.embedding_provider,
+          model: collection.embedding_model,
+          dimensions: collection.embedding_dimensions,
+        },
+        documents: collection.documents,
+      })),
+    });
+  });
+
+  api.post('/chat', async (c) => {
+    const body = validate(chatRequestSchema, await readJsonBody(c.req.raw, JSON_LIMIT), 'chat request');
+    const input = askInput(body);
+    // Fail before the stream starts when the collection is unknown: a 404 is clearer than an SSE error event.
+    await engine.collection(body.collection);
+    if (wantsStream(c, body)) return streamChat(c, engine, body.collection, input);
+    const result = await engine.ask(body.collection, input);
+    return c.json({
+      session_id: result.session_id,
+      answer: result.answer,
+      found: result.found,
+      bundle: result.bundle,
+      results: result.results.map(summarizeResult),
+      timings: result.timings,
+    });
+  });
+
+  api.post('/query', async (c) => {
+    const body = validate(queryRequestSchema, await readJsonBody(c.req.raw, JSON_LIMIT), 'query request');
+    const result = await engine.query(body.collection, {
+      question: body.question,
+      ...(body.top_k != null ? { top_k: body.top_k } : {}),
+      ...(body.document_type != null ? { document_type: body.document_type } : {}),
+      ...(body.fiscal_year != null ? { fiscal_year: body.fiscal_year } : {}),
+    });
+    return c.json(result);
+  });
+
+  api.post('/documents', async (c) => {
+    const contentType = c.req.header('content-type') ?? '';
+    if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+      throw new ApiError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        415,
+        'Upload documents as multipart/form-data with the file in the "file" field (curl -F file=@report.pdf).',
+      );
+    }
+    const maxBytes = engine.config.maxUploadBytes;
+    const raw = await readBodyLimited(c.req.raw, maxBytes + MULTIPART_OVERHEAD, 'FILE_TOO_LARGE');
+    let form: FormData;
+    try {
+      form = await new Request('http://upload.invalid/', {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: raw,
+      }).formData();
+    } catch (cause) {
+      throw new ApiError('INVALID_INPUT', 400, 'The multipart body is malformed; send it again.', { cause });
+    }
+    const file = form.get('file');
+    if (file === null || typeof file === 'string') {
+      throw new ApiError('INVALID_INPUT', 400, 'The "file" field with the document is missing (curl -F file=@report.pdf).');
+    }
+    const fields: Record<string, string> = {};
+    for (const name of ['collection', 'language', 'title', 'document_type', 'fiscal_year', 'source']) {
+      const value = form.get(name);
+      if (typeof value === 'string' && value !== '') fields[name] = value;
+    }
+    const metadata = validate(uploadFieldsSchema, fields, 'upload fields');
+    if (file.size > maxBytes) {
+      throw new ApiError('FILE_TOO_LARGE', 413, `The file is ${file.size} bytes; the limit is ${maxBytes} bytes.`);
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const result = await engine.ingest(
+      metadata.collection,
+      {
+        bytes,
+        filename: safeFilename(file.name),
+        ...(file.type ? { mime: file.type } : {}),
+        ...(metadata.title !== undefined ? { title: metadata.title.trim() } : {}),
+        ...(metadata.document_type !== undefined ? { document_type: metadata.document_type } : {}),
+        ...(metadata.fiscal_year !== undefined ? { fiscal_year: metadata.fiscal_year } : {}),
+        ...(metadata.source !== undefined ? { source: metadata.source } : {}),
+      },
+      metadata.language !== undefined ? { language: metadata.language } : {},
+    );
+    return c.json(result, result.deduplicated ? 200 : 201);
+  });
+
+  api.get('/documents', async (c) => {
+    const query = validate(listDocumentsSchema, c.req.query(), 'document list query');
+    const page = await engine.listDocuments({
+      ...(query.collection !== undefined ? { collection: query.collection } : {}),
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.document_type !== undefined ? { document_type: query.document_type } : {}),
+      ...(query.fiscal_year !== undefined ? { fiscal_year: query.fiscal_year } : {}),
+      ...(query.limit !== undefined ? { limit: query.limit } : {}),
+      ...(query.offset !== undefined ? { offset: query.offset } : {}),
+    });
+    return c.json({ items: page.items, total: page.total, limit: page.limit, offset: page.offset });
+  });
+
+  api.get('/documents/:id', async (c) => c.json(await engine.getDocument(identifier(c.req.param('id'), 'document'))));
+
+  api.delete('/documents/:id', async (c) => {
+    await engine.deleteDocument(identifier(c.req.param('id'), 'document'));
+    return c.body(null, 204);
+  });
+
+  api.post('/verify', async (c) => {
+    const body = await readJsonBody(c.req.raw, VERIFY_LIMIT);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ApiError('INVALID_INPUT', 400, 'Send a bundle (or {"bundle": …, "question": …}) as a JSON object.');
+    }
+    const wrapped = 'bundle' in body && !('certificate' in body);
+    if (!wrapped) return c.json(await engine.verify(body));
+    const request = validate(verifyWrapperSchema, body, 'verify request');
+    return c.json(
+      await engine.verify(request.bundle, {
+        ...(request.question != null ? { presentedQuestion: request.question } : {}),
+        ...(request.last_checkpoint != null ? { lastCheckpoint: request.last_checkpoint } : {}),
+      }),
+    );
+  });
+
+  api.get('/certificates/:id', async (c) => c.json(await engine.bundle(identifier(c.req.param('id'), 'certificate'))));
+
+  api.get('/log/checkpoint', async (c) => c.json(await latestCheckpoint(engine)));
+
+  api.get('/log/checkpoint.txt', async (c) => {
+    const checkpoint = await latestCheckpoint(engine);
+    // The cosigned note: the log's signed note with the witnesses' cosignature lines appended (C2SP tlog-cosignature).
+    const note = checkpoint.checkpoint + checkpoint.cosignatures.map((line) => `${line}\n`).join('');
+    return c.text(note, 200, { 'content-type': 'text/plain; charset=utf-8' });
+  });
+
+  api.get('/log/proof/inclusion', async (c) => {
+    const query = validate(inclusionQuerySchema, c.req.query(), 'inclusion proof query');
+    return c.json(await engine.log.inclusionProof(engine.db, query.leaf_index, query.tree_size));
+  });
+
+  api.get('/log/proof/consistency', async (c) => {
+    const query = validate(consistencyQuerySchema, c.req.query(), 'consistency proof query');
+    return c.json(await engine.log.consistencyProof(engine.db, query.first, query.second));
+  });
+
+  api.get('/openapi.json', (c) => c.json(openApiDocument()));
+
+  app.route('/api/v1', api);
+
+  app.get('/.well-known/saksi-keys.json', (c) => c.json(engine.trustedKeys()));
+
+  const webRoot = options.webRoot !== undefined ? path.resolve(options.webRoot) : undefined;
+  if (webRoot !== undefined && existsSync(webRoot) && statSync(webRoot).isDirectory()) {
+    const assets = serveStatic({ root: webRoot });
+    const spa = serveStatic({ root: webRoot, path: 'index.html' });
+    app.get('*', async (c, next) => (isApiPath(c.req.path) ? next() : assets(c, next)));
+    app.get('*', async (c, next) => (isApiPath(c.req.path) ? next() : spa(c, next)));
+  } else {
+    app.get('/', (c) => c.html(homePage(new URL(c.req.url).origin)));
+  }
+
+  return app;
+}
+
+function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/.well-known/');
+}
+
+/** An id from the path; one the engine could never have issued is simply not found. */
+function identifier(value: string, what: string): string {
+  if (!IDENTIFIER.test(value)) throw new ApiError('NOT_FOUND', 404, `No ${what} ${JSON.stringify(value.slice(0, 100))}.`);
+  return value;
+}
+
+async function latestCheckpoint(engine: Engine) {
+  const checkpoint = await engine.log.latestCheckpoint(engine.db);
+  if (!checkpoint) throw new ApiError('NOT_FOUND', 404, 'The transparency log is empty; ask a question to create its first entry.');
+  return checkpoint;
+}
+
+function askInput(body: ChatRequest): AskInput {
+  const question = (body.question ?? body.message ?? '').trim();
+  return {
+    question,
+    ...(body.mode != null ? { mode: body.mode } : {}),
+    ...(body.selection != null ? { selection: body.selection } : {}),
+    ...(body.session_id != null ? { session_id: body.session_id } : {}),
+    ...(body.top_k != null ? { top_k: body.top_k } : {}),
+    ...(body.document_type != null ? { document_type: body.document_type } : {}),
+    ...(body.fiscal_year != null ? { fiscal_year: body.fiscal_year } : {}),
+  };
+}
+
+function wantsStream(c: Context, body: ChatRequest): boolean {
+  const stream = c.req.query('stream');
+  if (stream === '1' || stream === 'true') return true;
+  if (body.stream === true) return true;
+  return (c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+/**
+ * Chat as Server-Sent Events: `session`, `retrieval`, `delta`…, `bundle`, then `done`. The bundle is
+ * sent only after its log entry is durable; on failure an `error` event `{code, message}` replaces it.
+ */
+function streamChat(c: Context, engine: Engine, collection: string, input: AskInput): Response {
+  return streamSSE(c, async (stream) => {
+    let pending: Promise<void> = Promise.resolve();
+    let open = true;
+    const send = (event: string, data: unknown) => {
+      pending = pending.then(async () => {
+        if (!open) return;
+        try {
+          await stream.writeSSE({ event, data: JSON.stringify(data) });
+        } catch {
+          open = false; // the client went away; the answer is still certified and logged
+        }
+      });
+    };
+    stream.onAbort(() => {
+      open = false;
+    });
+    try {
+      const result = await engine.ask(collection, input, (event: AskEvent) => {
+        switch (event.type) {
+          case 'session':
+            send('session', { session_id: event.session_id });
+            break;
+          case 'retrieval':
+            send('retrieval', { results: event.results.map(summarizeResult), timings: event.timings });
+            break;
+          case 'delta':
+            send('delta', { text: event.text });
+            break;
+          case 'bundle':
+            send('bundle', event.bundle);
+            break;
+        }
+      });
+      send('done', {
+        session_id: result.session_id,
+        certificate_id: result.bundle.certificate.certificate_id,
+        found: result.found,
+        timings: result.timings,
+      });
+    } catch (error) {
+      const mapped = toErrorResponse(error);
+      if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} (stream) failed:`, error);
+      send('error', mapped.body.error);
+    }
+    await pending;
+  });
+}
+
+/** A retrieval result without the bulky fields (full chunk text, proof path): for chat clients. */
+function summarizeResult(result: RetrievedChunk) {
+  return {
+    chunk_id: result.chunk_id,
+    document_id: result.document_id,
+    score: result.score,
+    rank: result.rank,
+    citation: result.citation,
+    snippet: head(result.text, SNIPPET_LENGTH),
+    context: { before: tail(result.context_before, SNIPPET_LENGTH), after: head(result.context_after, SNIPPET_LENGTH) },
+  };
+}
+
+function head(value: string, length: number): string {
+  if (value.length <= length) return value;
+  const cut = /[\uD800-\uDBFF]/.test(value.charAt(length - 1)) ? length - 1 : length;
+  return `${value.slice(0, cut).trimEnd()}…`;
+}
+
+function tail(value: string, length: number): string {
+  if (value.length <= length) return value;
+  const start = value.length - length;
+  const cut = /[\uDC00-\uDFFF]/.test(value.charAt(start)) ? start + 1 : start;
+  return `…${value.slice(cut).trimStart()}`;
+}
+
+/** The last path segment without control characters, at most 255 characters. */
+function safeFilename(name: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
+  return base.length > 0 ? base : 'upload';
+}

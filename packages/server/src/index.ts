@@ -1,0 +1,4 @@
+export { type AppOptions, createApp } from './app.js';
+export { ApiError, type ApiErrorCode, type ErrorBody } from './errors.js';
+export { openApiDocument } from './openapi.js';
+export { type RunningServer, type ServerOptions, startServer } from './serve.js';

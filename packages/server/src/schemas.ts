@@ -1,0 +1,110 @@
+/**
+ * Request schemas (zod). Unknown fields are ignored (zod objects strip them); `null` counts as absent
+ * for optional fields. Strings must be well-formed Unicode without NUL, since they end up in
+ * PostgreSQL text and in RFC 8785 canonical JSON, neither of which can hold them.
+ */
+import { z } from 'zod';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A string of at most `max` characters that PostgreSQL and RFC 8785 can both hold. */
+export function text(max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters')
+    .refine((value) => !LONE_SURROGATE.test(value), 'must be well-formed Unicode (no lone surrogates)');
+}
+
+/** Collection names as the engine creates them. */
+export const COLLECTION_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+/** Identifiers the engine hands out (`doc_…`, `ses_…`, UUIDs): anything else cannot exist. */
+export const IDENTIFIER = /^[A-Za-z0-9_-]{1,100}$/;
+
+const collection = z
+  .string()
+  .regex(COLLECTION_NAME, 'must be 1–63 characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit');
+const topK = z.number().int().min(1).max(50);
+const fiscalYear = z.number().int().min(1900).max(2200);
+
+/** `POST /api/v1/chat` */
+export const chatRequestSchema = z
+  .object({
+    question: text(4_000).nullish(),
+    message: text(4_000).nullish(),
+    collection,
+    session_id: z.string().regex(IDENTIFIER, 'is not a session id this server issued').nullish(),
+    mode: z.enum(['full', 'selection']).nullish(),
+    selection: text(20_000).nullish(),
+    page_url: text(2_000).nullish(),
+    top_k: topK.nullish(),
+    document_type: text(100).nullish(),
+    fiscal_year: fiscalYear.nullish(),
+    stream: z.boolean().nullish(),
+  })
+  .refine((body) => (body.question ?? body.message ?? '').trim().length > 0, {
+    message: 'is required (send "question" or "message")',
+    path: ['question'],
+  })
+  .refine((body) => body.mode !== 'selection' || (body.selection ?? '').trim().length > 0, {
+    message: 'is required when mode is "selection"',
+    path: ['selection'],
+  });
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** `POST /api/v1/query` */
+export const queryRequestSchema = z.object({
+  question: text(4_000).refine((value) => value.trim().length > 0, 'must not be empty'),
+  collection,
+  top_k: topK.nullish(),
+  document_type: text(100).nullish(),
+  fiscal_year: fiscalYear.nullish(),
+});
+
+const integerString = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+/** Multipart fields of `POST /api/v1/documents` (besides `file`). */
+export const uploadFieldsSchema = z.object({
+  collection,
+  language: z.enum(['id', 'en']).optional(),
+  title: text(500)
+    .refine((value) => value.trim().length > 0, 'must not be empty')
+    .optional(),
+  document_type: text(100).optional(),
+  fiscal_year: integerString(1900, 2200).optional(),
+  source: text(2_000).optional(),
+});
+
+/** Query string of `GET /api/v1/documents`. */
+export const listDocumentsSchema = z.object({
+  collection: collection.optional(),
+  status: z.enum(['PENDING', 'PROCESSING', 'READY', 'FAILED', 'ARCHIVED']).optional(),
+  document_type: text(100).optional(),
+  fiscal_year: integerString(1900, 2200).optional(),
+  limit: integerString(1, 100).optional(),
+  offset: integerString(0, 1_000_000_000).optional(),
+});
+
+/** Query string of `GET /api/v1/log/proof/inclusion`. */
+export const inclusionQuerySchema = z.object({
+  leaf_index: integerString(0, Number.MAX_SAFE_INTEGER),
+  tree_size: integerString(1, Number.MAX_SAFE_INTEGER).optional(),
+});
+
+/** Query string of `GET /api/v1/log/proof/consistency`. */
+export const consistencyQuerySchema = z.object({
+  first: integerString(1, Number.MAX_SAFE_INTEGER),
+  second: integerString(1, Number.MAX_SAFE_INTEGER).optional(),
+});
+
+/** `POST /api/v1/verify` when wrapped: `{ bundle, question?, last_checkpoint? }`. */
+export const verifyWrapperSchema = z.object({
+  bundle: z.unknown(),
+  question: text(4_000).nullish(),
+  last_checkpoint: text(10_000).nullish(),
+});

@@ -1,0 +1,39 @@
+/** Runs the app on Node's HTTP server (`@hono/node-server`). */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Engine } from '@saksi/engine';
+import { type AppOptions, createApp } from './app.js';
+
+export interface ServerOptions extends AppOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host: string;
+}
+
+export interface RunningServer {
+  /** e.g. `http://127.0.0.1:3000` (the actual port when 0 was asked for). */
+  url: string;
+  /** Stops accepting connections and resolves once open ones have ended. */
+  close(): Promise<void>;
+}
+
+/** Starts listening; resolves once the port is bound (rejects when it cannot be, e.g. EADDRINUSE). */
+export function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
+  const app = createApp(engine, options.webRoot !== undefined ? { webRoot: options.webRoot } : {});
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
+      server.off('error', reject);
+      const host = info.family === 'IPv6' || info.address.includes(':') ? `[${info.address}]` : info.address;
+      resolve({
+        url: `http://${host}:${info.port}`,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            // Idle keep-alive connections would otherwise hold close() open until they time out.
+            if ('closeIdleConnections' in server) server.closeIdleConnections();
+          }),
+      });
+    });
+    server.once('error', reject);
+  });
+}
