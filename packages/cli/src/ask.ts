@@ -40,16 +40,25 @@ async function runAsk(values: OptionValues, positionals: readonly string[], io: 
     io.stdout.write(`${style.bold(safeText(result.answer, true))}\n\n`);
     const cited = new Map<string, number>();
     for (const claim of result.bundle.certificate.claims) {
-      for (const evidence of claim.evidence) if (!cited.has(evidence.chunk_id)) cited.set(evidence.chunk_id, cited.size + 1);
+      for (const evidence of claim.evidence)
+        if (!cited.has(evidence.chunk_id)) cited.set(evidence.chunk_id, cited.size + 1);
     }
     for (const [chunkId, number] of cited) {
-      const evidence = result.bundle.certificate.claims.flatMap((claim) => claim.evidence).find((e) => e.chunk_id === chunkId)!;
+      const evidence = result.bundle.certificate.claims
+        .flatMap((claim) => claim.evidence)
+        .find((e) => e.chunk_id === chunkId)!;
       const where = [
-        evidence.citation.pasal ? `Pasal ${evidence.citation.pasal}${evidence.citation.ayat ? ` ayat (${evidence.citation.ayat})` : ''}` : '',
+        evidence.citation.pasal
+          ? `Pasal ${evidence.citation.pasal}${evidence.citation.ayat ? ` ayat (${evidence.citation.ayat})` : ''}`
+          : '',
         evidence.citation.page ? `p. ${evidence.citation.page}` : '',
         evidence.citation.section_path?.join(' › ') ?? '',
-      ].filter(Boolean).join(', ');
-      io.stdout.write(`[${number}] ${safeText(evidence.citation.document_title)}${where ? ` — ${safeText(where)}` : ''}\n`);
+      ]
+        .filter(Boolean)
+        .join(', ');
+      io.stdout.write(
+        `[${number}] ${safeText(evidence.citation.document_title)}${where ? ` — ${safeText(where)}` : ''}\n`,
+      );
     }
     const { verified, total } = verification.summary;
     io.stdout.write(

@@ -15,7 +15,8 @@ export function configFrom(io: Io, overrides: Record<string, string | undefined>
   try {
     return loadConfig(env, io.cwd);
   } catch (error) {
-    if (isEngineError(error)) throw new CliError(error.message, { hint: 'See docs/configuration.md for every variable.' });
+    if (isEngineError(error))
+      throw new CliError(error.message, { hint: 'See docs/configuration.md for every variable.' });
     throw error;
   }
 }

@@ -40,7 +40,9 @@ async function expand(cwd: string, inputs: readonly string[]): Promise<string[]>
     try {
       info = await stat(target);
     } catch {
-      throw new CliError(`cannot read ${safeText(path.relative(cwd, target) || target)}: no such file or folder`);
+      throw new CliError(
+        `cannot read ${safeText(path.relative(cwd, target) || target)}: no such file or folder`,
+      );
     }
     if (info.isDirectory()) {
       for (const entry of (await readdir(target)).sort()) await visit(path.join(target, entry), false);
@@ -66,7 +68,10 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   const documentType = stringOption(values, 'document-type');
   const json = flag(values, 'json');
   const files = await expand(io.cwd, positionals);
-  if (files.length === 0) throw new CliError('no supported files found', { hint: 'Supported: .md .mdx .pdf .docx .html .htm .txt' });
+  if (files.length === 0)
+    throw new CliError('no supported files found', {
+      hint: 'Supported: .md .mdx .pdf .docx .html .htm .txt',
+    });
   const style = styleFor(io.stdout, io.env);
   const engine = await openEngine(configFrom(io));
   let failed = 0;
@@ -90,18 +95,28 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
         );
         chunks += result.deduplicated ? 0 : result.document.chunk_count;
         if (json) {
-          io.stdout.write(`${JSON.stringify({ file: label, ok: true, deduplicated: result.deduplicated, document: result.document })}\n`);
+          io.stdout.write(
+            `${JSON.stringify({ file: label, ok: true, deduplicated: result.deduplicated, document: result.document })}\n`,
+          );
         } else {
           const seconds = ((performance.now() - fileStarted) / 1000).toFixed(2);
-          const what = result.deduplicated ? 'already ingested' : `${result.document.chunk_count} chunks, root ${result.document.root?.slice(0, 12)}…`;
-          io.stdout.write(`${style.green('✓')} [${index + 1}/${files.length}] ${label} — ${what} (${seconds} s)\n`);
+          const what = result.deduplicated
+            ? 'already ingested'
+            : `${result.document.chunk_count} chunks, root ${result.document.root?.slice(0, 12)}…`;
+          io.stdout.write(
+            `${style.green('✓')} [${index + 1}/${files.length}] ${label} — ${what} (${seconds} s)\n`,
+          );
         }
       } catch (error) {
         failed++;
         const code = isEngineError(error) ? error.code : 'ERROR';
         const message = error instanceof Error ? error.message : String(error);
-        if (json) io.stdout.write(`${JSON.stringify({ file: label, ok: false, error: { code, message } })}\n`);
-        else io.stdout.write(`${style.red('✗')} [${index + 1}/${files.length}] ${label} — ${code}: ${safeText(message)}\n`);
+        if (json)
+          io.stdout.write(`${JSON.stringify({ file: label, ok: false, error: { code, message } })}\n`);
+        else
+          io.stdout.write(
+            `${style.red('✗')} [${index + 1}/${files.length}] ${label} — ${code}: ${safeText(message)}\n`,
+          );
       }
     }
   } finally {
@@ -109,7 +124,9 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   }
   if (!json) {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    io.stdout.write(`${files.length - failed} of ${files.length} files ingested into "${safeText(collection)}" (${chunks} new chunks) in ${seconds} s${failed ? `; ${failed} failed` : ''}.\n`);
+    io.stdout.write(
+      `${files.length - failed} of ${files.length} files ingested into "${safeText(collection)}" (${chunks} new chunks) in ${seconds} s${failed ? `; ${failed} failed` : ''}.\n`,
+    );
   }
   return failed > 0 ? 1 : 0;
 }

@@ -21,7 +21,8 @@ Options:
 
 function integer(text: string | undefined, what: string): number {
   const value = Number(text);
-  if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`${what} must be a whole number`);
+  if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(value))
+    throw new UsageError(`${what} must be a whole number`);
   return value;
 }
 
@@ -35,19 +36,42 @@ async function runLog(values: OptionValues, positionals: readonly string[], io: 
   try {
     if (sub === 'checkpoint') {
       const checkpoint = await engine.log.latestCheckpoint(engine.db);
-      if (!checkpoint) throw new CliError('the log is empty', { hint: 'Ask a question first: saksi ask "…" --collection <name>' });
-      io.stdout.write(json ? `${JSON.stringify(checkpoint, null, 2)}\n` : checkpoint.checkpoint + checkpoint.cosignatures.map((line) => `${line}\n`).join(''));
+      if (!checkpoint)
+        throw new CliError('the log is empty', {
+          hint: 'Ask a question first: saksi ask "…" --collection <name>',
+        });
+      io.stdout.write(
+        json
+          ? `${JSON.stringify(checkpoint, null, 2)}\n`
+          : checkpoint.checkpoint + checkpoint.cosignatures.map((line) => `${line}\n`).join(''),
+      );
       return 0;
     }
     if (sub === 'inclusion') {
       const index = integer(rest[0], '<index>');
       const sizeText = stringOption(values, 'size');
-      const proof = await engine.log.inclusionProof(engine.db, index, sizeText === undefined ? undefined : integer(sizeText, '--size'));
-      io.stdout.write(json ? `${JSON.stringify(proof, null, 2)}\n` : `entry ${proof.leaf_index} in tree of ${proof.tree_size}:\n${proof.proof.join('\n')}\n`);
+      const proof = await engine.log.inclusionProof(
+        engine.db,
+        index,
+        sizeText === undefined ? undefined : integer(sizeText, '--size'),
+      );
+      io.stdout.write(
+        json
+          ? `${JSON.stringify(proof, null, 2)}\n`
+          : `entry ${proof.leaf_index} in tree of ${proof.tree_size}:\n${proof.proof.join('\n')}\n`,
+      );
       return 0;
     }
-    const proof = await engine.log.consistencyProof(engine.db, integer(rest[0], '<old>'), integer(rest[1], '<new>'));
-    io.stdout.write(json ? `${JSON.stringify(proof, null, 2)}\n` : `consistency ${proof.first} → ${proof.second}:\n${proof.proof.join('\n')}\n`);
+    const proof = await engine.log.consistencyProof(
+      engine.db,
+      integer(rest[0], '<old>'),
+      integer(rest[1], '<new>'),
+    );
+    io.stdout.write(
+      json
+        ? `${JSON.stringify(proof, null, 2)}\n`
+        : `consistency ${proof.first} → ${proof.second}:\n${proof.proof.join('\n')}\n`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof Error && 'code' in error && (error as { code: string }).code === 'INVALID_INPUT') {

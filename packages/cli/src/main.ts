@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Command, OptionValues } from './command.js';
 import { askCommand } from './ask.js';
+import type { Command, OptionValues } from './command.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { inspectCommand } from './inspect.js';
@@ -22,8 +22,12 @@ export { CliError, type Io, type Output, UsageError } from './io.js';
 
 /** Every sub-command, in the order `saksi --help` lists them. */
 export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  ingestCommand,
+  askCommand,
   verifyCommand,
   inspectCommand,
+  logCommand,
   keysCommand,
   vectorsCommand,
   demoCommand,

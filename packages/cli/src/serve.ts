@@ -37,11 +37,15 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
     ...(flag(values, 'no-demo') ? { SAKSI_DEMO: '0' } : {}),
   });
   const say = (text: string) => io.stdout.write(`${text}\n`);
-  say(`Saksi: data in ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'}), embeddings ${config.embedding.provider}:${config.embedding.model}`);
+  say(
+    `Saksi: data in ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'}), embeddings ${config.embedding.provider}:${config.embedding.model}`,
+  );
   const engine = await openEngine(config);
   if (config.demo) {
     const existing = await engine.collections();
-    const needed = ['lalu-lintas', 'apbn', 'docs'].filter((name) => !existing.some((c) => c.name === name && c.documents > 0));
+    const needed = ['lalu-lintas', 'apbn', 'docs'].filter(
+      (name) => !existing.some((c) => c.name === name && c.documents > 0),
+    );
     if (needed.length > 0) {
       say('First start: loading the demo collections (lalu-lintas, apbn, docs)…');
       const started = performance.now();
@@ -53,12 +57,16 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
             : `${progress.result?.document.chunk_count ?? 0} chunks`;
         say(`  [${progress.collection} ${progress.index}/${progress.total}] ${progress.file} — ${what}`);
       });
-      say(`Demo collections ready: ${result.added} documents added, ${result.failed} failed, in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+      say(
+        `Demo collections ready: ${result.added} documents added, ${result.failed} failed, in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+      );
     }
   }
   const server = await startServer(engine, { port: config.port, host: config.host });
   say(`Listening on ${server.url}`);
-  say(`  Ask:     curl -s ${server.url}/api/v1/chat -H 'content-type: application/json' -d '{"collection":"lalu-lintas","question":"Apakah menerobos lampu merah melanggar aturan?"}'`);
+  say(
+    `  Ask:     curl -s ${server.url}/api/v1/chat -H 'content-type: application/json' -d '{"collection":"lalu-lintas","question":"Apakah menerobos lampu merah melanggar aturan?"}'`,
+  );
   say(`  Keys:    ${server.url}/.well-known/saksi-keys.json`);
   say(`  API:     ${server.url}/api/v1/openapi.json`);
   await new Promise<void>((resolve) => {

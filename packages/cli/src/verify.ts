@@ -100,14 +100,20 @@ async function verifyOptions(values: OptionValues, io: Io): Promise<VerifyBundle
 async function loadTrust(values: OptionValues, io: Io): Promise<ReturnType<typeof trustOptions>> {
   let trustFile = stringOption(values, 'trust');
   if (trustFile === undefined) {
-    if (!existsSync(path.resolve(io.cwd, DEFAULT_TRUST_FILE))) {
+    // This machine's own keys (what `saksi serve` / `saksi ask` sign with) are the next best default.
+    const localKeys = path.join(io.env['SAKSI_KEYS_DIR'] ?? path.join(io.env['SAKSI_DATA_DIR'] ?? '.saksi', 'keys'), DEFAULT_TRUST_FILE);
+    if (existsSync(path.resolve(io.cwd, DEFAULT_TRUST_FILE))) {
+      trustFile = DEFAULT_TRUST_FILE;
+    } else if (existsSync(path.resolve(io.cwd, localKeys))) {
+      trustFile = localKeys;
+      io.stderr.write(`note: trusting this machine's keys in ${safeText(localKeys)}; pin a server's keys with --trust\n`);
+    } else {
       throw new CliError('no trusted keys: nothing says which issuer and log to trust', {
         hint:
           `Pin the keys you trust with --trust keys.json (for a server, save its /.well-known/saksi-keys.json), ` +
           `or put ${DEFAULT_TRUST_FILE} in the current folder. 'saksi keys generate' writes one for your own keys.`,
       });
     }
-    trustFile = DEFAULT_TRUST_FILE;
   }
   const document = await readJsonFile(io.cwd, trustFile, 'trusted keys file');
   try {

@@ -37,11 +37,19 @@ export async function ensureVectorIndex(db: Queryable, dimensions: number): Prom
   );
 }
 
-export async function ensureWorkspace(db: Queryable, id = DEFAULT_WORKSPACE, name = 'Default'): Promise<void> {
+export async function ensureWorkspace(
+  db: Queryable,
+  id = DEFAULT_WORKSPACE,
+  name = 'Default',
+): Promise<void> {
   await db.query('INSERT INTO workspaces (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, name]);
 }
 
-export async function getCollection(db: Queryable, name: string, workspaceId = DEFAULT_WORKSPACE): Promise<Collection | null> {
+export async function getCollection(
+  db: Queryable,
+  name: string,
+  workspaceId = DEFAULT_WORKSPACE,
+): Promise<Collection | null> {
   const result = await db.query<Collection>(
     'SELECT id, workspace_id, name, language, text_search_config::text AS text_search_config, profile, embedding_provider, embedding_model, embedding_dimensions FROM collections WHERE workspace_id = $1 AND name = $2',
     [workspaceId, name],
@@ -49,13 +57,21 @@ export async function getCollection(db: Queryable, name: string, workspaceId = D
   return result.rows[0] ?? null;
 }
 
-export async function requireCollection(db: Queryable, name: string, workspaceId = DEFAULT_WORKSPACE): Promise<Collection> {
+export async function requireCollection(
+  db: Queryable,
+  name: string,
+  workspaceId = DEFAULT_WORKSPACE,
+): Promise<Collection> {
   const collection = await getCollection(db, name, workspaceId);
-  if (!collection) throw new EngineError('NOT_FOUND', `No collection named "${name}". Ingest documents into it first.`);
+  if (!collection)
+    throw new EngineError('NOT_FOUND', `No collection named "${name}". Ingest documents into it first.`);
   return collection;
 }
 
-export async function listCollections(db: Queryable, workspaceId = DEFAULT_WORKSPACE): Promise<(Collection & { documents: number })[]> {
+export async function listCollections(
+  db: Queryable,
+  workspaceId = DEFAULT_WORKSPACE,
+): Promise<(Collection & { documents: number })[]> {
   const result = await db.query<Collection & { documents: number }>(
     `SELECT c.id, c.workspace_id, c.name, c.language, c.text_search_config::text AS text_search_config, c.profile,
             c.embedding_provider, c.embedding_model, c.embedding_dimensions,
@@ -78,12 +94,18 @@ export async function ensureCollection(
   },
 ): Promise<Collection> {
   if (!NAME.test(options.name)) {
-    throw new EngineError('INVALID_INPUT', 'Collection names are 1–63 characters of a-z, 0-9, ".", "_" and "-".');
+    throw new EngineError(
+      'INVALID_INPUT',
+      'Collection names are 1–63 characters of a-z, 0-9, ".", "_" and "-".',
+    );
   }
   const workspaceId = options.workspaceId ?? DEFAULT_WORKSPACE;
   const existing = await getCollection(db, options.name, workspaceId);
   if (existing) {
-    if (existing.embedding_model !== options.embedding.model || existing.embedding_dimensions !== options.embedding.dimensions) {
+    if (
+      existing.embedding_model !== options.embedding.model ||
+      existing.embedding_dimensions !== options.embedding.dimensions
+    ) {
       throw new EngineError(
         'CONFLICT',
         `Collection "${options.name}" uses ${existing.embedding_model} (${existing.embedding_dimensions} dimensions); re-embed it to switch models.`,

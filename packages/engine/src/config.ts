@@ -15,7 +15,11 @@ const schema = z.object({
   SAKSI_EMBEDDING_BASE_URL: z.string().url().optional(),
   SAKSI_EMBEDDING_API_KEY: z.string().min(1).optional(),
   SAKSI_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(4096).optional(),
-  SAKSI_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
+  SAKSI_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * 1024 * 1024),
   SAKSI_DEMO: z.enum(['0', '1', 'true', 'false']).default('1'),
   SAKSI_KEYS_DIR: z.string().min(1).optional(),
 });
@@ -44,14 +48,21 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new EngineError('CONFIG_INVALID', `Invalid configuration: ${issue?.path.join('.')} ${issue?.message ?? ''}`.trim());
+    throw new EngineError(
+      'CONFIG_INVALID',
+      `Invalid configuration: ${issue?.path.join('.')} ${issue?.message ?? ''}`.trim(),
+    );
   }
   const values = parsed.data;
   const dataDir = path.resolve(cwd, values.SAKSI_DATA_DIR ?? '.saksi');
   const [provider, ...modelParts] = values.SAKSI_EMBEDDING.split(':');
   let embedding: EmbeddingConfig;
   if (provider === 'hash') {
-    embedding = { provider: 'hash', model: 'saksi-hash-v1', dimensions: values.SAKSI_EMBEDDING_DIMENSIONS ?? 384 };
+    embedding = {
+      provider: 'hash',
+      model: 'saksi-hash-v1',
+      dimensions: values.SAKSI_EMBEDDING_DIMENSIONS ?? 384,
+    };
   } else if (provider === 'openai-compatible') {
     const model = modelParts.join(':');
     if (!model || !values.SAKSI_EMBEDDING_BASE_URL || !values.SAKSI_EMBEDDING_DIMENSIONS) {
@@ -68,7 +79,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       ...(values.SAKSI_EMBEDDING_API_KEY ? { apiKey: values.SAKSI_EMBEDDING_API_KEY } : {}),
     };
   } else {
-    throw new EngineError('CONFIG_INVALID', `SAKSI_EMBEDDING must be "hash" or "openai-compatible:<model>", not "${provider}".`);
+    throw new EngineError(
+      'CONFIG_INVALID',
+      `SAKSI_EMBEDDING must be "hash" or "openai-compatible:<model>", not "${provider}".`,
+    );
   }
   return {
     dataDir,

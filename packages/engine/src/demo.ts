@@ -20,13 +20,41 @@ export interface DemoCollection {
 /** `uu-2019-20.md` → UU 20/2019 on the APBN of fiscal year 2020 (from corpora/apbn-uu/SOURCE.txt). */
 const APBN_FILES: Record<string, { title: string; fiscal_year?: number; document_type: string }> = {
   'uu-2003-17.md': { title: 'UU No. 17 Tahun 2003 tentang Keuangan Negara', document_type: 'UU' },
-  'uu-2015-3.md': { title: 'UU No. 3 Tahun 2015 tentang Perubahan APBN TA 2015', fiscal_year: 2015, document_type: 'UU APBN-P' },
-  'uu-2016-18.md': { title: 'UU No. 18 Tahun 2016 tentang APBN TA 2017', fiscal_year: 2017, document_type: 'UU APBN' },
-  'uu-2017-15.md': { title: 'UU No. 15 Tahun 2017 tentang APBN TA 2018', fiscal_year: 2018, document_type: 'UU APBN' },
-  'uu-2018-12.md': { title: 'UU No. 12 Tahun 2018 tentang APBN TA 2019', fiscal_year: 2019, document_type: 'UU APBN' },
-  'uu-2019-20.md': { title: 'UU No. 20 Tahun 2019 tentang APBN TA 2020', fiscal_year: 2020, document_type: 'UU APBN' },
-  'uu-2021-6.md': { title: 'UU No. 6 Tahun 2021 tentang APBN TA 2022', fiscal_year: 2022, document_type: 'UU APBN' },
-  'uu-2022-28.md': { title: 'UU No. 28 Tahun 2022 tentang APBN TA 2023', fiscal_year: 2023, document_type: 'UU APBN' },
+  'uu-2015-3.md': {
+    title: 'UU No. 3 Tahun 2015 tentang Perubahan APBN TA 2015',
+    fiscal_year: 2015,
+    document_type: 'UU APBN-P',
+  },
+  'uu-2016-18.md': {
+    title: 'UU No. 18 Tahun 2016 tentang APBN TA 2017',
+    fiscal_year: 2017,
+    document_type: 'UU APBN',
+  },
+  'uu-2017-15.md': {
+    title: 'UU No. 15 Tahun 2017 tentang APBN TA 2018',
+    fiscal_year: 2018,
+    document_type: 'UU APBN',
+  },
+  'uu-2018-12.md': {
+    title: 'UU No. 12 Tahun 2018 tentang APBN TA 2019',
+    fiscal_year: 2019,
+    document_type: 'UU APBN',
+  },
+  'uu-2019-20.md': {
+    title: 'UU No. 20 Tahun 2019 tentang APBN TA 2020',
+    fiscal_year: 2020,
+    document_type: 'UU APBN',
+  },
+  'uu-2021-6.md': {
+    title: 'UU No. 6 Tahun 2021 tentang APBN TA 2022',
+    fiscal_year: 2022,
+    document_type: 'UU APBN',
+  },
+  'uu-2022-28.md': {
+    title: 'UU No. 28 Tahun 2022 tentang APBN TA 2023',
+    fiscal_year: 2023,
+    document_type: 'UU APBN',
+  },
 };
 
 export function demoCollections(corporaDirectory: string): DemoCollection[] {
@@ -35,7 +63,11 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'lalu-lintas',
       language: 'id',
       directory: path.join(corporaDirectory, 'uu-22-2009-llaj'),
-      describe: () => ({ title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan', document_type: 'UU', source: 'UU 22/2009' }),
+      describe: () => ({
+        title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan',
+        document_type: 'UU',
+        source: 'UU 22/2009',
+      }),
     },
     {
       name: 'apbn',
@@ -56,7 +88,8 @@ async function walk(directory: string): Promise<string[]> {
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) files.push(...(await walk(full)));
-    else if (entry.isFile() && isSupportedFile(entry.name) && !/^(LICENSE|README)/i.test(entry.name)) files.push(full);
+    else if (entry.isFile() && isSupportedFile(entry.name) && !/^(LICENSE|README)/i.test(entry.name))
+      files.push(full);
   }
   return files;
 }
@@ -90,7 +123,13 @@ export async function loadDemoCollections(
           { language: collection.language },
         );
         if (!result.deduplicated) added++;
-        onProgress({ collection: collection.name, file: relative, index: index + 1, total: files.length, result });
+        onProgress({
+          collection: collection.name,
+          file: relative,
+          index: index + 1,
+          total: files.length,
+          result,
+        });
       } catch (error) {
         failed++;
         onProgress({

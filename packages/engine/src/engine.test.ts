@@ -23,9 +23,21 @@ const uu22 = read('corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md');
 let test: TestEngine;
 beforeAll(async () => {
   test = await openTestEngine();
-  await test.engine.ingest('lalu-lintas', { bytes: uu22, filename: 'uu-22-2009.md', title: 'UU 22/2009' }, { language: 'id' });
-  for (const file of ['introduction/CoreConcepts.md', 'understanding/thinking-in-redux/Glossary.md', 'api/combineReducers.md']) {
-    await test.engine.ingest('docs', { bytes: read(`corpora/docs-redux/docs/${file}`), filename: file }, { language: 'en' });
+  await test.engine.ingest(
+    'lalu-lintas',
+    { bytes: uu22, filename: 'uu-22-2009.md', title: 'UU 22/2009' },
+    { language: 'id' },
+  );
+  for (const file of [
+    'introduction/CoreConcepts.md',
+    'understanding/thinking-in-redux/Glossary.md',
+    'api/combineReducers.md',
+  ]) {
+    await test.engine.ingest(
+      'docs',
+      { bytes: read(`corpora/docs-redux/docs/${file}`), filename: file },
+      { language: 'en' },
+    );
   }
 });
 afterAll(async () => {
@@ -46,20 +58,38 @@ describe('ingestion', () => {
     const document = items[0]!;
     expect(document.status).toBe('READY');
     expect(document.chunk_count).toBeGreaterThan(300);
-    const chunks = await test.engine.db.query<{ position: number; text: string; sha256: string; proof_path: string[]; legal: { pasal?: string } | null }>(
+    const chunks = await test.engine.db.query<{
+      position: number;
+      text: string;
+      sha256: string;
+      proof_path: string[];
+      legal: { pasal?: string } | null;
+    }>(
       'SELECT position, text, sha256, proof_path, legal FROM chunks WHERE document_id = $1 ORDER BY position',
       [document.id],
     );
     for (const chunk of chunks.rows.filter((_, i) => i % 37 === 0)) {
       const leaf = hashLeaf(fromHex(chunk.sha256, 32));
-      expect(verifyInclusionProof(chunk.position, document.chunk_count, leaf, chunk.proof_path.map((node) => fromHex(node, 32)), fromHex(document.root!, 32))).toBe(true);
+      expect(
+        verifyInclusionProof(
+          chunk.position,
+          document.chunk_count,
+          leaf,
+          chunk.proof_path.map((node) => fromHex(node, 32)),
+          fromHex(document.root!, 32),
+        ),
+      ).toBe(true);
     }
     expect(chunks.rows.some((chunk) => chunk.legal?.pasal === '287')).toBe(true);
   });
 
   it('dedupes the same bytes instantly and changes nothing', async () => {
     const before = await counts();
-    const again = await test.engine.ingest('lalu-lintas', { bytes: uu22, filename: 'copy.md' }, { language: 'id' });
+    const again = await test.engine.ingest(
+      'lalu-lintas',
+      { bytes: uu22, filename: 'copy.md' },
+      { language: 'id' },
+    );
     expect(again.deduplicated).toBe(true);
     expect(await counts()).toEqual(before);
   });
@@ -69,23 +99,37 @@ describe('ingestion', () => {
     const failures: [Uint8Array, string, string][] = [
       [new Uint8Array([0, 1, 2, 3, 255, 254]), 'binary.pdf', 'INGEST_FAILED'],
       [new Uint8Array(0), 'empty.md', 'INGEST_FAILED'],
-      [read('files/pdf-samples/005-libreoffice-writer-password/libreoffice-writer-password.pdf'), 'locked.pdf', 'INGEST_FAILED'],
+      [
+        read('files/pdf-samples/005-libreoffice-writer-password/libreoffice-writer-password.pdf'),
+        'locked.pdf',
+        'INGEST_FAILED',
+      ],
     ];
     for (const [bytes, filename, code] of failures) {
-      const error = await test.engine.ingest('docs', { bytes, filename }, { language: 'en' }).catch((e: unknown) => e);
+      const error = await test.engine
+        .ingest('docs', { bytes, filename }, { language: 'en' })
+        .catch((e: unknown) => e);
       expect(isEngineError(error, code as 'INGEST_FAILED'), `${filename}: ${String(error)}`).toBe(true);
     }
     expect(await counts()).toEqual(before);
-    const jobs = await test.engine.db.query<{ status: string; error: { code: string } }>("SELECT status, error FROM jobs WHERE status = 'FAILED'");
+    const jobs = await test.engine.db.query<{ status: string; error: { code: string } }>(
+      "SELECT status, error FROM jobs WHERE status = 'FAILED'",
+    );
     expect(jobs.rows.length).toBeGreaterThanOrEqual(3);
-    const ok = await test.engine.ingest('docs', { bytes: utf8Encode('# After\n\nIngestion still works after failures.\n'), filename: 'after.md' }, { language: 'en' });
+    const ok = await test.engine.ingest(
+      'docs',
+      { bytes: utf8Encode('# After\n\nIngestion still works after failures.\n'), filename: 'after.md' },
+      { language: 'en' },
+    );
     expect(ok.document.status).toBe('READY');
   });
 
   it('refuses uploads over the size limit', async () => {
     const small = await openTestEngine({ env: { SAKSI_MAX_UPLOAD_BYTES: '100' } });
     try {
-      const error = await small.engine.ingest('c', { bytes: new Uint8Array(101).fill(65), filename: 'a.txt' }).catch((e: unknown) => e);
+      const error = await small.engine
+        .ingest('c', { bytes: new Uint8Array(101).fill(65), filename: 'a.txt' })
+        .catch((e: unknown) => e);
       expect(isEngineError(error, 'INVALID_INPUT')).toBe(true);
       expect((error as { status: number }).status).toBe(413);
     } finally {
@@ -96,7 +140,10 @@ describe('ingestion', () => {
 
 describe('retrieval', () => {
   it('finds Pasal 287 for a question in everyday words (Indonesian text search + vectors)', async () => {
-    const result = await test.engine.query('lalu-lintas', { question: 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?', top_k: 5 });
+    const result = await test.engine.query('lalu-lintas', {
+      question: 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?',
+      top_k: 5,
+    });
     expect(result.results.length).toBe(5);
     expect(result.results.some((r) => r.citation.pasal === '287' && r.citation.ayat === '2')).toBe(true);
     const first = result.results[0]!;
@@ -121,7 +168,9 @@ describe('answers with certificates in the transparency log', () => {
     const verification = await verifyBundle(result.bundle, { ...trust, presentedQuestion: question });
     expect(verification.verdict).toBe('verified');
     expect(result.found).toBe(true);
-    const cited = result.bundle.certificate.claims.flatMap((claim) => claim.evidence.map((e) => e.citation.pasal));
+    const cited = result.bundle.certificate.claims.flatMap((claim) =>
+      claim.evidence.map((e) => e.citation.pasal),
+    );
     expect(cited.some((pasal) => pasal === '106' || pasal === '287')).toBe(true);
 
     const tampered = structuredClone(result.bundle);
@@ -133,7 +182,9 @@ describe('answers with certificates in the transparency log', () => {
   });
 
   it('says plainly when the documents do not answer', async () => {
-    const result = await test.engine.ask('docs', { question: 'Who won the 1998 football world cup in Paris?' });
+    const result = await test.engine.ask('docs', {
+      question: 'Who won the 1998 football world cup in Paris?',
+    });
     expect(result.found).toBe(false);
     expect(result.bundle.certificate.claims).toEqual([]);
     expect((await test.engine.verify(result.bundle)).verdict).toBe('verified');
@@ -147,16 +198,44 @@ describe('answers with certificates in the transparency log', () => {
     expect(parsed.size).toBe(second.bundle.log.leaf_index + 1);
     const inclusion = await test.engine.log.inclusionProof(test.engine.db, first.bundle.log.leaf_index);
     const leaf = hashLeaf(logLeafInput(first.bundle.certificate, first.bundle.signature));
-    expect(verifyInclusionProof(inclusion.leaf_index, inclusion.tree_size, leaf, inclusion.proof.map((n) => fromHex(n, 32)), parsed.rootHash)).toBe(true);
+    expect(
+      verifyInclusionProof(
+        inclusion.leaf_index,
+        inclusion.tree_size,
+        leaf,
+        inclusion.proof.map((n) => fromHex(n, 32)),
+        parsed.rootHash,
+      ),
+    ).toBe(true);
     const old = parseCheckpoint(parseNote(first.bundle.log.checkpoint).text);
     const consistency = await test.engine.log.consistencyProof(test.engine.db, old.size, parsed.size);
-    expect(verifyConsistencyProof(old.size, parsed.size, consistency.proof.map((n) => fromHex(n, 32)), old.rootHash, parsed.rootHash)).toBe(true);
+    expect(
+      verifyConsistencyProof(
+        old.size,
+        parsed.size,
+        consistency.proof.map((n) => fromHex(n, 32)),
+        old.rootHash,
+        parsed.rootHash,
+      ),
+    ).toBe(true);
     // A verifier that saw the newer checkpoint accepts the older bundle with a consistency proof from the server.
-    expect((await test.engine.verify(first.bundle, { lastCheckpoint: checkpoint.checkpoint })).verdict).toBe('verified');
+    expect((await test.engine.verify(first.bundle, { lastCheckpoint: checkpoint.checkpoint })).verdict).toBe(
+      'verified',
+    );
   });
 
   it('rejects empty questions and unknown sessions with typed errors', async () => {
-    expect(isEngineError(await test.engine.ask('docs', { question: '  ' }).catch((e: unknown) => e), 'INVALID_INPUT')).toBe(true);
-    expect(isEngineError(await test.engine.ask('docs', { question: 'reducer', session_id: 'ses_x' }).catch((e: unknown) => e), 'NOT_FOUND')).toBe(true);
+    expect(
+      isEngineError(
+        await test.engine.ask('docs', { question: '  ' }).catch((e: unknown) => e),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
+    expect(
+      isEngineError(
+        await test.engine.ask('docs', { question: 'reducer', session_id: 'ses_x' }).catch((e: unknown) => e),
+        'NOT_FOUND',
+      ),
+    ).toBe(true);
   });
 });

@@ -11,12 +11,7 @@ import {
   verifyBundle,
 } from '@saksi/proof';
 import { type AskEvent, type AskInput, type AskResult, ask, loadBundle } from './answer/ask.js';
-import {
-  type Collection,
-  ensureCollection,
-  listCollections,
-  requireCollection,
-} from './collections.js';
+import { type Collection, ensureCollection, listCollections, requireCollection } from './collections.js';
 import type { SaksiConfig } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -37,6 +32,7 @@ import {
 import { loadOrCreateKeys, type SigningKeys } from './keys.js';
 import { TransparencyLog } from './log/transparency-log.js';
 import { type QueryVariant, type RetrieveResult, retrieve } from './retrieve/retrieve.js';
+import { rewriteQuery } from './retrieve/rewrite.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -62,7 +58,13 @@ export class Engine {
   readonly keys: SigningKeys;
   readonly log: TransparencyLog;
 
-  private constructor(config: SaksiConfig, db: Database, embedding: EmbeddingModel, keys: SigningKeys, log: TransparencyLog) {
+  private constructor(
+    config: SaksiConfig,
+    db: Database,
+    embedding: EmbeddingModel,
+    keys: SigningKeys,
+    log: TransparencyLog,
+  ) {
     this.config = config;
     this.db = db;
     this.embedding = embedding;
@@ -74,8 +76,11 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const { config } = options;
     const keys = await loadOrCreateKeys(config.keysDir);
-    const pgliteDir = options.pgliteDataDir === null ? undefined : (options.pgliteDataDir ?? `${config.dataDir}/pglite`);
-    const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : pgliteDir ? { dataDir: pgliteDir } : {});
+    const pgliteDir =
+      options.pgliteDataDir === null ? undefined : (options.pgliteDataDir ?? `${config.dataDir}/pglite`);
+    const db = await openDatabase(
+      config.databaseUrl ? { databaseUrl: config.databaseUrl } : pgliteDir ? { dataDir: pgliteDir } : {},
+    );
     try {
       await migrate(db);
     } catch (cause) {
@@ -83,7 +88,11 @@ export class Engine {
       throw new EngineError('DATABASE_ERROR', 'Applying database migrations failed.', { cause });
     }
     const embedding = options.embedding ?? createEmbeddingModel(config);
-    const log = new TransparencyLog({ origin: keys.logOrigin, signer: keys.logSigner, cosigners: keys.cosigners });
+    const log = new TransparencyLog({
+      origin: keys.logOrigin,
+      signer: keys.logSigner,
+      cosigners: keys.cosigners,
+    });
     return new Engine(config, db, embedding, keys, log);
   }
 
@@ -113,21 +122,39 @@ export class Engine {
     const collection = await ensureCollection(this.db, {
       name: collectionName,
       language: options.language ?? 'id',
-      embedding: { provider: this.embedding.provider, model: this.embedding.modelId, dimensions: this.embedding.dimensions },
+      embedding: {
+        provider: this.embedding.provider,
+        model: this.embedding.modelId,
+        dimensions: this.embedding.dimensions,
+      },
     });
     return ingestDocument(
-      { db: this.db, embedding: this.embedding, maxBytes: this.config.maxUploadBytes, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
+      {
+        db: this.db,
+        embedding: this.embedding,
+        maxBytes: this.config.maxUploadBytes,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
       collection,
       input,
     );
   }
 
-  async listDocuments(options: { collection?: string; status?: string; document_type?: string; fiscal_year?: number; limit?: number; offset?: number }) {
+  async listDocuments(options: {
+    collection?: string;
+    status?: string;
+    document_type?: string;
+    fiscal_year?: number;
+    limit?: number;
+    offset?: number;
+  }) {
     const collectionId = options.collection ? (await this.collection(options.collection)).id : undefined;
     const limit = options.limit ?? 20;
     const offset = options.offset ?? 0;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) throw new EngineError('INVALID_INPUT', 'limit must be 1–100.');
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new EngineError('INVALID_INPUT', 'offset must be ≥ 0.');
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100)
+      throw new EngineError('INVALID_INPUT', 'limit must be 1–100.');
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw new EngineError('INVALID_INPUT', 'offset must be ≥ 0.');
     const page = await listDocuments(this.db, {
       ...(collectionId ? { collectionId } : {}),
       ...(options.status ? { status: options.status } : {}),
@@ -154,7 +181,9 @@ export class Engine {
     const question = input.question?.trim() ?? '';
     if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
     const collection = await this.collection(collectionName);
-    const variants: QueryVariant[] = [{ text: question.slice(0, 4_000), weight: 1, kind: 'original' }];
+    const variants: QueryVariant[] = rewriteQuery(question.slice(0, 4_000), {
+      language: collection.language,
+    });
     return retrieve(this.db, this.embedding, collection, variants, {
       topK: input.top_k ?? 5,
       ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
@@ -163,7 +192,11 @@ export class Engine {
   }
 
   /** Answers with a certificate; `onEvent` receives retrieval results, text deltas and the final bundle. */
-  async ask(collectionName: string, input: AskInput, onEvent?: (event: AskEvent) => void): Promise<AskResult> {
+  async ask(
+    collectionName: string,
+    input: AskInput,
+    onEvent?: (event: AskEvent) => void,
+  ): Promise<AskResult> {
     const collection = await this.collection(collectionName);
     return ask(
       { db: this.db, embedding: this.embedding, keys: this.keys, log: this.log, confidenceThreshold: 0.5 },
@@ -183,12 +216,18 @@ export class Engine {
   async verify(bundle: unknown, options: Partial<VerifyBundleOptions> = {}): Promise<BundleVerification> {
     return verifyBundle(bundle, {
       ...trustOptions(this.keys.trusted),
-      fetchConsistencyProof: async (first, second) => (await this.log.consistencyProof(this.db, first, second)).proof,
+      fetchConsistencyProof: async (first, second) =>
+        (await this.log.consistencyProof(this.db, first, second)).proof,
       ...options,
     });
   }
 
-  async health(): Promise<{ status: 'ok' | 'degraded'; version: string; database: { kind: string; ok: boolean }; log: { origin: string; size: number } }> {
+  async health(): Promise<{
+    status: 'ok' | 'degraded';
+    version: string;
+    database: { kind: string; ok: boolean };
+    log: { origin: string; size: number };
+  }> {
     let ok = true;
     let size = 0;
     try {
@@ -206,7 +245,8 @@ export class Engine {
 }
 
 export function createEmbeddingModel(config: SaksiConfig): EmbeddingModel {
-  if (config.embedding.provider === 'hash') return createHashEmbeddingModel({ dimensions: config.embedding.dimensions });
+  if (config.embedding.provider === 'hash')
+    return createHashEmbeddingModel({ dimensions: config.embedding.dimensions });
   return createOpenAICompatibleEmbeddingModel({
     baseURL: config.embedding.baseURL!,
     modelId: config.embedding.model,

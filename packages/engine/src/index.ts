@@ -1,14 +1,26 @@
-export { type AskEvent, type AskInput, type AskResult } from './answer/ask.js';
+export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export { type Collection, DEFAULT_WORKSPACE } from './collections.js';
 export { type EmbeddingConfig, loadConfig, type SaksiConfig } from './config.js';
-export { type Database, type Queryable, openDatabase } from './db/database.js';
+export { type Database, openDatabase, type Queryable } from './db/database.js';
 export { migrate } from './db/migrate.js';
-export { createEmbeddingModel, Engine, ENGINE_VERSION, type EngineOptions, type QueryInput } from './engine.js';
+export { type DemoCollection, type DemoProgress, demoCollections, loadDemoCollections } from './demo.js';
+export {
+  createEmbeddingModel,
+  ENGINE_VERSION,
+  Engine,
+  type EngineOptions,
+  type QueryInput,
+} from './engine.js';
 export { EngineError, type EngineErrorCode, isEngineError } from './errors.js';
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/errors.js';
-export type { DocumentRecord, IngestInput, IngestProgress, IngestResult, IngestStage } from './ingest/pipeline.js';
+export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
+export type {
+  DocumentRecord,
+  IngestInput,
+  IngestProgress,
+  IngestResult,
+  IngestStage,
+} from './ingest/pipeline.js';
 export { generateKeyFiles, KEY_FILES, type KeyOptions, loadOrCreateKeys, type SigningKeys } from './keys.js';
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
 export type { QueryVariant, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
-export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
-export { type DemoCollection, type DemoProgress, demoCollections, loadDemoCollections } from './demo.js';

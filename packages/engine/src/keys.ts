@@ -16,8 +16,8 @@ import {
   fromBase64,
   generateKeyPair,
   getPublicKey,
-  issuerFromSecretKey,
   type Issuer,
+  issuerFromSecretKey,
   type NoteSigner,
   parseSignerKey,
   parseTrustedKeys,
@@ -95,7 +95,10 @@ export async function loadOrCreateKeys(directory: string, options: KeyOptions = 
       : undefined;
     const issuer = issuerFromSecretKey(issuerName, issuerSecretKey);
     if (!trusted.issuers.some((entry) => entry.public_key === toBase64(getPublicKey(issuerSecretKey)))) {
-      throw new EngineError('KEYS_INVALID', `${KEY_FILES.trust} does not list the issuer key in ${KEY_FILES.issuer}.`);
+      throw new EngineError(
+        'KEYS_INVALID',
+        `${KEY_FILES.trust} does not list the issuer key in ${KEY_FILES.issuer}.`,
+      );
     }
     return {
       issuer,
@@ -107,6 +110,8 @@ export async function loadOrCreateKeys(directory: string, options: KeyOptions = 
     };
   } catch (cause) {
     if (cause instanceof EngineError) throw cause;
-    throw new EngineError('KEYS_INVALID', `The key files in ${directory} are unreadable or inconsistent.`, { cause });
+    throw new EngineError('KEYS_INVALID', `The key files in ${directory} are unreadable or inconsistent.`, {
+      cause,
+    });
   }
 }

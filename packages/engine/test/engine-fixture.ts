@@ -7,8 +7,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, type SaksiConfig } from '../src/config.js';
-import { Engine } from '../src/engine.js';
 import type { EmbeddingModel } from '../src/embed/model.js';
+import { Engine } from '../src/engine.js';
 import { templateDirectory } from './pglite-template.js';
 
 export const TEST_DATABASE_URL = process.env['SAKSI_TEST_DATABASE_URL'];
@@ -39,7 +39,9 @@ async function createPostgresDatabase(url: string): Promise<{ url: string; drop(
   };
 }
 
-export async function openTestEngine(options: { env?: Record<string, string>; embedding?: EmbeddingModel } = {}): Promise<TestEngine> {
+export async function openTestEngine(
+  options: { env?: Record<string, string>; embedding?: EmbeddingModel } = {},
+): Promise<TestEngine> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'saksi-engine-test-'));
   let drop: (() => Promise<void>) | undefined;
   const env: Record<string, string> = { SAKSI_DATA_DIR: dataDir, ...options.env };
@@ -51,7 +53,10 @@ export async function openTestEngine(options: { env?: Record<string, string>; em
     cpSync(templateDirectory(), path.join(dataDir, 'pglite'), { recursive: true });
   }
   const config: SaksiConfig = loadConfig(env, dataDir);
-  const engine = await Engine.open({ config, ...(options.embedding ? { embedding: options.embedding } : {}) });
+  const engine = await Engine.open({
+    config,
+    ...(options.embedding ? { embedding: options.embedding } : {}),
+  });
   return {
     engine,
     dataDir,

@@ -55,7 +55,10 @@ export interface RecordedRequest {
 }
 
 /** Answers a request; returns `true` when it did, `false` to fall through to the built-in routes. */
-export type OpenAITestHandler = (request: RecordedRequest, response: ServerResponse) => boolean | Promise<boolean>;
+export type OpenAITestHandler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+) => boolean | Promise<boolean>;
 
 export interface OpenAITestServerOptions {
   /** Vector length when the request does not ask for `dimensions`. Default 8. */
@@ -97,7 +100,12 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return result;
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json',
@@ -138,9 +146,16 @@ export async function startOpenAITestServer(
     }
     const { input, dimensions, model } = body as { input?: unknown; dimensions?: unknown; model?: unknown };
     const inputs = typeof input === 'string' ? [input] : input;
-    if (!Array.isArray(inputs) || !inputs.every((value) => typeof value === 'string') || typeof model !== 'string') {
+    if (
+      !Array.isArray(inputs) ||
+      !inputs.every((value) => typeof value === 'string') ||
+      typeof model !== 'string'
+    ) {
       sendJson(response, 400, {
-        error: { message: 'model and input (string or string[]) are required', type: 'invalid_request_error' },
+        error: {
+          message: 'model and input (string or string[]) are required',
+          type: 'invalid_request_error',
+        },
       });
       return;
     }
@@ -155,7 +170,13 @@ export async function startOpenAITestServer(
         sendJson(
           response,
           429,
-          { error: { message: 'Rate limit reached', type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' } },
+          {
+            error: {
+              message: 'Rate limit reached',
+              type: 'rate_limit_exceeded',
+              code: 'rate_limit_exceeded',
+            },
+          },
           headers,
         );
         return;
@@ -164,7 +185,10 @@ export async function startOpenAITestServer(
         sendJson(response, 500, { error: { message: 'The server had an error', type: 'server_error' } });
         return;
       case 'bad-shape':
-        sendJson(response, 200, { object: 'list', data: inputs.map((_, index) => ({ index, vector: 'nope' })) });
+        sendJson(response, 200, {
+          object: 'list',
+          data: inputs.map((_, index) => ({ index, vector: 'nope' })),
+        });
         return;
       case 'stall':
         stalled.add(response);

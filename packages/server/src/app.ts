@@ -49,7 +49,15 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     return c.json(mapped.body, mapped.status as ContentfulStatusCode);
   });
   app.notFound((c) =>
-    c.json({ error: { code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}; see /api/v1/openapi.json.` } }, 404),
+    c.json(
+      {
+        error: {
+          code: 'NOT_FOUND',
+          message: `No route ${c.req.method} ${c.req.path}; see /api/v1/openapi.json.`,
+        },
+      },
+      404,
+    ),
   );
 
   const api = new Hono();
@@ -124,7 +132,11 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     }
     const file = form.get('file');
     if (file === null || typeof file === 'string') {
-      throw new ApiError('INVALID_INPUT', 400, 'The "file" field with the document is missing (curl -F file=@report.pdf).');
+      throw new ApiError(
+        'INVALID_INPUT',
+        400,
+        'The "file" field with the document is missing (curl -F file=@report.pdf).',
+      );
     }
     const fields: Record<string, string> = {};
     for (const name of ['collection', 'language', 'title', 'document_type', 'fiscal_year', 'source']) {
@@ -133,7 +145,11 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     }
     const metadata = validate(uploadFieldsSchema, fields, 'upload fields');
     if (file.size > maxBytes) {
-      throw new ApiError('FILE_TOO_LARGE', 413, `The file is ${file.size} bytes; the limit is ${maxBytes} bytes.`);
+      throw new ApiError(
+        'FILE_TOO_LARGE',
+        413,
+        `The file is ${file.size} bytes; the limit is ${maxBytes} bytes.`,
+      );
     }
     const bytes = new Uint8Array(await file.arrayBuffer());
     const result = await engine.ingest(
@@ -165,7 +181,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     return c.json({ items: page.items, total: page.total, limit: page.limit, offset: page.offset });
   });
 
-  api.get('/documents/:id', async (c) => c.json(await engine.getDocument(identifier(c.req.param('id'), 'document'))));
+  api.get('/documents/:id', async (c) =>
+    c.json(await engine.getDocument(identifier(c.req.param('id'), 'document'))),
+  );
 
   api.delete('/documents/:id', async (c) => {
     await engine.deleteDocument(identifier(c.req.param('id'), 'document'));
@@ -175,7 +193,11 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   api.post('/verify', async (c) => {
     const body = await readJsonBody(c.req.raw, VERIFY_LIMIT);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError('INVALID_INPUT', 400, 'Send a bundle (or {"bundle": …, "question": …}) as a JSON object.');
+      throw new ApiError(
+        'INVALID_INPUT',
+        400,
+        'Send a bundle (or {"bundle": …, "question": …}) as a JSON object.',
+      );
     }
     const wrapped = 'bundle' in body && !('certificate' in body);
     if (!wrapped) return c.json(await engine.verify(body));
@@ -188,7 +210,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     );
   });
 
-  api.get('/certificates/:id', async (c) => c.json(await engine.bundle(identifier(c.req.param('id'), 'certificate'))));
+  api.get('/certificates/:id', async (c) =>
+    c.json(await engine.bundle(identifier(c.req.param('id'), 'certificate'))),
+  );
 
   api.get('/log/checkpoint', async (c) => c.json(await latestCheckpoint(engine)));
 
@@ -234,13 +258,19 @@ function isApiPath(pathname: string): boolean {
 
 /** An id from the path; one the engine could never have issued is simply not found. */
 function identifier(value: string, what: string): string {
-  if (!IDENTIFIER.test(value)) throw new ApiError('NOT_FOUND', 404, `No ${what} ${JSON.stringify(value.slice(0, 100))}.`);
+  if (!IDENTIFIER.test(value))
+    throw new ApiError('NOT_FOUND', 404, `No ${what} ${JSON.stringify(value.slice(0, 100))}.`);
   return value;
 }
 
 async function latestCheckpoint(engine: Engine) {
   const checkpoint = await engine.log.latestCheckpoint(engine.db);
-  if (!checkpoint) throw new ApiError('NOT_FOUND', 404, 'The transparency log is empty; ask a question to create its first entry.');
+  if (!checkpoint)
+    throw new ApiError(
+      'NOT_FOUND',
+      404,
+      'The transparency log is empty; ask a question to create its first entry.',
+    );
   return checkpoint;
 }
 
@@ -326,7 +356,10 @@ function summarizeResult(result: RetrievedChunk) {
     rank: result.rank,
     citation: result.citation,
     snippet: head(result.text, SNIPPET_LENGTH),
-    context: { before: tail(result.context_before, SNIPPET_LENGTH), after: head(result.context_after, SNIPPET_LENGTH) },
+    context: {
+      before: tail(result.context_before, SNIPPET_LENGTH),
+      after: head(result.context_after, SNIPPET_LENGTH),
+    },
   };
 }
 
@@ -346,7 +379,6 @@ function tail(value: string, length: number): string {
 /** The last path segment without control characters, at most 255 characters. */
 function safeFilename(name: string): string {
   const base = (name.split(/[\\/]/).pop() ?? '')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 255);

@@ -18,7 +18,11 @@ export async function readBodyLimited(
   tooLargeCode: Extract<ApiErrorCode, 'FILE_TOO_LARGE' | 'BODY_TOO_LARGE'> = 'BODY_TOO_LARGE',
 ): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
-    new ApiError(tooLargeCode, 413, `The request body is larger than the limit of ${limit} bytes; send less.`);
+    new ApiError(
+      tooLargeCode,
+      413,
+      `The request body is larger than the limit of ${limit} bytes; send less.`,
+    );
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) throw tooLarge();
   if (!request.body) return new Uint8Array(0);
@@ -47,12 +51,15 @@ export async function readBodyLimited(
 /** Reads and parses a JSON body (any content type is accepted, as `curl -d` sends form encoding). */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const bytes = await readBodyLimited(request, limit);
-  if (bytes.byteLength === 0) throw new ApiError('INVALID_JSON', 400, 'The request body is empty; send a JSON object.');
+  if (bytes.byteLength === 0)
+    throw new ApiError('INVALID_JSON', 400, 'The request body is empty; send a JSON object.');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch (cause) {
-    throw new ApiError('INVALID_JSON', 400, 'The request body is not valid UTF-8; send UTF-8 JSON.', { cause });
+    throw new ApiError('INVALID_JSON', 400, 'The request body is not valid UTF-8; send UTF-8 JSON.', {
+      cause,
+    });
   }
   try {
     return parseJson(text, { maxDepth: MAX_JSON_DEPTH, maxLength: limit });

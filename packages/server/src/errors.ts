@@ -40,7 +40,8 @@ export interface MappedError {
   internal: boolean;
 }
 
-const GENERIC_MESSAGE = 'The server failed to handle this request. The error has been logged; try again later.';
+const GENERIC_MESSAGE =
+  'The server failed to handle this request. The error has been logged; try again later.';
 
 interface CodedError {
   name: string;
@@ -65,13 +66,15 @@ export function toErrorResponse(error: unknown): MappedError {
     return { status: error.status, body: body(error.code, error.message), internal: false };
   }
   if (isCoded(error, 'EngineError') && typeof error.status === 'number') {
-    if (error.status >= 500) return { status: error.status, body: body(error.code, GENERIC_MESSAGE), internal: true };
+    if (error.status >= 500)
+      return { status: error.status, body: body(error.code, GENERIC_MESSAGE), internal: true };
     // Ingestion failures carry the parser's precise code (UNSUPPORTED_TYPE, EMPTY_FILE, MALFORMED_FILE, …).
     const cause = error.cause;
     if (isCoded(cause, 'IngestError')) {
       return { status: error.status, body: body(cause.code, error.message), internal: false };
     }
-    if (error.status === 413) return { status: 413, body: body('FILE_TOO_LARGE', error.message), internal: false };
+    if (error.status === 413)
+      return { status: 413, body: body('FILE_TOO_LARGE', error.message), internal: false };
     return { status: error.status, body: body(error.code, error.message), internal: false };
   }
   if (isCoded(error, 'IngestError')) {

@@ -32,7 +32,13 @@ const integerQuery = (name: string, description: string, required = false) => ({
   schema: { type: 'integer', minimum: 0 },
 });
 
-const idPath = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } });
+const idPath = (description: string) => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
 
 const schemas = {
   Error: {
@@ -43,7 +49,10 @@ const schemas = {
         type: 'object',
         required: ['code', 'message'],
         properties: {
-          code: { type: 'string', description: 'Stable machine-readable code, e.g. INVALID_INPUT, NOT_FOUND' },
+          code: {
+            type: 'string',
+            description: 'Stable machine-readable code, e.g. INVALID_INPUT, NOT_FOUND',
+          },
           message: { type: 'string', description: 'What happened and what to do' },
         },
       },
@@ -62,12 +71,23 @@ const schemas = {
   },
   Bundle: {
     type: 'object',
-    description: 'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1; see docs/certificate.md).',
+    description:
+      'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1; see docs/certificate.md).',
     required: ['certificate', 'signature', 'log', 'chunks'],
     properties: {
       certificate: {
         type: 'object',
-        required: ['schema', 'certificate_id', 'issued_at', 'issuer', 'query', 'retrieval', 'answer', 'claims', 'policy'],
+        required: [
+          'schema',
+          'certificate_id',
+          'issued_at',
+          'issuer',
+          'query',
+          'retrieval',
+          'answer',
+          'claims',
+          'policy',
+        ],
         properties: {
           schema: { const: 'saksi.certificate/v1' },
           certificate_id: { type: 'string' },
@@ -109,7 +129,10 @@ const schemas = {
       top_k: { type: 'integer', minimum: 1, maximum: 50, default: 5 },
       document_type: { type: 'string' },
       fiscal_year: { type: 'integer' },
-      stream: { type: 'boolean', description: 'Respond with Server-Sent Events (also: Accept: text/event-stream or ?stream=1)' },
+      stream: {
+        type: 'boolean',
+        description: 'Respond with Server-Sent Events (also: Accept: text/event-stream or ?stream=1)',
+      },
     },
   },
   ResultSummary: {
@@ -205,7 +228,8 @@ const schemas = {
   },
   Verification: {
     type: 'object',
-    description: 'The result of verifyBundle (@saksi/proof): every check, integrity codes and per-claim render decisions.',
+    description:
+      'The result of verifyBundle (@saksi/proof): every check, integrity codes and per-claim render decisions.',
     required: ['verdict', 'checks', 'codes', 'claims', 'summary'],
     properties: {
       verdict: { enum: ['verified', 'failed'] },
@@ -240,7 +264,12 @@ const paths = {
   '/api/v1/collections': {
     get: {
       summary: 'List collections',
-      responses: { '200': { description: 'Collections', content: json({ type: 'object', properties: { items: { type: 'array' } } }) } },
+      responses: {
+        '200': {
+          description: 'Collections',
+          content: json({ type: 'object', properties: { items: { type: 'array' } } }),
+        },
+      },
     },
   },
   '/api/v1/chat': {
@@ -264,7 +293,10 @@ const paths = {
     post: {
       summary: 'Retrieval only: ranked chunks with citations, parent context, table HTML and timings',
       requestBody: { required: true, content: json(ref('QueryRequest')) },
-      responses: { '200': { description: 'Results', content: json(ref('QueryResponse')) }, ...errorResponses(400, 404, 413, 500) },
+      responses: {
+        '200': { description: 'Results', content: json(ref('QueryResponse')) },
+        ...errorResponses(400, 404, 413, 500),
+      },
     },
   },
   '/api/v1/documents': {
@@ -292,7 +324,10 @@ const paths = {
       },
       responses: {
         '201': { description: 'Ingested', content: json(ref('IngestResponse')) },
-        '200': { description: 'The same bytes were already in the collection (deduplicated)', content: json(ref('IngestResponse')) },
+        '200': {
+          description: 'The same bytes were already in the collection (deduplicated)',
+          content: json(ref('IngestResponse')),
+        },
         ...errorResponses(400, 413, 415, 422, 500),
       },
     },
@@ -300,7 +335,11 @@ const paths = {
       summary: 'List documents with filters and paging',
       parameters: [
         { name: 'collection', in: 'query', schema: { type: 'string' } },
-        { name: 'status', in: 'query', schema: { enum: ['PENDING', 'PROCESSING', 'READY', 'FAILED', 'ARCHIVED'] } },
+        {
+          name: 'status',
+          in: 'query',
+          schema: { enum: ['PENDING', 'PROCESSING', 'READY', 'FAILED', 'ARCHIVED'] },
+        },
         { name: 'document_type', in: 'query', schema: { type: 'string' } },
         integerQuery('fiscal_year', 'Fiscal year'),
         integerQuery('limit', '1–100, default 20'),
@@ -328,7 +367,10 @@ const paths = {
     get: {
       summary: 'One document',
       parameters: [idPath('Document id')],
-      responses: { '200': { description: 'The document', content: json(ref('Document')) }, ...errorResponses(404) },
+      responses: {
+        '200': { description: 'The document', content: json(ref('Document')) },
+        ...errorResponses(404),
+      },
     },
     delete: {
       summary: 'Delete a document and its chunks',
@@ -350,44 +392,66 @@ const paths = {
               properties: {
                 bundle: ref('Bundle'),
                 question: { type: 'string', description: 'The question actually asked (replay check)' },
-                last_checkpoint: { type: 'string', description: 'The last checkpoint note the client saw (rollback/fork check)' },
+                last_checkpoint: {
+                  type: 'string',
+                  description: 'The last checkpoint note the client saw (rollback/fork check)',
+                },
               },
             },
           ],
         }),
       },
-      responses: { '200': { description: 'The verification', content: json(ref('Verification')) }, ...errorResponses(400, 413) },
+      responses: {
+        '200': { description: 'The verification', content: json(ref('Verification')) },
+        ...errorResponses(400, 413),
+      },
     },
   },
   '/api/v1/certificates/{id}': {
     get: {
       summary: 'The bundle of a certificate',
       parameters: [idPath('Certificate id (UUIDv7)')],
-      responses: { '200': { description: 'The bundle', content: json(ref('Bundle')) }, ...errorResponses(404) },
+      responses: {
+        '200': { description: 'The bundle', content: json(ref('Bundle')) },
+        ...errorResponses(404),
+      },
     },
   },
   '/api/v1/log/checkpoint': {
     get: {
       summary: 'The latest signed checkpoint of the transparency log',
-      responses: { '200': { description: 'Checkpoint', content: json(ref('Checkpoint')) }, ...errorResponses(404) },
+      responses: {
+        '200': { description: 'Checkpoint', content: json(ref('Checkpoint')) },
+        ...errorResponses(404),
+      },
     },
   },
   '/api/v1/log/checkpoint.txt': {
     get: {
       summary: 'The latest checkpoint as a cosigned C2SP note',
-      responses: { '200': { description: 'Note', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses(404) },
+      responses: {
+        '200': { description: 'Note', content: { 'text/plain': { schema: { type: 'string' } } } },
+        ...errorResponses(404),
+      },
     },
   },
   '/api/v1/log/proof/inclusion': {
     get: {
       summary: 'RFC 9162 inclusion proof of a log entry',
-      parameters: [integerQuery('leaf_index', 'Entry index', true), integerQuery('tree_size', 'Tree size (default: current)')],
+      parameters: [
+        integerQuery('leaf_index', 'Entry index', true),
+        integerQuery('tree_size', 'Tree size (default: current)'),
+      ],
       responses: {
         '200': {
           description: 'Proof (hex hashes)',
           content: json({
             type: 'object',
-            properties: { leaf_index: { type: 'integer' }, tree_size: { type: 'integer' }, proof: { type: 'array', items: { type: 'string' } } },
+            properties: {
+              leaf_index: { type: 'integer' },
+              tree_size: { type: 'integer' },
+              proof: { type: 'array', items: { type: 'string' } },
+            },
           }),
         },
         ...errorResponses(400),
@@ -397,13 +461,20 @@ const paths = {
   '/api/v1/log/proof/consistency': {
     get: {
       summary: 'RFC 9162 consistency proof between two tree sizes',
-      parameters: [integerQuery('first', 'Smaller tree size', true), integerQuery('second', 'Larger tree size (default: current)')],
+      parameters: [
+        integerQuery('first', 'Smaller tree size', true),
+        integerQuery('second', 'Larger tree size (default: current)'),
+      ],
       responses: {
         '200': {
           description: 'Proof (hex hashes)',
           content: json({
             type: 'object',
-            properties: { first: { type: 'integer' }, second: { type: 'integer' }, proof: { type: 'array', items: { type: 'string' } } },
+            properties: {
+              first: { type: 'integer' },
+              second: { type: 'integer' },
+              proof: { type: 'array', items: { type: 'string' } },
+            },
           }),
         },
         ...errorResponses(400),
@@ -411,7 +482,10 @@ const paths = {
     },
   },
   '/api/v1/openapi.json': {
-    get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
+    get: {
+      summary: 'This document',
+      responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } },
+    },
   },
   '/.well-known/saksi-keys.json': {
     get: {

@@ -23,7 +23,10 @@ export const IDENTIFIER = /^[A-Za-z0-9_-]{1,100}$/;
 
 const collection = z
   .string()
-  .regex(COLLECTION_NAME, 'must be 1–63 characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit');
+  .regex(
+    COLLECTION_NAME,
+    'must be 1–63 characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit',
+  );
 const topK = z.number().int().min(1).max(50);
 const fiscalYear = z.number().int().min(1900).max(2200);
 

@@ -21,19 +21,23 @@ export interface RunningServer {
 export function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
   const app = createApp(engine, options.webRoot !== undefined ? { webRoot: options.webRoot } : {});
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
-      server.off('error', reject);
-      const host = info.family === 'IPv6' || info.address.includes(':') ? `[${info.address}]` : info.address;
-      resolve({
-        url: `http://${host}:${info.port}`,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            // Idle keep-alive connections would otherwise hold close() open until they time out.
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
-          }),
-      });
-    });
+    const server = serve(
+      { fetch: app.fetch, port: options.port, hostname: options.host },
+      (info: AddressInfo) => {
+        server.off('error', reject);
+        const host =
+          info.family === 'IPv6' || info.address.includes(':') ? `[${info.address}]` : info.address;
+        resolve({
+          url: `http://${host}:${info.port}`,
+          close: () =>
+            new Promise<void>((done, fail) => {
+              server.close((error) => (error ? fail(error) : done()));
+              // Idle keep-alive connections would otherwise hold close() open until they time out.
+              if ('closeIdleConnections' in server) server.closeIdleConnections();
+            }),
+        });
+      },
+    );
     server.once('error', reject);
   });
 }

@@ -20,7 +20,13 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { SigningKeys } from '../keys.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
-import { type QueryVariant, type RetrievedChunk, type RetrieveResult, retrieve } from '../retrieve/retrieve.js';
+import {
+  type QueryVariant,
+  type RetrievedChunk,
+  type RetrieveResult,
+  retrieve,
+} from '../retrieve/retrieve.js';
+import { rewriteQuery } from '../retrieve/rewrite.js';
 import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
 import { type AnswerSource, extractiveAnswer } from './extractive.js';
 
@@ -67,7 +73,8 @@ export async function ask(
 ): Promise<AskResult> {
   const question = input.question?.trim() ?? '';
   if (question.length === 0) throw new EngineError('INVALID_INPUT', 'The question is empty.');
-  if (question.length > MAX_QUESTION) throw new EngineError('INVALID_INPUT', `The question is longer than ${MAX_QUESTION} characters.`);
+  if (question.length > MAX_QUESTION)
+    throw new EngineError('INVALID_INPUT', `The question is longer than ${MAX_QUESTION} characters.`);
   const mode = input.mode ?? 'full';
   if (mode === 'selection' && !input.selection?.trim()) {
     throw new EngineError('INVALID_INPUT', 'mode "selection" needs the selected text in "selection".');
@@ -76,8 +83,9 @@ export async function ask(
   const sessionId = await ensureSession(db, collection, input.session_id);
   onEvent({ type: 'session', session_id: sessionId });
 
-  const variants: QueryVariant[] = [{ text: question, weight: 1, kind: 'original' }];
-  if (mode === 'selection' && input.selection) variants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
+  const variants: QueryVariant[] = rewriteQuery(question, { language: collection.language });
+  if (mode === 'selection' && input.selection)
+    variants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
   const retrieval = await retrieve(db, context.embedding, collection, variants, {
     topK: input.top_k ?? 5,
     ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
@@ -93,7 +101,12 @@ export async function ask(
     score: result.score,
     citation: result.citation,
   }));
-  const extractive = extractiveAnswer(question, sources, { language: collection.language });
+  // Score sentences against the question and its rewrites, so statute wording found by the rewrite counts.
+  const scoringText = variants
+    .filter((variant) => variant.kind !== 'selection')
+    .map((variant) => variant.text)
+    .join(' ');
+  const extractive = extractiveAnswer(scoringText, sources, { language: collection.language });
   for (const piece of extractive.text.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
   const answerMs = performance.now() - answerStart;
 
@@ -124,7 +137,10 @@ export async function ask(
         confidence: Math.round(entailment.confidence * 1000) / 1000,
         verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
       },
-      render: { rendered: entailment.label === 'entailed', reason: entailment.label === 'entailed' ? 'OK' : 'NOT_SUPPORTED' },
+      render: {
+        rendered: entailment.label === 'entailed',
+        reason: entailment.label === 'entailed' ? 'OK' : 'NOT_SUPPORTED',
+      },
     };
   });
   const { certificate, chunks } = buildCertificate({
@@ -146,7 +162,10 @@ export async function ask(
         score: result.score,
       })),
     },
-    answer: { text: extractive.text, generator: { kind: 'extractive', model: 'saksi-extractive', version: '1' } },
+    answer: {
+      text: extractive.text,
+      generator: { kind: 'extractive', model: 'saksi-extractive', version: '1' },
+    },
     claims,
     policy: { confidence_threshold: context.confidenceThreshold, require_anchor: false },
   });
@@ -158,19 +177,33 @@ export async function ask(
   });
   const signature = signCertificate(certificate, context.keys.issuerSecretKey);
   const logged = await db.transaction(async (tx) => {
-    const appended = await context.log.append(tx, certificate.certificate_id, logLeafInput(certificate, signature));
+    const appended = await context.log.append(
+      tx,
+      certificate.certificate_id,
+      logLeafInput(certificate, signature),
+    );
     await tx.query(
       'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [certificate.certificate_id, collection.id, certificate.issued_at, JSON.stringify(certificate), signature, JSON.stringify(chunks), appended.leaf_index],
+      [
+        certificate.certificate_id,
+        collection.id,
+        certificate.issued_at,
+        JSON.stringify(certificate),
+        signature,
+        JSON.stringify(chunks),
+        appended.leaf_index,
+      ],
     );
-    await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [newId('msg'), sessionId, 'user', question]);
-    await tx.query('INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)', [
+    await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [
       newId('msg'),
       sessionId,
-      'assistant',
-      extractive.text,
-      certificate.certificate_id,
+      'user',
+      question,
     ]);
+    await tx.query(
+      'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
+      [newId('msg'), sessionId, 'assistant', extractive.text, certificate.certificate_id],
+    );
     await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
     return appended;
   });
@@ -193,14 +226,26 @@ export async function ask(
     answer: extractive.text,
     bundle,
     results: retrieval.results,
-    timings: { ...retrieval.timings, answer_ms: Math.round(answerMs * 100) / 100, certify_ms: Math.round((performance.now() - certifyStart) * 100) / 100 },
+    timings: {
+      ...retrieval.timings,
+      answer_ms: Math.round(answerMs * 100) / 100,
+      certify_ms: Math.round((performance.now() - certifyStart) * 100) / 100,
+    },
   };
 }
 
-async function ensureSession(db: Database, collection: Collection, sessionId: string | undefined): Promise<string> {
+async function ensureSession(
+  db: Database,
+  collection: Collection,
+  sessionId: string | undefined,
+): Promise<string> {
   if (sessionId !== undefined) {
-    const found = await db.query<{ id: string }>('SELECT id FROM chat_sessions WHERE id = $1 AND collection_id = $2', [sessionId, collection.id]);
-    if (found.rows.length === 0) throw new EngineError('NOT_FOUND', `No chat session ${sessionId} in collection ${collection.name}.`);
+    const found = await db.query<{ id: string }>(
+      'SELECT id FROM chat_sessions WHERE id = $1 AND collection_id = $2',
+      [sessionId, collection.id],
+    );
+    if (found.rows.length === 0)
+      throw new EngineError('NOT_FOUND', `No chat session ${sessionId} in collection ${collection.name}.`);
     return sessionId;
   }
   const id = newId('ses');
@@ -209,11 +254,17 @@ async function ensureSession(db: Database, collection: Collection, sessionId: st
 }
 
 /** A stored bundle by certificate id, rebuilt with its original log proof and checkpoint. */
-export async function loadBundle(db: Database, log: TransparencyLog, certificateId: string): Promise<Bundle | null> {
-  const result = await db.query<{ certificate: Bundle['certificate']; signature: string; chunks: Bundle['chunks']; leaf_index: number }>(
-    'SELECT certificate, signature, chunks, leaf_index FROM certificates WHERE id = $1',
-    [certificateId],
-  );
+export async function loadBundle(
+  db: Database,
+  log: TransparencyLog,
+  certificateId: string,
+): Promise<Bundle | null> {
+  const result = await db.query<{
+    certificate: Bundle['certificate'];
+    signature: string;
+    chunks: Bundle['chunks'];
+    leaf_index: number;
+  }>('SELECT certificate, signature, chunks, leaf_index FROM certificates WHERE id = $1', [certificateId]);
   const row = result.rows[0];
   if (!row) return null;
   const checkpoint = await db.query<{ note: string; cosignatures: string[]; size: number }>(
@@ -221,7 +272,11 @@ export async function loadBundle(db: Database, log: TransparencyLog, certificate
     [row.leaf_index + 1],
   );
   const stored = checkpoint.rows[0];
-  if (!stored) throw new EngineError('LOG_ERROR', `The checkpoint that first included certificate ${certificateId} is missing.`);
+  if (!stored)
+    throw new EngineError(
+      'LOG_ERROR',
+      `The checkpoint that first included certificate ${certificateId} is missing.`,
+    );
   const proof = await log.inclusionProof(db, row.leaf_index, stored.size);
   return {
     certificate: row.certificate,

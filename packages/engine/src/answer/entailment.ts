@@ -4,9 +4,12 @@
  * 1. Numeric fidelity: every figure in the claim must occur in the evidence after normalizing
  *    Indonesian and English number formats (`unsupportedFigures` from `@saksi/proof`), otherwise
  *    `not_supported` with `NUMBER_MISMATCH`.
- * 2. Negation: a word the claim negates ("tidak dipidana") that the evidence states only plainly, or
- *    a word the evidence negates ("tidak memenuhi") that the claim states plainly → `contradicted`
- *    (when the claim is otherwise about the same thing: coverage of at least one half).
+ * 2. Negation: a word the claim negates closely ("tidak dipidana") that the evidence never has inside
+ *    a negated clause, or a word the evidence has only inside negated clauses ("tidak memenuhi
+ *    persyaratan") that the claim states outside any negated clause → `contradicted` (when the claim is otherwise about the
+ *    same thing: coverage of at least one half). A negation's close scope is its next two content
+ *    words; its clause runs to `.;:!?` or a relative word (`yang`, `sebagaimana`, `which`, `that`),
+ *    so "must not X, Y or modify Z" still negates "modify".
  * 3. Coverage: the share of the claim's stemmed content words (citation markers `[n]` and digits
  *    left out — figures are step 1) that occur in the evidence; `entailed` from
  *    {@link ENTAILMENT_COVERAGE_THRESHOLD} up.
@@ -18,7 +21,7 @@
  * words it finds; the certificate says which verifier produced the label.
  */
 import { unsupportedFigures } from '@saksi/proof';
-import { isStopword, type Language, stemWord, tokenize } from './stem.js';
+import { foldText, isStopword, type Language, stemWord } from './stem.js';
 
 export const VERIFIER_ID = 'lexical-entailment';
 export const VERIFIER_VERSION = '1';
@@ -44,10 +47,19 @@ const NEGATIONS: Record<Language, ReadonlySet<string>> = {
   id: new Set(['tidak', 'tak', 'bukan', 'tanpa', 'belum', 'jangan', 'enggak', 'nggak', 'gak', 'tdk', 'blm']),
   en: new Set(['not', 'never', 'without', 'no', 'cannot', 'nor', 'neither']),
 };
-/** A negation governs the next this-many content words… */
-const NEGATION_SCOPE_WORDS = 3;
-/** …within this many tokens. */
-const NEGATION_SCOPE_TOKENS = 6;
+/** A negation governs the next this-many content words closely… */
+const NARROW_SCOPE_WORDS = 2;
+/** …within this many tokens… */
+const NARROW_SCOPE_TOKENS = 4;
+/** …and, loosely, the rest of its clause up to this many tokens ("must not X, Y or Z"). */
+const WIDE_SCOPE_TOKENS = 24;
+/** Words that end a negation's clause (a relative clause or a reference starts). */
+const SCOPE_STOPS: Record<Language, ReadonlySet<string>> = {
+  id: new Set(['yang', 'sebagaimana', 'tetapi', 'namun', 'kecuali', 'melainkan', 'sedangkan']),
+  en: new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'but', 'unless', 'except', 'whereas']),
+};
+const SCOPE_TOKEN = /\p{L}+|\p{N}+|[.;:!?](?=\s|$)/gu;
+const CLAUSE_BREAK = /^[.;:!?]$/;
 /** Below this many content words a claim's confidence is scaled down. */
 const CONFIDENT_CLAIM_WORDS = 3;
 /** A negation mismatch only contradicts a claim about the same thing: at least this coverage. */
@@ -69,16 +81,26 @@ export function checkEntailment(claim: string, evidence: string, language: Langu
   const coverage = claimStems.length === 0 ? 0 : covered / claimStems.length;
   const sureness = Math.min(1, claimStems.length / CONFIDENT_CLAIM_WORDS);
 
+  // The claim negates what the evidence states plainly, or states plainly what the evidence negates.
   const negationMismatch =
-    [...claimWords.negated].some((stem) => evidenceWords.plain.has(stem) && !evidenceWords.negated.has(stem)) ||
-    [...claimWords.plain].some((stem) => evidenceWords.negated.has(stem) && !evidenceWords.plain.has(stem));
+    [...claimWords.negatedNarrow].some(
+      (stem) => evidenceWords.all.has(stem) && !evidenceWords.negatedWide.has(stem),
+    ) ||
+    [...claimWords.plainWide].some(
+      (stem) => evidenceWords.negatedWide.has(stem) && !evidenceWords.plainWide.has(stem),
+    );
   if (negationMismatch) reasons.push('NEGATION_MISMATCH');
 
   if (claimStems.length === 0 && !figuresMissing) {
     return { label: 'not_supported', confidence: 1, coverage: 0, reasons: ['EMPTY_CLAIM'] };
   }
   if (negationMismatch && coverage >= CONTRADICTION_MIN_COVERAGE) {
-    return { label: 'contradicted', confidence: round(coverage * sureness), coverage: round(coverage), reasons };
+    return {
+      label: 'contradicted',
+      confidence: round(coverage * sureness),
+      coverage: round(coverage),
+      reasons,
+    };
   }
   if (figuresMissing) return { label: 'not_supported', confidence: 1, coverage: round(coverage), reasons };
   if (coverage >= ENTAILMENT_COVERAGE_THRESHOLD) {
@@ -91,35 +113,54 @@ export function checkEntailment(claim: string, evidence: string, language: Langu
 interface Analysis {
   /** Every content stem. */
   all: Set<string>;
-  /** Stems with an occurrence inside a negation's scope. */
-  negated: Set<string>;
-  /** Stems with an occurrence outside any negation's scope. */
-  plain: Set<string>;
+  /** Stems right after a negation (its next `NARROW_SCOPE_WORDS` content words). */
+  negatedNarrow: Set<string>;
+  /** Stems anywhere in a negation's clause (up to a clause break or a relative word). */
+  negatedWide: Set<string>;
+  /** Stems with an occurrence outside every negation's clause. */
+  plainWide: Set<string>;
 }
 
 function analyze(text: string, language: Language): Analysis {
-  const tokens = tokenize(text.replace(/n't\b/gi, ' not').replace(/\bcannot\b/gi, 'can not'));
+  const folded = foldText(text.replace(/n't\b/gi, ' not').replace(/\bcannot\b/gi, 'can not'));
   const negations = NEGATIONS[language];
-  const result: Analysis = { all: new Set(), negated: new Set(), plain: new Set() };
-  let scopeWords = 0;
-  let scopeTokens = 0;
-  for (const token of tokens) {
-    if (negations.has(token)) {
-      scopeWords = NEGATION_SCOPE_WORDS;
-      scopeTokens = NEGATION_SCOPE_TOKENS;
+  const scopeStops = SCOPE_STOPS[language];
+  const result: Analysis = {
+    all: new Set(),
+    negatedNarrow: new Set(),
+    negatedWide: new Set(),
+    plainWide: new Set(),
+  };
+  let narrowWords = 0;
+  let narrowTokens = 0;
+  let wideTokens = 0;
+  for (const [token] of folded.matchAll(SCOPE_TOKEN)) {
+    if (CLAUSE_BREAK.test(token)) {
+      narrowWords = narrowTokens = wideTokens = 0;
       continue;
     }
-    const inScope = scopeWords > 0 && scopeTokens > 0;
-    if (scopeTokens > 0) scopeTokens--;
+    if (negations.has(token)) {
+      narrowWords = NARROW_SCOPE_WORDS;
+      narrowTokens = NARROW_SCOPE_TOKENS;
+      wideTokens = WIDE_SCOPE_TOKENS;
+      continue;
+    }
+    if (scopeStops.has(token)) wideTokens = 0;
+    const inNarrow = narrowWords > 0 && narrowTokens > 0;
+    const inWide = inNarrow || wideTokens > 0;
+    if (narrowTokens > 0) narrowTokens--;
+    if (wideTokens > 0) wideTokens--;
     if (isStopword(token, language)) continue;
     const stem = stemWord(token, language);
     if (isStopword(stem, language)) continue;
     result.all.add(stem);
     if (/^\d+$/.test(stem)) continue;
-    if (inScope) {
-      result.negated.add(stem);
-      scopeWords--;
-    } else result.plain.add(stem);
+    if (inNarrow) {
+      result.negatedNarrow.add(stem);
+      narrowWords--;
+    }
+    if (inWide) result.negatedWide.add(stem);
+    else result.plainWide.add(stem);
   }
   return result;
 }

@@ -67,7 +67,7 @@ export const MIN_MATCHED_WORDS = 2;
 /** …and at least this share of them. */
 export const MIN_MATCHED_SHARE = 0.3;
 /** Further sentences must score at least this fraction of the best one. */
-export const RELATIVE_SCORE = 0.6;
+export const RELATIVE_SCORE = 0.75;
 /** Two sentences whose stem sets overlap this much (Jaccard) are the same sentence. */
 const NEAR_DUPLICATE = 0.9;
 const RANK_BOOST = 0.05;
@@ -82,7 +82,7 @@ const AMOUNT =
   /(?:Rp\.?\s?|\$|€|USD\s?|IDR\s?)\d|\d{1,3}(?:[.,]\d{3})+|\d\s*(?:%|persen\b|percent\b|ribu\b|juta\b|miliar\b|milyar\b|triliun\b|thousand\b|million\b|billion\b|trillion\b)/i;
 /** Headings, fences, admonitions and HTML lines: structure, not statements. */
 const NOT_A_STATEMENT =
-  /^(?:#{1,6}\s|```|~~~|:::|<\/?[A-Za-z]|BAB\s+[IVXLCDM]+\b|(?:Bagian|Paragraf|Pasal)\s+\S+$)/;
+  /^(?:#{1,6}\s|```|~~~|:::|<\/?[A-Za-z]|BAB\s+[IVXLCDM]+\b|Bagian\s+Ke[a-z]+\b|Paragraf\s+\d+\b|Pasal\s+\S+$)/;
 
 interface Candidate {
   sourceIndex: number;
@@ -123,8 +123,10 @@ export function extractiveAnswer(
   const eligible: Candidate[] = [];
   for (const candidate of candidates) {
     const matched = questionStems.filter((stem) => candidate.stems.has(stem));
-    if (matched.length < requiredMatches || matched.length / questionStems.length < MIN_MATCHED_SHARE) continue;
+    if (matched.length < requiredMatches || matched.length / questionStems.length < MIN_MATCHED_SHARE)
+      continue;
     const relevance = matched.reduce((sum, stem) => sum + weights.get(stem)!, 0) / totalWeight;
+    if (relevance < MIN_MATCHED_SHARE) continue;
     candidate.score =
       relevance +
       RANK_BOOST * (1 - candidate.rank / usedSources) +
@@ -132,9 +134,7 @@ export function extractiveAnswer(
     eligible.push(candidate);
   }
   if (eligible.length === 0) return notFound;
-  eligible.sort(
-    (a, b) => b.score - a.score || a.rank - b.rank || a.sentence.start - b.sentence.start,
-  );
+  eligible.sort((a, b) => b.score - a.score || a.rank - b.rank || a.sentence.start - b.sentence.start);
 
   const best = eligible[0]!.score;
   const chosen: Candidate[] = [];

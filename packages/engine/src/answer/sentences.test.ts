@@ -35,13 +35,12 @@ describe('splitSentences', () => {
     expect(texts('Surat Kep. No. 5 dikirim ke Yth. Bpk. Prof. Dr. Budi, dll. Surat itu sah.')).toEqual([
       'Surat Kep. No. 5 dikirim ke Yth. Bpk. Prof. Dr. Budi, dll. Surat itu sah.',
     ]);
-    expect(texts('Berlaku tanggal 1 s.d. 31 Januari, a.n. Menteri, u.p. Direktur, hlm. 4. Selesai.')).toEqual([
-      'Berlaku tanggal 1 s.d. 31 Januari, a.n. Menteri, u.p. Direktur, hlm. 4.',
-      'Selesai.',
-    ]);
-    expect(texts('Use a store, e.g. Redux, i.e. one store, etc. Mr. Smith agrees. J. R. R. Tolkien wrote.')).toEqual(
-      ['Use a store, e.g. Redux, i.e. one store, etc. Mr. Smith agrees.', 'J. R. R. Tolkien wrote.'],
+    expect(texts('Berlaku tanggal 1 s.d. 31 Januari, a.n. Menteri, u.p. Direktur, hlm. 4. Selesai.')).toEqual(
+      ['Berlaku tanggal 1 s.d. 31 Januari, a.n. Menteri, u.p. Direktur, hlm. 4.', 'Selesai.'],
     );
+    expect(
+      texts('Use a store, e.g. Redux, i.e. one store, etc. Mr. Smith agrees. J. R. R. Tolkien wrote.'),
+    ).toEqual(['Use a store, e.g. Redux, i.e. one store, etc. Mr. Smith agrees.', 'J. R. R. Tolkien wrote.']);
     expect(texts('Harganya Rp. 5.000 saja. Murah.')).toEqual(['Harganya Rp. 5.000 saja.', 'Murah.']);
   });
 
@@ -59,7 +58,10 @@ describe('splitSentences', () => {
     expect(texts('Sebagaimana dimaksud pada huruf a. Dan seterusnya.')).toEqual([
       'Sebagaimana dimaksud pada huruf a. Dan seterusnya.',
     ]);
-    expect(texts('Tunggu... Nanti dulu. Lalu… Selesai.')).toEqual(['Tunggu... Nanti dulu.', 'Lalu… Selesai.']);
+    expect(texts('Tunggu... Nanti dulu. Lalu… Selesai.')).toEqual([
+      'Tunggu... Nanti dulu.',
+      'Lalu… Selesai.',
+    ]);
     expect(texts('1. Lalu Lintas adalah gerak Kendaraan.\n2. Angkutan adalah perpindahan orang.')).toEqual([
       '1. Lalu Lintas adalah gerak Kendaraan.',
       '2. Angkutan adalah perpindahan orang.',

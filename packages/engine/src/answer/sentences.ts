@@ -96,7 +96,7 @@ const BLANK = /^\s*$/;
 const FENCE = /^\s{0,3}(?:```|~~~)/;
 /** Lines that stand alone: headings, legal headings, admonitions, HTML tags, table rows, rules. */
 const STANDALONE =
-  /^\s*(?:#{1,6}\s|:::|<\/?[A-Za-z][^>]*>\s*$|\||(?:[-*_]\s*){3,}$|BAB\s+[IVXLCDM]+\b|(?:Bagian|Paragraf)\s+\S+\s*$|Pasal\s+\d+[A-Z]?\s*$)/;
+  /^\s*(?:#{1,6}\s|:::|<\/?[A-Za-z][^>]*>\s*$|\||(?:[-*_]\s*){3,}$|BAB\s+[IVXLCDM]+\b|Bagian\s+Ke[a-z]+\b.*$|Paragraf\s+\d+\b.*$|Pasal\s+\d+[A-Z]?\s*$)/;
 /** Lines that start a new item: bullets, numbered/lettered items, ayat, block quotes. */
 const ITEM_START =
   /^\s*(?:[-*+•]\s+|\d{1,3}(?:\.\d{1,3})*[.)]\s+|[a-zA-Z][.)]\s+|\(\d{1,3}[a-z]?\)|\([a-zA-Z]\)\s|>)/;

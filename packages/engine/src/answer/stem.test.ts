@@ -63,7 +63,13 @@ describe('English stemming', () => {
     expect(stems('use used uses using', 'en')).toEqual(['use', 'use', 'use', 'use']);
     expect(stems('running stopped called', 'en')).toEqual(['run', 'stop', 'call']);
     expect(stems('libraries boxes matches', 'en')).toEqual(['library', 'box', 'match']);
-    expect(stems('status process string thing need', 'en')).toEqual(['status', 'process', 'string', 'thing', 'need']);
+    expect(stems('status process string thing need', 'en')).toEqual([
+      'status',
+      'process',
+      'string',
+      'thing',
+      'need',
+    ]);
   });
 });
 
@@ -79,7 +85,11 @@ describe('contentWords', () => {
       'lintas',
     ]);
     expect(contentWords('Apa isi Pasal 287 ayat (2)?', 'id')).toEqual(['isi', 'pasal', '287', 'ayat', '2']);
-    expect(contentWords('What does a reducer receive and return?', 'en')).toEqual(['reducer', 'receiv', 'return']);
+    expect(contentWords('What does a reducer receive and return?', 'en')).toEqual([
+      'reducer',
+      'receiv',
+      'return',
+    ]);
   });
 
   it('treats negations as stopwords (entailment handles them separately)', () => {

@@ -52,7 +52,10 @@ const VOWELS = 'aiueo';
 
 /** Lower-case, compatibility-decompose and drop combining marks: `Café` → `cafe`, `ﬁ` → `fi`. */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** Word tokens of `text` after {@link foldText}: runs of letters or runs of digits. */
@@ -161,7 +164,10 @@ function removePrefixes(word: string, suffix: Suffix | undefined): { stem: strin
   return { stem: one.stem, first: one.family };
 }
 
-function removePrefix(w: string, suffix: Suffix | undefined): { stem: string; family: PrefixFamily } | undefined {
+function removePrefix(
+  w: string,
+  suffix: Suffix | undefined,
+): { stem: string; family: PrefixFamily } | undefined {
   const candidate = prefixRule(w, suffix);
   if (candidate === undefined) return undefined;
   const [family, stem] = candidate;

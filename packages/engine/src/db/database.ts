@@ -32,7 +32,9 @@ export interface DatabaseOptions {
 
 /** Opens the configured database and makes sure the `vector` extension exists. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options.dataDir);
+  const database = options.databaseUrl
+    ? await openPostgres(options.databaseUrl)
+    : await openPglite(options.dataDir);
   await database.exec('CREATE EXTENSION IF NOT EXISTS vector');
   return database;
 }
@@ -45,7 +47,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   try {
     db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
   } catch (cause) {
-    throw new EngineError('DATABASE_ERROR', `Cannot open the embedded database in ${dataDir ?? 'memory'}.`, { cause });
+    throw new EngineError('DATABASE_ERROR', `Cannot open the embedded database in ${dataDir ?? 'memory'}.`, {
+      cause,
+    });
   }
   // PGlite is one connection: queue transactions so concurrent callers never interleave inside one.
   let queue: Promise<unknown> = Promise.resolve();
@@ -93,11 +97,17 @@ async function openPostgres(url: string): Promise<Database> {
     client.release();
   } catch (cause) {
     await pool.end().catch(() => undefined);
-    throw new EngineError('DATABASE_ERROR', 'Cannot connect to PostgreSQL at DATABASE_URL; is it running and reachable?', {
-      cause,
-    });
+    throw new EngineError(
+      'DATABASE_ERROR',
+      'Cannot connect to PostgreSQL at DATABASE_URL; is it running and reachable?',
+      {
+        cause,
+      },
+    );
   }
-  const wrap = (client: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> }): Queryable => ({
+  const wrap = (client: {
+    query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+  }): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
       const result = await client.query(sql, params as unknown[]);
       return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };

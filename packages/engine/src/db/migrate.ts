@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from './database.js';
 
 /** The folder of .sql files (kept in src/ and read from there by the compiled code as well). */
-export const MIGRATIONS_DIRECTORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/db/migrations');
+export const MIGRATIONS_DIRECTORY = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../src/db/migrations',
+);
 
 export interface Migration {
   version: number;
@@ -33,7 +36,9 @@ export async function migrate(database: Database, migrations = loadMigrations())
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
   );
   const applied = new Set(
-    (await database.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
+    (await database.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
+      (row) => row.version,
+    ),
   );
   const done: number[] = [];
   for (const migration of migrations) {
@@ -44,7 +49,10 @@ export async function migrate(database: Database, migrations = loadMigrations())
       const again = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if (again.rows.length > 0) return;
       await tx.exec(migration.sql);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       done.push(migration.version);
     });
   }

@@ -37,7 +37,9 @@ describe('embedMany', () => {
     for (const size of [1, 5, 23, 100]) {
       const { model, batches } = recordingModel(size);
       const progress: number[] = [];
-      const vectors = await embedMany(model, values, { onProgress: (done, total) => progress.push(done / total) });
+      const vectors = await embedMany(model, values, {
+        onProgress: (done, total) => progress.push(done / total),
+      });
       expect(vectors).toEqual(values.map((value) => [Number(value), -Number(value)]));
       expect(batches.every((batch) => batch.length <= size)).toBe(true);
       expect(batches).toHaveLength(Math.ceil(23 / size));

@@ -100,7 +100,8 @@ export function hashEmbed(text: string, dimensions: number): number[] {
   for (const word of words) {
     const wordHash = fnvString(SEED_WORD, word);
     add(vector, wordHash, WORD_WEIGHT);
-    if (previous !== undefined) add(vector, fnvString(fnvStep(previous, WORD_SEPARATOR), word), BIGRAM_WEIGHT);
+    if (previous !== undefined)
+      add(vector, fnvString(fnvStep(previous, WORD_SEPARATOR), word), BIGRAM_WEIGHT);
     previous = fnvString(SEED_BIGRAM, word);
     addCharNgrams(vector, word);
   }

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type OpenAITestServer, startOpenAITestServer, testEmbedding } from '../../test/openai-test-server.js';
+import {
+  type OpenAITestServer,
+  startOpenAITestServer,
+  testEmbedding,
+} from '../../test/openai-test-server.js';
 import { embedMany } from './embed-many.js';
 import { EmbeddingError, isEmbeddingError } from './errors.js';
 import {
@@ -77,7 +81,11 @@ describe('openai-compatible embedding model', () => {
     const request = server.requests[0]!;
     expect(request.path).toBe('/v1/embeddings');
     expect(request.method).toBe('POST');
-    expect(request.body).toEqual({ model: 'test-embed', input: ['satu', 'dua', 'tiga'], encoding_format: 'float' });
+    expect(request.body).toEqual({
+      model: 'test-embed',
+      input: ['satu', 'dua', 'tiga'],
+      encoding_format: 'float',
+    });
     expect(request.headers['authorization']).toBe(`Bearer ${API_KEY}`);
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['x-gateway']).toBe('g1');
@@ -95,7 +103,9 @@ describe('openai-compatible embedding model', () => {
   it('batches 150 values into 3 requests of at most 64 and preserves order', async () => {
     const values = Array.from({ length: 150 }, (_, i) => `nilai ${i}`);
     const progress: Array<[number, number]> = [];
-    const vectors = await embedMany(model(), values, { onProgress: (done, total) => progress.push([done, total]) });
+    const vectors = await embedMany(model(), values, {
+      onProgress: (done, total) => progress.push([done, total]),
+    });
     expect(server.requests.map((request) => (request.body as { input: string[] }).input.length)).toEqual([
       64, 64, 22,
     ]);
@@ -152,7 +162,9 @@ describe('openai-compatible embedding model', () => {
   });
 
   it('does not retry other 4xx answers', async () => {
-    const error = await failure(model({ baseURL: server.url.replace(/\/v1$/, '/v2') }).doEmbed({ values: ['x'] }));
+    const error = await failure(
+      model({ baseURL: server.url.replace(/\/v1$/, '/v2') }).doEmbed({ values: ['x'] }),
+    );
     expect(error.code).toBe('EMBEDDING_HTTP_ERROR');
     expect(error.status).toBe(404);
     expect(error.retryable).toBe(false);
@@ -215,7 +227,9 @@ describe('openai-compatible embedding model', () => {
   it('never echoes the key even when the server does', async () => {
     const echo = await startOpenAITestServer((request, response) => {
       response.writeHead(401, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: `Incorrect API key: ${request.headers['authorization']}` } }));
+      response.end(
+        JSON.stringify({ error: { message: `Incorrect API key: ${request.headers['authorization']}` } }),
+      );
       return true;
     });
     try {
@@ -303,7 +317,9 @@ describe('parseRetryAfter', () => {
     const now = Date.UTC(2026, 0, 1);
     expect(parseRetryAfter(new Headers({ 'retry-after-ms': '250' }), now)).toBe(250);
     expect(parseRetryAfter(new Headers({ 'retry-after': '2' }), now)).toBe(2000);
-    expect(parseRetryAfter(new Headers({ 'retry-after': new Date(now + 3000).toUTCString() }), now)).toBe(3000);
+    expect(parseRetryAfter(new Headers({ 'retry-after': new Date(now + 3000).toUTCString() }), now)).toBe(
+      3000,
+    );
     expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
     expect(parseRetryAfter(new Headers(), now)).toBeUndefined();
   });

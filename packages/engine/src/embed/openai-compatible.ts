@@ -70,7 +70,9 @@ export interface OpenAICompatibleEmbeddingModelOptions {
  * const { embeddings } = await model.doEmbed({ values: ['denda lampu merah'] });
  * @throws RangeError for invalid options (not a URL, non-positive dimensions, …)
  */
-export function createOpenAICompatibleEmbeddingModel(options: OpenAICompatibleEmbeddingModelOptions): EmbeddingModel {
+export function createOpenAICompatibleEmbeddingModel(
+  options: OpenAICompatibleEmbeddingModelOptions,
+): EmbeddingModel {
   const { endpoint, basicAuthorization } = embeddingsEndpoint(options.baseURL);
   const displayEndpoint = redactURL(endpoint);
   const dimensions = positiveInteger('dimensions', options.dimensions);
@@ -209,7 +211,8 @@ export function createOpenAICompatibleEmbeddingModel(options: OpenAICompatibleEm
       });
       for (let retry = 0; ; retry++) {
         const result = await attempt(body, abortSignal);
-        if (result.ok) return parseEmbeddingsResponse(result.json, values.length, dimensions, displayEndpoint);
+        if (result.ok)
+          return parseEmbeddingsResponse(result.json, values.length, dimensions, displayEndpoint);
         if (!result.error.retryable || retry >= maxRetries) throw result.error;
         const backoff = Math.min(maxRetryDelayMs, initialRetryDelayMs * 2 ** retry);
         const jittered = backoff * (0.5 + Math.random() * 0.5);
@@ -269,7 +272,8 @@ export function parseEmbeddingsResponse(
 /** A float array, or a base64 little-endian float32 array (servers that ignore `encoding_format`). */
 function toVector(value: unknown): number[] | undefined {
   if (Array.isArray(value)) {
-    for (const element of value) if (typeof element !== 'number' || !Number.isFinite(element)) return undefined;
+    for (const element of value)
+      if (typeof element !== 'number' || !Number.isFinite(element)) return undefined;
     return value as number[];
   }
   if (typeof value === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(value)) {
@@ -325,7 +329,9 @@ function redactURL(endpoint: string): string {
 function secretsOfURL(baseURL: string): string[] {
   try {
     const url = new URL(baseURL);
-    return [url.username, url.password, ...url.searchParams.values()].map((value) => decodeURIComponent(value));
+    return [url.username, url.password, ...url.searchParams.values()].map((value) =>
+      decodeURIComponent(value),
+    );
   } catch {
     return [];
   }
@@ -357,8 +363,10 @@ function errorDetail(text: string): string {
 
 function hintForStatus(status: number): string {
   if (status === 401 || status === 403) return 'Check the API key and its permissions.';
-  if (status === 404) return 'Check baseURL (usually ending in /v1) and that the model is available on the server.';
-  if (status === 400 || status === 422) return 'Check modelId and dimensions; the inputs may also be too long.';
+  if (status === 404)
+    return 'Check baseURL (usually ending in /v1) and that the model is available on the server.';
+  if (status === 400 || status === 422)
+    return 'Check modelId and dimensions; the inputs may also be too long.';
   if (status >= 500) return 'The server failed; try again later.';
   return 'Check the embedding configuration.';
 }
@@ -441,6 +449,7 @@ function positiveInteger(name: string, value: number): number {
 }
 
 function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative integer`);
   return value;
 }

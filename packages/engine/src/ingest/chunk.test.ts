@@ -64,7 +64,10 @@ describe('chunkDocument', () => {
       'Pendahuluan\n\nParagraf satu tentang tujuan.\n\nParagraf dua tentang ruang lingkup.',
       'Instalasi\n\nJalankan perintah pemasangan.\n\n- langkah satu\n- langkah dua',
     ]);
-    expect(chunks.map((chunk) => chunk.section_path)).toEqual([['Pendahuluan'], ['Pendahuluan', 'Instalasi']]);
+    expect(chunks.map((chunk) => chunk.section_path)).toEqual([
+      ['Pendahuluan'],
+      ['Pendahuluan', 'Instalasi'],
+    ]);
     expect(chunks.every((chunk) => chunk.kind === 'text')).toBe(true);
   });
 
@@ -178,13 +181,16 @@ describe('chunkDocument', () => {
     for (const piece of pieces) {
       expect(piece.kind).toBe('code');
       expect(piece.token_count).toBeLessThanOrEqual(100);
-      for (const line of piece.text.split('\n')) expect(hugeLines).toContain(line.startsWith(' ') ? line : `  ${line}`);
+      for (const line of piece.text.split('\n'))
+        expect(hugeLines).toContain(line.startsWith(' ') ? line : `  ${line}`);
     }
     // A code block just under four budgets stays whole.
     const medium = hugeLines.slice(0, 25).join('\n');
     expect(countTokens(medium)).toBeGreaterThan(100);
     expect(countTokens(medium)).toBeLessThanOrEqual(400);
-    const whole = chunkDocument(documentOf([{ kind: 'code', text: medium, section_path: [] }]), { maxTokens: 100 });
+    const whole = chunkDocument(documentOf([{ kind: 'code', text: medium, section_path: [] }]), {
+      maxTokens: 100,
+    });
     expect(whole).toHaveLength(1);
   });
 
@@ -215,6 +221,22 @@ describe('chunkDocument', () => {
       { bab: 'I', pasal: '7' },
       { pasal: '7', penjelasan: true },
     ]);
+    // A Pasal heading whose content never came is not prepended to the next Pasal.
+    const orphan = chunkDocument(
+      documentOf([
+        { kind: 'heading', text: 'Pasal 8', section_path: [], legal: { pasal: '8' } },
+        { kind: 'heading', text: 'Pasal 9', section_path: [], legal: { pasal: '9' } },
+        legalBlock('Isi pasal sembilan.', { pasal: '9' }),
+        { kind: 'heading', text: 'Pasal 10', section_path: [], legal: { pasal: '10' } },
+        legalBlock('(1) Isi pasal sebelas.', { pasal: '11', ayat: '1' }),
+      ]),
+    );
+    expect(orphan.map((chunk) => chunk.text)).toEqual([
+      'Pasal 8',
+      'Pasal 9\n\nIsi pasal sembilan.',
+      'Pasal 10',
+      '(1) Isi pasal sebelas.',
+    ]);
     // The copy is independent of the input.
     chunks[0]!.legal!.pasal = 'changed';
     expect(blocks[2]!.legal!.pasal).toBe('5');
@@ -241,10 +263,12 @@ describe('chunkDocument', () => {
     expect(middle.context_after.length).toBeLessThanOrEqual(100);
     expect(third.startsWith(middle.context_after)).toBe(true);
     expect(third[middle.context_after.length]).toBe(' ');
-    expect(chunkDocument(documentOf([paragraph(first, section), paragraph(second, section)]), {
-      maxTokens: 100,
-      contextChars: 0,
-    }).every((chunk) => chunk.context_before === '' && chunk.context_after === '')).toBe(true);
+    expect(
+      chunkDocument(documentOf([paragraph(first, section), paragraph(second, section)]), {
+        maxTokens: 100,
+        contextChars: 0,
+      }).every((chunk) => chunk.context_before === '' && chunk.context_after === ''),
+    ).toBe(true);
   });
 
   it('normalizes text to NFC and LF', () => {
@@ -253,7 +277,9 @@ describe('chunkDocument', () => {
   });
 
   it('is deterministic and rejects invalid options', () => {
-    const blocks = Array.from({ length: 30 }, (_, i) => paragraph(longParagraph(i % 9, `d${i}`), [`S${i % 3}`]));
+    const blocks = Array.from({ length: 30 }, (_, i) =>
+      paragraph(longParagraph(i % 9, `d${i}`), [`S${i % 3}`]),
+    );
     const document = documentOf(blocks);
     expect(chunkDocument(document, { maxTokens: 70 })).toEqual(chunkDocument(document, { maxTokens: 70 }));
     expect(() => chunkDocument(document, { maxTokens: 0 })).toThrow(RangeError);
@@ -262,7 +288,10 @@ describe('chunkDocument', () => {
 
   it('chunks the real UU 22/2009 text one Pasal/ayat at a time', () => {
     // A minimal line-based reading of the statute (the real parser lives in legal-structure.ts).
-    const source = readFileSync(path.join(dataDir, 'corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md'), 'utf8');
+    const source = readFileSync(
+      path.join(dataDir, 'corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md'),
+      'utf8',
+    );
     const blocks: Block[] = [];
     let legal: LegalRef = {};
     let penjelasan = false;

@@ -6,7 +6,8 @@
  * - A code block is one chunk (kind `code`); only a block over four times the budget is split, by
  *   lines.
  * - Legal text (blocks with `legal.pasal`): one Pasal/ayat per chunk. Consecutive blocks with the same
- *   key (Pasal + ayat + Penjelasan) are grouped; blocks with different keys never share a chunk.
+ *   key (Pasal + ayat + Penjelasan) are grouped; blocks with different keys never share a chunk, and a
+ *   heading of one Pasal is never prepended to another Pasal's text.
  * - Other prose: consecutive blocks of one section (same `section_path`, no heading in between) are
  *   packed up to the token budget. A heading is prepended to the content that follows it; it is a chunk
  *   of its own only when its section has no prose (it is followed by another heading of the same or a
@@ -124,6 +125,8 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         // levels on both (e.g. legal headings "BAB I", "Pasal 1") the headings stay together.
         if (parent?.level !== undefined && block.level !== undefined && parent.level >= block.level) {
           flushHeadings();
+        } else if (pendingHeadings.some((pending) => legalConflict(pending, block))) {
+          flushHeadings();
         }
         pendingHeadings.push(block);
         break;
@@ -155,6 +158,8 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         }
         break;
       default: {
+        // A "Pasal 5" heading never introduces Pasal 6 content.
+        if (pendingHeadings.some((pending) => legalConflict(pending, block))) flushHeadings();
         const key = groupKeyOf(block);
         if (key !== groupKey) flushGroup();
         groupKey = key;
@@ -226,6 +231,14 @@ function groupKeyOf(block: Block): string {
     return JSON.stringify(['legal', legal.pasal, legal.ayat ?? null, legal.penjelasan === true]);
   }
   return JSON.stringify(['section', ...block.section_path]);
+}
+
+/** Whether two blocks belong to different Pasal (or one to the body, one to the Penjelasan). */
+function legalConflict(a: Block, b: Block): boolean {
+  const left = a.legal;
+  const right = b.legal;
+  if (left?.pasal === undefined || right?.pasal === undefined) return false;
+  return left.pasal !== right.pasal || (left.penjelasan === true) !== (right.penjelasan === true);
 }
 
 function firstPage(blocks: Block[]): number | undefined {

@@ -152,7 +152,10 @@ export function decodeText(bytes: Uint8Array, filename = 'the file'): string {
   }
   const controls = raw.match(/[\u0001-\u0008\u000e-\u001a\u001c-\u001f\u007f]/g)?.length ?? 0;
   if (controls > 16 && controls > raw.length / 100) {
-    throw new IngestError('UNSUPPORTED_TYPE', `${name} is full of control characters: it is binary, not text.`);
+    throw new IngestError(
+      'UNSUPPORTED_TYPE',
+      `${name} is full of control characters: it is binary, not text.`,
+    );
   }
   const text = raw.replace(/\r\n?/g, '\n').normalize('NFC');
   if (/^\s*$/u.test(text)) {
@@ -178,7 +181,7 @@ function sniffText(text: string): SupportedType {
     /^---\n[\s\S]*?\n---\n/.test(head) ||
     /^#{1,6}[ \t]+\S/m.test(head) ||
     /^(```|~~~)/m.test(head) ||
-    /\[[^\]\n]+\]\([^)\s]+\)/.test(head)
+    /\[[^[\]\n]{1,200}\]\([^)\s]{1,500}\)/.test(head)
   ) {
     return 'markdown';
   }

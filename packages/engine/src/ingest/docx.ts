@@ -76,7 +76,8 @@ export async function parseDocx(bytes: Uint8Array, filename: string): Promise<Pa
   const firstHeading = extracted.blocks.find((block) => block.kind === 'heading')?.text;
   const coreTitle = core['title'];
   const title =
-    firstHeading ?? (typeof coreTitle === 'string' && coreTitle !== '' ? coreTitle : titleFromFilename(filename));
+    firstHeading ??
+    (typeof coreTitle === 'string' && coreTitle !== '' ? coreTitle : titleFromFilename(filename));
   return { title, mime: MIME_TYPES.docx, metadata: core, blocks: extracted.blocks };
 }
 

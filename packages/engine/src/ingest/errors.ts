@@ -20,7 +20,7 @@ export type IngestErrorCode =
 export class IngestError extends Error {
   override readonly name = 'IngestError';
   readonly code: IngestErrorCode;
-  readonly details?: string;
+  declare readonly details?: string;
 
   constructor(code: IngestErrorCode, message: string, options: { cause?: unknown; details?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

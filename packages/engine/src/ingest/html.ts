@@ -58,13 +58,22 @@ export function extractHtml(html: string): ExtractedHtml {
 interface StartTag {
   type: 'start';
   name: string;
-  attributes: Map<string, string>;
+  attributes: ReadonlyMap<string, string>;
   selfClosing: boolean;
 }
 type Token = { type: 'text'; text: string } | StartTag | { type: 'end'; name: string };
 
 /** Elements whose content is raw text up to their end tag (WHATWG HTML §13.1.2). */
-const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
+const RAW_TEXT = new Set([
+  'script',
+  'style',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+  'plaintext',
+]);
 const ESCAPABLE_RAW_TEXT = new Set(['title', 'textarea']);
 const VOID_ELEMENTS = new Set([
   'area',
@@ -82,6 +91,25 @@ const VOID_ELEMENTS = new Set([
   'track',
   'wbr',
 ]);
+
+const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
+
+/** Whitespace, "/" or ">" end a tag name (WHATWG HTML §13.2.5.8). */
+function isTagNameEnd(code: number): boolean {
+  return (
+    code === 0x20 ||
+    code === 0x09 ||
+    code === 0x0a ||
+    code === 0x0c ||
+    code === 0x0d ||
+    code === 0x2f ||
+    code === 0x3e
+  );
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
 
 class Tokenizer {
   #position = 0;
@@ -134,7 +162,7 @@ class Tokenizer {
         this.#position = close < 0 ? source.length : close + 1;
         return { type: 'end', name: name.toLowerCase() };
       }
-      if (/[A-Za-z]/.test(following)) {
+      if (isAsciiLetter(source.charCodeAt(open + 1))) {
         const tag = this.#readStartTag(open);
         if (tag === undefined) {
           this.#position = source.length;
@@ -153,12 +181,9 @@ class Tokenizer {
   #readStartTag(open: number): StartTag | undefined {
     const source = this.#source;
     let position = open + 1;
-    const nameMatch = /^[A-Za-z][^\s/>]*/.exec(source.slice(position, position + 128));
-    const rawName = nameMatch?.[0] ?? '';
-    position += rawName.length;
-    // A tag name longer than the slice continues; skip the rest of it.
-    while (position < source.length && !/[\s/>]/.test(source[position] ?? '')) position++;
-    const attributes = new Map<string, string>();
+    while (position < source.length && !isTagNameEnd(source.charCodeAt(position))) position++;
+    const rawName = source.slice(open + 1, Math.min(position, open + 129));
+    let attributes: Map<string, string> | undefined;
     let selfClosing = false;
     for (;;) {
       while (position < source.length && /[\s/]/.test(source[position] ?? '')) {
@@ -168,7 +193,12 @@ class Tokenizer {
       if (position >= source.length) return undefined;
       if (source[position] === '>') {
         this.#position = position + 1;
-        return { type: 'start', name: rawName.toLowerCase(), attributes, selfClosing };
+        return {
+          type: 'start',
+          name: rawName.toLowerCase(),
+          attributes: attributes ?? NO_ATTRIBUTES,
+          selfClosing,
+        };
       }
       let nameEnd = position;
       while (nameEnd < source.length && !/[\s/>=]/.test(source[nameEnd] ?? '')) nameEnd++;
@@ -193,6 +223,7 @@ class Tokenizer {
           position = end;
         }
       }
+      attributes ??= new Map<string, string>();
       if (!attributes.has(name) && attributes.size < 64) attributes.set(name, decodeEntities(value));
     }
   }
@@ -369,7 +400,8 @@ class HtmlExtractor {
     this.#flushParagraph();
     this.#flushList();
     const result: ExtractedHtml = { blocks: this.#builder.blocks, metadata: this.#metadata };
-    if (this.#title !== undefined && this.#title !== '') result.title = this.#title;
+    const title = this.#title?.trim();
+    if (title !== undefined && title !== '') result.title = title;
     const firstHeading = this.#builder.firstHeading(1);
     if (firstHeading !== undefined) result.firstHeading = firstHeading;
     return result;
@@ -454,7 +486,8 @@ class HtmlExtractor {
     const collapsed = collapseWhitespace(text);
     if (this.#table !== undefined) {
       if (this.#table.inCaption) this.#table.caption = appendInline(this.#table.caption ?? '', collapsed);
-      else if (this.#table.cell !== undefined) this.#table.cell.text = appendInline(this.#table.cell.text, collapsed);
+      else if (this.#table.cell !== undefined)
+        this.#table.cell.text = appendInline(this.#table.cell.text, collapsed);
       else if (collapsed.trim() !== '') this.#paragraph = appendInline(this.#paragraph, collapsed);
       return;
     }
@@ -472,7 +505,7 @@ class HtmlExtractor {
 
   // -- structure ------------------------------------------------------------------------------
 
-  #open(name: string, attributes: Map<string, string>): void {
+  #open(name: string, attributes: ReadonlyMap<string, string>): void {
     if (this.#pre !== undefined && this.#table === undefined) {
       if (name === 'code' && this.#pre.language === '') this.#pre.language = languageOf(attributes);
       return;
@@ -483,7 +516,14 @@ class HtmlExtractor {
         this.#flushParagraph();
         this.#flushList(true);
         this.#flushHeading();
-        this.#table = { rows: [], section: 'tbody', row: undefined, cell: undefined, caption: undefined, inCaption: false };
+        this.#table = {
+          rows: [],
+          section: 'tbody',
+          row: undefined,
+          cell: undefined,
+          caption: undefined,
+          inCaption: false,
+        };
       } else {
         this.#cellSeparator();
       }
@@ -492,7 +532,8 @@ class HtmlExtractor {
     const table = this.#table;
     if (table !== undefined) {
       if (this.#tableDepth > 1) {
-        if (name === 'tr' || name === 'td' || name === 'th' || BLOCK_ELEMENTS.has(name)) this.#cellSeparator();
+        if (name === 'tr' || name === 'td' || name === 'th' || BLOCK_ELEMENTS.has(name))
+          this.#cellSeparator();
         return;
       }
       if (name === 'thead') table.section = 'thead';
@@ -686,7 +727,8 @@ class HtmlExtractor {
   }
 
   #flushParagraph(): void {
-    if (this.#paragraph.trim() !== '') this.#builder.add('paragraph', this.#paragraph.replace(/^ +| +$/gm, ''));
+    if (this.#paragraph.trim() !== '')
+      this.#builder.add('paragraph', this.#paragraph.replace(/^ +| +$/gm, ''));
     this.#paragraph = '';
   }
 
@@ -720,7 +762,9 @@ class HtmlExtractor {
     if (this.#items.length > 0) {
       this.#builder.add(
         'list',
-        this.#items.map((item) => `${'  '.repeat(Math.min(item.depth, 8))}${item.marker} ${item.text}`).join('\n'),
+        this.#items
+          .map((item) => `${'  '.repeat(Math.min(item.depth, 8))}${item.marker} ${item.text}`)
+          .join('\n'),
       );
     }
     this.#items = [];
@@ -740,7 +784,7 @@ class HtmlExtractor {
     if (rendered !== undefined) this.#builder.add('table', rendered.text, { html: rendered.html });
   }
 
-  #meta(attributes: Map<string, string>): void {
+  #meta(attributes: ReadonlyMap<string, string>): void {
     const key = (attributes.get('name') ?? attributes.get('property') ?? '').toLowerCase();
     const content = attributes.get('content')?.trim();
     if (content === undefined || content === '') return;
@@ -752,7 +796,10 @@ class HtmlExtractor {
 
 function renderTable(rows: TableRow[]): { html: string; text: string } | undefined {
   const kept = rows
-    .map((row) => ({ ...row, cells: row.cells.map((cell) => ({ ...cell, text: cell.text.replace(/\s+/g, ' ').trim() })) }))
+    .map((row) => ({
+      ...row,
+      cells: row.cells.map((cell) => ({ ...cell, text: cell.text.replace(/\s+/g, ' ').trim() })),
+    }))
     .filter((row) => row.cells.length > 0);
   if (!kept.some((row) => row.cells.some((cell) => cell.text !== ''))) return undefined;
   const renderRow = (row: TableRow) =>
@@ -761,7 +808,8 @@ function renderTable(rows: TableRow[]): { html: string; text: string } | undefin
       .map((cell) => {
         const tag = cell.header ? 'th' : 'td';
         const spans =
-          (cell.colspan > 1 ? ` colspan="${cell.colspan}"` : '') + (cell.rowspan > 1 ? ` rowspan="${cell.rowspan}"` : '');
+          (cell.colspan > 1 ? ` colspan="${cell.colspan}"` : '') +
+          (cell.rowspan > 1 ? ` rowspan="${cell.rowspan}"` : '');
         return `<${tag}${spans}>${escapeHtml(cell.text)}</${tag}>`;
       })
       .join('') +
@@ -775,7 +823,12 @@ function renderTable(rows: TableRow[]): { html: string; text: string } | undefin
     '</table>';
   const text = [...head, ...body]
     .filter((row) => row.cells.some((cell) => cell.text !== ''))
-    .map((row) => row.cells.map((cell) => cell.text).join(' | '))
+    .map((row) =>
+      row.cells
+        .map((cell) => cell.text)
+        .filter((text) => text !== '')
+        .join(' | '),
+    )
     .join('\n');
   return { html, text };
 }
@@ -785,7 +838,7 @@ function spanOf(value: string | undefined): number {
   return Number.isSafeInteger(parsed) && parsed >= 1 ? Math.min(parsed, MAX_SPAN) : 1;
 }
 
-function languageOf(attributes: Map<string, string>): string {
+function languageOf(attributes: ReadonlyMap<string, string>): string {
   const match = /(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)/.exec(attributes.get('class') ?? '');
   return match?.[1] ?? attributes.get('data-language') ?? '';
 }
@@ -825,50 +878,165 @@ const LATIN1 =
   'Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc ' +
   'euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml ' +
   'yacute thorn yuml';
-const GREEK_UPPER = 'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho _ Sigma Tau Upsilon Phi Chi Psi Omega';
+const GREEK_UPPER =
+  'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho _ Sigma Tau Upsilon Phi Chi Psi Omega';
 const GREEK_LOWER =
   'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigmaf sigma tau upsilon phi chi psi omega';
 const OTHER_ENTITIES: Readonly<Record<string, number>> = {
-  quot: 34, amp: 38, apos: 39, lt: 60, gt: 62, OElig: 338, oelig: 339, Scaron: 352, scaron: 353, Yuml: 376,
-  fnof: 402, circ: 710, tilde: 732, ensp: 8194, emsp: 8195, thinsp: 8201, zwnj: 8204, zwj: 8205, lrm: 8206,
-  rlm: 8207, ndash: 8211, mdash: 8212, lsquo: 8216, rsquo: 8217, sbquo: 8218, ldquo: 8220, rdquo: 8221,
-  bdquo: 8222, dagger: 8224, Dagger: 8225, bull: 8226, hellip: 8230, permil: 8240, prime: 8242, Prime: 8243,
-  lsaquo: 8249, rsaquo: 8250, oline: 8254, frasl: 8260, euro: 8364, trade: 8482, larr: 8592, uarr: 8593,
-  rarr: 8594, darr: 8595, harr: 8596, lArr: 8656, uArr: 8657, rArr: 8658, dArr: 8659, hArr: 8660, forall: 8704,
-  part: 8706, exist: 8707, empty: 8709, nabla: 8711, isin: 8712, notin: 8713, ni: 8715, prod: 8719, sum: 8721,
-  minus: 8722, lowast: 8727, radic: 8730, prop: 8733, infin: 8734, ang: 8736, and: 8743, or: 8744, cap: 8745,
-  cup: 8746, int: 8747, there4: 8756, sim: 8764, cong: 8773, asymp: 8776, ne: 8800, equiv: 8801, le: 8804,
-  ge: 8805, sub: 8834, sup: 8835, nsub: 8836, sube: 8838, supe: 8839, oplus: 8853, otimes: 8855, perp: 8869,
-  sdot: 8901, loz: 9674, spades: 9824, clubs: 9827, hearts: 9829, diams: 9830, check: 10003, nbsp: 160,
+  quot: 34,
+  amp: 38,
+  apos: 39,
+  lt: 60,
+  gt: 62,
+  OElig: 338,
+  oelig: 339,
+  Scaron: 352,
+  scaron: 353,
+  Yuml: 376,
+  fnof: 402,
+  circ: 710,
+  tilde: 732,
+  ensp: 8194,
+  emsp: 8195,
+  thinsp: 8201,
+  zwnj: 8204,
+  zwj: 8205,
+  lrm: 8206,
+  rlm: 8207,
+  ndash: 8211,
+  mdash: 8212,
+  lsquo: 8216,
+  rsquo: 8217,
+  sbquo: 8218,
+  ldquo: 8220,
+  rdquo: 8221,
+  bdquo: 8222,
+  dagger: 8224,
+  Dagger: 8225,
+  bull: 8226,
+  hellip: 8230,
+  permil: 8240,
+  prime: 8242,
+  Prime: 8243,
+  lsaquo: 8249,
+  rsaquo: 8250,
+  oline: 8254,
+  frasl: 8260,
+  euro: 8364,
+  trade: 8482,
+  larr: 8592,
+  uarr: 8593,
+  rarr: 8594,
+  darr: 8595,
+  harr: 8596,
+  lArr: 8656,
+  uArr: 8657,
+  rArr: 8658,
+  dArr: 8659,
+  hArr: 8660,
+  forall: 8704,
+  part: 8706,
+  exist: 8707,
+  empty: 8709,
+  nabla: 8711,
+  isin: 8712,
+  notin: 8713,
+  ni: 8715,
+  prod: 8719,
+  sum: 8721,
+  minus: 8722,
+  lowast: 8727,
+  radic: 8730,
+  prop: 8733,
+  infin: 8734,
+  ang: 8736,
+  and: 8743,
+  or: 8744,
+  cap: 8745,
+  cup: 8746,
+  int: 8747,
+  there4: 8756,
+  sim: 8764,
+  cong: 8773,
+  asymp: 8776,
+  ne: 8800,
+  equiv: 8801,
+  le: 8804,
+  ge: 8805,
+  sub: 8834,
+  sup: 8835,
+  nsub: 8836,
+  sube: 8838,
+  supe: 8839,
+  oplus: 8853,
+  otimes: 8855,
+  perp: 8869,
+  sdot: 8901,
+  loz: 9674,
+  spades: 9824,
+  clubs: 9827,
+  hearts: 9829,
+  diams: 9830,
+  check: 10003,
+  nbsp: 160,
 };
 
 const NAMED_ENTITIES: ReadonlyMap<string, string> = (() => {
   const map = new Map<string, string>();
-  LATIN1.split(' ').forEach((name, index) => map.set(name, String.fromCodePoint(0xa0 + index)));
-  GREEK_UPPER.split(' ').forEach((name, index) => {
-    if (name !== '_') map.set(name, String.fromCodePoint(913 + index));
-  });
-  GREEK_LOWER.split(' ').forEach((name, index) => map.set(name, String.fromCodePoint(945 + index)));
+  const add = (names: string, first: number) => {
+    names.split(' ').forEach((name, index) => {
+      if (name !== '_') map.set(name, String.fromCodePoint(first + index));
+    });
+  };
+  add(LATIN1, 0xa0);
+  add(GREEK_UPPER, 913);
+  add(GREEK_LOWER, 945);
   for (const [name, code] of Object.entries(OTHER_ENTITIES)) map.set(name, String.fromCodePoint(code));
   return map;
 })();
 
 /** WHATWG HTML §13.2.5.80: numeric references 0x80–0x9F are read as Windows-1252. */
 const WINDOWS_1252: Readonly<Record<number, number>> = {
-  0x80: 0x20ac, 0x82: 0x201a, 0x83: 0x0192, 0x84: 0x201e, 0x85: 0x2026, 0x86: 0x2020, 0x87: 0x2021,
-  0x88: 0x02c6, 0x89: 0x2030, 0x8a: 0x0160, 0x8b: 0x2039, 0x8c: 0x0152, 0x8e: 0x017d, 0x91: 0x2018,
-  0x92: 0x2019, 0x93: 0x201c, 0x94: 0x201d, 0x95: 0x2022, 0x96: 0x2013, 0x97: 0x2014, 0x98: 0x02dc,
-  0x99: 0x2122, 0x9a: 0x0161, 0x9b: 0x203a, 0x9c: 0x0153, 0x9e: 0x017e, 0x9f: 0x0178,
+  128: 0x20ac,
+  130: 0x201a,
+  131: 0x0192,
+  132: 0x201e,
+  133: 0x2026,
+  134: 0x2020,
+  135: 0x2021,
+  136: 0x02c6,
+  137: 0x2030,
+  138: 0x0160,
+  139: 0x2039,
+  140: 0x0152,
+  142: 0x017d,
+  145: 0x2018,
+  146: 0x2019,
+  147: 0x201c,
+  148: 0x201d,
+  149: 0x2022,
+  150: 0x2013,
+  151: 0x2014,
+  152: 0x02dc,
+  153: 0x2122,
+  154: 0x0161,
+  155: 0x203a,
+  156: 0x0153,
+  158: 0x017e,
+  159: 0x0178,
 };
 
 /** Decodes HTML character references (numeric, and the HTML 4 named set); unknown names stay as written. */
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
-  return text.replace(/&(?:#(\d{1,8});?|#[xX]([0-9a-fA-F]{1,7});?|([A-Za-z][A-Za-z0-9]{1,31});)/g, (match, decimal, hex, name) => {
-    if (name !== undefined) return NAMED_ENTITIES.get(name) ?? match;
-    let code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex, 16);
-    code = WINDOWS_1252[code] ?? code;
-    if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
-    return String.fromCodePoint(code);
-  });
+  return text.replace(
+    /&(?:#(\d{1,8});?|#[xX]([0-9a-fA-F]{1,7});?|([A-Za-z][A-Za-z0-9]{1,31});)/g,
+    (match, decimal, hex, name) => {
+      if (name !== undefined) return NAMED_ENTITIES.get(name) ?? match;
+      let code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex, 16);
+      code = WINDOWS_1252[code] ?? code;
+      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
+      return String.fromCodePoint(code);
+    },
+  );
 }

@@ -52,7 +52,8 @@ interface Context {
 function sectionPath(context: Context): string[] {
   const path: string[] = [];
   if (context.bab) path.push(`BAB ${context.bab}${context.babTitle ? ` ${context.babTitle}` : ''}`);
-  if (context.bagian) path.push(`Bagian ${context.bagian}${context.bagianTitle ? ` ${context.bagianTitle}` : ''}`);
+  if (context.bagian)
+    path.push(`Bagian ${context.bagian}${context.bagianTitle ? ` ${context.bagianTitle}` : ''}`);
   if (context.paragraf) path.push(`Paragraf ${context.paragraf}`);
   if (context.pasal) path.push(`Pasal ${context.pasal}`);
   return path;
@@ -67,7 +68,19 @@ function legalRef(context: Context, extra: Partial<LegalRef> = {}): LegalRef {
   return { ...ref, ...extra };
 }
 
-const REFERENCE_WORDS = new Set(['dalam', 'pada', 'dan', 'atau', 'juncto', '_juncto_', 'dengan', 'oleh', 'lihat', 'menurut', 'berdasarkan']);
+const REFERENCE_WORDS = new Set([
+  'dalam',
+  'pada',
+  'dan',
+  'atau',
+  'juncto',
+  '_juncto_',
+  'dengan',
+  'oleh',
+  'lihat',
+  'menurut',
+  'berdasarkan',
+]);
 
 /**
  * Splits a body line holding headings inside it ("… rupiah). Pasal 288 (1) Setiap …", "Paragraf 5
@@ -82,7 +95,11 @@ function splitInlineHeadings(line: string, nextPasal: () => number): string[] {
     for (const match of rest.matchAll(/(^|\s)Pasal\s+(\d+[A-Z]?)\s+(?=\(1\)|[A-Z])/g)) {
       if (match.index === 0) continue;
       const before = rest.slice(0, match.index).trim().split(/\s+/).pop()?.toLowerCase() ?? '';
-      if (pasalNumber(match[2]!) === nextPasal() && !REFERENCE_WORDS.has(before.replace(/[,]$/, '')) && !before.endsWith(',')) {
+      if (
+        pasalNumber(match[2]!) === nextPasal() &&
+        !REFERENCE_WORDS.has(before.replace(/[,]$/, '')) &&
+        !before.endsWith(',')
+      ) {
         found = match as RegExpExecArray;
         break;
       }
@@ -118,14 +135,25 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
   let lastPasal = 0;
   let current: { lines: string[]; legal: LegalRef; path: string[] } | undefined;
   const flush = () => {
-    if (current && current.lines.join(' ').trim()) {
-      blocks.push({ kind: 'paragraph', text: current.lines.join('\n').trim(), section_path: current.path, legal: current.legal });
+    if (current?.lines.join(' ').trim()) {
+      blocks.push({
+        kind: 'paragraph',
+        text: current.lines.join('\n').trim(),
+        section_path: current.path,
+        legal: current.legal,
+      });
     }
     current = undefined;
   };
   const heading = (title: string, level: number) => {
     flush();
-    blocks.push({ kind: 'heading', text: title, level, section_path: sectionPath(context).slice(0, level - 1), legal: legalRef(context) });
+    blocks.push({
+      kind: 'heading',
+      text: title,
+      level,
+      section_path: sectionPath(context).slice(0, level - 1),
+      legal: legalRef(context),
+    });
   };
   let preamble: string[] = [];
 
@@ -140,7 +168,8 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
     if (pasal) {
       const label = `${pasal[1]}${pasal[2]}`;
       const number = pasalNumber(label);
-      if (number > lastPasal && number <= lastPasal + 5) {
+      // The first Pasal may have any number (an excerpt of a law); after it, they follow in order.
+      if (lastPasal === 0 || (number > lastPasal && number <= lastPasal + 5)) {
         if (preamble.length > 0) {
           blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
           preamble = [];
@@ -153,7 +182,7 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
       }
     }
     const bab = BAB_LINE.exec(line);
-    if (bab && lastPasal > 0 || (bab && preamble.length > 0)) {
+    if ((bab && lastPasal > 0) || (bab && preamble.length > 0)) {
       context.bab = bab![1]!;
       context.babTitle = bab![2]!.trim();
       delete context.bagian;
@@ -198,7 +227,8 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
     current.lines.push(line);
   }
   flush();
-  if (preamble.length > 0) blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
+  if (preamble.length > 0)
+    blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
 
   if (elucidation.trim()) blocks.push(...parseElucidation(elucidation));
   const titleLine = raw.match(/UNDANG-UNDANG[^\n]{0,200}?TENTANG[^\n]{0,200}/)?.[0];
@@ -217,13 +247,26 @@ function parseElucidation(text: string): Block[] {
   const general = pasalDemiPasal ? flat.slice(0, pasalDemiPasal.index) : flat;
   const rest = pasalDemiPasal ? flat.slice(pasalDemiPasal.index + pasalDemiPasal[0].length) : '';
   if (general.trim()) {
-    blocks.push({ kind: 'heading', text: 'Penjelasan Umum', level: 1, section_path: [], legal: { penjelasan: true } });
-    blocks.push({ kind: 'paragraph', text: general.trim(), section_path: ['Penjelasan', 'Umum'], legal: { penjelasan: true } });
+    blocks.push({
+      kind: 'heading',
+      text: 'Penjelasan Umum',
+      level: 1,
+      section_path: [],
+      legal: { penjelasan: true },
+    });
+    blocks.push({
+      kind: 'paragraph',
+      text: general.trim(),
+      section_path: ['Penjelasan', 'Umum'],
+      legal: { penjelasan: true },
+    });
   }
   // Pasal markers in order: "Pasal 1 Cukup jelas. Pasal 2 Huruf a …"
   const markers: { index: number; label: string; length: number }[] = [];
   let expected = 1;
-  for (const match of rest.matchAll(/\bPasal\s+(\d+[A-Z]?)\s+(?=Ayat|Cukup|Huruf|Angka|Yang|Dalam|Ketentuan|[A-Z“"(])/g)) {
+  for (const match of rest.matchAll(
+    /\bPasal\s+(\d+[A-Z]?)\s+(?=Ayat|Cukup|Huruf|Angka|Yang|Dalam|Ketentuan|[A-Z“"(])/g,
+  )) {
     const number = pasalNumber(match[1]!);
     if (number >= expected && number <= expected + 3) {
       markers.push({ index: match.index, label: match[1]!, length: match[0].length });

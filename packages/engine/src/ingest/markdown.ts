@@ -19,7 +19,11 @@ import { BlockBuilder } from './text.js';
 
 /** Parses a Markdown or MDX document. Malformed YAML frontmatter → `MALFORMED_FILE`. */
 export function parseMarkdown(text: string, filename: string): ParsedDocument {
-  const source = text.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n').replace(/\u0000/g, '').normalize('NFC');
+  const source = text
+    .replace(/^\ufeff/, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u0000/g, '')
+    .normalize('NFC');
   const { metadata, body } = splitFrontmatter(source, filename);
   const builder = new BlockBuilder();
   readBlocks(body.split('\n'), builder);
@@ -76,19 +80,25 @@ function splitFrontmatter(
 // Block structure
 
 const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*(.*)$/;
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const ATX_OPENING = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
 const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|[ \t]*$)/;
 const BLOCKQUOTE = /^ {0,3}>[ \t]?/;
-const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** A GFM delimiter row, tested on the trimmed line. */
+const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?$/;
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*\S+/;
 const ADMONITION = /^ {0,3}:{3,}[ \t]*([A-Za-z][\w-]*)?[ \t]*(.*)$/;
 const MULTILINE_LIMIT = 200;
+/** Longest JSX/HTML tag (with its attributes) read, and how many lines it may span. */
+const MAX_TAG_LENGTH = 4000;
+const TAG_WINDOW_LINES = 20;
+/** Lines longer than this are read as plain paragraph text (no block syntax, bounded regex work). */
+const MAX_STRUCTURED_LINE = 10_000;
 
 interface ListState {
-  items: string[];
+  items: { prefix: string; text: string }[];
   baseIndent: number;
   afterBlank: boolean;
 }
@@ -99,11 +109,16 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
   const directives: { character: string; length: number }[] = [];
 
   const flushParagraph = () => {
-    if (paragraph.length > 0) builder.add('paragraph', paragraph.map(stripInline).join('\n'));
+    if (paragraph.length > 0) builder.add('paragraph', stripInline(paragraph.join('\n')));
     paragraph = [];
   };
   const flushList = () => {
-    if (list !== undefined) builder.add('list', list.items.join('\n'));
+    if (list !== undefined) {
+      builder.add(
+        'list',
+        list.items.map((item) => item.prefix + stripInline(item.text).replace(/\n/g, ' ')).join('\n'),
+      );
+    }
     list = undefined;
   };
   const flush = () => {
@@ -167,6 +182,14 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
       continue;
     }
 
+    // Very long lines are text: no block syntax is looked for in them (bounded work on hostile input).
+    if (line.length > MAX_STRUCTURED_LINE) {
+      flushList();
+      paragraph.push(line.trim());
+      index++;
+      continue;
+    }
+
     // MDX: top-level import/export statements.
     if (paragraph.length === 0 && list === undefined) {
       const statementEnd = mdxStatementEnd(lines, index);
@@ -192,15 +215,16 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
       lines[index - 1] = line;
       index--;
     }
-    if (/^[ \t]*\{\/\*[\s\S]*\*\/\}[ \t]*$/.test(line)) {
+    // JSX comments, MyST/Pandoc attribute lines ("{#id}") and MyST targets ("(label)=").
+    if (/^[ \t]*(?:\{\/\*[\s\S]*\*\/\}|\{[#.][^{}]*\}|\([\w.:-]+\)=)[ \t]*$/.test(line)) {
       index++;
       continue;
     }
 
-    const heading = ATX_HEADING.exec(line);
-    if (heading !== null) {
+    const heading = atxHeading(line);
+    if (heading !== undefined) {
       flush();
-      builder.heading(heading[1]?.length ?? 1, stripInline(stripHeadingId(heading[2] ?? '')));
+      builder.heading(heading.level, stripInline(stripHeadingId(heading.text)));
       index++;
       continue;
     }
@@ -220,7 +244,7 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
     }
 
     const next = lines[index + 1];
-    if (line.includes('|') && next !== undefined && TABLE_DELIMITER.test(next) && next.includes('|')) {
+    if (line.includes('|') && next?.includes('|') && TABLE_DELIMITER.test(next.trim())) {
       const header = splitTableRow(line);
       if (header.length === splitTableRow(next).length) {
         flush();
@@ -241,7 +265,8 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
     if (admonition !== null) {
       flush();
       const admonitionTitle = (admonition[2] ?? '').trim();
-      if (admonitionTitle !== '' && !admonitionTitle.startsWith('{')) builder.add('paragraph', stripInline(admonitionTitle));
+      if (admonitionTitle !== '' && !admonitionTitle.startsWith('{'))
+        builder.add('paragraph', stripInline(admonitionTitle));
       index++;
       continue;
     }
@@ -258,7 +283,7 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
       if (list === undefined) list = { items: [], baseIndent: indent, afterBlank: false };
       const depth = Math.max(0, Math.min(8, Math.floor((indent - list.baseIndent) / 2)));
       const marker = /\d/.test(item[2] ?? '') ? (item[2] ?? '1.') : '-';
-      list.items.push(`${'  '.repeat(depth)}${marker} ${stripInline(item[3] ?? '')}`);
+      list.items.push({ prefix: `${'  '.repeat(depth)}${marker} `, text: item[3] ?? '' });
       list.afterBlank = false;
       index++;
       continue;
@@ -270,9 +295,8 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
     if (list !== undefined) {
       const indented = indentWidth(/^[ \t]*/.exec(line)?.[0] ?? '') > list.baseIndent;
       if (indented || (!list.afterBlank && quote === null)) {
-        const last = list.items.length - 1;
-        const separator = list.afterBlank ? '\n' + '  '.repeat(1) : ' ';
-        list.items[last] = `${list.items[last] ?? ''}${separator}${stripInline(content.trim())}`;
+        const last = list.items[list.items.length - 1];
+        if (last !== undefined) last.text = `${last.text}\n${content.trim()}`;
         list.afterBlank = false;
         index++;
         continue;
@@ -314,44 +338,75 @@ function removeIndent(line: string, width: number): string {
   return line.slice(index);
 }
 
+/** CommonMark §4.2 ATX heading: 1–6 "#", then a space or the end; an optional closing "#" run is removed. */
+function atxHeading(line: string): { level: number; text: string } | undefined {
+  const opening = ATX_OPENING.exec(line);
+  if (opening === null) return undefined;
+  let text = line.slice(opening[0].length).trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  if (end === 0) text = '';
+  else if (end < text.length && (text[end - 1] === ' ' || text[end - 1] === '\t'))
+    text = text.slice(0, end).trimEnd();
+  return { level: opening[1]?.length ?? 1, text };
+}
+
+/** Removes a trailing `{#custom-id}` (Docusaurus, Pandoc). */
 function stripHeadingId(text: string): string {
-  return text.replace(/[ \t]*\{#[^}]*\}[ \t]*$/, '');
+  const trimmed = text.trimEnd();
+  if (!trimmed.endsWith('}')) return text;
+  const open = trimmed.lastIndexOf('{#');
+  if (open < 0 || trimmed.indexOf('}', open) !== trimmed.length - 1) return text;
+  return trimmed.slice(0, open).trimEnd();
 }
 
 function removeComments(lines: string[], start: number): { line: string; nextIndex: number } {
-  let line = lines[start] ?? '';
+  // Kept text is collected piece by piece so many comments on one long line stay linear.
+  let source = lines[start] ?? '';
   let index = start + 1;
+  let kept = '';
+  let cursor = 0;
   for (;;) {
-    const open = line.indexOf('<!--');
+    const open = source.indexOf('<!--', cursor);
     if (open < 0) break;
-    let close = line.indexOf('-->', open + 4);
+    kept += source.slice(cursor, open);
+    let close = source.indexOf('-->', open + 4);
     while (close < 0 && index < lines.length && index - start < MULTILINE_LIMIT * 10) {
-      line += '\n' + (lines[index] ?? '');
+      const searchFrom = Math.max(open + 4, source.length - 2);
+      source += '\n' + (lines[index] ?? '');
       index++;
-      close = line.indexOf('-->', open + 4);
+      close = source.indexOf('-->', searchFrom);
     }
     if (close < 0) {
-      line = line.slice(0, open);
-      index = lines.length;
-      break;
+      // An unterminated comment hides the rest of the document (as in a browser).
+      return { line: kept.replace(/\n/g, ' '), nextIndex: lines.length };
     }
-    line = line.slice(0, open) + line.slice(close + 3);
+    cursor = close + 3;
   }
-  return { line: line.replace(/\n/g, ' '), nextIndex: index };
+  kept += source.slice(cursor);
+  return { line: kept.replace(/\n/g, ' '), nextIndex: index };
 }
 
 // ---------------------------------------------------------------------------------------------
 // MDX statements and JSX / HTML tag lines
 
-const IMPORT_SINGLE = /^import\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])[^'"\n]+\1;?[ \t]*$/;
+const IMPORT_BARE = /^import\s+(['"])[^'"\n]+\1;?\s*$/;
+const IMPORT_FROM = /\sfrom\s+(['"])[^'"\n]+\1;?\s*$/;
+const IMPORT_BINDINGS = /^[\w$*{}\s,]*$/;
 const IMPORT_MULTI_START = /^import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{[^}]*$/;
 const IMPORT_MULTI_END = /\}\s*from\s+(['"])[^'"\n]+\1;?[ \t]*$/;
-const EXPORT_START = /^export\s+(?:default\b|const\b|let\b|var\b|function\b|async\b|class\b|type\b|interface\b|\{|\*)/;
+const EXPORT_START =
+  /^export\s+(?:default\b|const\b|let\b|var\b|function\b|async\b|class\b|type\b|interface\b|\{|\*)/;
 
 /** If `lines[index]` starts an MDX import/export statement, the index just after it. */
 function mdxStatementEnd(lines: string[], index: number): number | undefined {
   const line = lines[index] ?? '';
-  if (IMPORT_SINGLE.test(line)) return index + 1;
+  if (IMPORT_BARE.test(line)) return index + 1;
+  if (line.startsWith('import')) {
+    const from = IMPORT_FROM.exec(line);
+    if (from !== null && /^import\s/.test(line) && IMPORT_BINDINGS.test(line.slice(7, from.index)))
+      return index + 1;
+  }
   if (IMPORT_MULTI_START.test(line)) {
     for (let end = index + 1; end < lines.length && end - index < MULTILINE_LIMIT; end++) {
       if (IMPORT_MULTI_END.test(lines[end] ?? '')) return end + 1;
@@ -426,49 +481,63 @@ function readTagLine(lines: string[], index: number): TagLine | undefined {
   if (!/^<(?:[A-Za-z]|\/[A-Za-z]|>|\/>)/.test(trimmed) || /^<[A-Za-z][\w+.-]*:/.test(trimmed)) {
     return undefined;
   }
+  // A tag may continue on the next lines; look at a bounded window, scanned once.
   let source = trimmed;
-  let nextIndex = index + 1;
+  for (
+    let next = index + 1;
+    next < lines.length && next - index < TAG_WINDOW_LINES && source.length < MAX_TAG_LENGTH;
+    next++
+  ) {
+    source += '\n' + (lines[next] ?? '');
+  }
   const titles: string[] = [];
   let text = '';
   let blockBoundary = false;
   let position = 0;
+  let lineBreaks = 0;
+  let skipToLine: number | undefined;
   while (position < source.length) {
     const character = source[position];
+    if (character === '\n') break;
     if (character !== '<') {
       text += character;
       position++;
       continue;
     }
-    let tag = scanTag(source, position);
-    while (tag === 'incomplete' && nextIndex < lines.length && nextIndex - index < MULTILINE_LIMIT) {
-      source += '\n' + (lines[nextIndex] ?? '');
-      nextIndex++;
-      tag = scanTag(source, position);
-    }
+    const tag = scanTag(source, position);
     if (tag === 'incomplete' || tag === undefined) {
       if (position === 0) return undefined;
       text += character;
       position++;
       continue;
     }
-    if (tag.name !== '' && /^[A-Z]/.test(tag.name) && tag.title !== undefined) titles.push(tag.title);
+    for (let offset = position; offset < tag.end; offset++) if (source[offset] === '\n') lineBreaks++;
+    if (/^[A-Z]/.test(tag.name) && tag.title !== undefined) titles.push(tag.title);
     if (BLOCK_HTML_TAGS.has(tag.name.toLowerCase()) || /^[A-Z]/.test(tag.name)) blockBoundary = true;
     position = tag.end;
     const lower = tag.name.toLowerCase();
     if (!tag.closing && !tag.selfClosing && (lower === 'script' || lower === 'style')) {
-      // Drop the element's content up to its end tag, across lines if needed.
+      // Drop the element up to the line holding its end tag (or everything, if it never ends).
       const endTag = new RegExp(`</${lower}\\s*>`, 'i');
-      let match = endTag.exec(source.slice(position));
-      while (match === null && nextIndex < lines.length && nextIndex - index < MULTILINE_LIMIT * 10) {
-        source += '\n' + (lines[nextIndex] ?? '');
-        nextIndex++;
-        match = endTag.exec(source.slice(position));
+      const rest = source.slice(position).split('\n')[0] ?? '';
+      if (endTag.test(rest)) {
+        position += (endTag.exec(rest)?.index ?? 0) + (endTag.exec(rest)?.[0].length ?? 0);
+        continue;
       }
-      position = match === null ? source.length : position + match.index + match[0].length;
+      const startLine = index + lineBreaks + 1;
+      let end = startLine;
+      while (end < lines.length && !endTag.test(lines[end] ?? '')) end++;
+      skipToLine = Math.min(lines.length, end + 1);
+      break;
     }
   }
   const leading = first.slice(0, first.length - trimmed.length);
-  return { text: leading + decodeEntities(text.replace(/\n/g, ' ')), titles, nextIndex, blockBoundary };
+  return {
+    text: leading + decodeEntities(text),
+    titles,
+    nextIndex: skipToLine ?? index + 1 + lineBreaks,
+    blockBoundary,
+  };
 }
 
 interface ScannedTag {
@@ -491,6 +560,7 @@ function scanTag(source: string, start: number): ScannedTag | 'incomplete' | und
   let title: string | undefined;
   for (;;) {
     while (position < source.length && /\s/.test(source[position] ?? '')) position++;
+    if (position - start > MAX_TAG_LENGTH) return undefined;
     if (position >= source.length) return 'incomplete';
     const character = source[position];
     if (character === '>') {
@@ -612,7 +682,10 @@ function addTable(builder: BlockBuilder, header: string[], rows: string[][]): vo
     '</thead>' +
     (body.length > 0 ? `<tbody>${body.map((row) => cellsHtml(row, 'td')).join('')}</tbody>` : '') +
     '</table>';
-  const text = [head, ...body].map((row) => row.join(' | ')).join('\n');
+  const text = [head, ...body]
+    .map((row) => row.filter((cell) => cell !== '').join(' | '))
+    .filter((row) => row !== '')
+    .join('\n');
   builder.add('table', text, { html });
 }
 
@@ -625,26 +698,86 @@ function addTable(builder: BlockBuilder, header: string[], rows: string[][]): vo
  * escapes and entities decoded. Text inside code spans is kept verbatim.
  */
 export function stripInline(text: string): string {
+  // Code spans and backslash escapes are set aside first so no other rule touches them.
   const spans: string[] = [];
-  let result = text.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_match, _ticks: string, content: string) => {
-    spans.push(/^ .* $/.test(content) && content.trim() !== '' ? content.slice(1, -1) : content);
+  const setAside = (content: string) => {
+    spans.push(content);
     return `\u0000${spans.length - 1}\u0000`;
-  });
-  const linkTarget = String.raw`\((?:[^()\s]|\([^()]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`;
+  };
+  let result = replaceCodeSpans(text, (content) =>
+    setAside(/^ [\s\S]* $/.test(content) && content.trim() !== '' ? content.slice(1, -1) : content),
+  ).replace(/\\([!-/:-@[-`{-~])/g, (_match, character: string) => setAside(character));
+  // Every pattern below is bounded and stops at its own delimiter, so hostile text stays linear.
+  const linkTarget = String.raw`\(\s{0,20}(?:[^()\s]|\([^()\n]{0,500}\)){0,2000}(?:\s{1,20}(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'))?\s{0,20}\)`;
   result = result
-    .replace(new RegExp(String.raw`!\[([^\]]*)\]` + linkTarget, 'g'), '$1')
-    .replace(new RegExp(String.raw`\[([^\]]*)\]` + linkTarget, 'g'), '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<((?:https?|ftp|mailto):[^<>\s]+)>/gi, '$1')
-    .replace(/<\/?[A-Za-z][\w.:-]*(?:\s(?:[^<>"'{}]|"[^"]*"|'[^']*'|\{[^{}]*\})*)?\/?>/g, '')
-    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
-    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
-    .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, '$1$2')
-    .replace(/(^|[^\w*])\*([^\s*])\*(?![\w*])/g, '$1$2')
-    .replace(/(^|[^\w])_(?=[^\s_])([^_]*?[^\s_])?_(?!\w)/g, (_match, before: string, inner: string | undefined) =>
-      inner === undefined ? _match : before + inner,
+    .replace(
+      new RegExp(String.raw`!\[([^\[\]]{0,1000})\]` + linkTarget + String.raw`(?:\{[^{}\n]{0,200}\})?`, 'g'),
+      '$1',
     )
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    .replace(new RegExp(String.raw`\[([^\[\]]{0,1000})\]` + linkTarget, 'g'), '$1')
+    .replace(/\[([^[\]\n]{1,1000})\]\[[^[\]\n]{0,200}\]/g, '$1')
+    .replace(/<((?:https?|ftp|mailto):[^<>\s]{1,2000})>/gi, '$1')
+    .replace(
+      /<\/?[A-Za-z][\w.:-]{0,100}(?:\s(?:[^<>"'{}]|"[^"\n<>]{0,1000}"|'[^'\n<>]{0,1000}'|\{[^{}\n]{0,1000}\}){0,2000})?\/?>/g,
+      '',
+    )
+    .replace(/\*\*(?=[^\s*])([^*]{0,1000}?[^\s*])\*\*/g, '$1')
+    .replace(/__(?=[^\s_])([^_]{0,1000}?[^\s_])__/g, '$1')
+    .replace(/~~(?=[^\s~])([^~]{0,1000}?[^\s~])~~/g, '$1')
+    .replace(/(^|[^\w*])\*(?=[^\s*])([^*]{0,1000}?[^\s*])\*(?![\w*])/g, '$1$2')
+    .replace(/(^|[^\w*])\*([^\s*])\*(?![\w*])/g, '$1$2')
+    .replace(/\*\*(?=[^\s*])([^*]{0,1000}?[^\s*])\*\*/g, '$1')
+    .replace(
+      /(^|[^\w])_(?=[^\s_])([^_]{0,1000}?[^\s_])?_(?!\w)/g,
+      (match, before: string, inner: string | undefined) => (inner === undefined ? match : before + inner),
+    );
   result = decodeEntities(result);
   return result.replace(/\u0000(\d+)\u0000/g, (_match, index: string) => spans[Number(index)] ?? '');
+}
+
+/**
+ * CommonMark §6.1 code spans, in linear time: a run of N backticks opens a span that the next run
+ * of exactly N backticks closes; runs without a partner are literal text.
+ */
+function replaceCodeSpans(text: string, replace: (content: string) => string): string {
+  if (!text.includes('`')) return text;
+  const runs: { start: number; length: number }[] = [];
+  for (let index = 0; index < text.length; index++) {
+    if (text[index] !== '`') continue;
+    let end = index;
+    while (text[end] === '`') end++;
+    runs.push({ start: index, length: end - index });
+    index = end - 1;
+  }
+  const byLength = new Map<number, number[]>();
+  runs.forEach((run, runIndex) => {
+    const list = byLength.get(run.length) ?? [];
+    list.push(runIndex);
+    byLength.set(run.length, list);
+  });
+  const cursor = new Map<number, number>();
+  let result = '';
+  let copied = 0;
+  let runIndex = 0;
+  while (runIndex < runs.length) {
+    const run = runs[runIndex];
+    if (run === undefined) break;
+    const list = byLength.get(run.length) ?? [];
+    let position = cursor.get(run.length) ?? 0;
+    while (position < list.length && (list[position] ?? 0) <= runIndex) position++;
+    cursor.set(run.length, position);
+    const closing = list[position];
+    if (closing === undefined) {
+      runIndex++;
+      continue;
+    }
+    const close = runs[closing];
+    if (close === undefined) break;
+    result +=
+      text.slice(copied, run.start) +
+      replace(text.slice(run.start + run.length, close.start).replace(/\n/g, ' '));
+    copied = close.start + close.length;
+    runIndex = closing + 1;
+  }
+  return result + text.slice(copied);
 }

@@ -6,7 +6,15 @@
  * Nothing partial is ever visible: a failure at any stage leaves only the job row saying which stage
  * failed and why; the same bytes ingested again into the same collection return the existing document.
  */
-import { hashLeaf, inclusionProof, normalizeText, rootFromLeafHashes, sha256, toHex, utf8Encode } from '@saksi/proof';
+import {
+  hashLeaf,
+  inclusionProof,
+  normalizeText,
+  rootFromLeafHashes,
+  sha256,
+  toHex,
+  utf8Encode,
+} from '@saksi/proof';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
 import { embedMany } from '../embed/embed-many.js';
@@ -76,7 +84,11 @@ export interface IngestContext {
 const DOCUMENT_COLUMNS = `d.id, c.name AS collection, d.title, d.filename, d.mime, d.original_sha256, d.size, d.status, d.root,
   d.chunk_count, d.pages, d.document_type, d.fiscal_year, d.source, d.metadata, d.created_at::text AS created_at`;
 
-export async function findDocumentBySha(db: Queryable, collectionId: string, sha: string): Promise<DocumentRecord | null> {
+export async function findDocumentBySha(
+  db: Queryable,
+  collectionId: string,
+  sha: string,
+): Promise<DocumentRecord | null> {
   const result = await db.query<DocumentRecord>(
     `SELECT ${DOCUMENT_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id WHERE d.collection_id = $1 AND d.original_sha256 = $2`,
     [collectionId, sha],
@@ -101,7 +113,10 @@ export interface ListDocumentsOptions {
   offset: number;
 }
 
-export async function listDocuments(db: Queryable, options: ListDocumentsOptions): Promise<{ items: DocumentRecord[]; total: number }> {
+export async function listDocuments(
+  db: Queryable,
+  options: ListDocumentsOptions,
+): Promise<{ items: DocumentRecord[]; total: number }> {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, value: unknown) => {
@@ -113,7 +128,10 @@ export async function listDocuments(db: Queryable, options: ListDocumentsOptions
   if (options.documentType) add('d.document_type = ?', options.documentType);
   if (options.fiscalYear !== undefined) add('d.fiscal_year = ?', options.fiscalYear);
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const total = await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM documents d ${clause}`, params);
+  const total = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM documents d ${clause}`,
+    params,
+  );
   const items = await db.query<DocumentRecord>(
     `SELECT ${DOCUMENT_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id ${clause}
       ORDER BY d.created_at DESC, d.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
@@ -122,11 +140,22 @@ export async function listDocuments(db: Queryable, options: ListDocumentsOptions
   return { items: items.rows, total: total.rows[0]?.n ?? 0 };
 }
 
-async function setJob(db: Database, id: string, fields: { status?: string; stage?: string; progress?: number; error?: unknown; document_id?: string }) {
+async function setJob(
+  db: Database,
+  id: string,
+  fields: { status?: string; stage?: string; progress?: number; error?: unknown; document_id?: string },
+) {
   await db.query(
     `UPDATE jobs SET status = COALESCE($2, status), stage = COALESCE($3, stage), progress = COALESCE($4, progress),
        error = COALESCE($5, error), document_id = COALESCE($6, document_id), updated_at = now() WHERE id = $1`,
-    [id, fields.status ?? null, fields.stage ?? null, fields.progress ?? null, fields.error === undefined ? null : JSON.stringify(fields.error), fields.document_id ?? null],
+    [
+      id,
+      fields.status ?? null,
+      fields.stage ?? null,
+      fields.progress ?? null,
+      fields.error === undefined ? null : JSON.stringify(fields.error),
+      fields.document_id ?? null,
+    ],
   );
 }
 
@@ -138,12 +167,20 @@ interface PreparedChunk extends ChunkDraft {
 }
 
 /** Ingests one document into `collection`. Throws `EngineError` (INGEST_FAILED / INVALID_INPUT) on failure. */
-export async function ingestDocument(context: IngestContext, collection: Collection, input: IngestInput): Promise<IngestResult> {
+export async function ingestDocument(
+  context: IngestContext,
+  collection: Collection,
+  input: IngestInput,
+): Promise<IngestResult> {
   const { db } = context;
   const report = (stage: IngestStage, progress: number, detail?: string) =>
     context.onProgress?.({ stage, progress, ...(detail ? { detail } : {}) });
   if (input.bytes.length > context.maxBytes) {
-    throw new EngineError('INVALID_INPUT', `The file is ${input.bytes.length} bytes; the limit is ${context.maxBytes}.`, { status: 413 });
+    throw new EngineError(
+      'INVALID_INPUT',
+      `The file is ${input.bytes.length} bytes; the limit is ${context.maxBytes}.`,
+      { status: 413 },
+    );
   }
   const originalSha = toHex(sha256(input.bytes));
   const existing = await findDocumentBySha(db, collection.id, originalSha);
@@ -156,10 +193,10 @@ export async function ingestDocument(context: IngestContext, collection: Collect
     report('done', 1, 'already ingested (same SHA-256)');
     return { document: existing, job_id: jobId, deduplicated: true };
   }
-  await db.query(`INSERT INTO jobs (id, kind, status, collection_id, stage) VALUES ($1, 'ingest', 'RUNNING', $2, 'parsing')`, [
-    jobId,
-    collection.id,
-  ]);
+  await db.query(
+    `INSERT INTO jobs (id, kind, status, collection_id, stage) VALUES ($1, 'ingest', 'RUNNING', $2, 'parsing')`,
+    [jobId, collection.id],
+  );
 
   let stage: IngestStage = 'parsing';
   try {
@@ -172,7 +209,12 @@ export async function ingestDocument(context: IngestContext, collection: Collect
     // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
     if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
       const regulation = parseRegulation(new TextDecoder().decode(input.bytes), input.filename);
-      if (regulation) parsed = { ...regulation, mime: parsed.mime, metadata: { ...parsed.metadata, ...regulation.metadata } };
+      if (regulation)
+        parsed = {
+          ...regulation,
+          mime: parsed.mime,
+          metadata: { ...parsed.metadata, ...regulation.metadata },
+        };
     }
     stage = 'chunking';
     await setJob(db, jobId, { stage, progress: 0.2 });
@@ -184,9 +226,14 @@ export async function ingestDocument(context: IngestContext, collection: Collect
 
     stage = 'embedding';
     await setJob(db, jobId, { stage, progress: 0.3 });
-    const vectors = await embedMany(context.embedding, drafts.map((draft) => draft.text), {
-      onProgress: (done, total) => report('embedding', 0.3 + 0.6 * (done / total), `${done}/${total} chunks`),
-    });
+    const vectors = await embedMany(
+      context.embedding,
+      drafts.map((draft) => draft.text),
+      {
+        onProgress: (done, total) =>
+          report('embedding', 0.3 + 0.6 * (done / total), `${done}/${total} chunks`),
+      },
+    );
     const prepared: PreparedChunk[] = drafts.map((draft, index) => ({
       ...draft,
       sha256: toHex(sha256(utf8Encode(draft.text))),
@@ -200,11 +247,10 @@ export async function ingestDocument(context: IngestContext, collection: Collect
     const metadata = { ...parsed.metadata, ...input.metadata };
     const title = input.title ?? parsed.title;
     await db.transaction(async (tx) => {
-      await tx.query('INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING', [
-        originalSha,
-        input.bytes,
-        input.bytes.length,
-      ]);
+      await tx.query(
+        'INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING',
+        [originalSha, input.bytes, input.bytes.length],
+      );
       await tx.query(
         `INSERT INTO documents (id, collection_id, title, filename, mime, original_sha256, size, metadata, document_type, fiscal_year,
            source, uploader, status, stage, root, chunk_count, pages)
@@ -228,15 +274,23 @@ export async function ingestDocument(context: IngestContext, collection: Collect
         ],
       );
       await insertChunks(tx, documentId, collection, prepared);
-      await tx.query(`UPDATE jobs SET status = 'SUCCEEDED', stage = 'done', progress = 1, document_id = $2, updated_at = now() WHERE id = $1`, [
-        jobId,
-        documentId,
-      ]);
-      await tx.query(`INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'document.ingest', $2, $3)`, [
-        input.uploader ?? null,
-        documentId,
-        JSON.stringify({ collection: collection.name, filename: input.filename, sha256: originalSha, chunks: prepared.length }),
-      ]);
+      await tx.query(
+        `UPDATE jobs SET status = 'SUCCEEDED', stage = 'done', progress = 1, document_id = $2, updated_at = now() WHERE id = $1`,
+        [jobId, documentId],
+      );
+      await tx.query(
+        `INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'document.ingest', $2, $3)`,
+        [
+          input.uploader ?? null,
+          documentId,
+          JSON.stringify({
+            collection: collection.name,
+            filename: input.filename,
+            sha256: originalSha,
+            chunks: prepared.length,
+          }),
+        ],
+      );
     });
     report('done', 1, `${prepared.length} chunks`);
     const document = await getDocument(db, documentId);
@@ -252,7 +306,10 @@ export async function ingestDocument(context: IngestContext, collection: Collect
     const message = error instanceof Error ? error.message : 'Ingestion failed.';
     await setJob(db, jobId, { status: 'FAILED', stage, error: { code, message } }).catch(() => undefined);
     if (isIngestError(error)) {
-      throw new EngineError('INGEST_FAILED', message, { cause: error, status: error.code === 'FILE_TOO_LARGE' ? 413 : error.code === 'UNSUPPORTED_TYPE' ? 415 : 422 });
+      throw new EngineError('INGEST_FAILED', message, {
+        cause: error,
+        status: error.code === 'FILE_TOO_LARGE' ? 413 : error.code === 'UNSUPPORTED_TYPE' ? 415 : 422,
+      });
     }
     if (error instanceof EngineError) throw error;
     throw new EngineError('INGEST_FAILED', `Ingestion failed while ${stage}: ${message}`, { cause: error });
@@ -260,7 +317,11 @@ export async function ingestDocument(context: IngestContext, collection: Collect
 }
 
 function stringValue(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : typeof value === 'number' ? String(value) : undefined;
+  return typeof value === 'string' && value.length > 0
+    ? value
+    : typeof value === 'number'
+      ? String(value)
+      : undefined;
 }
 
 function numberValue(value: unknown): number | undefined {
@@ -271,7 +332,12 @@ function numberValue(value: unknown): number | undefined {
 const CHUNK_COLUMNS = 17;
 const ROWS_PER_INSERT = 200;
 
-async function insertChunks(tx: Queryable, documentId: string, collection: Collection, chunks: PreparedChunk[]): Promise<void> {
+async function insertChunks(
+  tx: Queryable,
+  documentId: string,
+  collection: Collection,
+  chunks: PreparedChunk[],
+): Promise<void> {
   for (let start = 0; start < chunks.length; start += ROWS_PER_INSERT) {
     const batch = chunks.slice(start, start + ROWS_PER_INSERT);
     const params: unknown[] = [];

@@ -23,7 +23,12 @@ export function cleanText(text: string, kind: BlockKind = 'paragraph'): string {
     character === '\u000b' || character === '\u000c' ? '\n' : '',
   );
   if (kind !== 'code') result = result.replace(/\t/g, ' ');
-  result = result.replace(/[ \t\u00a0]+$/gm, '').replace(/\n{3,}/g, '\n\n');
+  // Line by line (a regex anchored only at the end would be quadratic on long runs of spaces).
+  result = result
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
   return result.trim();
 }
 
@@ -37,13 +42,19 @@ export class BlockBuilder {
 
   /** Adds a heading of `level` (clamped to 1–6); empty headings are ignored. */
   heading(level: number, text: string, extras: BlockExtras = {}): void {
-    const title = cleanText(text, 'heading').replace(/\s*\n\s*/g, ' ');
+    const title = cleanText(text, 'heading')
+      .split('\n')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .join(' ');
     if (title === '') return;
     const clamped = Math.min(6, Math.max(1, Math.round(level)));
     while (this.#stack.length > 0 && (this.#stack[this.#stack.length - 1]?.level ?? 0) >= clamped) {
       this.#stack.pop();
     }
-    this.blocks.push(withExtras({ kind: 'heading', text: title, level: clamped, section_path: this.path() }, extras));
+    this.blocks.push(
+      withExtras({ kind: 'heading', text: title, level: clamped, section_path: this.path() }, extras),
+    );
     this.#stack.push({ level: clamped, title });
   }
 
@@ -91,7 +102,10 @@ export function normalizeBlocks(blocks: readonly Block[]): Block[] {
 /** Parses plain text: paragraphs are separated by blank lines; line breaks inside are kept. */
 export function parseText(text: string, filename: string): ParsedDocument {
   const builder = new BlockBuilder();
-  const normalized = text.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n').normalize('NFC');
+  const normalized = text
+    .replace(/^\ufeff/, '')
+    .replace(/\r\n?/g, '\n')
+    .normalize('NFC');
   for (const paragraph of normalized.split(/\n[ \t\u00a0]*\n/)) builder.add('paragraph', paragraph);
   return { title: titleFromFilename(filename), mime: MIME_TYPES.text, metadata: {}, blocks: builder.blocks };
 }

@@ -10,7 +10,17 @@ function randomText(seed: number, words: number): string {
     state ^= state << 5;
     return (state >>> 0) / 2 ** 32;
   };
-  const vocabulary = ['kendaraan', 'bermotor', 'jalan', 'Rp1.500.000', 'wajib', 'pengemudi', 'ayat', 'é', '😀'];
+  const vocabulary = [
+    'kendaraan',
+    'bermotor',
+    'jalan',
+    'Rp1.500.000',
+    'wajib',
+    'pengemudi',
+    'ayat',
+    'é',
+    '😀',
+  ];
   const parts: string[] = [];
   for (let i = 0; i < words; i++) {
     parts.push(vocabulary[Math.floor(next() * vocabulary.length)]!);
@@ -85,7 +95,8 @@ describe('splitByTokens', () => {
   });
 
   it('does not end a sentence after an abbreviation or an initial', () => {
-    const text = 'Menurut UU No. 22 Tahun 2009 dan Dr. Budi S. Santoso, biaya Rp. 500 wajib dibayar. Lalu selesai.';
+    const text =
+      'Menurut UU No. 22 Tahun 2009 dan Dr. Budi S. Santoso, biaya Rp. 500 wajib dibayar. Lalu selesai.';
     const pieces = splitByTokens(text, 40, 0);
     expect(pieces).toHaveLength(1);
     const tight = splitByTokens(text, 24, 0);

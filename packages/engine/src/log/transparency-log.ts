@@ -91,12 +91,10 @@ export class TransparencyLog {
     const index = await this.sync(tx);
     const leafHash = hashLeaf(leafInput);
     const created = nodesCreatedByAppend(this.lookup, index, leafHash);
-    await tx.query('INSERT INTO log_entries (leaf_index, certificate_id, leaf_input, leaf_hash) VALUES ($1, $2, $3, $4)', [
-      index,
-      certificateId,
-      toBase64(leafInput),
-      toHex(leafHash),
-    ]);
+    await tx.query(
+      'INSERT INTO log_entries (leaf_index, certificate_id, leaf_input, leaf_hash) VALUES ($1, $2, $3, $4)',
+      [index, certificateId, toBase64(leafInput), toHex(leafHash)],
+    );
     for (const node of created) {
       await tx.query('INSERT INTO log_nodes (level, node_index, hash) VALUES ($1, $2, $3)', [
         node.level,
@@ -107,16 +105,19 @@ export class TransparencyLog {
     }
     this.cachedSize = index + 1;
     const size = index + 1;
-    const checkpoint: Checkpoint = { origin: this.origin, size, rootHash: rootAt(this.lookup, size), extensions: [] };
+    const checkpoint: Checkpoint = {
+      origin: this.origin,
+      size,
+      rootHash: rootAt(this.lookup, size),
+      extensions: [],
+    };
     const note = signCheckpoint(checkpoint, this.signer);
     const text = parseNote(note).text;
     const cosignatures = this.cosigners.map((cosigner) => cosignatureLine(text, cosigner));
-    await tx.query('INSERT INTO log_checkpoints (size, root_hash, note, cosignatures) VALUES ($1, $2, $3, $4)', [
-      size,
-      toHex(checkpoint.rootHash),
-      note,
-      JSON.stringify(cosignatures),
-    ]);
+    await tx.query(
+      'INSERT INTO log_checkpoints (size, root_hash, note, cosignatures) VALUES ($1, $2, $3, $4)',
+      [size, toHex(checkpoint.rootHash), note, JSON.stringify(cosignatures)],
+    );
     return {
       leaf_index: index,
       size,
@@ -133,11 +134,21 @@ export class TransparencyLog {
     );
     const row = result.rows[0];
     if (!row) return null;
-    return { origin: this.origin, size: row.size, root_hash: row.root_hash, checkpoint: row.note, cosignatures: row.cosignatures };
+    return {
+      origin: this.origin,
+      size: row.size,
+      root_hash: row.root_hash,
+      checkpoint: row.note,
+      cosignatures: row.cosignatures,
+    };
   }
 
   /** RFC 9162 inclusion proof of entry `index` in the tree of `size` entries (default: current size). */
-  async inclusionProof(db: Database, index: number, size?: number): Promise<{ leaf_index: number; tree_size: number; proof: string[] }> {
+  async inclusionProof(
+    db: Database,
+    index: number,
+    size?: number,
+  ): Promise<{ leaf_index: number; tree_size: number; proof: string[] }> {
     const current = await this.sync(db);
     const treeSize = size ?? current;
     if (!Number.isSafeInteger(treeSize) || treeSize < 1 || treeSize > current) {
@@ -146,11 +157,19 @@ export class TransparencyLog {
     if (!Number.isSafeInteger(index) || index < 0 || index >= treeSize) {
       throw new EngineError('INVALID_INPUT', `leaf_index must be between 0 and ${treeSize - 1}.`);
     }
-    return { leaf_index: index, tree_size: treeSize, proof: inclusionPath(this.lookup, index, 0, treeSize).map(toHex) };
+    return {
+      leaf_index: index,
+      tree_size: treeSize,
+      proof: inclusionPath(this.lookup, index, 0, treeSize).map(toHex),
+    };
   }
 
   /** RFC 9162 consistency proof between two sizes. */
-  async consistencyProof(db: Database, first: number, second?: number): Promise<{ first: number; second: number; proof: string[] }> {
+  async consistencyProof(
+    db: Database,
+    first: number,
+    second?: number,
+  ): Promise<{ first: number; second: number; proof: string[] }> {
     const current = await this.sync(db);
     const to = second ?? current;
     if (!Number.isSafeInteger(to) || to < 1 || to > current) {
@@ -168,7 +187,10 @@ export class TransparencyLog {
   }
 
   /** The entry at `index` as stored (leaf input base64), for auditors and tiles. */
-  async entry(db: Database, index: number): Promise<{ leaf_index: number; certificate_id: string; leaf_input: string } | null> {
+  async entry(
+    db: Database,
+    index: number,
+  ): Promise<{ leaf_index: number; certificate_id: string; leaf_input: string } | null> {
     const result = await db.query<{ leaf_index: number; certificate_id: string; leaf_input: string }>(
       'SELECT leaf_index, certificate_id, leaf_input FROM log_entries WHERE leaf_index = $1',
       [index],

@@ -20,7 +20,8 @@ function build(n: number): { leaves: Uint8Array[]; node: NodeLookup } {
   for (let i = 0; i < n; i++) {
     const leaf = hashLeaf(utf8Encode(`entry ${i}`));
     leaves.push(leaf);
-    for (const created of nodesCreatedByAppend(node, i, leaf)) nodes.set(`${created.level}/${created.index}`, created.hash);
+    for (const created of nodesCreatedByAppend(node, i, leaf))
+      nodes.set(`${created.level}/${created.index}`, created.hash);
   }
   return { leaves, node };
 }
@@ -32,10 +33,14 @@ describe('log tree from stored complete subtrees', () => {
       const prefix = leaves.slice(0, size);
       expect(toHex(rootAt(node, size))).toBe(toHex(rootFromLeafHashes(prefix)));
       for (let index = 0; index < size; index += 3) {
-        expect(inclusionPath(node, index, 0, size).map(toHex)).toEqual(inclusionProof(prefix, index).map(toHex));
+        expect(inclusionPath(node, index, 0, size).map(toHex)).toEqual(
+          inclusionProof(prefix, index).map(toHex),
+        );
       }
       for (let m = 1; m <= size; m += 2) {
-        expect(consistencyPath(node, m, size).map(toHex)).toEqual(consistencyProof(prefix, m, size).map(toHex));
+        expect(consistencyPath(node, m, size).map(toHex)).toEqual(
+          consistencyProof(prefix, m, size).map(toHex),
+        );
       }
     }
   });

@@ -4,7 +4,7 @@
  * [index·2^level, (index+1)·2^level). Any subtree hash, root, inclusion proof (RFC 9162 §2.1.3) or
  * consistency proof (§2.1.4) is then computed from O(log² n) stored nodes instead of all leaves.
  */
-import { hashChildren, emptyRoot } from '@saksi/proof';
+import { emptyRoot, hashChildren } from '@saksi/proof';
 
 export type NodeLookup = (level: number, index: number) => Uint8Array;
 

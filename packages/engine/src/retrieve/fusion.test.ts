@@ -18,10 +18,12 @@ describe('weighted RRF', () => {
   it('counts an item once per list and breaks ties by id', () => {
     const fused = weightedRrf([{ ids: ['x', 'x', 'y'], weight: 1, label: 'l' }], 60);
     expect(fused.find((item) => item.id === 'x')!.score).toBeCloseTo(1 / 61, 12);
-    expect(weightedRrf([{ ids: ['b'], weight: 1, label: 'l1' }, { ids: ['a'], weight: 1, label: 'l2' }]).map((i) => i.id)).toEqual([
-      'a',
-      'b',
-    ]);
+    expect(
+      weightedRrf([
+        { ids: ['b'], weight: 1, label: 'l1' },
+        { ids: ['a'], weight: 1, label: 'l2' },
+      ]).map((i) => i.id),
+    ).toEqual(['a', 'b']);
     expect(weightedRrf([])).toEqual([]);
   });
 });

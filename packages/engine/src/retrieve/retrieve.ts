@@ -50,13 +50,24 @@ export interface RetrievedChunk {
   table_html: string | null;
   context_before: string;
   context_after: string;
-  document: { root: string; chunk_count: number; filename: string; document_type: string | null; fiscal_year: number | null };
+  document: {
+    root: string;
+    chunk_count: number;
+    filename: string;
+    document_type: string | null;
+    fiscal_year: number | null;
+  };
   proof_path: string[];
 }
 
 export interface RetrieveResult {
   results: RetrievedChunk[];
-  parameters: { top_k: number; rrf_k: number; weights: Record<string, number>; rewrite_variants: QueryVariant[] };
+  parameters: {
+    top_k: number;
+    rrf_k: number;
+    weights: Record<string, number>;
+    rewrite_variants: QueryVariant[];
+  };
   timings: { embed_ms: number; lexical_ms: number; vector_ms: number; fuse_ms: number; total_ms: number };
 }
 
@@ -82,30 +93,61 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
   return clauses.join(' AND ');
 }
 
-async function lexicalArm(db: Queryable, collection: Collection, text: string, limit: number, options: RetrieveOptions): Promise<string[]> {
+/**
+ * The lexical arm: the query's lexemes under the collection's text-search configuration (stemmed,
+ * stopwords removed), each weighted by its inverse document frequency in the collection (BM25's idf),
+ * summed over the lexemes a chunk contains; shorter chunks win ties. A question rarely shares all of
+ * its words with the passage that answers it, so this is an OR over the lexemes, never an AND.
+ */
+async function lexicalArm(
+  db: Queryable,
+  collection: Collection,
+  text: string,
+  limit: number,
+  options: RetrieveOptions,
+): Promise<string[]> {
   const terms = queryTerms(text);
   if (terms.length === 0) return [];
   const params: unknown[] = [collection.id, collection.text_search_config, terms.join(' '), limit];
   const where = filters(options, params);
-  // OR over the query's words (websearch_to_tsquery would AND them): a question rarely shares all words with its answer.
   const result = await db.query<{ id: string }>(
-    `WITH q AS (
-       SELECT to_tsquery($2::regconfig, string_agg(quote_literal(w), ' | ')) AS query
-         FROM unnest(string_to_array($3, ' ')) AS w
-          WHERE length(strip(to_tsvector($2::regconfig, w))) > 0
+    `WITH terms AS (
+       SELECT DISTINCT unnest(tsvector_to_array(to_tsvector($2::regconfig, $3))) AS lexeme
+     ),
+     total AS (SELECT greatest(count(*), 1)::float8 AS n FROM chunks WHERE collection_id = $1),
+     weighted AS (
+       SELECT quote_literal(t.lexeme)::tsquery AS q, ln((total.n - f.df + 0.5) / (f.df + 0.5) + 1) AS idf
+         FROM terms t CROSS JOIN total
+         CROSS JOIN LATERAL (
+           SELECT count(*)::float8 AS df FROM chunks c WHERE c.collection_id = $1 AND c.tsv @@ quote_literal(t.lexeme)::tsquery
+         ) f
+        WHERE f.df > 0
+     ),
+     scored AS (
+       SELECT c.id, sum(w.idf) AS score FROM chunks c JOIN weighted w ON c.tsv @@ w.q
+        WHERE c.collection_id = $1 GROUP BY c.id
      )
-     SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id, q
-      WHERE c.collection_id = $1 AND q.query IS NOT NULL AND c.tsv @@ q.query AND ${where}
-      ORDER BY ts_rank_cd(c.tsv, q.query, 1) DESC, c.id LIMIT $4`,
+     SELECT s.id FROM scored s JOIN chunks c ON c.id = s.id JOIN documents d ON d.id = c.document_id
+      WHERE ${where}
+      ORDER BY s.score DESC, c.token_count, s.id LIMIT $4`,
     params,
   );
   return result.rows.map((row) => row.id);
 }
 
-async function vectorArm(db: Queryable, collection: Collection, vector: number[], limit: number, options: RetrieveOptions): Promise<string[]> {
+async function vectorArm(
+  db: Queryable,
+  collection: Collection,
+  vector: number[],
+  limit: number,
+  options: RetrieveOptions,
+): Promise<string[]> {
   const dimensions = collection.embedding_dimensions;
   if (vector.length !== dimensions) {
-    throw new EngineError('INVALID_INPUT', `The query vector has ${vector.length} dimensions; the collection uses ${dimensions}.`);
+    throw new EngineError(
+      'INVALID_INPUT',
+      `The query vector has ${vector.length} dimensions; the collection uses ${dimensions}.`,
+    );
   }
   if (vector.every((value) => value === 0)) return [];
   const params: unknown[] = [collection.id, `[${vector.join(',')}]`, limit];
@@ -162,7 +204,8 @@ export async function retrieve(
 ): Promise<RetrieveResult> {
   const started = performance.now();
   const topK = options.topK ?? 5;
-  if (!Number.isSafeInteger(topK) || topK < 1 || topK > 50) throw new EngineError('INVALID_INPUT', 'top_k must be 1–50.');
+  if (!Number.isSafeInteger(topK) || topK < 1 || topK > 50)
+    throw new EngineError('INVALID_INPUT', 'top_k must be 1–50.');
   const rrfK = options.rrfK ?? DEFAULT_RRF_K;
   const candidates = options.candidates ?? 50;
   const armWeights = options.armWeights ?? { lexical: 1, vector: 1 };
@@ -188,7 +231,10 @@ export async function retrieve(
   }
   const fuseStart = performance.now();
   const fused = weightedRrf(lists, rrfK).slice(0, topK);
-  const rows = await loadChunks(db, fused.map((item) => item.id));
+  const rows = await loadChunks(
+    db,
+    fused.map((item) => item.id),
+  );
   const results: RetrievedChunk[] = fused.flatMap((item, index) => {
     const row = rows.get(item.id);
     if (!row) return [];

@@ -1,0 +1,216 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkEntailment } from './entailment.js';
+import { type AnswerSource, type ExtractiveAnswer, extractiveAnswer, NOT_FOUND_TEXT } from './extractive.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+const data = (relative: string) => path.resolve(repoRoot, '../shared/data', relative);
+const llaj = readFileSync(data('corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md'), 'utf8');
+const llajLines = llaj.split('\n');
+const reduxDocs = 'corpora/docs-redux/docs';
+
+/** The body of a Pasal in the UU 22/2009 text: the lines after `Pasal n` up to the next Pasal heading. */
+function pasalLines(pasal: number): string[] {
+  const start = llajLines.indexOf(`Pasal ${pasal}`);
+  if (start < 0) throw new Error(`Pasal ${pasal} not found in the fixture`);
+  const lines: string[] = [];
+  for (const next of llajLines.slice(start + 1)) {
+    if (/^Pasal \d+$/.test(next)) break;
+    lines.push(next);
+  }
+  return lines;
+}
+
+/** Ayat (n) of a Pasal, its first occurrence (the text has stray "(3) Setiap..." fragments after). */
+function ayat(pasal: number, n: number): string {
+  const found = pasalLines(pasal).find((candidate) => candidate.startsWith(`(${n}) `));
+  if (found === undefined) throw new Error(`Pasal ${pasal} ayat (${n}) not found in the fixture`);
+  return found;
+}
+
+/** A Markdown section: from its heading line to the next heading of the same or higher level. */
+function section(file: string, heading: string): string {
+  const lines = readFileSync(data(`${reduxDocs}/${file}`), 'utf8').split('\n');
+  const start = lines.indexOf(heading);
+  if (start < 0) throw new Error(`${heading} not found in ${file}`);
+  const level = heading.indexOf(' ');
+  let end = start + 1;
+  while (end < lines.length && !new RegExp(`^#{1,${level}} `).test(lines[end]!)) end++;
+  return lines.slice(start, end).join('\n');
+}
+
+function source(text: string, index: number, citation: Partial<AnswerSource['citation']> = {}): AnswerSource {
+  return {
+    chunk_id: `chunk-${index}`,
+    document_id: 'doc-1',
+    text,
+    score: 1 / (index + 1),
+    citation: { document_title: 'UU 22/2009', ...citation },
+  };
+}
+
+/** The invariants the certificate builder relies on. */
+function expectWellFormed(answer: ExtractiveAnswer, sources: readonly AnswerSource[]): void {
+  let cursor = 0;
+  const numbers = new Map<number, number>();
+  for (const claim of answer.claims) {
+    const chunk = sources[claim.source_index]!.text;
+    expect(chunk.slice(claim.span.start, claim.span.end)).toBe(claim.span.text);
+    const citation = numbers.get(claim.source_index) ?? numbers.size + 1;
+    numbers.set(claim.source_index, citation);
+    expect(claim.text).toBe(`${claim.span.text} [${citation}]`);
+    const at = answer.text.indexOf(claim.text, cursor);
+    expect(at).toBeGreaterThanOrEqual(cursor);
+    cursor = at + claim.text.length;
+  }
+  if (answer.found) expect(answer.text).toBe(answer.claims.map((claim) => claim.text).join(' '));
+  else expect(answer.claims).toEqual([]);
+}
+
+describe('extractiveAnswer on UU 22/2009', () => {
+  const sources287 = [1, 2, 3].map((n) => source(ayat(287, n), n - 1, { pasal: '287', ayat: String(n) }));
+
+  it('answers the fine for running a red light from ayat (2), whole', () => {
+    const question = 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?';
+    const answer = extractiveAnswer(question, sources287, { language: 'id' });
+    expect(answer.found).toBe(true);
+    expect(answer.claims[0]!.source_index).toBe(1);
+    expect(answer.claims[0]!.span.text).toBe(ayat(287, 2));
+    expect(answer.claims[0]!.text).toContain('Rp500.000,00 (lima ratus ribu rupiah). [1]');
+    expect(answer.claims.every((claim) => claim.source_index === 1)).toBe(true);
+    expectWellFormed(answer, sources287);
+    // Every claim is entailed by its own span.
+    for (const claim of answer.claims)
+      expect(checkEntailment(claim.text, claim.span.text, 'id').label).toBe('entailed');
+  });
+
+  it('finds the ayat inside one chunk holding the whole Pasal', () => {
+    const chunk = ['Pasal 287', ayat(287, 1), ayat(287, 2), ayat(287, 3)].join('\n');
+    const sources = [source(chunk, 0, { pasal: '287' })];
+    const answer = extractiveAnswer('Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?', sources, {
+      language: 'id',
+    });
+    expect(answer.found).toBe(true);
+    expect(answer.claims[0]!.span.text).toBe(ayat(287, 2));
+    expect(chunk.slice(answer.claims[0]!.span.start, answer.claims[0]!.span.end)).toBe(ayat(287, 2));
+    expectWellFormed(answer, sources);
+  });
+
+  it('says "not found" for an unrelated question and never invents', () => {
+    const answer = extractiveAnswer('Siapa presiden pertama?', sources287, { language: 'id' });
+    expect(answer).toEqual({ found: false, text: NOT_FOUND_TEXT.id, claims: [] });
+    expect(answer.text).toBe('Tidak ditemukan di dokumen.');
+    const english = extractiveAnswer('Who was the first president?', sources287, { language: 'en' });
+    expect(english.text).toBe('Not found in the documents.');
+  });
+
+  it('says "not found" without sources, for a stopword-only question, or below minScore', () => {
+    expect(extractiveAnswer('Berapa denda?', [], { language: 'id' }).found).toBe(false);
+    expect(extractiveAnswer('apa itu yang mana?', sources287, { language: 'id' }).found).toBe(false);
+    const question = 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?';
+    expect(extractiveAnswer(question, sources287, { language: 'id', minScore: 2 }).found).toBe(false);
+    // minScore 0.4 drops ayat (3) only; ayat (2) is still found and keeps its index into `sources`.
+    const filtered = extractiveAnswer(question, sources287, { language: 'id', minScore: 0.4 });
+    expect(filtered.claims[0]!.source_index).toBe(1);
+  });
+
+  it('numbers distinct sources in order of first use and respects maxSentences', () => {
+    const sources = [285, 286, 287].map((pasal, index) => source(pasalLines(pasal).join('\n'), index));
+    const question = 'Berapa denda mengemudikan kendaraan yang tidak memenuhi persyaratan teknis laik jalan?';
+    const answer = extractiveAnswer(question, sources, { language: 'id', maxSentences: 3 });
+    expect(answer.found).toBe(true);
+    expect(answer.claims.length).toBeLessThanOrEqual(3);
+    expect(answer.claims.length).toBeGreaterThanOrEqual(2);
+    expectWellFormed(answer, sources);
+    const one = extractiveAnswer(question, sources, { language: 'id', maxSentences: 1 });
+    expect(one.claims).toHaveLength(1);
+    expect(one.claims[0]!.text.endsWith(' [1]')).toBe(true);
+  });
+
+  it('drops a near-duplicate sentence coming from an overlapping chunk', () => {
+    const sources = [source(ayat(287, 2), 0), source(`Pasal 287\n${ayat(287, 2)}`, 1)];
+    const answer = extractiveAnswer('Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?', sources, {
+      language: 'id',
+    });
+    expect(answer.claims).toHaveLength(1);
+  });
+
+  it('keeps its invariants for every question of the traffic-law eval set', () => {
+    const sources = [106, 281, 283, 285, 287, 288, 291, 293].map((pasal, index) =>
+      source([`Pasal ${pasal}`, ...pasalLines(pasal)].join('\n'), index),
+    );
+    const questions = readFileSync(data('eval/lalin-dev.jsonl'), 'utf8')
+      .split('\n')
+      .filter((row) => row.trim() !== '')
+      .map((row) => (JSON.parse(row) as { question: string }).question);
+    expect(questions.length).toBeGreaterThan(10);
+    let found = 0;
+    for (const question of questions) {
+      const answer = extractiveAnswer(question, sources, { language: 'id' });
+      expectWellFormed(answer, sources);
+      if (answer.found) found++;
+    }
+    expect(found).toBeGreaterThan(0);
+  });
+});
+
+describe('extractiveAnswer on the Redux docs', () => {
+  const sources = [
+    section('tutorials/fundamentals/part-2-concepts-data-flow.md', '### Reducers'),
+    section('style-guide/style-guide.md', '### Reducers Must Not Have Side Effects'),
+    section('introduction/GettingStarted.md', '## Basic Example'),
+  ].map((text, index) => source(text, index, { document_title: 'Redux docs' }));
+
+  it('answers "what is a reducer" with the definition', () => {
+    const answer = extractiveAnswer('what is a reducer', sources, { language: 'en' });
+    expect(answer.found).toBe(true);
+    expect(answer.claims[0]!.span.text).toMatch(
+      /^A \*\*reducer\*\* is a function that receives the current `state`/,
+    );
+    expectWellFormed(answer, sources);
+  });
+
+  it('answers a question about side effects from the style guide', () => {
+    const answer = extractiveAnswer('Can a reducer have side effects or modify variables outside?', sources, {
+      language: 'en',
+    });
+    expect(answer.found).toBe(true);
+    expect(answer.claims.some((claim) => claim.source_index === 1)).toBe(true);
+    expect(answer.text).toMatch(/modify variables outside the reducer/);
+    expectWellFormed(answer, sources);
+  });
+
+  it('does not answer from a code block, a heading or an admonition marker', () => {
+    const answer = extractiveAnswer('what is a reducer', sources, { language: 'en', maxSentences: 10 });
+    for (const claim of answer.claims) {
+      expect(claim.span.text).not.toMatch(/^(?:#|```|:::)/);
+    }
+  });
+
+  it('says "not found" for a question the docs do not cover', () => {
+    expect(extractiveAnswer('How do I bake sourdough bread?', sources, { language: 'en' }).found).toBe(false);
+  });
+
+  it('keeps its invariants for every question of the Redux eval set', () => {
+    const questions = readFileSync(data('eval/redux-dev.jsonl'), 'utf8')
+      .split('\n')
+      .filter((row) => row.trim() !== '')
+      .map((row) => (JSON.parse(row) as { question: string }).question);
+    for (const question of questions)
+      expectWellFormed(extractiveAnswer(question, sources, { language: 'en' }), sources);
+  });
+});
+
+describe('extractiveAnswer on hostile input', () => {
+  it('stays bounded on huge sources and many sources', () => {
+    const huge = 'Denda lalu lintas. '.repeat(50_000) + 'x'.repeat(100_000);
+    const sources = Array.from({ length: 100 }, (_, index) =>
+      source(index === 0 ? huge : 'Denda lalu lintas.', index),
+    );
+    const answer = extractiveAnswer('denda lalu lintas', sources, { language: 'id', maxSentences: 3 });
+    expect(answer.found).toBe(true);
+    expect(answer.claims).toHaveLength(1); // the rest are duplicates of the same sentence
+    expectWellFormed(answer, sources);
+  });
+});

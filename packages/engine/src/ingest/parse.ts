@@ -1,0 +1,90 @@
+/**
+ * One entry point for every supported upload: size limit → type detection → the parser for that
+ * type → final clean-up (NFC, LF, trimmed, no empty blocks). Every failure is an
+ * {@link IngestError}; a parser's unexpected exception becomes `MALFORMED_FILE` with its cause kept.
+ */
+import type { ParsedDocument } from '../types.js';
+import { baseName, decodeText, detectType, MIME_TYPES } from './detect.js';
+import { parseDocx } from './docx.js';
+import { IngestError } from './errors.js';
+import { parseHtml } from './html.js';
+import { parseMarkdown } from './markdown.js';
+import { parsePdf } from './pdf.js';
+import { normalizeBlocks, parseText } from './text.js';
+
+/** Default upload limit: 50 MB. */
+export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+
+export interface ParseOptions {
+  /** The original file name (its extension helps detection; its stem is the fallback title). */
+  filename: string;
+  /** The media type the uploader declared, if any. Magic bytes and the extension win over it. */
+  mime?: string | undefined;
+  /** Largest accepted input in bytes (default {@link DEFAULT_MAX_BYTES}). */
+  maxBytes?: number | undefined;
+}
+
+/**
+ * Parses an uploaded document into blocks. Throws {@link IngestError}: `FILE_TOO_LARGE`,
+ * `EMPTY_FILE`, `UNSUPPORTED_TYPE`, `MALFORMED_FILE`, `ENCRYPTED_FILE`, `NO_TEXT`.
+ */
+export async function parseDocument(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
+  const { filename } = options;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.length > maxBytes) {
+    throw new IngestError(
+      'FILE_TOO_LARGE',
+      `${baseName(filename)} is ${formatBytes(bytes.length)}, more than the ${formatBytes(maxBytes)} allowed; split it or raise the limit.`,
+    );
+  }
+  const type = detectType(bytes, filename, options.mime);
+  let document: ParsedDocument;
+  try {
+    switch (type) {
+      case 'pdf':
+        document = await parsePdf(bytes, filename);
+        break;
+      case 'docx':
+        document = await parseDocx(bytes, filename);
+        break;
+      case 'markdown':
+        document = parseMarkdown(decodeText(bytes, filename), filename);
+        break;
+      case 'html':
+        document = parseHtml(decodeText(bytes, filename), filename);
+        break;
+      case 'text':
+        document = parseText(decodeText(bytes, filename), filename);
+        break;
+    }
+  } catch (cause) {
+    if (cause instanceof IngestError) throw cause;
+    throw new IngestError(
+      'MALFORMED_FILE',
+      `${baseName(filename)} could not be parsed as ${type}: ${cause instanceof Error ? cause.message : 'unknown error'}.`,
+      { cause },
+    );
+  }
+
+  const blocks = normalizeBlocks(document.blocks);
+  if (blocks.length === 0) {
+    throw new IngestError(
+      'NO_TEXT',
+      `${baseName(filename)} contains no text to index (after removing markup, navigation and scripts).`,
+    );
+  }
+  const result: ParsedDocument = {
+    title: document.title.replace(/\s+/g, ' ').trim().normalize('NFC') || baseName(filename),
+    mime: document.mime || MIME_TYPES[type],
+    metadata: document.metadata,
+    blocks,
+  };
+  if (document.pages !== undefined) result.pages = document.pages;
+  return result;
+}
+
+function formatBytes(size: number): string {
+  if (size >= 1024 * 1024) return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+  if (size >= 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${size} bytes`;
+}
