@@ -101,12 +101,17 @@ async function loadTrust(values: OptionValues, io: Io): Promise<ReturnType<typeo
   let trustFile = stringOption(values, 'trust');
   if (trustFile === undefined) {
     // This machine's own keys (what `saksi serve` / `saksi ask` sign with) are the next best default.
-    const localKeys = path.join(io.env['SAKSI_KEYS_DIR'] ?? path.join(io.env['SAKSI_DATA_DIR'] ?? '.saksi', 'keys'), DEFAULT_TRUST_FILE);
+    const localKeys = path.join(
+      io.env['SAKSI_KEYS_DIR'] ?? path.join(io.env['SAKSI_DATA_DIR'] ?? '.saksi', 'keys'),
+      DEFAULT_TRUST_FILE,
+    );
     if (existsSync(path.resolve(io.cwd, DEFAULT_TRUST_FILE))) {
       trustFile = DEFAULT_TRUST_FILE;
     } else if (existsSync(path.resolve(io.cwd, localKeys))) {
       trustFile = localKeys;
-      io.stderr.write(`note: trusting this machine's keys in ${safeText(localKeys)}; pin a server's keys with --trust\n`);
+      io.stderr.write(
+        `note: trusting this machine's keys in ${safeText(localKeys)}; pin a server's keys with --trust\n`,
+      );
     } else {
       throw new CliError('no trusted keys: nothing says which issuer and log to trust', {
         hint:

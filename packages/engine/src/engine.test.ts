@@ -13,7 +13,7 @@ import {
   verifyInclusionProof,
 } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
+import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '../test/engine-fixture.js';
 import { isEngineError } from './errors.js';
 
 const shared = path.resolve(import.meta.dirname, '../../../../shared/data');
@@ -50,6 +50,16 @@ async function counts() {
   );
   return row.rows[0]!;
 }
+
+describe('storage', () => {
+  it('runs on the database this pass is for (PGlite by default, PostgreSQL with SAKSI_TEST_DATABASE_URL)', async () => {
+    expect(test.engine.db.kind).toBe(TEST_DATABASE_URL ? 'postgres' : 'pglite');
+    const version = await test.engine.db.query<{ v: string }>(
+      "SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'",
+    );
+    expect(version.rows).toHaveLength(1);
+  });
+});
 
 describe('ingestion', () => {
   it('stores chunks with hashes and proofs that rebuild the document root', async () => {
