@@ -1,7 +1,7 @@
 /** `saksi ingest <paths...> --collection <name>`: files and folders into a collection, with progress. */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isEngineError, isSupportedFile } from '@saksi/engine';
+import { isEngineError, isIngestError, isSupportedFile } from '@saksi/engine';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, styleFor, UsageError } from './io.js';
@@ -52,6 +52,15 @@ async function expand(cwd: string, inputs: readonly string[]): Promise<string[]>
   };
   for (const input of inputs) await visit(path.resolve(cwd, input), true);
   return files;
+}
+
+/**
+ * The most specific code of a failed file: the parser's `IngestError` code (MALFORMED_FILE,
+ * UNSUPPORTED_TYPE, …) that the engine wraps in INGEST_FAILED, else the engine's own code.
+ */
+function failureCode(error: unknown): string {
+  if (isEngineError(error)) return isIngestError(error.cause) ? error.cause.code : error.code;
+  return isIngestError(error) ? error.code : 'ERROR';
 }
 
 async function runIngest(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
@@ -109,7 +118,7 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
         }
       } catch (error) {
         failed++;
-        const code = isEngineError(error) ? error.code : 'ERROR';
+        const code = failureCode(error);
         const message = error instanceof Error ? error.message : String(error);
         if (json)
           io.stdout.write(`${JSON.stringify({ file: label, ok: false, error: { code, message } })}\n`);

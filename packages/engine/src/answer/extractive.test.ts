@@ -214,3 +214,14 @@ describe('extractiveAnswer on hostile input', () => {
     expectWellFormed(answer, sources);
   });
 });
+
+describe('headings kept in chunk text', () => {
+  it('never become claims', () => {
+    const sources = [source('Reducers\n\nFirst Attempt: Writing Reducers\n\nA reducer is a function that receives the current state and an action object.', 0)];
+    const answer = extractiveAnswer('what is a reducer', sources, { language: 'en' });
+    expect(answer.found).toBe(true);
+    expect(answer.claims.map((claim) => claim.span.text)).toEqual([
+      'A reducer is a function that receives the current state and an action object.',
+    ]);
+  });
+});

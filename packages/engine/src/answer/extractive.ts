@@ -84,6 +84,12 @@ const AMOUNT =
 const NOT_A_STATEMENT =
   /^(?:#{1,6}\s|```|~~~|:::|<\/?[A-Za-z]|BAB\s+[IVXLCDM]+\b|Bagian\s+Ke[a-z]+\b|Paragraf\s+\d+\b|Pasal\s+\S+$)/;
 
+/** Short lines without sentence punctuation: headings and labels kept in chunk text, not claims. */
+function isBareHeading(text: string): boolean {
+  const words = text.trim().split(/\s+/).length;
+  return words < 3 || (words < 9 && !/[.!?;:)]$/.test(text.trim()));
+}
+
 interface Candidate {
   sourceIndex: number;
   rank: number;
@@ -175,6 +181,8 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
     if (options.minScore !== undefined && !(source.score >= options.minScore)) continue;
     for (const sentence of splitSentences(source.text)) {
       if (sentence.text.length > MAX_SENTENCE_LENGTH || NOT_A_STATEMENT.test(sentence.text)) continue;
+      // A heading carried into the chunk text ("Reducer", "First Attempt: Writing Actions") is no statement.
+      if (isBareHeading(sentence.text)) continue;
       const stems = new Set(contentWords(sentence.text, options.language));
       if (stems.size === 0) continue;
       candidates.push({
