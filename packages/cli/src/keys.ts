@@ -3,38 +3,22 @@
  * certificate issuer, the transparency log (C2SP signed-note key) and one witness (C2SP tlog
  * cosignature key) — plus the public trusted-keys document verifiers pin.
  */
-import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  formatCosignatureVerifierKey,
-  formatSignerKey,
-  formatVerifierKey,
-  generateKeyPair,
-  issuerFromSecretKey,
-  isValidNoteKeyName,
-  parseTrustedKeys,
-  type TrustedKeys,
-  toBase64,
-} from '@saksi/proof';
+  DEFAULT_ISSUER_NAME,
+  DEFAULT_LOG_ORIGIN,
+  DEFAULT_WITNESS_NAME,
+  generateKeyFiles,
+  KEY_FILES,
+} from '@saksi/engine';
+import { isValidNoteKeyName, type TrustedKeys } from '@saksi/proof';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { CliError, type Io, UsageError } from './io.js';
 import { safeText } from './text.js';
 
 export const DEFAULT_KEYS_DIRECTORY = '.saksi/keys';
-export const DEFAULT_ISSUER_NAME = 'saksi';
-export const DEFAULT_LOG_ORIGIN = 'saksi.local/log';
-export const DEFAULT_WITNESS_NAME = 'saksi.local/witness-1';
-
-/** File names written by `saksi keys generate`. */
-export const KEY_FILES = {
-  issuer: 'issuer.key',
-  log: 'log.key',
-  witness: 'witness.key',
-  trust: 'saksi-keys.json',
-} as const;
-
-const SECRET_MODE = 0o600;
-const PUBLIC_MODE = 0o644;
+export { DEFAULT_ISSUER_NAME, DEFAULT_LOG_ORIGIN, DEFAULT_WITNESS_NAME, KEY_FILES };
 
 export const keysCommand: Command = {
   name: 'keys',
@@ -106,43 +90,22 @@ async function runKeys(values: OptionValues, positionals: readonly string[], io:
     }
   }
 
-  const issuerSecret = generateKeyPair().secretKey;
-  const issuer = issuerFromSecretKey(issuerName, issuerSecret);
-  const log = generateKeyPair();
-  const witness = generateKeyPair();
-  const trusted: TrustedKeys = {
-    issuers: [{ name: issuer.name, key_id: issuer.key_id, public_key: issuer.public_key }],
-    logs: [{ origin: logOrigin, vkey: formatVerifierKey(logOrigin, log.publicKey) }],
-    witnesses: [{ name: witnessName, vkey: formatCosignatureVerifierKey(witnessName, witness.publicKey) }],
-    required_cosignatures: 1,
-  };
-  parseTrustedKeys(trusted); // what we publish must be what `verify --trust` accepts
-
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  await writeKeyFile(
-    path.join(directory, KEY_FILES.issuer),
-    `${toBase64(issuerSecret)}\n`,
-    SECRET_MODE,
-    force,
-  );
-  await writeKeyFile(
-    path.join(directory, KEY_FILES.log),
-    `${formatSignerKey(logOrigin, log.secretKey)}\n`,
-    SECRET_MODE,
-    force,
-  );
-  await writeKeyFile(
-    path.join(directory, KEY_FILES.witness),
-    `${formatSignerKey(witnessName, witness.secretKey)}\n`,
-    SECRET_MODE,
-    force,
-  );
-  await writeKeyFile(
-    path.join(directory, KEY_FILES.trust),
-    `${JSON.stringify(trusted, null, 2)}\n`,
-    PUBLIC_MODE,
-    force,
-  );
+  if (force) for (const target of targets) await rm(target, { force: true });
+  let trusted: TrustedKeys;
+  try {
+    // The engine writes the files (O_EXCL, exact modes); the server loads the same format.
+    trusted = await generateKeyFiles(directory, { issuerName, logOrigin, witnessName });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EEXIST')
+      throw new CliError(`refusing to overwrite keys in ${safeText(outOption)}`, {
+        hint: 'Pass --force to replace them.',
+      });
+    throw new CliError(
+      `cannot write keys to ${safeText(outOption)}: ${typeof code === 'string' ? code : 'write failed'}`,
+    );
+  }
+  const issuer = trusted.issuers[0]!;
 
   const shown = safeText(outOption);
   const trustPath = safeText(path.join(outOption, KEY_FILES.trust));
@@ -178,28 +141,5 @@ async function exists(file: string): Promise<boolean> {
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return false;
     throw error;
-  }
-}
-
-/**
- * Writes `content` into a new file with exactly `mode` (O_EXCL, so never through a symlink); with
- * `force` an existing file is removed first.
- */
-async function writeKeyFile(file: string, content: string, mode: number, force: boolean): Promise<void> {
-  try {
-    if (force) await rm(file, { force: true });
-    await writeFile(file, content, { mode, flag: 'wx' });
-    await chmod(file, mode); // the umask may have narrowed it
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'EEXIST') {
-      throw new CliError(`refusing to overwrite ${safeText(file)}`, { hint: 'Pass --force to replace it.' });
-    }
-    throw new CliError(
-      `cannot write ${safeText(file)}: ${typeof code === 'string' ? code : 'write failed'}`,
-      {
-        hint: 'Check that the folder is writable.',
-      },
-    );
   }
 }

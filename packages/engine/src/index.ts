@@ -21,6 +21,15 @@ export type {
   IngestResult,
   IngestStage,
 } from './ingest/pipeline.js';
-export { generateKeyFiles, KEY_FILES, type KeyOptions, loadOrCreateKeys, type SigningKeys } from './keys.js';
+export {
+  DEFAULT_ISSUER_NAME,
+  DEFAULT_LOG_ORIGIN,
+  DEFAULT_WITNESS_NAME,
+  generateKeyFiles,
+  KEY_FILES,
+  type KeyOptions,
+  loadOrCreateKeys,
+  type SigningKeys,
+} from './keys.js';
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
 export type { QueryVariant, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
