@@ -5,7 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-    globalSetup: ['packages/engine/test/pglite-template.ts'],
+    globalSetup: ['scripts/vitest-build.ts', 'packages/engine/test/pglite-template.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

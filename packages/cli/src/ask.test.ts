@@ -8,10 +8,7 @@ import type { Io } from './io.js';
 import { main } from './main.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const uuFile = path.resolve(
-  repoRoot,
-  '../shared/data/corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md',
-);
+const uuFile = path.resolve(repoRoot, '../shared/data/corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md');
 const QUESTION = 'Apakah menerobos lampu merah melanggar aturan?';
 const STACK_FRAME = /\n\s+at .+:\d+/;
 
@@ -38,7 +35,10 @@ async function babXX(): Promise<string> {
   const end = lines.findIndex((line) => line.startsWith('BAB XXI '));
   expect(start).toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
-  const opening = lines.slice(0, lines.findIndex((line) => line.startsWith('BAB I ')));
+  const opening = lines.slice(
+    0,
+    lines.findIndex((line) => line.startsWith('BAB I ')),
+  );
   return [...opening, ...lines.slice(start, end)].join('\n');
 }
 

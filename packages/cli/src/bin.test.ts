@@ -32,18 +32,7 @@ async function node(script: string, args: string[]) {
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'saksi-cli-bin-'));
-  // The launcher runs the compiled CLI, so build it as `npm install` would.
-  await execFileAsync(
-    process.execPath,
-    [
-      path.join(repoRoot, 'node_modules/typescript/bin/tsc'),
-      '-b',
-      'packages/proof',
-      'packages/conformance',
-      'packages/cli',
-    ],
-    { cwd: repoRoot },
-  );
+  // The launcher runs the compiled CLI; scripts/vitest-build.ts builds it once before all tests.
 });
 
 afterAll(async () => {

@@ -26,15 +26,44 @@ function integer(text: string | undefined, what: string): number {
   return value;
 }
 
-async function runLog(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+type LogRequest =
+  | { sub: 'checkpoint' }
+  | { sub: 'inclusion'; index: number; size: number | undefined }
+  | { sub: 'consistency'; first: number; second: number };
+
+/** Checks the command line before the engine is opened, so a typo costs no database start. */
+function parseRequest(values: OptionValues, positionals: readonly string[]): LogRequest {
   const [sub, ...rest] = positionals;
-  if (!sub || !['checkpoint', 'inclusion', 'consistency'].includes(sub)) {
-    throw new UsageError('say which: checkpoint, inclusion <index> or consistency <old> <new>');
+  const expectArguments = (names: readonly string[]) => {
+    if (rest.length > names.length)
+      throw new UsageError(`unexpected argument ${JSON.stringify(rest[names.length])}`);
+  };
+  if (sub === 'checkpoint') {
+    expectArguments([]);
+    return { sub };
   }
+  if (sub === 'inclusion') {
+    expectArguments(['<index>']);
+    const sizeText = stringOption(values, 'size');
+    return {
+      sub,
+      index: integer(rest[0], '<index>'),
+      size: sizeText === undefined ? undefined : integer(sizeText, '--size'),
+    };
+  }
+  if (sub === 'consistency') {
+    expectArguments(['<old>', '<new>']);
+    return { sub, first: integer(rest[0], '<old>'), second: integer(rest[1], '<new>') };
+  }
+  throw new UsageError('say which: checkpoint, inclusion <index> or consistency <old> <new>');
+}
+
+async function runLog(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+  const request = parseRequest(values, positionals);
   const json = flag(values, 'json');
   const engine = await openEngine(configFrom(io));
   try {
-    if (sub === 'checkpoint') {
+    if (request.sub === 'checkpoint') {
       const checkpoint = await engine.log.latestCheckpoint(engine.db);
       if (!checkpoint)
         throw new CliError('the log is empty', {
@@ -47,14 +76,8 @@ async function runLog(values: OptionValues, positionals: readonly string[], io: 
       );
       return 0;
     }
-    if (sub === 'inclusion') {
-      const index = integer(rest[0], '<index>');
-      const sizeText = stringOption(values, 'size');
-      const proof = await engine.log.inclusionProof(
-        engine.db,
-        index,
-        sizeText === undefined ? undefined : integer(sizeText, '--size'),
-      );
+    if (request.sub === 'inclusion') {
+      const proof = await engine.log.inclusionProof(engine.db, request.index, request.size);
       io.stdout.write(
         json
           ? `${JSON.stringify(proof, null, 2)}\n`
@@ -62,11 +85,7 @@ async function runLog(values: OptionValues, positionals: readonly string[], io: 
       );
       return 0;
     }
-    const proof = await engine.log.consistencyProof(
-      engine.db,
-      integer(rest[0], '<old>'),
-      integer(rest[1], '<new>'),
-    );
+    const proof = await engine.log.consistencyProof(engine.db, request.first, request.second);
     io.stdout.write(
       json
         ? `${JSON.stringify(proof, null, 2)}\n`

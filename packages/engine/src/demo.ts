@@ -88,7 +88,7 @@ async function walk(directory: string): Promise<string[]> {
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) files.push(...(await walk(full)));
-    else if (entry.isFile() && isSupportedFile(entry.name) && !/^(LICENSE|README)/i.test(entry.name))
+    else if (entry.isFile() && isSupportedFile(entry.name) && !/^(LICENSE|README|SOURCE)/i.test(entry.name))
       files.push(full);
   }
   return files;

@@ -217,7 +217,12 @@ describe('extractiveAnswer on hostile input', () => {
 
 describe('headings kept in chunk text', () => {
   it('never become claims', () => {
-    const sources = [source('Reducers\n\nFirst Attempt: Writing Reducers\n\nA reducer is a function that receives the current state and an action object.', 0)];
+    const sources = [
+      source(
+        'Reducers\n\nFirst Attempt: Writing Reducers\n\nA reducer is a function that receives the current state and an action object.',
+        0,
+      ),
+    ];
     const answer = extractiveAnswer('what is a reducer', sources, { language: 'en' });
     expect(answer.found).toBe(true);
     expect(answer.claims.map((claim) => claim.span.text)).toEqual([
