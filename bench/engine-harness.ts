@@ -379,3 +379,19 @@ export async function buildSyntheticCollection(
   const analyzeMs = nowMs() - analyzeStart;
   return { chunks: options.count, documents, generateMs, insertMs, indexMs, analyzeMs };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+/** Prints a table: first column left-aligned, the others right-aligned. */
+export function printTable(title: string, header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((name, column) => Math.max(name.length, ...rows.map((cells) => cells[column]?.length ?? 0)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
+  process.stdout.write(`\n${title}\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}\n`);
+  for (const cells of rows) process.stdout.write(`${line(cells)}\n`);
+}
+
+export const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');

@@ -14,6 +14,8 @@ import {
 } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '../test/engine-fixture.js';
+import { createHashEmbeddingModel } from './embed/hash.js';
+import type { EmbeddingModel } from './embed/model.js';
 import { isEngineError } from './errors.js';
 
 const shared = path.resolve(import.meta.dirname, '../../../../shared/data');
@@ -132,6 +134,49 @@ describe('ingestion', () => {
       { language: 'en' },
     );
     expect(ok.document.status).toBe('READY');
+  });
+
+  it('rolls back a failure inside the storing transaction, after the document row was written', async () => {
+    const hash = createHashEmbeddingModel();
+    // pgvector refuses NaN: the INSERT of the chunk rows fails after the blob and document rows went in.
+    const poisoned: EmbeddingModel = {
+      ...hash,
+      doEmbed: async (options) => {
+        const result = await hash.doEmbed(options);
+        return {
+          embeddings: result.embeddings.map((vector, i) =>
+            options.values[i]!.includes('POISON') ? vector.map(() => Number.NaN) : vector,
+          ),
+        };
+      },
+    };
+    const poisonedEngine = await openTestEngine({ embedding: poisoned });
+    try {
+      const db = poisonedEngine.engine.db;
+      const bytes = utf8Encode(
+        `# Doc\n\n${'A healthy paragraph about reducers. '.repeat(40)}\n\n## Later\n\nPOISON paragraph.\n`,
+      );
+      const error = await poisonedEngine.engine
+        .ingest('docs', { bytes, filename: 'poison.md' }, { language: 'en' })
+        .catch((e: unknown) => e);
+      expect(isEngineError(error, 'INGEST_FAILED')).toBe(true);
+      const rows = await db.query<{ d: number; c: number; b: number }>(
+        'SELECT (SELECT count(*)::integer FROM documents) AS d, (SELECT count(*)::integer FROM chunks) AS c, (SELECT count(*)::integer FROM blobs) AS b',
+      );
+      expect(rows.rows[0]).toEqual({ d: 0, c: 0, b: 0 });
+      const job = await db.query<{ status: string; stage: string }>(
+        'SELECT status, stage FROM jobs ORDER BY created_at DESC LIMIT 1',
+      );
+      expect(job.rows[0]).toEqual({ status: 'FAILED', stage: 'storing' });
+      const fine = await poisonedEngine.engine.ingest(
+        'docs',
+        { bytes: utf8Encode('# Fine\n\nA reducer is a function.\n'), filename: 'fine.md' },
+        { language: 'en' },
+      );
+      expect(fine.document.status).toBe('READY');
+    } finally {
+      await poisonedEngine.close();
+    }
   });
 
   it('refuses uploads over the size limit', async () => {

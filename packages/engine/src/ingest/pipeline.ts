@@ -234,6 +234,13 @@ export async function ingestDocument(
           report('embedding', 0.3 + 0.6 * (done / total), `${done}/${total} chunks`),
       },
     );
+    const wrong = vectors.findIndex((vector) => vector?.length !== collection.embedding_dimensions);
+    if (wrong >= 0 || vectors.length !== drafts.length) {
+      throw new EngineError(
+        'INGEST_FAILED',
+        `The embedding model returned ${vectors[wrong]?.length ?? 'no'} dimensions; collection "${collection.name}" uses ${collection.embedding_dimensions}.`,
+      );
+    }
     const prepared: PreparedChunk[] = drafts.map((draft, index) => ({
       ...draft,
       sha256: toHex(sha256(utf8Encode(draft.text))),

@@ -95,7 +95,7 @@ CREATE TABLE chunks (
   token_count integer NOT NULL,
   proof_path jsonb NOT NULL,
   embedding vector NOT NULL,
-  embedding_dimensions integer NOT NULL,
+  embedding_dimensions integer NOT NULL CHECK (vector_dims(embedding) = embedding_dimensions),
   text_search_config regconfig NOT NULL,
   tsv tsvector GENERATED ALWAYS AS (to_tsvector(text_search_config, text)) STORED,
   UNIQUE (document_id, position)
