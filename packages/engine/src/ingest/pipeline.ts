@@ -23,6 +23,7 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ChunkDraft } from '../types.js';
 import { chunkDocument } from './chunk.js';
+import { buildDocumentTree } from './document-tree.js';
 import { isIngestError } from './errors.js';
 import { parseRegulation } from './legal-structure.js';
 import { parseDocument } from './parse.js';
@@ -222,7 +223,8 @@ export async function ingestDocument(
     const drafts = chunkDocument(parsed).map((draft) => ({ ...draft, text: normalizeText(draft.text) }));
     if (drafts.length === 0) throw new EngineError('INGEST_FAILED', 'The document has no text to index.');
     const leafHashes = drafts.map((draft) => hashLeaf(sha256(utf8Encode(draft.text))));
-    const root = rootFromLeafHashes(leafHashes);
+    const tree = buildDocumentTree(leafHashes);
+    const root = tree.root;
 
     stage = 'embedding';
     await setJob(db, jobId, { stage, progress: 0.3 });
@@ -244,7 +246,7 @@ export async function ingestDocument(
     const prepared: PreparedChunk[] = drafts.map((draft, index) => ({
       ...draft,
       sha256: toHex(sha256(utf8Encode(draft.text))),
-      proof: inclusionProof(leafHashes, index).map(toHex),
+      proof: tree.proof(index).map(toHex),
       embedding: vectors[index]!,
     }));
 
