@@ -190,7 +190,17 @@ export async function createTemporaryDatabase(baseUrl: string, name: string): Pr
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
       try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // pg-pool's end() resolves before its sockets have closed: wait for the backends to go, so the
+        // DROP never has to terminate a connection the engine's pool is still closing.
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const active = await client.query<{ n: number }>(
+            'SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (active.rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await client.query(`DROP DATABASE IF EXISTS ${name}`);
       } finally {
         await client.end();
       }
@@ -384,13 +394,21 @@ export async function buildSyntheticCollection(
 // Output
 
 /** Prints a table: first column left-aligned, the others right-aligned. */
-export function printTable(title: string, header: readonly string[], rows: readonly (readonly string[])[]): void {
-  const widths = header.map((name, column) => Math.max(name.length, ...rows.map((cells) => cells[column]?.length ?? 0)));
+export function printTable(
+  title: string,
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+): void {
+  const widths = header.map((name, column) =>
+    Math.max(name.length, ...rows.map((cells) => cells[column]?.length ?? 0)),
+  );
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
       .join('  ');
-  process.stdout.write(`\n${title}\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}\n`);
+  process.stdout.write(
+    `\n${title}\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}\n`,
+  );
   for (const cells of rows) process.stdout.write(`${line(cells)}\n`);
 }
 

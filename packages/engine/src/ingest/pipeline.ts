@@ -6,15 +6,7 @@
  * Nothing partial is ever visible: a failure at any stage leaves only the job row saying which stage
  * failed and why; the same bytes ingested again into the same collection return the existing document.
  */
-import {
-  hashLeaf,
-  inclusionProof,
-  normalizeText,
-  rootFromLeafHashes,
-  sha256,
-  toHex,
-  utf8Encode,
-} from '@saksi/proof';
+import { hashLeaf, normalizeText, sha256, toHex, utf8Encode } from '@saksi/proof';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
 import { embedMany } from '../embed/embed-many.js';
