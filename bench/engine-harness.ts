@@ -97,19 +97,25 @@ function readJsonl(file: string): EvalRow[] {
 
 /**
  * `count` Indonesian questions: every `question` of lalin-dev, lalin-spec-cases and apbn-dev (in-domain
- * for the legal corpora), then FacQA-ID test queries (real Indonesian questions, out of domain) to fill.
+ * for the legal corpora; they come first, `inDomain` of them), then FacQA-ID test queries (real
+ * Indonesian questions about news, out of domain) to fill.
  */
-export function indonesianQuestions(count: number): string[] {
+export function indonesianQuestions(count: number): { questions: string[]; inDomain: number } {
   const evalDir = path.join(dataRoot, 'eval');
-  const inDomain = ['lalin-dev.jsonl', 'lalin-spec-cases.jsonl', 'apbn-dev.jsonl'].flatMap((file) =>
-    readJsonl(path.join(evalDir, file)).map((row) => row.question ?? ''),
+  const clean = (questions: string[]) => [
+    ...new Set(questions.map((q) => q.trim()).filter((q) => q.length > 0)),
+  ];
+  const inDomain = clean(
+    ['lalin-dev.jsonl', 'lalin-spec-cases.jsonl', 'apbn-dev.jsonl'].flatMap((file) =>
+      readJsonl(path.join(evalDir, file)).map((row) => row.question ?? ''),
+    ),
   );
   const facqa = readFileSync(path.join(evalDir, 'facqa-id/derived-beir-test/queries.jsonl'), 'utf8')
     .split('\n')
     .filter((line) => line.trim().length > 0)
     .map((line) => (JSON.parse(line) as { text: string }).text);
-  const questions = [...new Set([...inDomain, ...facqa].map((q) => q.trim()).filter((q) => q.length > 0))];
-  return questions.slice(0, count);
+  const questions = clean([...inDomain, ...facqa]).slice(0, count);
+  return { questions, inDomain: Math.min(inDomain.length, questions.length) };
 }
 
 export function evalQuestions(file: string): string[] {

@@ -93,11 +93,62 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
   return clauses.join(' AND ');
 }
 
+/** Document frequencies per collection, keyed by the collection's chunk count (a new document changes it). */
+const documentFrequencies = new Map<string, { total: number; df: Map<string, number> }>();
+
+/** A lexeme that occurs in more than this share of a collection's chunks is too common to find candidates by. */
+const COMMON_SHARE = 0.2;
+/** At most this many of the rarest lexemes select candidates. */
+const MAX_TERMS = 12;
+
+async function termWeights(
+  db: Queryable,
+  collection: Collection,
+  text: string,
+): Promise<{ lexeme: string; idf: number }[]> {
+  const lexemes = await db.query<{ lexeme: string }>(
+    'SELECT DISTINCT unnest(tsvector_to_array(to_tsvector($1::regconfig, $2))) AS lexeme',
+    [collection.text_search_config, text],
+  );
+  if (lexemes.rows.length === 0) return [];
+  const totals = await db.query<{ total: number }>(
+    "SELECT COALESCE(sum(chunk_count), 0)::integer AS total FROM documents WHERE collection_id = $1 AND status IN ('READY', 'ARCHIVED')",
+    [collection.id],
+  );
+  const total = Math.max(1, totals.rows[0]?.total ?? 0);
+  let cache = documentFrequencies.get(collection.id);
+  if (!cache || cache.total !== total) {
+    cache = { total, df: new Map() };
+    documentFrequencies.set(collection.id, cache);
+  }
+  const missing = lexemes.rows.map((row) => row.lexeme).filter((lexeme) => !cache!.df.has(lexeme));
+  if (missing.length > 0) {
+    const counts = await db.query<{ lexeme: string; df: number }>(
+      `SELECT t.lexeme, (SELECT count(*)::integer FROM chunks c WHERE c.collection_id = $1 AND c.tsv @@ quote_literal(t.lexeme)::tsquery) AS df
+         FROM unnest($2::text[]) AS t(lexeme)`,
+      [collection.id, missing],
+    );
+    for (const row of counts.rows) cache.df.set(row.lexeme, row.df);
+  }
+  const weighted = lexemes.rows
+    .map((row) => ({ lexeme: row.lexeme, df: cache!.df.get(row.lexeme) ?? 0 }))
+    .filter((term) => term.df > 0)
+    .map((term) => ({ ...term, idf: Math.log((total - term.df + 0.5) / (term.df + 0.5) + 1) }))
+    .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1));
+  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest ones.
+  const rare = weighted.filter((term) => term.df <= COMMON_SHARE * total);
+  return (rare.length > 0 ? rare : weighted.slice(0, 3))
+    .slice(0, MAX_TERMS)
+    .map(({ lexeme, idf }) => ({ lexeme, idf }));
+}
+
 /**
  * The lexical arm: the query's lexemes under the collection's text-search configuration (stemmed,
  * stopwords removed), each weighted by its inverse document frequency in the collection (BM25's idf),
  * summed over the lexemes a chunk contains; shorter chunks win ties. A question rarely shares all of
- * its words with the passage that answers it, so this is an OR over the lexemes, never an AND.
+ * its words with the passage that answers it, so this is an OR over the lexemes, never an AND; lexemes
+ * found in more than a fifth of the collection select no candidates (they would only add noise and
+ * cost), and document frequencies are cached per collection until its chunk count changes.
  */
 async function lexicalArm(
   db: Queryable,
@@ -106,22 +157,19 @@ async function lexicalArm(
   limit: number,
   options: RetrieveOptions,
 ): Promise<string[]> {
-  const terms = queryTerms(text);
+  if (queryTerms(text).length === 0) return [];
+  const terms = await termWeights(db, collection, text);
   if (terms.length === 0) return [];
-  const params: unknown[] = [collection.id, collection.text_search_config, terms.join(' '), limit];
+  const params: unknown[] = [
+    collection.id,
+    terms.map((term) => term.lexeme),
+    terms.map((term) => term.idf),
+    limit,
+  ];
   const where = filters(options, params);
   const result = await db.query<{ id: string }>(
-    `WITH terms AS (
-       SELECT DISTINCT unnest(tsvector_to_array(to_tsvector($2::regconfig, $3))) AS lexeme
-     ),
-     total AS (SELECT greatest(count(*), 1)::float8 AS n FROM chunks WHERE collection_id = $1),
-     weighted AS (
-       SELECT quote_literal(t.lexeme)::tsquery AS q, ln((total.n - f.df + 0.5) / (f.df + 0.5) + 1) AS idf
-         FROM terms t CROSS JOIN total
-         CROSS JOIN LATERAL (
-           SELECT count(*)::float8 AS df FROM chunks c WHERE c.collection_id = $1 AND c.tsv @@ quote_literal(t.lexeme)::tsquery
-         ) f
-        WHERE f.df > 0
+    `WITH weighted AS (
+       SELECT quote_literal(t.lexeme)::tsquery AS q, t.idf FROM unnest($2::text[], $3::float8[]) AS t(lexeme, idf)
      ),
      scored AS (
        SELECT c.id, sum(w.idf) AS score FROM chunks c JOIN weighted w ON c.tsv @@ w.q
