@@ -1,24 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingestCodeOf } from '../../test/ingest-codes.js';
 import { decodeText, detectType, listZipEntries, titleFromFilename } from './detect.js';
-import { type IngestErrorCode, isIngestError } from './errors.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const docxSamples = path.resolve(repoRoot, '../shared/data/files/docx-samples');
 const pdfSamples = path.resolve(repoRoot, '../shared/data/files/pdf-samples');
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-
-function errorCode(run: () => unknown): IngestErrorCode | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isIngestError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 /** A ZIP archive with stored (uncompressed) entries; CRCs are zero (detection never reads them). */
 function storedZip(entries: Record<string, string>): Uint8Array {
@@ -85,13 +75,13 @@ describe('detectType: magic bytes first', () => {
   });
 
   it('rejects ZIP archives that are not Word documents', () => {
-    expect(errorCode(() => detectType(storedZip({ 'hello.txt': 'hi' }), 'hello.zip'))).toBe(
+    expect(ingestCodeOf(() => detectType(storedZip({ 'hello.txt': 'hi' }), 'hello.zip'))).toBe(
       'UNSUPPORTED_TYPE',
     );
-    expect(errorCode(() => detectType(storedZip({ 'xl/workbook.xml': '<x/>' }), 'budget.docx'))).toBe(
+    expect(ingestCodeOf(() => detectType(storedZip({ 'xl/workbook.xml': '<x/>' }), 'budget.docx'))).toBe(
       'UNSUPPORTED_TYPE',
     );
-    expect(errorCode(() => detectType(storedZip({ 'ppt/presentation.xml': '<x/>' }), 'deck.pptx'))).toBe(
+    expect(ingestCodeOf(() => detectType(storedZip({ 'ppt/presentation.xml': '<x/>' }), 'deck.pptx'))).toBe(
       'UNSUPPORTED_TYPE',
     );
   });
@@ -99,15 +89,15 @@ describe('detectType: magic bytes first', () => {
   it('calls a damaged ZIP named .docx malformed, and unsupported otherwise', () => {
     const docx = readFileSync(path.join(docxSamples, 'mammoth/tables.docx'));
     const truncated = docx.subarray(0, Math.floor(docx.length / 2));
-    expect(errorCode(() => detectType(truncated, 'tables.docx'))).toBe('MALFORMED_FILE');
-    expect(errorCode(() => detectType(truncated, 'tables.zip'))).toBe('UNSUPPORTED_TYPE');
+    expect(ingestCodeOf(() => detectType(truncated, 'tables.docx'))).toBe('MALFORMED_FILE');
+    expect(ingestCodeOf(() => detectType(truncated, 'tables.zip'))).toBe('UNSUPPORTED_TYPE');
   });
 
   it('rejects known binary formats whatever their name', () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-    expect(errorCode(() => detectType(png, 'readme.md'))).toBe('UNSUPPORTED_TYPE');
+    expect(ingestCodeOf(() => detectType(png, 'readme.md'))).toBe('UNSUPPORTED_TYPE');
     const doc = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0]);
-    expect(errorCode(() => detectType(doc, 'report.doc'))).toBe('UNSUPPORTED_TYPE');
+    expect(ingestCodeOf(() => detectType(doc, 'report.doc'))).toBe('UNSUPPORTED_TYPE');
   });
 
   it('reports a password-protected Office file as encrypted', () => {
@@ -124,43 +114,43 @@ describe('detectType: magic bytes first', () => {
       ...new Array(500).fill(0),
       ...marker,
     ]);
-    expect(errorCode(() => detectType(encrypted, 'secret.docx'))).toBe('ENCRYPTED_FILE');
+    expect(ingestCodeOf(() => detectType(encrypted, 'secret.docx'))).toBe('ENCRYPTED_FILE');
   });
 });
 
 describe('detectType: names that lie', () => {
   it('a .pdf (or application/pdf) that is not a PDF is malformed', () => {
-    expect(errorCode(() => detectType(bytes('hello world'), 'report.pdf'))).toBe('MALFORMED_FILE');
-    expect(errorCode(() => detectType(bytes('hello world'), 'upload', 'application/pdf'))).toBe(
+    expect(ingestCodeOf(() => detectType(bytes('hello world'), 'report.pdf'))).toBe('MALFORMED_FILE');
+    expect(ingestCodeOf(() => detectType(bytes('hello world'), 'upload', 'application/pdf'))).toBe(
       'MALFORMED_FILE',
     );
     const random = new Uint8Array(4096).map((_, index) => (index * 7919 + 13) % 251);
-    expect(errorCode(() => detectType(random, 'random.pdf'))).toBe('MALFORMED_FILE');
+    expect(ingestCodeOf(() => detectType(random, 'random.pdf'))).toBe('MALFORMED_FILE');
   });
 
   it('a .docx that is not a ZIP archive is malformed', () => {
-    expect(errorCode(() => detectType(bytes('plain text'), 'letter.docx'))).toBe('MALFORMED_FILE');
+    expect(ingestCodeOf(() => detectType(bytes('plain text'), 'letter.docx'))).toBe('MALFORMED_FILE');
   });
 
   it('binary content offered as text, Markdown or HTML is unsupported', () => {
-    expect(errorCode(() => detectType(new Uint8Array([0x61, 0x00, 0x62]), 'notes.md'))).toBe(
+    expect(ingestCodeOf(() => detectType(new Uint8Array([0x61, 0x00, 0x62]), 'notes.md'))).toBe(
       'UNSUPPORTED_TYPE',
     );
-    expect(errorCode(() => detectType(new Uint8Array([0x61, 0xc3, 0x28, 0x62]), 'page.html'))).toBe(
+    expect(ingestCodeOf(() => detectType(new Uint8Array([0x61, 0xc3, 0x28, 0x62]), 'page.html'))).toBe(
       'UNSUPPORTED_TYPE',
     );
-    expect(errorCode(() => detectType(new Uint8Array([0xff, 0xfe, 0x61, 0x00]), 'notes.txt'))).toBe(
+    expect(ingestCodeOf(() => detectType(new Uint8Array([0xff, 0xfe, 0x61, 0x00]), 'notes.txt'))).toBe(
       'UNSUPPORTED_TYPE',
     );
     const controls = new Uint8Array(200).map((_, index) => (index % 2 === 0 ? 0x01 : 0x41));
-    expect(errorCode(() => detectType(controls, 'data.txt'))).toBe('UNSUPPORTED_TYPE');
+    expect(ingestCodeOf(() => detectType(controls, 'data.txt'))).toBe('UNSUPPORTED_TYPE');
   });
 
   it('empty or whitespace-only files are empty, whatever their name', () => {
-    expect(errorCode(() => detectType(new Uint8Array(), 'a.md'))).toBe('EMPTY_FILE');
-    expect(errorCode(() => detectType(bytes(' \n\t\r\n '), 'a.md'))).toBe('EMPTY_FILE');
-    expect(errorCode(() => detectType(bytes('   '), 'a.pdf'))).toBe('EMPTY_FILE');
-    expect(errorCode(() => detectType(bytes('\ufeff \u00a0\n'), 'a.txt'))).toBe('EMPTY_FILE');
+    expect(ingestCodeOf(() => detectType(new Uint8Array(), 'a.md'))).toBe('EMPTY_FILE');
+    expect(ingestCodeOf(() => detectType(bytes(' \n\t\r\n '), 'a.md'))).toBe('EMPTY_FILE');
+    expect(ingestCodeOf(() => detectType(bytes('   '), 'a.pdf'))).toBe('EMPTY_FILE');
+    expect(ingestCodeOf(() => detectType(bytes('\ufeff \u00a0\n'), 'a.txt'))).toBe('EMPTY_FILE');
   });
 });
 
@@ -194,7 +184,7 @@ describe('decodeText', () => {
   });
 
   it('rejects invalid UTF-8', () => {
-    expect(errorCode(() => decodeText(new Uint8Array([0xe2, 0x82])))).toBe('UNSUPPORTED_TYPE');
+    expect(ingestCodeOf(() => decodeText(new Uint8Array([0xe2, 0x82])))).toBe('UNSUPPORTED_TYPE');
   });
 });
 

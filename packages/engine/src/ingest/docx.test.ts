@@ -1,22 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
 import { parseDocx } from './docx.js';
-import { type IngestErrorCode, isIngestError } from './errors.js';
 import { parseDocument } from './parse.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const samples = path.resolve(repoRoot, '../shared/data/files/docx-samples');
-
-async function codeOf(run: () => Promise<unknown>): Promise<IngestErrorCode | undefined> {
-  try {
-    await run();
-  } catch (error) {
-    if (isIngestError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 const read = (name: string) => new Uint8Array(readFileSync(path.join(samples, name)));
 
@@ -41,7 +31,7 @@ describe('parseDocx on the sample documents', () => {
     expect(files).toHaveLength(26);
     for (const file of files) {
       if (WITHOUT_TEXT.has(file)) {
-        expect(await codeOf(() => parseDocx(read(file), file)), file).toBe('NO_TEXT');
+        expect(await ingestCodeOfAsync(() => parseDocx(read(file), file)), file).toBe('NO_TEXT');
         continue;
       }
       const document = await parseDocx(read(file), file);
@@ -100,9 +90,11 @@ describe('parseDocx on the sample documents', () => {
 describe('parseDocx on broken input', () => {
   it('reports truncated archives, random bytes and non-Word ZIPs as MALFORMED_FILE', async () => {
     const docx = read('mammoth/tables.docx');
-    expect(await codeOf(() => parseDocx(docx.subarray(0, 2000), 'cut.docx'))).toBe('MALFORMED_FILE');
+    expect(await ingestCodeOfAsync(() => parseDocx(docx.subarray(0, 2000), 'cut.docx'))).toBe(
+      'MALFORMED_FILE',
+    );
     const random = new Uint8Array(5000).map((_, index) => (index * 2654435761) % 256);
-    expect(await codeOf(() => parseDocx(random, 'random.docx'))).toBe('MALFORMED_FILE');
+    expect(await ingestCodeOfAsync(() => parseDocx(random, 'random.docx'))).toBe('MALFORMED_FILE');
     const odt = readFileSync(path.join(samples, 'python-docx/test.docx'));
     const renamed = new Uint8Array(odt);
     // Rename word/document.xml in the central directory: still a ZIP, no longer a Word document.
@@ -114,14 +106,14 @@ describe('parseDocx on broken input', () => {
     ) {
       renamed[index] = 'x'.charCodeAt(0);
     }
-    expect(await codeOf(() => parseDocx(renamed, 'renamed.docx'))).toBe('MALFORMED_FILE');
+    expect(await ingestCodeOfAsync(() => parseDocx(renamed, 'renamed.docx'))).toBe('MALFORMED_FILE');
   });
 
   it('is reached through parseDocument by magic bytes, whatever the name', async () => {
     const document = await parseDocument(read('mammoth/tables.docx'), { filename: 'download.bin' });
     expect(document.blocks.some((block) => block.kind === 'table')).toBe(true);
-    expect(await codeOf(() => parseDocument(read('mammoth/empty.docx'), { filename: 'empty.docx' }))).toBe(
-      'NO_TEXT',
-    );
+    expect(
+      await ingestCodeOfAsync(() => parseDocument(read('mammoth/empty.docx'), { filename: 'empty.docx' })),
+    ).toBe('NO_TEXT');
   });
 });

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingestCodeOf } from '../../test/ingest-codes.js';
 import type { Block } from '../types.js';
-import { type IngestErrorCode, isIngestError } from './errors.js';
 import { parseMarkdown, stripInline } from './markdown.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -15,16 +15,6 @@ function markdownFiles(directory: string): string[] {
     .filter((name) => /\.mdx?$/.test(name))
     .map((name) => path.join(directory, name))
     .sort();
-}
-
-function codeOf(run: () => unknown): IngestErrorCode | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isIngestError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
 }
 
 const JSX_OR_MDX_LEFTOVER =
@@ -51,11 +41,15 @@ describe('frontmatter and title', () => {
   });
 
   it('rejects malformed frontmatter', () => {
-    expect(codeOf(() => parseMarkdown('---\ntitle: [unclosed\n---\nbody\n', 'a.md'))).toBe('MALFORMED_FILE');
-    expect(codeOf(() => parseMarkdown('---\ntitle: a\ntitle: b\n---\nbody\n', 'a.md'))).toBe(
+    expect(ingestCodeOf(() => parseMarkdown('---\ntitle: [unclosed\n---\nbody\n', 'a.md'))).toBe(
       'MALFORMED_FILE',
     );
-    expect(codeOf(() => parseMarkdown('---\n- just\n- a list\n---\nbody\n', 'a.md'))).toBe('MALFORMED_FILE');
+    expect(ingestCodeOf(() => parseMarkdown('---\ntitle: a\ntitle: b\n---\nbody\n', 'a.md'))).toBe(
+      'MALFORMED_FILE',
+    );
+    expect(ingestCodeOf(() => parseMarkdown('---\n- just\n- a list\n---\nbody\n', 'a.md'))).toBe(
+      'MALFORMED_FILE',
+    );
   });
 
   it('treats an unterminated leading --- as a thematic break, not frontmatter', () => {

@@ -1,22 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type IngestErrorCode, isIngestError } from './errors.js';
+import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
 import { DEFAULT_MAX_BYTES, parseDocument } from './parse.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const data = path.resolve(repoRoot, '../shared/data');
 const bytes = (text: string) => new TextEncoder().encode(text);
-
-async function codeOf(run: () => Promise<unknown>): Promise<IngestErrorCode | undefined> {
-  try {
-    await run();
-  } catch (error) {
-    if (isIngestError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('parseDocument', () => {
   it('dispatches by detected type and records the media type', async () => {
@@ -46,37 +36,45 @@ describe('parseDocument', () => {
 
   it('enforces maxBytes (default 50 MB) before looking at the content', async () => {
     expect(DEFAULT_MAX_BYTES).toBe(50 * 1024 * 1024);
-    expect(await codeOf(() => parseDocument(bytes('# 12345'), { filename: 'a.md', maxBytes: 5 }))).toBe(
-      'FILE_TOO_LARGE',
-    );
     expect(
-      await codeOf(() => parseDocument(new Uint8Array(DEFAULT_MAX_BYTES + 1), { filename: 'big.bin' })),
+      await ingestCodeOfAsync(() => parseDocument(bytes('# 12345'), { filename: 'a.md', maxBytes: 5 })),
+    ).toBe('FILE_TOO_LARGE');
+    expect(
+      await ingestCodeOfAsync(() =>
+        parseDocument(new Uint8Array(DEFAULT_MAX_BYTES + 1), { filename: 'big.bin' }),
+      ),
     ).toBe('FILE_TOO_LARGE');
     expect((await parseDocument(bytes('# 12345'), { filename: 'a.md', maxBytes: 7 })).title).toBe('12345');
   });
 
   it('passes detection errors through', async () => {
-    expect(await codeOf(() => parseDocument(new Uint8Array(), { filename: 'a.md' }))).toBe('EMPTY_FILE');
-    expect(await codeOf(() => parseDocument(bytes('\n \n'), { filename: 'a.html' }))).toBe('EMPTY_FILE');
-    expect(await codeOf(() => parseDocument(new Uint8Array([1, 0, 2, 0]), { filename: 'a.txt' }))).toBe(
-      'UNSUPPORTED_TYPE',
+    expect(await ingestCodeOfAsync(() => parseDocument(new Uint8Array(), { filename: 'a.md' }))).toBe(
+      'EMPTY_FILE',
     );
-    expect(await codeOf(() => parseDocument(bytes('not a pdf'), { filename: 'a.pdf' }))).toBe(
+    expect(await ingestCodeOfAsync(() => parseDocument(bytes('\n \n'), { filename: 'a.html' }))).toBe(
+      'EMPTY_FILE',
+    );
+    expect(
+      await ingestCodeOfAsync(() => parseDocument(new Uint8Array([1, 0, 2, 0]), { filename: 'a.txt' })),
+    ).toBe('UNSUPPORTED_TYPE');
+    expect(await ingestCodeOfAsync(() => parseDocument(bytes('not a pdf'), { filename: 'a.pdf' }))).toBe(
       'MALFORMED_FILE',
     );
   });
 
   it('reports documents without text as NO_TEXT', async () => {
     expect(
-      await codeOf(() => parseDocument(bytes('<nav>menu</nav><script>x</script>'), { filename: 'a.html' })),
+      await ingestCodeOfAsync(() =>
+        parseDocument(bytes('<nav>menu</nav><script>x</script>'), { filename: 'a.html' }),
+      ),
     ).toBe('NO_TEXT');
     expect(
-      await codeOf(() =>
+      await ingestCodeOfAsync(() =>
         parseDocument(bytes('---\ntitle: x\n---\n<!-- nothing -->\n'), { filename: 'a.md' }),
       ),
     ).toBe('NO_TEXT');
     expect(
-      await codeOf(() =>
+      await ingestCodeOfAsync(() =>
         parseDocument(bytes("import X from 'x'\n\n<X />\n\n```\n```\n"), { filename: 'a.mdx' }),
       ),
     ).toBe('NO_TEXT');

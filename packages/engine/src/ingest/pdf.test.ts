@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
 import type { ParsedDocument } from '../types.js';
-import { type IngestErrorCode, isIngestError } from './errors.js';
 import { parseDocument } from './parse.js';
 import { layoutRuns, type PositionedText, parsePdf } from './pdf.js';
 
@@ -28,16 +28,6 @@ const IMAGE_ONLY = new Set([
   '019-grayscale-image/grayscale-image.pdf',
   '023-cmyk-image/cmyk-image.pdf',
 ]);
-
-async function codeOf(run: () => Promise<unknown>): Promise<IngestErrorCode | undefined> {
-  try {
-    await run();
-  } catch (error) {
-    if (isIngestError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 const read = (file: string) => new Uint8Array(readFileSync(file));
 const allText = (document: ParsedDocument) => document.blocks.map((block) => block.text).join('\n');
@@ -67,11 +57,13 @@ describe('pdf-samples (files.json)', () => {
       if (!existsSync(file)) continue; // 009 GeoTopo.pdf, 017 and 018 are not in the snapshot (see SOURCE.txt)
       checked++;
       if (fact.encrypted) {
-        expect(await codeOf(() => parsePdf(read(file), fact.path)), fact.path).toBe('ENCRYPTED_FILE');
+        expect(await ingestCodeOfAsync(() => parsePdf(read(file), fact.path)), fact.path).toBe(
+          'ENCRYPTED_FILE',
+        );
         continue;
       }
       if (IMAGE_ONLY.has(fact.path)) {
-        expect(await codeOf(() => parsePdf(read(file), fact.path)), fact.path).toBe('NO_TEXT');
+        expect(await ingestCodeOfAsync(() => parsePdf(read(file), fact.path)), fact.path).toBe('NO_TEXT');
         continue;
       }
       const document = await parsePdf(read(file), fact.path);
@@ -163,18 +155,22 @@ describe('broken PDFs', () => {
 
   it('reports truncated and corrupt files as MALFORMED_FILE', async () => {
     const bytes = read(google);
-    expect(await codeOf(() => parsePdf(bytes.subarray(0, Math.floor(bytes.length / 2)), 'half.pdf'))).toBe(
+    expect(
+      await ingestCodeOfAsync(() => parsePdf(bytes.subarray(0, Math.floor(bytes.length / 2)), 'half.pdf')),
+    ).toBe('MALFORMED_FILE');
+    expect(await ingestCodeOfAsync(() => parsePdf(bytes.subarray(0, 300), 'head.pdf'))).toBe(
       'MALFORMED_FILE',
     );
-    expect(await codeOf(() => parsePdf(bytes.subarray(0, 300), 'head.pdf'))).toBe('MALFORMED_FILE');
     const garbage = new TextEncoder().encode(`%PDF-1.7\n${'x'.repeat(5000)}\n%%EOF\n`);
-    expect(await codeOf(() => parsePdf(garbage, 'garbage.pdf'))).toBe('MALFORMED_FILE');
+    expect(await ingestCodeOfAsync(() => parsePdf(garbage, 'garbage.pdf'))).toBe('MALFORMED_FILE');
   });
 
   it('reports random bytes named .pdf as MALFORMED_FILE, through parsePdf and parseDocument', async () => {
     const random = new Uint8Array(8192).map((_, index) => (index * 2654435761 + 17) % 256);
-    expect(await codeOf(() => parsePdf(random, 'random.pdf'))).toBe('MALFORMED_FILE');
-    expect(await codeOf(() => parseDocument(random, { filename: 'random.pdf' }))).toBe('MALFORMED_FILE');
+    expect(await ingestCodeOfAsync(() => parsePdf(random, 'random.pdf'))).toBe('MALFORMED_FILE');
+    expect(await ingestCodeOfAsync(() => parseDocument(random, { filename: 'random.pdf' }))).toBe(
+      'MALFORMED_FILE',
+    );
   });
 
   it('wrote nothing to the console or stdout', () => {
