@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { Bundle } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
-import type { Io } from './io.js';
-import { main } from './main.js';
+import { runCli } from '../test/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const uuFile = path.resolve(repoRoot, '../shared/data/corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md');
@@ -16,16 +15,7 @@ let directory: string;
 
 /** Runs `saksi` in-process with `data/` as its data directory. */
 async function run(argv: string[], env: Record<string, string> = { SAKSI_DATA_DIR: 'data' }) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd: directory,
-    env: { NO_COLOR: '1', ...env },
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { cwd: directory, env: { NO_COLOR: '1', ...env } });
 }
 
 /** The opening of UU 22/2009 and its BAB XX (Ketentuan Pidana, Pasal 273–317). */

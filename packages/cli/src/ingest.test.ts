@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
-import type { Io } from './io.js';
-import { main } from './main.js';
+import { runCli } from '../test/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const redux = path.resolve(repoRoot, '../shared/data/corpora/docs-redux/docs');
@@ -14,16 +13,7 @@ let directory: string;
 
 /** Runs `saksi` in-process against the data directory `data/` of the temp folder. */
 async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd: directory,
-    env: { SAKSI_DATA_DIR: 'data', NO_COLOR: '1' },
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { cwd: directory, env: { SAKSI_DATA_DIR: 'data', NO_COLOR: '1' } });
 }
 
 beforeAll(async () => {

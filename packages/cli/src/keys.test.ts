@@ -15,9 +15,8 @@ import {
   signNote,
 } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from './io.js';
+import { runCli } from '../test/run-cli.js';
 import { KEY_FILES } from './keys.js';
-import { main } from './main.js';
 
 let directory: string;
 
@@ -30,16 +29,7 @@ afterAll(async () => {
 });
 
 async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd: directory,
-    env: {},
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { cwd: directory, env: {} });
 }
 
 const mode = (file: string) => statSync(file).mode & 0o777;

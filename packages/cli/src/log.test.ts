@@ -15,8 +15,7 @@ import {
 } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
-import type { Io } from './io.js';
-import { main } from './main.js';
+import { runCli } from '../test/run-cli.js';
 
 const STACK_FRAME = /\n\s+at .+:\d+/;
 
@@ -24,16 +23,7 @@ let directory: string;
 
 /** Runs `saksi` in-process with `data/` as its data directory. */
 async function run(argv: string[], dataDir = 'data') {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd: directory,
-    env: { SAKSI_DATA_DIR: dataDir, NO_COLOR: '1' },
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { cwd: directory, env: { SAKSI_DATA_DIR: dataDir, NO_COLOR: '1' } });
 }
 
 async function askJson(question: string): Promise<Bundle> {

@@ -2,21 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from './io.js';
-import { COMMANDS, main } from './main.js';
+import { runCli } from '../test/run-cli.js';
+import { COMMANDS } from './main.js';
 
 /** Runs `saksi` in-process and collects what it printed. */
 async function run(argv: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd: options.cwd ?? directory,
-    env: options.env ?? {},
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { cwd: options.cwd ?? directory, env: options.env ?? {} });
 }
 
 let directory: string;

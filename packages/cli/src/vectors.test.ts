@@ -3,8 +3,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from './io.js';
-import { main } from './main.js';
+import { runCli } from '../test/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const vectors = process.env['SAKSI_VECTORS_DIR'] ?? path.resolve(repoRoot, '../shared/data/vectors');
@@ -20,16 +19,7 @@ afterAll(async () => {
 });
 
 async function run(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd: directory,
-    env,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { cwd: directory, env: env });
 }
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseJson, parseTrustedKeys, trustOptions, verifyBundle } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from './io.js';
-import { main } from './main.js';
+import { runCli } from '../test/run-cli.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../proof/__fixtures__');
 const goldenBundle = path.join(fixtures, 'golden-bundle.json');
@@ -25,16 +24,7 @@ afterAll(async () => {
 });
 
 async function run(argv: string[], options: { env?: Record<string, string>; tty?: boolean } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false, columns: 120 },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd: directory,
-    env: options.env ?? {},
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { cwd: directory, env: options.env ?? {}, tty: options.tty ?? false, columns: 120 });
 }
 
 function goldenOptions() {
