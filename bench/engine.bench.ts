@@ -16,6 +16,7 @@
  * that server, dropped afterwards). `--quick` skips the 100k-chunk cases. Not a test: it prints tables,
  * reports each target as met/MISSED and writes `bench/results/engine.json`. See bench/README.md.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,7 @@ import {
   parseAndChunk,
   printTable,
   readCorpus,
+  repoRoot,
   type Summary,
   sentencePool,
   summarize,
@@ -59,12 +61,22 @@ const CHAT_REQUESTS = 60;
 const CHAT_CONCURRENCY = 20;
 const SCALES = quick ? [10_000] : [10_000, 100_000];
 
+/** The commit measured (`+dirty` when the working tree differs from it), for the JSON and the header. */
+const revision = (() => {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'packages').length > 0 ? '+dirty' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+})();
+
 const benchStart = nowMs();
 const log = (message: string) =>
   process.stdout.write(`  [${((nowMs() - benchStart) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
 
 process.stdout.write(
-  `Engine benchmarks — Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ` +
+  `Engine benchmarks at ${revision} — Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ` +
     `backends: ${backends.join(', ')}${quick ? ' (--quick: 10k chunks only)' : ''}\n\n`,
 );
 
@@ -768,6 +780,7 @@ writeFileSync(
   `${JSON.stringify(
     {
       date: new Date().toISOString(),
+      revision,
       node: process.version,
       platform: `${os.platform()} ${os.arch()}`,
       cpu: os.cpus()[0]?.model ?? null,

@@ -128,6 +128,7 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
           );
       }
     }
+    if (chunks > 0) await engine.analyze();
   } finally {
     await engine.close();
   }

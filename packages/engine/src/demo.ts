@@ -142,5 +142,6 @@ export async function loadDemoCollections(
       }
     }
   }
+  if (added > 0) await engine.analyze();
   return { added, failed };
 }

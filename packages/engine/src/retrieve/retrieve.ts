@@ -200,13 +200,37 @@ async function vectorArm(
   if (vector.every((value) => value === 0)) return [];
   const params: unknown[] = [collection.id, `[${vector.join(',')}]`, limit];
   const where = filters(options, params);
-  const result = await db.query<{ id: string }>(
-    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
-      WHERE c.collection_id = $1 AND c.embedding_dimensions = ${dimensions} AND ${where}
-      ORDER BY c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}), c.id LIMIT $3`,
-    params,
-  );
-  return result.rows.map((row) => row.id);
+  // ORDER BY the distance alone so the planner can use the HNSW index (a second sort key defeats it);
+  // ties are broken outside. ef_search ≥ the candidates asked for, or HNSW returns fewer of them.
+  return runWithEfSearch(db, limit, async (q) => {
+    const result = await q.query<{ id: string }>(
+      `SELECT id FROM (
+         SELECT c.id, c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}) AS distance
+           FROM chunks c JOIN documents d ON d.id = c.document_id
+          WHERE c.collection_id = $1 AND c.embedding_dimensions = ${dimensions} AND ${where}
+          ORDER BY c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}) LIMIT $3
+       ) nearest ORDER BY distance, id`,
+      params,
+    );
+    return result.rows.map((row) => row.id);
+  });
+}
+
+/** Runs `work` with `hnsw.ef_search` raised for this transaction only (SET LOCAL never leaks into a pool). */
+async function runWithEfSearch<T>(
+  db: Queryable,
+  candidates: number,
+  work: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  const efSearch = Math.min(1000, Math.max(40, candidates * 2));
+  const transactional = db as Queryable & {
+    transaction?: <R>(fn: (tx: Queryable) => Promise<R>) => Promise<R>;
+  };
+  if (typeof transactional.transaction !== 'function') return work(db);
+  return transactional.transaction(async (tx) => {
+    await tx.query(`SET LOCAL hnsw.ef_search = ${efSearch}`);
+    return work(tx);
+  });
 }
 
 interface ChunkRow {
