@@ -483,8 +483,8 @@ const DIMENSIONS = hashModel.dimensions;
 const FROM_WHERE = `FROM chunks c JOIN documents d ON d.id = c.document_id
   WHERE c.collection_id = $1 AND c.embedding_dimensions = ${DIMENSIONS} AND d.status = 'READY'`;
 const DISTANCE = `c.embedding::vector(${DIMENSIONS}) <=> $2::vector(${DIMENSIONS})`;
-/** The engine's vector arm as retrieve.ts `vectorArm` sends it (no filters): note the `c.id` tie-break. */
-const ENGINE_VECTOR_SQL = `SELECT c.id ${FROM_WHERE} ORDER BY ${DISTANCE}, c.id LIMIT $3`;
+/** The engine's vector arm as retrieve.ts `vectorArm` sends it (no filters; without its SET LOCAL ef_search). */
+const ENGINE_VECTOR_SQL = `SELECT id FROM (SELECT c.id, ${DISTANCE} AS distance ${FROM_WHERE} ORDER BY ${DISTANCE} LIMIT $3) nearest ORDER BY distance, id`;
 /** The same ranking ordered by distance alone, which the HNSW index can serve: the approximate arm. */
 const HNSW_SQL = `SELECT c.id, (${DISTANCE}) AS distance ${FROM_WHERE} ORDER BY ${DISTANCE} LIMIT $3`;
 /** The same ranking on the raw column: the HNSW index is on `embedding::vector(d)`, so this is a full scan. */
