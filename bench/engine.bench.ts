@@ -709,7 +709,7 @@ printTable(
   ]),
 );
 printTable(
-  `Vector arm — engine SQL (ORDER BY distance, id LIMIT ${CANDIDATES}) vs the index alone (ORDER BY distance)`,
+  `Vector arm — engine SQL (nearest ${CANDIDATES} by distance, ties by id outside) vs the index alone (ORDER BY distance)`,
   [
     'backend, chunks',
     'engine SQL p50 / p95',
