@@ -14,6 +14,7 @@ export default function setup(): void {
       '-b',
       'packages/proof',
       'packages/conformance',
+      'contracts',
       'packages/engine',
       'packages/server',
       'packages/cli',

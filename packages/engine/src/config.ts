@@ -22,7 +22,51 @@ const schema = z.object({
     .default(50 * 1024 * 1024),
   SAKSI_DEMO: z.enum(['0', '1', 'true', 'false']).default('1'),
   SAKSI_KEYS_DIR: z.string().min(1).optional(),
+  SAKSI_ANCHOR: z.enum(['local', 'evm', 'base-sepolia', 'base', 'none']).default('local'),
+  SAKSI_ANCHOR_RPC_URL: z.string().url().optional(),
+  SAKSI_ANCHOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits')
+    .optional(),
+  SAKSI_ANCHOR_CONTRACT: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+    .optional(),
+  SAKSI_ANCHOR_CHAIN_ID: z.coerce.number().int().min(1).optional(),
+  SAKSI_ANCHOR_INTERVAL: z.coerce.number().min(0.05).default(5),
+  SAKSI_ANCHOR_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  SAKSI_ANCHOR_LOG_INTERVAL: z.coerce.number().min(1).default(600),
+  SAKSI_ANCHOR_CONFIRM_TIMEOUT: z.coerce.number().min(1).default(120),
+  SAKSI_ANCHOR_FROM_BLOCK: z.coerce.number().int().min(0).optional(),
 });
+
+/** Chains with a preset: `SAKSI_ANCHOR=base-sepolia` or `base` (RPC URL overridable). */
+export const ANCHOR_PRESETS = {
+  'base-sepolia': { chainId: 84532, rpcUrl: 'https://sepolia.base.org' },
+  base: { chainId: 8453, rpcUrl: 'https://mainnet.base.org' },
+} as const;
+
+export interface AnchorConfig {
+  /** `local`: anvil in the data directory; `evm`: a configured chain; `none`: no anchoring. */
+  provider: 'local' | 'evm' | 'none';
+  /** The preset name when one was used. */
+  preset?: keyof typeof ANCHOR_PRESETS;
+  rpcUrl?: string;
+  chainId?: number;
+  /** Secret: never logged or echoed. */
+  privateKey?: `0x${string}`;
+  contract?: `0x${string}`;
+  /** Milliseconds between anchoring rounds. */
+  intervalMs: number;
+  /** Largest number of document roots in one round. */
+  batchSize: number;
+  /** A round for the log root alone at most this often (ms) when no document is waiting. */
+  logIntervalMs: number;
+  /** How long to wait for a receipt before leaving the round to the next reconciliation (ms). */
+  confirmTimeoutMs: number;
+  /** First block to search for RootAnchored events when reconciling (evm). */
+  fromBlock?: number;
+}
 
 export interface EmbeddingConfig {
   provider: 'hash' | 'openai-compatible';
@@ -41,6 +85,7 @@ export interface SaksiConfig {
   embedding: EmbeddingConfig;
   maxUploadBytes: number;
   demo: boolean;
+  anchor: AnchorConfig;
 }
 
 /** Parses the environment; throws `CONFIG_INVALID` naming the variable. Secrets never appear in the message. */
@@ -85,6 +130,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     );
   }
   return {
+    anchor: anchorConfig(values),
     dataDir,
     ...(values.DATABASE_URL ? { databaseUrl: values.DATABASE_URL } : {}),
     port: values.PORT,
@@ -93,5 +139,44 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     embedding,
     maxUploadBytes: values.SAKSI_MAX_UPLOAD_BYTES,
     demo: values.SAKSI_DEMO === '1' || values.SAKSI_DEMO === 'true',
+  };
+}
+
+function anchorConfig(values: z.infer<typeof schema>): AnchorConfig {
+  const timing = {
+    intervalMs: values.SAKSI_ANCHOR_INTERVAL * 1000,
+    batchSize: values.SAKSI_ANCHOR_BATCH_SIZE,
+    logIntervalMs: values.SAKSI_ANCHOR_LOG_INTERVAL * 1000,
+    confirmTimeoutMs: values.SAKSI_ANCHOR_CONFIRM_TIMEOUT * 1000,
+    ...(values.SAKSI_ANCHOR_FROM_BLOCK !== undefined ? { fromBlock: values.SAKSI_ANCHOR_FROM_BLOCK } : {}),
+  };
+  const kind = values.SAKSI_ANCHOR;
+  if (kind === 'none' || kind === 'local') return { provider: kind, ...timing };
+  const preset = kind === 'evm' ? undefined : ANCHOR_PRESETS[kind];
+  const rpcUrl = values.SAKSI_ANCHOR_RPC_URL ?? preset?.rpcUrl;
+  const chainId = values.SAKSI_ANCHOR_CHAIN_ID ?? preset?.chainId;
+  const missing = [
+    rpcUrl ? null : 'SAKSI_ANCHOR_RPC_URL',
+    chainId ? null : 'SAKSI_ANCHOR_CHAIN_ID',
+    values.SAKSI_ANCHOR_PRIVATE_KEY ? null : 'SAKSI_ANCHOR_PRIVATE_KEY',
+    values.SAKSI_ANCHOR_CONTRACT ? null : 'SAKSI_ANCHOR_CONTRACT (deploy one with `saksi anchor deploy`)',
+  ].filter((name) => name !== null);
+  if (missing.length > 0) {
+    throw new EngineError('CONFIG_INVALID', `SAKSI_ANCHOR=${kind} needs ${missing.join(', ')}.`);
+  }
+  if (preset && chainId !== preset.chainId) {
+    throw new EngineError(
+      'CONFIG_INVALID',
+      `SAKSI_ANCHOR=${kind} is chain ${preset.chainId}, but SAKSI_ANCHOR_CHAIN_ID is ${chainId}.`,
+    );
+  }
+  return {
+    provider: 'evm',
+    ...(kind === 'evm' ? {} : { preset: kind }),
+    rpcUrl: rpcUrl!,
+    chainId: chainId!,
+    privateKey: values.SAKSI_ANCHOR_PRIVATE_KEY as `0x${string}`,
+    contract: values.SAKSI_ANCHOR_CONTRACT as `0x${string}`,
+    ...timing,
   };
 }

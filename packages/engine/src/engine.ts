@@ -2,7 +2,10 @@
  * The engine: one object the server and the CLI hold. It owns the database, the embedding model, the
  * signing keys and the transparency log, and exposes the operations of DESIGN.md §11.
  */
+import { createRegistryLookup, explorerTxUrl } from '@saksi/contracts';
 import {
+  type Anchor,
+  type AnchorLookup,
   type Bundle,
   type BundleVerification,
   type TrustedKeys,
@@ -10,6 +13,16 @@ import {
   type VerifyBundleOptions,
   verifyBundle,
 } from '@saksi/proof';
+import { startLocalAnchorProvider } from './anchor/local.js';
+import { type AnchorProvider, createEvmAnchorProvider } from './anchor/provider.js';
+import {
+  type AnchorEvent,
+  AnchorService,
+  anchorsFor,
+  listRounds,
+  ROUND_COLUMNS,
+  type RoundRow,
+} from './anchor/service.js';
 import { type AskEvent, type AskInput, type AskResult, ask, loadBundle } from './answer/ask.js';
 import { type Collection, ensureCollection, listCollections, requireCollection } from './collections.js';
 import type { SaksiConfig } from './config.js';
@@ -30,6 +43,7 @@ import {
   listDocuments,
 } from './ingest/pipeline.js';
 import { loadOrCreateKeys, type SigningKeys } from './keys.js';
+import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
 import { type QueryVariant, type RetrieveResult, retrieve } from './retrieve/retrieve.js';
 import { rewriteQuery } from './retrieve/rewrite.js';
@@ -57,6 +71,10 @@ export class Engine {
   readonly embedding: EmbeddingModel;
   readonly keys: SigningKeys;
   readonly log: TransparencyLog;
+  readonly sequencer: LogSequencer;
+  private anchorProvider: AnchorProvider | null = null;
+  private anchorService: AnchorService | null = null;
+  private anchorStarting: Promise<AnchorService | null> | null = null;
 
   private constructor(
     config: SaksiConfig,
@@ -70,6 +88,7 @@ export class Engine {
     this.embedding = embedding;
     this.keys = keys;
     this.log = log;
+    this.sequencer = new LogSequencer(db, log);
   }
 
   /** Opens the database (PGlite in the data directory, or `DATABASE_URL`), migrates it and loads the keys. */
@@ -96,8 +115,134 @@ export class Engine {
     return new Engine(config, db, embedding, keys, log);
   }
 
+  private closed = false;
+
+  /** Stops anchoring (and a local anvil) and closes the database; calling it again does nothing. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.stopAnchoring();
     await this.db.close();
+  }
+
+  /**
+   * Connects the configured anchor provider (`local` starts anvil in the data directory) and reconciles
+   * rounds left open by an earlier run. With `loop`, anchoring rounds then run every interval.
+   * Returns null for `SAKSI_ANCHOR=none`.
+   */
+  async startAnchoring(
+    options: {
+      loop?: boolean;
+      onEvent?: (event: AnchorEvent) => void;
+      onWarning?: (message: string) => void;
+    } = {},
+  ): Promise<AnchorService | null> {
+    if (this.anchorService) {
+      if (options.loop) await this.anchorService.start();
+      return this.anchorService;
+    }
+    this.anchorStarting ??= (async () => {
+      const { anchor } = this.config;
+      if (anchor.provider === 'none') return null;
+      const provider =
+        anchor.provider === 'local'
+          ? await startLocalAnchorProvider({
+              dataDir: this.config.dataDir,
+              ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+            })
+          : await createEvmAnchorProvider({
+              rpcUrl: anchor.rpcUrl!,
+              chainId: anchor.chainId!,
+              privateKey: anchor.privateKey!,
+              contract: anchor.contract!,
+              ...(anchor.fromBlock !== undefined ? { fromBlock: anchor.fromBlock } : {}),
+            });
+      this.anchorProvider = provider;
+      this.anchorService = new AnchorService(this.db, provider, {
+        batchSize: anchor.batchSize,
+        intervalMs: anchor.intervalMs,
+        logIntervalMs: anchor.logIntervalMs,
+        confirmTimeoutMs: anchor.confirmTimeoutMs,
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      });
+      return this.anchorService;
+    })();
+    const service = await this.anchorStarting.catch((error) => {
+      this.anchorStarting = null;
+      throw error;
+    });
+    if (service) {
+      if (options.loop) await service.start();
+      else await service.reconcile();
+    }
+    return service;
+  }
+
+  async stopAnchoring(): Promise<void> {
+    await this.anchorService?.stop();
+    await this.anchorProvider?.close();
+    this.anchorService = null;
+    this.anchorProvider = null;
+    this.anchorStarting = null;
+  }
+
+  /** Runs anchoring rounds now until no document waits (CLI ingest); null when anchoring is off. */
+  async anchorNow(options: { onEvent?: (event: AnchorEvent) => void } = {}): Promise<RoundRow[] | null> {
+    const service = await this.startAnchoring(options.onEvent ? { onEvent: options.onEvent } : {});
+    if (!service) return null;
+    const rounds: RoundRow[] = [];
+    for (;;) {
+      const round = await service.runOnce();
+      if (!round) return rounds;
+      rounds.push(round);
+      if (round.status !== 'CONFIRMED') return rounds;
+    }
+  }
+
+  /** The chain the running anchor provider writes to, for `/api/v1/anchors` and verifiers. */
+  anchorChain(): { provider: string; chain_id: number; contract: string; rpc_url: string | null } | null {
+    const provider = this.anchorProvider;
+    if (!provider) return null;
+    // The local chain's RPC URL is loopback-only, so it is shown; a configured RPC URL may hold a key.
+    return {
+      provider: provider.kind,
+      chain_id: provider.chainId,
+      contract: provider.contract,
+      rpc_url: provider.kind === 'local' ? provider.rpcUrl : null,
+    };
+  }
+
+  /** An on-chain lookup (`verifyRoot` + the anchoring transaction) through the running provider's RPC. */
+  anchorLookup(): AnchorLookup | undefined {
+    return this.anchorProvider ? createRegistryLookup({ rpcUrl: this.anchorProvider.rpcUrl }) : undefined;
+  }
+
+  /** Anchoring status: recent rounds, or one document's state, round and anchor. */
+  async anchorStatus(documentId?: string): Promise<AnchorStatus> {
+    const counts = await this.db.query<{ anchor_state: string; count: number }>(
+      `SELECT anchor_state, count(*)::integer AS count FROM documents WHERE status = 'READY' GROUP BY anchor_state`,
+    );
+    const documents = Object.fromEntries(counts.rows.map((row) => [row.anchor_state, row.count]));
+    const base = { provider: this.config.anchor.provider, chain: this.anchorChain(), documents };
+    if (!documentId) return { ...base, rounds: (await listRounds(this.db)).map(describeRound) };
+    const document = await this.getDocument(documentId);
+    const round = await this.db.query<RoundRow>(
+      `SELECT ${ROUND_COLUMNS} FROM anchor_rounds WHERE id = (SELECT anchor_round_id FROM documents WHERE id = $1)`,
+      [documentId],
+    );
+    const anchor = (await anchorsFor(this.db, [documentId])).get(documentId) ?? null;
+    return {
+      ...base,
+      rounds: round.rows.map(describeRound),
+      document: {
+        id: document.id,
+        title: document.title,
+        root: document.root,
+        anchor_state: document.anchor_state,
+        anchor,
+        explorer_url: anchor ? explorerTxUrl(anchor.chain_id, anchor.tx_hash) : null,
+      },
+    };
   }
 
   /**
@@ -207,7 +352,16 @@ export class Engine {
   ): Promise<AskResult> {
     const collection = await this.collection(collectionName);
     return ask(
-      { db: this.db, embedding: this.embedding, keys: this.keys, log: this.log, confidenceThreshold: 0.5 },
+      {
+        db: this.db,
+        embedding: this.embedding,
+        keys: this.keys,
+        log: this.log,
+        sequencer: this.sequencer,
+        confidenceThreshold: 0.5,
+        anchors: (documentIds) => anchorsFor(this.db, documentIds),
+        requireAnchor: collection.profile['require_anchor'] === true,
+      },
       collection,
       input,
       onEvent,
@@ -226,6 +380,7 @@ export class Engine {
       ...trustOptions(this.keys.trusted),
       fetchConsistencyProof: async (first, second) =>
         (await this.log.consistencyProof(this.db, first, second)).proof,
+      ...(this.anchorProvider ? { anchorLookup: this.anchorLookup()! } : {}),
       ...options,
     });
   }
@@ -261,4 +416,58 @@ export function createEmbeddingModel(config: SaksiConfig): EmbeddingModel {
     dimensions: config.embedding.dimensions,
     ...(config.embedding.apiKey ? { apiKey: config.embedding.apiKey } : {}),
   });
+}
+
+export interface AnchorRoundSummary {
+  id: string;
+  status: RoundRow['status'];
+  chain_id: number;
+  contract: string;
+  batch_root: string;
+  size: number;
+  log_size: number | null;
+  tx_hash: string | null;
+  block_number: number | null;
+  block_timestamp: number | null;
+  gas_used: number | null;
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  explorer_url: string | null;
+}
+
+export interface AnchorStatus {
+  provider: 'local' | 'evm' | 'none';
+  chain: { provider: string; chain_id: number; contract: string; rpc_url: string | null } | null;
+  /** READY documents per anchor state. */
+  documents: Record<string, number>;
+  rounds: AnchorRoundSummary[];
+  document?: {
+    id: string;
+    title: string;
+    root: string | null;
+    anchor_state: string;
+    anchor: Anchor | null;
+    explorer_url: string | null;
+  };
+}
+
+function describeRound(row: RoundRow): AnchorRoundSummary {
+  return {
+    id: row.id,
+    status: row.status,
+    chain_id: row.chain_id,
+    contract: row.contract,
+    batch_root: row.batch_root,
+    size: row.size,
+    log_size: row.log_size,
+    tx_hash: row.tx_hash,
+    block_number: row.block_number,
+    block_timestamp: row.block_timestamp,
+    gas_used: row.gas_used,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    created_at: String(row.created_at),
+    explorer_url: row.tx_hash ? explorerTxUrl(row.chain_id, row.tx_hash) : null,
+  };
 }

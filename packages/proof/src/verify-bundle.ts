@@ -112,6 +112,11 @@ export interface AnchorRecord {
   /** Unix seconds of the block that anchored the root. */
   timestamp?: number;
   id?: string;
+  /**
+   * Set when the root is on chain but the anchor's other fields disagree with the chain (wrong
+   * transaction, block or contract for that root): the anchor is then `ANCHOR_MISMATCH`.
+   */
+  problem?: string;
 }
 
 export type AnchorLookup = (anchor: Anchor) => Promise<AnchorRecord>;
@@ -489,6 +494,9 @@ async function checkAnchors(
           `Batch root ${anchor.batch_root.slice(0, 12)}… is not on chain ${anchor.chain_id}.`,
           field,
         );
+        allAnchored = false;
+      } else if (record.problem !== undefined) {
+        checks.fail('anchor_onchain', 'ANCHOR_MISMATCH', record.problem, field);
         allAnchored = false;
       } else if (
         record.timestamp !== undefined &&

@@ -5,6 +5,7 @@
  * returned only after that transaction commits.
  */
 import {
+  type Anchor,
   type Bundle,
   buildCertificate,
   type ClaimInput,
@@ -19,7 +20,9 @@ import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { SigningKeys } from '../keys.js';
+import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
+import { bestCheckpointFor } from '../log/witness.js';
 import {
   type QueryVariant,
   type RetrievedChunk,
@@ -60,7 +63,12 @@ export interface AskContext {
   embedding: EmbeddingModel;
   keys: SigningKeys;
   log: TransparencyLog;
+  sequencer: LogSequencer;
   confidenceThreshold: number;
+  /** The on-chain anchors of these documents, for those already anchored. */
+  anchors?: (documentIds: readonly string[]) => Promise<Map<string, Anchor>>;
+  /** Collection policy: claims whose evidence is not anchored are not rendered. */
+  requireAnchor?: boolean;
 }
 
 const MAX_QUESTION = 4_000;
@@ -111,8 +119,12 @@ export async function ask(
   const answerMs = performance.now() - answerStart;
 
   const certifyStart = performance.now();
+  const anchors = context.anchors
+    ? await context.anchors([...new Set(retrieval.results.map((result) => result.document_id))])
+    : new Map<string, Anchor>();
   const claims: ClaimInput[] = extractive.claims.map((claim) => {
     const source = retrieval.results[claim.source_index]!;
+    const anchor = anchors.get(source.document_id);
     const entailment = checkEntailment(claim.text, claim.span.text, collection.language);
     return {
       text: claim.text,
@@ -129,6 +141,7 @@ export async function ask(
             path: source.proof_path,
             document_root: source.document.root,
           },
+          ...(anchor ? { anchor } : {}),
           citation: source.citation,
         },
       ],
@@ -167,45 +180,49 @@ export async function ask(
       generator: { kind: 'extractive', model: 'saksi-extractive', version: '1' },
     },
     claims,
-    policy: { confidence_threshold: context.confidenceThreshold, require_anchor: false },
+    policy: {
+      confidence_threshold: context.confidenceThreshold,
+      require_anchor: context.requireAnchor ?? false,
+    },
   });
   // The issuer applies the same fail-closed policy a verifier will, and records its decision.
-  const decisions = decideRender(certificate, { integrityOk: true });
+  const anchoredClaims = certificate.claims.map(
+    (claim) => claim.evidence.length > 0 && claim.evidence.every((evidence) => evidence.anchor !== undefined),
+  );
+  const decisions = decideRender(certificate, { integrityOk: true, anchoredClaims });
   certificate.claims.forEach((claim, index) => {
     const decision = decisions[index]!;
     claim.render = { rendered: decision.rendered, reason: decision.reason };
   });
   const signature = signCertificate(certificate, context.keys.issuerSecretKey);
-  const logged = await db.transaction(async (tx) => {
-    const appended = await context.log.append(
-      tx,
-      certificate.certificate_id,
-      logLeafInput(certificate, signature),
-    );
-    await tx.query(
-      'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [
-        certificate.certificate_id,
-        collection.id,
-        certificate.issued_at,
-        JSON.stringify(certificate),
-        signature,
-        JSON.stringify(chunks),
-        appended.leaf_index,
-      ],
-    );
-    await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [
-      newId('msg'),
-      sessionId,
-      'user',
-      question,
-    ]);
-    await tx.query(
-      'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
-      [newId('msg'), sessionId, 'assistant', extractive.text, certificate.certificate_id],
-    );
-    await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
-    return appended;
+  const logged = await context.sequencer.append({
+    certificateId: certificate.certificate_id,
+    leafInput: logLeafInput(certificate, signature),
+    write: async (tx, appended) => {
+      await tx.query(
+        'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [
+          certificate.certificate_id,
+          collection.id,
+          certificate.issued_at,
+          JSON.stringify(certificate),
+          signature,
+          JSON.stringify(chunks),
+          appended.leaf_index,
+        ],
+      );
+      await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [
+        newId('msg'),
+        sessionId,
+        'user',
+        question,
+      ]);
+      await tx.query(
+        'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
+        [newId('msg'), sessionId, 'assistant', extractive.text, certificate.certificate_id],
+      );
+      await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
+    },
   });
   const bundle: Bundle = {
     certificate,
@@ -267,16 +284,10 @@ export async function loadBundle(
   }>('SELECT certificate, signature, chunks, leaf_index FROM certificates WHERE id = $1', [certificateId]);
   const row = result.rows[0];
   if (!row) return null;
-  const checkpoint = await db.query<{ note: string; cosignatures: string[]; size: number }>(
-    'SELECT note, cosignatures, size FROM log_checkpoints WHERE size = $1',
-    [row.leaf_index + 1],
-  );
-  const stored = checkpoint.rows[0];
+  // The most-cosigned checkpoint that includes the entry, so bundles fetched later carry witnesses.
+  const stored = await bestCheckpointFor(db, row.leaf_index);
   if (!stored)
-    throw new EngineError(
-      'LOG_ERROR',
-      `The checkpoint that first included certificate ${certificateId} is missing.`,
-    );
+    throw new EngineError('LOG_ERROR', `No stored checkpoint includes certificate ${certificateId}.`);
   const proof = await log.inclusionProof(db, row.leaf_index, stored.size);
   return {
     certificate: row.certificate,

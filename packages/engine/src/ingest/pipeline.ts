@@ -58,6 +58,8 @@ export interface DocumentRecord {
   fiscal_year: number | null;
   source: string | null;
   metadata: Record<string, unknown>;
+  /** PENDING_ANCHOR → ANCHORING (in a sent round) → ANCHORED (its round is confirmed on chain). */
+  anchor_state: 'PENDING_ANCHOR' | 'ANCHORING' | 'ANCHORED';
   created_at: string;
 }
 
@@ -75,7 +77,8 @@ export interface IngestContext {
 }
 
 const DOCUMENT_COLUMNS = `d.id, c.name AS collection, d.title, d.filename, d.mime, d.original_sha256, d.size, d.status, d.root,
-  d.chunk_count, d.pages, d.document_type, d.fiscal_year, d.source, d.metadata, d.created_at::text AS created_at`;
+  d.chunk_count, d.pages, d.document_type, d.fiscal_year, d.source, d.metadata, d.anchor_state,
+  d.created_at::text AS created_at`;
 
 export async function findDocumentBySha(
   db: Queryable,

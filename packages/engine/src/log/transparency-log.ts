@@ -34,6 +34,20 @@ export interface LogAppendResult {
   cosignatures: string[];
 }
 
+export interface LogEntryInput {
+  certificateId: string;
+  /** The leaf input: canonical JSON of the certificate's log entry (DESIGN.md §5). */
+  leafInput: Uint8Array;
+}
+
+export interface LogBatch {
+  /** One result per entry, in order; all share the batch's checkpoint. */
+  results: LogAppendResult[];
+  size: number;
+  /** Merges the batch's subtree nodes into the in-memory cache; call after the transaction commits. */
+  applyToCache(): void;
+}
+
 export interface StoredCheckpoint {
   origin: string;
   size: number;
@@ -87,43 +101,69 @@ export class TransparencyLog {
    * The entry is durable when `tx` commits.
    */
   async append(tx: Queryable, certificateId: string, leafInput: Uint8Array): Promise<LogAppendResult> {
+    const batch = await this.appendBatch(tx, [{ certificateId, leafInput }]);
+    // The cache re-syncs by size on the next read if `tx` rolls back.
+    batch.applyToCache();
+    return batch.results[0]!;
+  }
+
+  /**
+   * Integrates `entries` in order inside the caller's transaction `tx`: one multi-row insert for the
+   * entries and their subtree nodes, and one signed (and locally cosigned) checkpoint for the batch.
+   * Call `applyToCache()` after `tx` commits; until then the in-memory node cache is untouched, so a
+   * rollback leaves nothing behind.
+   */
+  async appendBatch(tx: Queryable, entries: readonly LogEntryInput[]): Promise<LogBatch> {
+    if (entries.length === 0) throw new EngineError('INVALID_INPUT', 'An empty batch has nothing to append.');
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK]);
-    const index = await this.sync(tx);
-    const leafHash = hashLeaf(leafInput);
-    const created = nodesCreatedByAppend(this.lookup, index, leafHash);
-    await tx.query(
-      'INSERT INTO log_entries (leaf_index, certificate_id, leaf_input, leaf_hash) VALUES ($1, $2, $3, $4)',
-      [index, certificateId, toBase64(leafInput), toHex(leafHash)],
-    );
-    for (const node of created) {
-      await tx.query('INSERT INTO log_nodes (level, node_index, hash) VALUES ($1, $2, $3)', [
-        node.level,
-        node.index,
-        toHex(node.hash),
-      ]);
-      this.nodes.set(`${node.level}/${node.index}`, node.hash);
-    }
-    this.cachedSize = index + 1;
-    const size = index + 1;
+    const first = await this.sync(tx);
+    // Everything below up to the inserts is synchronous, so a concurrent re-sync of the cache cannot
+    // interleave; new nodes live in `overlay` until the transaction commits.
+    const overlay = new Map<string, Uint8Array>();
+    const lookup: NodeLookup = (level, index) =>
+      overlay.get(`${level}/${index}`) ?? this.lookup(level, index);
+    const entryRows: unknown[] = [];
+    const nodeRows: unknown[] = [];
+    entries.forEach((entry, offset) => {
+      const index = first + offset;
+      const leafHash = hashLeaf(entry.leafInput);
+      for (const node of nodesCreatedByAppend(lookup, index, leafHash)) {
+        overlay.set(`${node.level}/${node.index}`, node.hash);
+        nodeRows.push(node.level, node.index, toHex(node.hash));
+      }
+      entryRows.push(index, entry.certificateId, toBase64(entry.leafInput), toHex(leafHash));
+    });
+    const size = first + entries.length;
     const checkpoint: Checkpoint = {
       origin: this.origin,
       size,
-      rootHash: rootAt(this.lookup, size),
+      rootHash: rootAt(lookup, size),
       extensions: [],
     };
     const note = signCheckpoint(checkpoint, this.signer);
     const text = parseNote(note).text;
     const cosignatures = this.cosigners.map((cosigner) => cosignatureLine(text, cosigner));
+    const results = entries.map((_, offset) => ({
+      leaf_index: first + offset,
+      size,
+      inclusion_proof: inclusionPath(lookup, first + offset, 0, size).map(toHex),
+      checkpoint: note,
+      cosignatures,
+    }));
+    await insertRows(tx, 'log_entries (leaf_index, certificate_id, leaf_input, leaf_hash)', 4, entryRows);
+    await insertRows(tx, 'log_nodes (level, node_index, hash)', 3, nodeRows);
     await tx.query(
       'INSERT INTO log_checkpoints (size, root_hash, note, cosignatures) VALUES ($1, $2, $3, $4)',
       [size, toHex(checkpoint.rootHash), note, JSON.stringify(cosignatures)],
     );
     return {
-      leaf_index: index,
+      results,
       size,
-      inclusion_proof: inclusionPath(this.lookup, index, 0, size).map(toHex),
-      checkpoint: note,
-      cosignatures,
+      applyToCache: () => {
+        if (this.cachedSize !== first) return; // another writer moved on; the next read re-syncs
+        for (const [key, hash] of overlay) this.nodes.set(key, hash);
+        this.cachedSize = size;
+      },
     };
   }
 
@@ -196,5 +236,19 @@ export class TransparencyLog {
       [index],
     );
     return result.rows[0] ?? null;
+  }
+}
+
+/** Multi-row INSERT of `values` (row-major, `columns` per row), chunked to stay under the bind limit. */
+async function insertRows(tx: Queryable, target: string, columns: number, values: readonly unknown[]) {
+  const rowsPerStatement = Math.floor(30_000 / columns);
+  for (let start = 0; start < values.length; start += rowsPerStatement * columns) {
+    const slice = values.slice(start, start + rowsPerStatement * columns);
+    const tuples: string[] = [];
+    for (let row = 0; row < slice.length / columns; row++) {
+      const placeholders = Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`);
+      tuples.push(`(${placeholders.join(', ')})`);
+    }
+    await tx.query(`INSERT INTO ${target} VALUES ${tuples.join(', ')}`, slice);
   }
 }
