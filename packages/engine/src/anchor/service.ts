@@ -74,10 +74,14 @@ export class AnchorService {
     private readonly options: AnchorServiceOptions,
   ) {}
 
-  /** Reconciles, runs a first round and keeps running rounds every interval (with backoff on errors). */
-  async start(): Promise<void> {
+  /**
+   * Runs rounds in the background: the first at once (it reconciles what an earlier run left open),
+   * then every interval, backing off exponentially (up to a minute) while rounds fail.
+   */
+  start(): void {
+    if (this.timer || this.ticking) return;
     this.stopped = false;
-    await this.tick();
+    void this.tick();
   }
 
   async stop(): Promise<void> {
@@ -87,8 +91,12 @@ export class AnchorService {
     await this.running?.catch(() => undefined);
   }
 
+  private ticking = false;
+
   private async tick(): Promise<void> {
     if (this.stopped) return;
+    this.timer = null;
+    this.ticking = true;
     try {
       await this.runOnce();
       this.failures = 0;
@@ -97,6 +105,7 @@ export class AnchorService {
       const code = error instanceof AnchorError ? error.code : 'ANCHOR_ERROR';
       this.emit({ type: 'error', code, message: error instanceof Error ? error.message : String(error) });
     }
+    this.ticking = false;
     if (this.stopped) return;
     const backoff = this.failures === 0 ? 0 : Math.min(60_000, 1_000 * 2 ** (this.failures - 1));
     this.timer = setTimeout(() => void this.tick(), Math.max(this.options.intervalMs, backoff));
