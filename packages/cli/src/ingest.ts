@@ -1,7 +1,7 @@
 /** `saksi ingest <paths...> --collection <name>`: files and folders into a collection, with progress. */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isEngineError, isIngestError, isSupportedFile } from '@saksi/engine';
+import { type Engine, isEngineError, isIngestError, isSupportedFile } from '@saksi/engine';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, styleFor, UsageError } from './io.js';
@@ -19,7 +19,11 @@ Options:
   --language id|en      Language of a new collection (default id)
   --document-type <t>   Document type metadata (e.g. "UU APBN")
   --fiscal-year <yyyy>  Fiscal year metadata
+  --no-anchor           Do not anchor the new documents on chain now (a running server or
+                        \`saksi anchor run\` anchors them later)
   --json                One JSON line per file
+After ingesting, the new document roots are anchored in one round on the configured chain
+(SAKSI_ANCHOR; default local: anvil in the data directory).
 
 Exit status: 0 all ingested, 1 some files failed, 2 bad usage.
 With the embedded database (PGlite), stop a running server first or upload through its API.`,
@@ -29,6 +33,7 @@ With the embedded database (PGlite), stop a running server first or upload throu
     'document-type': { type: 'string' },
     'fiscal-year': { type: 'string' },
     json: { type: 'boolean' },
+    'no-anchor': { type: 'boolean' },
   },
   run: runIngest,
 };
@@ -129,6 +134,9 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
       }
     }
     if (chunks > 0) await engine.analyze();
+    if (!flag(values, 'no-anchor') && engine.config.anchor.provider !== 'none' && failed < files.length) {
+      await anchorNew(engine, io, json);
+    }
   } finally {
     await engine.close();
   }
@@ -139,4 +147,31 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
     );
   }
   return failed > 0 ? 1 : 0;
+}
+
+/** One anchoring round for what waits; a chain that fails leaves the documents PENDING_ANCHOR, not the ingest failed. */
+async function anchorNew(engine: Engine, io: Io, json: boolean): Promise<void> {
+  const style = styleFor(io.stdout, io.env);
+  try {
+    const rounds = (await engine.anchorNow()) ?? [];
+    const chain = engine.anchorChain();
+    for (const round of rounds) {
+      if (json) {
+        io.stdout.write(
+          `${JSON.stringify({ anchor: { round_id: round.id, status: round.status, chain_id: round.chain_id, contract: round.contract, tx_hash: round.tx_hash, block_number: round.block_number, roots: round.size } })}\n`,
+        );
+      } else {
+        io.stdout.write(
+          `${round.status === 'CONFIRMED' ? style.green('⚓') : style.yellow('…')} anchored ${round.size} roots on chain ${round.chain_id}${chain?.provider === 'local' ? ' (local anvil)' : ''}: ${round.status}, tx ${round.tx_hash ?? '-'}${round.block_number !== null ? `, block ${round.block_number}` : ''}\n`,
+        );
+      }
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (json) io.stdout.write(`${JSON.stringify({ anchor: { error: message } })}\n`);
+    else
+      io.stdout.write(
+        `${style.yellow('!')} anchoring failed: ${safeText(message)} — the documents stay PENDING_ANCHOR; run \`saksi anchor run\` later.\n`,
+      );
+  }
 }

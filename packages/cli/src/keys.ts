@@ -1,9 +1,11 @@
 /**
  * `saksi keys generate`: the three Ed25519 key pairs a deployment needs (DESIGN.md §5) — the
  * certificate issuer, the transparency log (C2SP signed-note key) and one witness (C2SP tlog
- * cosignature key) — plus the public trusted-keys document verifiers pin.
+ * cosignature key) — plus the public trusted-keys document verifiers pin. `saksi keys add-witness`
+ * adds an independent witness (`saksi witness keygen`) to that document.
  */
-import { lstat, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, lstat, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DEFAULT_ISSUER_NAME,
@@ -12,8 +14,15 @@ import {
   generateKeyFiles,
   KEY_FILES,
 } from '@saksi/engine';
-import { isValidNoteKeyName, type TrustedKeys } from '@saksi/proof';
-import { type Command, flag, type OptionValues, stringOption } from './command.js';
+import {
+  createCosignatureVerifier,
+  isProofError,
+  isValidNoteKeyName,
+  parseTrustedKeys,
+  type TrustedKeys,
+} from '@saksi/proof';
+import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
+import { readJsonFile } from './files.js';
 import { CliError, type Io, UsageError } from './io.js';
 import { safeText } from './text.js';
 
@@ -22,8 +31,10 @@ export { DEFAULT_ISSUER_NAME, DEFAULT_LOG_ORIGIN, DEFAULT_WITNESS_NAME, KEY_FILE
 
 export const keysCommand: Command = {
   name: 'keys',
-  summary: 'Generate issuer, log and witness keys and the public keys file',
-  usage: 'saksi keys generate [--out dir] [--name NAME] [--log-origin ORIGIN] [--force]',
+  summary: 'Generate issuer, log and witness keys; trust more witnesses',
+  usage:
+    'saksi keys generate [--out dir] [--name NAME] [--log-origin ORIGIN] [--force]\n' +
+    '       saksi keys add-witness <vkey> [--required K] [--out dir] [--force]',
   help: `Generates three Ed25519 key pairs and writes them into --out:
   ${KEY_FILES.issuer}       certificate issuer secret key (base64), mode 0600
   ${KEY_FILES.log}          transparency log signer key (C2SP note: PRIVATE+KEY+…), mode 0600
@@ -37,6 +48,14 @@ Options:
   --witness-name <name>    Witness key name (default ${DEFAULT_WITNESS_NAME})
   --force                  Replace existing keys (the old ones are lost)
 
+saksi keys add-witness <vkey> adds an independent witness (its cosignature verifier key, as
+saksi witness keygen prints it) to ${KEY_FILES.trust} in the keys folder (--out; default
+$SAKSI_KEYS_DIR, else $SAKSI_DATA_DIR/keys, else ${DEFAULT_KEYS_DIRECTORY}). The server accepts its
+cosignatures (POST /api/v1/log/cosignatures) after a restart.
+  --required <k>           Also set required_cosignatures: how many distinct witnesses a
+                           verifier using this keys file demands (at most the number listed)
+  --force                  Replace a witness of the same name that has another key
+
 Exit status: 0 written, 2 bad usage or existing keys without --force.`,
   options: {
     out: { type: 'string' },
@@ -44,6 +63,7 @@ Exit status: 0 written, 2 bad usage or existing keys without --force.`,
     'log-origin': { type: 'string' },
     'witness-name': { type: 'string' },
     force: { type: 'boolean' },
+    required: { type: 'string' },
   },
   run: runKeys,
 };
@@ -51,6 +71,7 @@ Exit status: 0 written, 2 bad usage or existing keys without --force.`,
 async function runKeys(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
   const [subcommand, ...rest] = positionals;
   if (subcommand === undefined) throw new UsageError('missing subcommand: saksi keys generate');
+  if (subcommand === 'add-witness') return addWitness(values, rest, io);
   if (subcommand !== 'generate')
     throw new UsageError(`unknown keys subcommand ${JSON.stringify(subcommand)}`);
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
@@ -128,6 +149,85 @@ async function runKeys(values: OptionValues, positionals: readonly string[], io:
       `  - Publish ${trustPath} (the server serves it at /.well-known/saksi-keys.json);`,
       `    it asks for ${trusted.required_cosignatures} witness cosignature, so run the witness too.`,
       `  - Verify a bundle against these keys:  saksi verify bundle.json --trust ${trustPath}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+/** `saksi keys add-witness <vkey> [--required k]`: trust one more witness in the public keys file. */
+async function addWitness(values: OptionValues, rest: readonly string[], io: Io): Promise<number> {
+  const [vkey, extra] = rest;
+  if (vkey === undefined)
+    throw new UsageError('missing <vkey>: the witness key saksi witness keygen printed');
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+  let name: string;
+  try {
+    name = createCosignatureVerifier(vkey).name;
+  } catch {
+    throw new UsageError(
+      '<vkey> is not a witness cosignature key (<name>+<8 hex key id>+<base64 of 0x04 ‖ key>); saksi witness keygen prints one',
+    );
+  }
+  const required = integerOption(values, 'required', 0, 100);
+  const folder =
+    stringOption(values, 'out') ??
+    io.env['SAKSI_KEYS_DIR'] ??
+    path.join(io.env['SAKSI_DATA_DIR'] ?? path.dirname(DEFAULT_KEYS_DIRECTORY), 'keys');
+  const shownFile = safeText(path.join(folder, KEY_FILES.trust));
+  const file = path.resolve(io.cwd, folder, KEY_FILES.trust);
+  let keys: TrustedKeys;
+  try {
+    keys = parseTrustedKeys(await readJsonFile(io.cwd, file, 'trusted keys file'));
+  } catch (error) {
+    if (!isProofError(error)) throw error;
+    throw new CliError(`${shownFile} is not a valid trusted keys file: ${error.message}`);
+  }
+
+  const witnesses = [...(keys.witnesses ?? [])];
+  const index = witnesses.findIndex((witness) => witness.name === name);
+  const existing = witnesses[index];
+  let change: string;
+  if (existing === undefined) {
+    witnesses.push({ name, vkey });
+    change = `added witness ${safeText(name)}`;
+  } else if (existing.vkey === vkey) {
+    change = `witness ${safeText(name)} was already trusted`;
+  } else if (flag(values, 'force')) {
+    witnesses[index] = { name, vkey };
+    change = `replaced the key of witness ${safeText(name)}`;
+  } else {
+    throw new CliError(`${shownFile} already trusts a witness named ${safeText(name)} with another key`, {
+      hint: 'Pass --force to replace its key (its earlier cosignatures then no longer count).',
+    });
+  }
+  const updated: TrustedKeys = { ...keys, witnesses };
+  if (required !== undefined) {
+    if (required > witnesses.length) {
+      throw new UsageError(
+        `--required ${required} is more than the ${witnesses.length} witnesses listed; no bundle could verify`,
+      );
+    }
+    updated.required_cosignatures = required;
+  }
+  parseTrustedKeys(updated);
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(updated, null, 2)}\n`, { mode: 0o644, flag: 'wx' });
+    await chmod(temporary, 0o644);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    const code = (error as { code?: unknown }).code;
+    throw new CliError(`cannot write ${shownFile}: ${typeof code === 'string' ? code : 'write failed'}`);
+  }
+  io.stdout.write(
+    [
+      `${change} in ${shownFile}.`,
+      `  witnesses: ${witnesses.map((witness) => safeText(witness.name)).join(', ')}`,
+      `  required_cosignatures: ${updated.required_cosignatures ?? 0}`,
+      "Restart the server so it accepts this witness's cosignatures (POST /api/v1/log/cosignatures)",
+      'and serves the new keys at /.well-known/saksi-keys.json.',
       '',
     ].join('\n'),
   );

@@ -136,6 +136,16 @@ describe('saksi log', () => {
     expect(humanConsistency.stdout).toMatch(/^consistency 1 → 2:\n[0-9a-f]{64}\n$/);
   });
 
+  it("tiles audits this data directory's log through its C2SP tiles", async () => {
+    const result = await run(['log', 'tiles']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr).toContain("trusting this machine's keys");
+    expect(result.stdout).toContain('2 entries, root ');
+    expect(result.stdout).toContain('Verdict: VERIFIED');
+    const json = await run(['log', 'tiles', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, size: 2, tiles: { hash: 1, entries: 1 } });
+  });
+
   it.each([
     [['log'], 'say which'],
     [['log', 'tail'], 'say which'],
@@ -152,6 +162,8 @@ describe('saksi log', () => {
     [['log', 'consistency', '1', '3'], 'second must be between'],
     [['log', 'checkpoint', 'extra'], 'unexpected argument "extra"'],
     [['log', 'consistency', '1', '2', '3'], 'unexpected argument "3"'],
+    [['log', 'tiles', 'extra'], 'unexpected argument "extra"'],
+    [['log', 'tiles', '--log', 'file:///etc'], '--log must be an http or https URL'],
   ])('%j exits 2', async (argv, expected) => {
     const result = await run(argv);
     expect(result.code).toBe(2);

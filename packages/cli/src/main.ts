@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { anchorCommand } from './anchor.js';
 import { askCommand } from './ask.js';
 import type { Command, OptionValues } from './command.js';
 import { demoCommand } from './demo.js';
@@ -17,6 +18,7 @@ import { serveCommand } from './serve.js';
 import { safeText } from './text.js';
 import { vectorsCommand } from './vectors.js';
 import { verifyCommand } from './verify.js';
+import { witnessCommand } from './witness.js';
 
 export { CliError, type Io, type Output, UsageError } from './io.js';
 
@@ -28,6 +30,8 @@ export const COMMANDS: readonly Command[] = [
   verifyCommand,
   inspectCommand,
   logCommand,
+  anchorCommand,
+  witnessCommand,
   keysCommand,
   vectorsCommand,
   demoCommand,

@@ -1,6 +1,6 @@
 /** `saksi serve`: opens the engine, loads the demo collections on first start, serves /api/v1. */
 import path from 'node:path';
-import { loadDemoCollections } from '@saksi/engine';
+import { type Engine, loadDemoCollections } from '@saksi/engine';
 import { startServer } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
@@ -62,6 +62,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
       );
     }
   }
+  await startAnchoring(engine, say);
   const server = await startServer(engine, { port: config.port, host: config.host });
   say(`Listening on ${server.url}`);
   say(
@@ -78,4 +79,37 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   await server.close();
   await engine.close();
   return 0;
+}
+
+/** Starts the anchoring loop; a chain that cannot be reached disables anchoring with a warning, not the server. */
+async function startAnchoring(engine: Engine, say: (text: string) => void): Promise<void> {
+  if (engine.config.anchor.provider === 'none') {
+    say('Anchoring: off (SAKSI_ANCHOR=none).');
+    return;
+  }
+  try {
+    await engine.startAnchoring({
+      loop: true,
+      onWarning: (message) => say(`Anchoring warning: ${message}`),
+      onEvent: (event) => {
+        if (event.type === 'round-confirmed') {
+          say(
+            `Anchored round ${event.round_id}: ${event.documents} documents, tx ${event.tx_hash} in block ${event.block_number}`,
+          );
+        } else if (event.type === 'error') {
+          say(`Anchoring error (${event.code}), retrying with backoff: ${event.message}`);
+        }
+      },
+    });
+    const chain = engine.anchorChain();
+    if (chain) {
+      say(
+        `Anchoring: ${chain.provider} chain ${chain.chain_id}, DocumentRegistry ${chain.contract}${chain.rpc_url ? ` at ${chain.rpc_url}` : ''}`,
+      );
+    }
+  } catch (error) {
+    say(
+      `Anchoring disabled: ${error instanceof Error ? error.message : String(error)} (documents stay PENDING_ANCHOR until a restart succeeds).`,
+    );
+  }
 }

@@ -3,8 +3,10 @@
  * browser run — against keys the user pinned, and prints every check. Exit 0 when verified, 1 when
  * an integrity check failed, 2 when the input could not be read.
  */
+
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { createRegistryLookup, explorerTxUrl } from '@saksi/contracts';
 import {
   type BundleVerification,
   isProofError,
@@ -22,7 +24,7 @@ import {
   stringOption,
 } from './command.js';
 import { readJsonFile, readTextFile } from './files.js';
-import { CliError, type Io, type Style, styleFor } from './io.js';
+import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';
 import { pad, pick, safeText, truncate } from './text.js';
 
 /** The trusted-keys file looked for in the current folder when `--trust` is not given. */
@@ -47,7 +49,12 @@ Options:
                                (JSON array of hex hashes)
   --question <text>            The question you asked; a certificate for another question
                                fails with QUERY_MISMATCH
-  --require-cosignatures <n>   Witness cosignatures required (overrides the keys file)
+  --rpc <url>                  Check each anchor on chain through this JSON-RPC endpoint:
+                               DocumentRegistry.verifyRoot(batch root) and the anchoring
+                               transaction (e.g. the local chain's URL from \`saksi anchor status\`,
+                               or https://sepolia.base.org). Without it the on-chain check is skipped
+  --cosignatures <n>           Distinct trusted witness cosignatures required on the log
+                               checkpoint (overrides the keys file; alias --require-cosignatures)
   --json                       Print the verifyBundle result as JSON
 
 Exit status: 0 verified, 1 an integrity check failed, 2 unreadable input or bad usage.`,
@@ -57,6 +64,8 @@ Exit status: 0 verified, 1 an integrity check failed, 2 unreadable input or bad 
     consistency: { type: 'string' },
     question: { type: 'string' },
     'require-cosignatures': { type: 'string' },
+    cosignatures: { type: 'string' },
+    rpc: { type: 'string' },
     json: { type: 'boolean' },
   },
   run: runVerify,
@@ -64,7 +73,7 @@ Exit status: 0 verified, 1 an integrity check failed, 2 unreadable input or bad 
 
 async function runVerify(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
   const [bundleFile] = expectPositionals(positionals, ['<bundle.json>']) as [string];
-  const requiredCosignatures = integerOption(values, 'require-cosignatures', 0, 100);
+  const requiredCosignatures = cosignatureOption(values);
   const bundle = await readJsonFile(io.cwd, bundleFile, 'bundle');
   const options = await verifyOptions(values, io);
   if (requiredCosignatures !== undefined) options.requiredCosignatures = requiredCosignatures;
@@ -77,6 +86,16 @@ async function runVerify(values: OptionValues, positionals: readonly string[], i
     io.stdout.write(renderVerification(bundle, result, { style, columns: io.stdout.columns ?? 100 }));
   }
   return result.verdict === 'verified' ? 0 : 1;
+}
+
+/** `--cosignatures <k>` (the name the witness docs use) or its older spelling `--require-cosignatures`. */
+function cosignatureOption(values: OptionValues): number | undefined {
+  const short = integerOption(values, 'cosignatures', 0, 100);
+  const long = integerOption(values, 'require-cosignatures', 0, 100);
+  if (short !== undefined && long !== undefined && short !== long) {
+    throw new UsageError('--cosignatures and --require-cosignatures disagree; give one');
+  }
+  return short ?? long;
 }
 
 async function verifyOptions(values: OptionValues, io: Io): Promise<VerifyBundleOptions> {
@@ -94,10 +113,16 @@ async function verifyOptions(values: OptionValues, io: Io): Promise<VerifyBundle
   }
   const question = stringOption(values, 'question');
   if (question !== undefined) options.presentedQuestion = question;
+  const rpc = stringOption(values, 'rpc');
+  if (rpc !== undefined) {
+    if (!/^https?:\/\//.test(rpc))
+      throw new UsageError('--rpc must be an http(s) URL of a JSON-RPC endpoint');
+    options.anchorLookup = createRegistryLookup({ rpcUrl: rpc });
+  }
   return options;
 }
 
-async function loadTrust(values: OptionValues, io: Io): Promise<ReturnType<typeof trustOptions>> {
+export async function loadTrust(values: OptionValues, io: Io): Promise<ReturnType<typeof trustOptions>> {
   let trustFile = stringOption(values, 'trust');
   if (trustFile === undefined) {
     // This machine's own keys (what `saksi serve` / `saksi ask` sign with) are the next best default.
@@ -198,6 +223,18 @@ export function renderVerification(
   }
   lines.push('');
 
+  const anchors = anchorsOf(bundle);
+  if (anchors.length > 0) {
+    lines.push(style.bold('Anchors'));
+    for (const anchor of anchors) {
+      const link = explorerTxUrl(anchor.chain_id, anchor.tx_hash);
+      lines.push(
+        `  chain ${anchor.chain_id}  block ${anchor.block_number}  tx ${safeText(anchor.tx_hash)}${link ? `\n    ${link}` : ''}`,
+      );
+    }
+    lines.push('');
+  }
+
   if (result.claims.length > 0) {
     lines.push(style.bold('Claims'));
     lines.push(...claimTable(result, options));
@@ -242,4 +279,31 @@ function claimTable(result: BundleVerification, options: RenderOptions): string[
     out.push(line(row.id, mark, row.reason, row.label, row.confidence, truncate(row.text, textWidth)));
   }
   return out;
+}
+
+/** The distinct anchoring transactions the bundle's evidence names (for links; checked by verifyBundle). */
+function anchorsOf(bundle: unknown): { chain_id: number; tx_hash: string; block_number: number }[] {
+  const claims = (bundle as { certificate?: { claims?: unknown } } | null)?.certificate?.claims;
+  if (!Array.isArray(claims)) return [];
+  const seen = new Map<string, { chain_id: number; tx_hash: string; block_number: number }>();
+  for (const claim of claims) {
+    const evidence = (claim as { evidence?: unknown })?.evidence;
+    if (!Array.isArray(evidence)) continue;
+    for (const item of evidence) {
+      const anchor = (item as { anchor?: Record<string, unknown> })?.anchor;
+      if (
+        anchor &&
+        typeof anchor['chain_id'] === 'number' &&
+        typeof anchor['tx_hash'] === 'string' &&
+        typeof anchor['block_number'] === 'number'
+      ) {
+        seen.set(`${anchor['chain_id']}/${anchor['tx_hash']}`, {
+          chain_id: anchor['chain_id'],
+          tx_hash: anchor['tx_hash'],
+          block_number: anchor['block_number'],
+        });
+      }
+    }
+  }
+  return [...seen.values()].slice(0, 20);
 }

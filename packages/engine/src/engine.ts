@@ -42,7 +42,7 @@ import {
   ingestDocument,
   listDocuments,
 } from './ingest/pipeline.js';
-import { loadOrCreateKeys, type SigningKeys } from './keys.js';
+import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
 import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
 import { type QueryVariant, type RetrieveResult, retrieve } from './retrieve/retrieve.js';
@@ -138,7 +138,7 @@ export class Engine {
     } = {},
   ): Promise<AnchorService | null> {
     if (this.anchorService) {
-      if (options.loop) await this.anchorService.start();
+      if (options.loop) this.anchorService.start();
       return this.anchorService;
     }
     this.anchorStarting ??= (async () => {
@@ -158,6 +158,10 @@ export class Engine {
               ...(anchor.fromBlock !== undefined ? { fromBlock: anchor.fromBlock } : {}),
             });
       this.anchorProvider = provider;
+      this.keys.trusted = await trustRegistry(this.config.keysDir, this.keys.trusted, {
+        chain_id: provider.chainId,
+        contract: provider.contract,
+      });
       this.anchorService = new AnchorService(this.db, provider, {
         batchSize: anchor.batchSize,
         intervalMs: anchor.intervalMs,
@@ -172,7 +176,7 @@ export class Engine {
       throw error;
     });
     if (service) {
-      if (options.loop) await service.start();
+      if (options.loop) service.start();
       else await service.reconcile();
     }
     return service;
@@ -390,6 +394,7 @@ export class Engine {
     version: string;
     database: { kind: string; ok: boolean };
     log: { origin: string; size: number };
+    anchor: { provider: string; running: boolean; chain_id: number | null; contract: string | null };
   }> {
     let ok = true;
     let size = 0;
@@ -398,11 +403,18 @@ export class Engine {
     } catch {
       ok = false;
     }
+    const chain = this.anchorChain();
     return {
       status: ok ? 'ok' : 'degraded',
       version: ENGINE_VERSION,
       database: { kind: this.db.kind, ok },
       log: { origin: this.log.origin, size },
+      anchor: {
+        provider: this.config.anchor.provider,
+        running: chain !== null,
+        chain_id: chain?.chain_id ?? null,
+        contract: chain?.contract ?? null,
+      },
     };
   }
 }

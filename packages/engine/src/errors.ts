@@ -10,7 +10,9 @@ export type EngineErrorCode =
   | 'DATABASE_ERROR'
   | 'INGEST_FAILED'
   | 'LOG_ERROR'
-  | 'KEYS_INVALID';
+  | 'KEYS_INVALID'
+  | 'COSIGNATURE_INVALID'
+  | 'WITNESS_UNKNOWN';
 
 const STATUS: Record<EngineErrorCode, number> = {
   NOT_FOUND: 404,
@@ -21,6 +23,8 @@ const STATUS: Record<EngineErrorCode, number> = {
   INGEST_FAILED: 422,
   LOG_ERROR: 500,
   KEYS_INVALID: 500,
+  COSIGNATURE_INVALID: 400,
+  WITNESS_UNKNOWN: 403,
 };
 
 export class EngineError extends Error {

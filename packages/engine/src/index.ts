@@ -1,9 +1,18 @@
+export { AnchorError, type AnchorErrorCode, type AnchorProvider } from './anchor/provider.js';
+export type { AnchorEvent, RoundRow } from './anchor/service.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export { type Collection, DEFAULT_WORKSPACE } from './collections.js';
-export { type EmbeddingConfig, loadConfig, type SaksiConfig } from './config.js';
+export {
+  ANCHOR_PRESETS,
+  type AnchorConfig,
+  type EmbeddingConfig,
+  loadConfig,
+  type SaksiConfig,
+} from './config.js';
 export { type Database, openDatabase, type Queryable } from './db/database.js';
 export { migrate } from './db/migrate.js';
 export { type DemoCollection, type DemoProgress, demoCollections, loadDemoCollections } from './demo.js';
+export type { AnchorRoundSummary, AnchorStatus } from './engine.js';
 export {
   createEmbeddingModel,
   ENGINE_VERSION,
@@ -31,5 +40,21 @@ export {
   loadOrCreateKeys,
   type SigningKeys,
 } from './keys.js';
+export { LogSequencer, type LogWrite } from './log/sequencer.js';
+export {
+  checkpointWithCosignatures,
+  decodeEntryBundle,
+  formatTilePath,
+  parseTilePath,
+  readEntryBundle,
+  readHashTile,
+  readTile,
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  type TilePath,
+  tilesForTreeSize,
+  tileWidth,
+} from './log/tiles.js';
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
+export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
 export type { QueryVariant, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';

@@ -5,7 +5,7 @@
  * `/.well-known/saksi-keys.json`.
  */
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createCosigner,
@@ -114,4 +114,38 @@ export async function loadOrCreateKeys(directory: string, options: KeyOptions = 
       cause,
     });
   }
+}
+
+/**
+ * Adds the DocumentRegistry this deployment anchors to (chain id, contract) to `saksi-keys.json`, so
+ * verifiers that pin the file accept its anchors and refuse look-alike contracts. Returns the keys
+ * (updated in memory even when the file cannot be written).
+ */
+export async function trustRegistry(
+  directory: string,
+  trusted: TrustedKeys,
+  registry: { chain_id: number; contract: string },
+): Promise<TrustedKeys> {
+  const registries = trusted.registries ?? [];
+  if (
+    registries.some(
+      (entry) =>
+        entry.chain_id === registry.chain_id &&
+        entry.contract.toLowerCase() === registry.contract.toLowerCase(),
+    )
+  ) {
+    return trusted;
+  }
+  const updated: TrustedKeys = { ...trusted, registries: [...registries, registry] };
+  parseTrustedKeys(updated);
+  const file = path.join(directory, KEY_FILES.trust);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(updated, null, 2)}\n`, { mode: 0o644 });
+    await rename(temporary, file);
+  } catch {
+    // A read-only keys directory (keys supplied by the operator): the registry is still published
+    // at /.well-known/saksi-keys.json by this process.
+  }
+  return updated;
 }

@@ -215,6 +215,7 @@ export {
   type IntegrityCode,
   type TrustedIssuer,
   type TrustedLog,
+  type TrustedRegistry,
   type VerifyBundleOptions,
   verifyBundle,
 } from './verify-bundle.js';

@@ -7,9 +7,13 @@
  *   "issuers": [{ "name": "saksi-demo", "key_id": "…", "public_key": "<base64 Ed25519>" }],
  *   "logs": [{ "origin": "saksi.local/log", "vkey": "saksi.local/log+abcd1234+AQ…" }],
  *   "witnesses": [{ "name": "witness-1", "vkey": "witness-1+01234567+BA…" }],
- *   "required_cosignatures": 1
+ *   "required_cosignatures": 1,
+ *   "registries": [{ "chain_id": 31337, "contract": "0x5FbDB2315678afecb367f032d93F642f64180aa3" }]
  * }
  * ```
+ *
+ * `registries` (optional) pins the DocumentRegistry contracts whose anchors this verifier accepts;
+ * without it any contract a certificate names is looked up (and could be a look-alike).
  */
 
 import { fromBase64 } from './bytes.js';
@@ -17,13 +21,14 @@ import { issuerKeyId } from './certificate.js';
 import { ProofError } from './errors.js';
 import { parseJson } from './jcs.js';
 import { checkObject, type Field } from './validate.js';
-import type { TrustedIssuer, TrustedLog, VerifyBundleOptions } from './verify-bundle.js';
+import type { TrustedIssuer, TrustedLog, TrustedRegistry, VerifyBundleOptions } from './verify-bundle.js';
 
 export interface TrustedKeys {
   issuers: { name: string; key_id?: string; public_key: string }[];
   logs: TrustedLog[];
   witnesses?: { name: string; vkey: string }[];
   required_cosignatures?: number;
+  registries?: TrustedRegistry[];
 }
 
 const name: Field = { kind: 'string', min: 1, max: 200 };
@@ -46,6 +51,18 @@ const trustedKeysSchema: Field = {
     logs: { kind: 'array', max: 100, items: { kind: 'object', fields: { origin: name, vkey } } },
     witnesses: { kind: 'array', max: 100, optional: true, items: { kind: 'object', fields: { name, vkey } } },
     required_cosignatures: { kind: 'integer', min: 0, max: 100, optional: true },
+    registries: {
+      kind: 'array',
+      max: 100,
+      optional: true,
+      items: {
+        kind: 'object',
+        fields: {
+          chain_id: { kind: 'integer', min: 1 },
+          contract: { kind: 'string', min: 42, max: 42, pattern: /^0x[0-9a-fA-F]{40}$/ },
+        },
+      },
+    },
   },
 };
 
@@ -73,7 +90,10 @@ function parseJsonAsKeys(text: string): unknown {
 /** The `verifyBundle` options a trusted-keys document stands for. */
 export function trustOptions(
   keys: TrustedKeys,
-): Pick<VerifyBundleOptions, 'trustedIssuers' | 'trustedLogs' | 'witnesses' | 'requiredCosignatures'> {
+): Pick<
+  VerifyBundleOptions,
+  'trustedIssuers' | 'trustedLogs' | 'witnesses' | 'requiredCosignatures' | 'trustedRegistries'
+> {
   const trustedIssuers: TrustedIssuer[] = keys.issuers.map((issuer) => ({
     name: issuer.name,
     public_key: issuer.public_key,
@@ -83,5 +103,6 @@ export function trustOptions(
     trustedLogs: keys.logs,
     witnesses: (keys.witnesses ?? []).map((witness) => witness.vkey),
     requiredCosignatures: keys.required_cosignatures ?? 0,
+    ...(keys.registries ? { trustedRegistries: keys.registries } : {}),
   };
 }

@@ -346,6 +346,24 @@ describe('tampering is detected with the right code', () => {
     expect(await codesOfResigned(bundle)).toEqual(['ANCHOR_MISMATCH']);
   });
 
+  it('anchors: a pinned registry list accepts its contract and refuses any other', async () => {
+    const anchor = clone().certificate.claims[0]!.evidence[0]!.anchor!;
+    const pinned = { chain_id: anchor.chain_id, contract: anchor.contract.toUpperCase().replace('0X', '0x') };
+    expect(await codesOf(clone(), { ...full, trustedRegistries: [pinned] })).toEqual([]);
+    expect(
+      await codesOf(clone(), { ...full, trustedRegistries: [{ ...pinned, chain_id: anchor.chain_id + 1 }] }),
+    ).toEqual(['ANCHOR_MISMATCH']);
+    expect(
+      await codesOf(clone(), {
+        ...full,
+        trustedRegistries: [{ ...pinned, contract: `0x${'00'.repeat(20)}` }],
+      }),
+    ).toEqual(['ANCHOR_MISMATCH']);
+    const parsed = parseTrustedKeys({ ...keys, registries: [pinned] });
+    expect(trustOptions(parsed).trustedRegistries).toEqual([pinned]);
+    expect(() => parseTrustedKeys({ ...keys, registries: [{ chain_id: 1, contract: '0x12' }] })).toThrow();
+  });
+
   it('require_anchor blocks claims whose anchors were not checked on chain', async () => {
     const bundle = clone();
     bundle.certificate.policy.require_anchor = true;

@@ -106,6 +106,13 @@ export interface TrustedLog {
   vkey: string;
 }
 
+/** A DocumentRegistry a verifier accepts anchors from. */
+export interface TrustedRegistry {
+  chain_id: number;
+  /** 0x-prefixed address (compared case-insensitively). */
+  contract: string;
+}
+
 /** What a chain says about an anchored batch root. */
 export interface AnchorRecord {
   exists: boolean;
@@ -138,6 +145,11 @@ export interface VerifyBundleOptions {
   presentedQuestion?: string;
   /** Looks an anchor's batch root up on chain (`verifyRoot`). Without it the on-chain check is skipped. */
   anchorLookup?: AnchorLookup;
+  /**
+   * The registries whose anchors count. When given, an anchor naming another chain or contract is
+   * `ANCHOR_MISMATCH` (a look-alike contract could answer anything); when absent, any is looked up.
+   */
+  trustedRegistries?: readonly TrustedRegistry[];
 }
 
 export interface BundleVerification {
@@ -459,6 +471,23 @@ async function checkAnchors(
         continue;
       }
       anchors++;
+      if (
+        options.trustedRegistries !== undefined &&
+        !options.trustedRegistries.some(
+          (registry) =>
+            registry.chain_id === anchor.chain_id &&
+            registry.contract.toLowerCase() === anchor.contract.toLowerCase(),
+        )
+      ) {
+        checks.fail(
+          'anchor_proofs',
+          'ANCHOR_MISMATCH',
+          `The anchor names contract ${anchor.contract.slice(0, 12)}… on chain ${anchor.chain_id}, which is not a trusted registry.`,
+          field,
+        );
+        allAnchored = false;
+        continue;
+      }
       const inBatch = verifyInclusionProof(
         anchor.batch_proof.leaf_index,
         anchor.batch_proof.tree_size,

@@ -14,6 +14,9 @@ import { readBodyLimited, readJsonBody, validate } from './body.js';
 import { ApiError, toErrorResponse } from './errors.js';
 import { homePage } from './home.js';
 import { openApiDocument } from './openapi.js';
+import { registerAnchorRoutes } from './routes/anchors.js';
+import { registerTileRoutes } from './routes/tiles.js';
+import { registerWitnessRoutes } from './routes/witness.js';
 import {
   type ChatRequest,
   chatRequestSchema,
@@ -232,6 +235,10 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     const query = validate(consistencyQuerySchema, c.req.query(), 'consistency proof query');
     return c.json(await engine.log.consistencyProof(engine.db, query.first, query.second));
   });
+
+  registerTileRoutes(api, engine);
+  registerAnchorRoutes(api, engine);
+  registerWitnessRoutes(api, engine);
 
   api.get('/openapi.json', (c) => c.json(openApiDocument()));
 

@@ -17,6 +17,7 @@ const errorResponses = (...statuses: number[]) =>
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input (`INVALID_INPUT`) or a body that is not JSON (`INVALID_JSON`)',
+  403: 'The witness key is not trusted by this log (`WITNESS_UNKNOWN`)',
   404: 'Not found (`NOT_FOUND`)',
   413: 'Too large (`FILE_TOO_LARGE`, `BODY_TOO_LARGE`)',
   415: 'Not a format Saksi reads (`UNSUPPORTED_TYPE`), or not multipart (`UNSUPPORTED_MEDIA_TYPE`)',
@@ -254,7 +255,31 @@ const schemas = {
   },
 } as const;
 
+const anchorStatusSchema = {
+  type: 'object',
+  description:
+    'provider (local | evm | none), chain {provider, chain_id, contract, rpc_url (local chain only)}, documents per anchor state, ' +
+    'rounds [{id, status BUILT|SENT|CONFIRMED, chain_id, contract, batch_root, size, log_size, tx_hash, block_number, block_timestamp, gas_used, attempts, last_error, created_at, explorer_url}], ' +
+    'and for one document: document {id, title, root, anchor_state PENDING_ANCHOR|ANCHORING|ANCHORED, anchor (the certificate evidence anchor), explorer_url}',
+} as const;
+
 const paths = {
+  '/api/v1/anchors': {
+    get: {
+      summary: 'Anchoring status: provider, chain, contract, documents per state and recent rounds',
+      responses: { '200': { description: 'Status', content: json(anchorStatusSchema) } },
+    },
+  },
+  '/api/v1/anchors/{document_id}': {
+    get: {
+      summary: "One document's anchor: state, round, transaction, block, batch root and batch proof",
+      parameters: [{ name: 'document_id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'Status with `document`', content: json(anchorStatusSchema) },
+        ...errorResponses(404),
+      },
+    },
+  },
   '/api/v1/health': {
     get: {
       summary: 'Health of the database and the log',
@@ -478,6 +503,106 @@ const paths = {
           }),
         },
         ...errorResponses(400),
+      },
+    },
+  },
+  '/api/v1/log/cosignatures': {
+    post: {
+      summary: 'Add a witness cosignature to a stored checkpoint',
+      description:
+        'A witness that checked the checkpoint for consistency with the last one it cosigned (`saksi witness`) sends its ' +
+        'C2SP tlog-cosignature line. It is stored when it verifies over the checkpoint of `size` with a witness key in ' +
+        '/.well-known/saksi-keys.json, replacing an older line of the same key; bundles fetched later carry it. ' +
+        'A line that is not a cosignature or does not verify is `COSIGNATURE_INVALID` (400).',
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['size', 'cosignature'],
+          properties: {
+            size: { type: 'integer', minimum: 1, description: 'Tree size of the cosigned checkpoint' },
+            cosignature: {
+              type: 'string',
+              maxLength: 1000,
+              description: 'The signature line `— <witness name> <base64>`, without its newline',
+            },
+          },
+        }),
+      },
+      responses: {
+        '200': {
+          description: 'Stored; every cosignature line of that checkpoint',
+          content: json({
+            type: 'object',
+            required: ['size', 'cosignatures'],
+            properties: {
+              size: { type: 'integer' },
+              cosignatures: { type: 'array', items: { type: 'string' } },
+            },
+          }),
+        },
+        ...errorResponses(400, 403, 404, 413),
+      },
+    },
+  },
+  // C2SP tlog-tiles (https://c2sp.org/tlog-tiles): the log as static resources under one prefix.
+  '/api/v1/log/tiles/checkpoint': {
+    get: {
+      summary: 'C2SP tlog-tiles checkpoint: the signed note with witness cosignature lines (not cached)',
+      responses: {
+        '200': {
+          description: 'Note',
+          content: { 'text/plain; charset=utf-8': { schema: { type: 'string' } } },
+        },
+        ...errorResponses(404),
+      },
+    },
+  },
+  '/api/v1/log/tiles/tile/{level}/{index}': {
+    get: {
+      summary: 'C2SP hash tile: up to 256 concatenated 32-byte hashes of tree level 8·level',
+      description:
+        'The path is `tile/<L>/<N>[.p/<W>]`: `<N>` in zero-padded 3-digit groups, all but the last prefixed with `x` (1234067 → `x001/x234/067`), `.p/<W>` for a partial tile of width 1–255. Full tiles are immutable (`Cache-Control: public, max-age=31536000, immutable`); partial tiles are not cached. 404 for a tile the latest checkpoint does not cover.',
+      parameters: [
+        { name: 'level', in: 'path', required: true, schema: { type: 'integer', minimum: 0, maximum: 63 } },
+        {
+          name: 'index',
+          in: 'path',
+          required: true,
+          description: 'Encoded tile index, optionally followed by `.p/<W>` (contains `/`)',
+          schema: { type: 'string', example: 'x001/234.p/5' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'Hash tile',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        ...errorResponses(400, 404),
+      },
+    },
+  },
+  '/api/v1/log/tiles/tile/entries/{index}': {
+    get: {
+      summary:
+        'C2SP entry bundle: the leaf inputs of up to 256 entries, each a big-endian uint16 length and its bytes',
+      description:
+        'Same index encoding and caching as hash tiles; each entry hashes to the matching hash of the level-0 tile.',
+      parameters: [
+        {
+          name: 'index',
+          in: 'path',
+          required: true,
+          description: 'Encoded tile index, optionally followed by `.p/<W>` (contains `/`)',
+          schema: { type: 'string', example: '000.p/44' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'Entry bundle',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        ...errorResponses(400, 404),
       },
     },
   },

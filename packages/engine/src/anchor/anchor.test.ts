@@ -101,8 +101,18 @@ describe('local provider', () => {
     expect(await tamper((a) => (a.tx_hash = `0x${'ab'.repeat(32)}`))).toContain('ANCHOR_MISMATCH');
     expect(await tamper((a) => (a.block_number += 1))).toContain('ANCHOR_MISMATCH');
     expect(await tamper((a) => (a.batch_root = 'cd'.repeat(32)))).toContain('ANCHOR_MISMATCH');
-    expect(await tamper((a) => (a.contract = `0x${'12'.repeat(20)}`))).toContain('ANCHOR_NOT_FOUND');
-    expect(await tamper((a) => (a.chain_id = 84532))).toContain('ANCHOR_NOT_FOUND');
+    // A contract or chain other than the pinned registry (saksi-keys.json lists it once anchoring runs)…
+    expect(options.trustedRegistries).toEqual([
+      { chain_id: 31337, contract: test.engine.anchorChain()!.contract },
+    ]);
+    expect(await tamper((a) => (a.contract = `0x${'12'.repeat(20)}`))).toContain('ANCHOR_MISMATCH');
+    expect(await tamper((a) => (a.chain_id = 84532))).toContain('ANCHOR_MISMATCH');
+    // …and, for a verifier that pins no registry, a root the named contract does not know.
+    const { trustedRegistries: _pinned, ...unpinned } = options;
+    const retarget = structuredClone(bundle);
+    retarget.certificate.claims[0]!.evidence[0]!.anchor!.contract = `0x${'12'.repeat(20)}`;
+    retarget.signature = signCertificate(retarget.certificate, test.engine.keys.issuerSecretKey);
+    expect((await verifyBundle(retarget, unpinned)).codes).toContain('ANCHOR_NOT_FOUND');
     // Unsigned edits are caught by the signature first.
     const unsigned = structuredClone(bundle);
     unsigned.certificate.claims[0]!.evidence[0]!.anchor!.block_number += 1;

@@ -1,0 +1,34 @@
+/**
+ * The transparency log as C2SP tiles (https://c2sp.org/tlog-tiles) under `/api/v1/log/tiles`:
+ * `checkpoint` (the cosigned note), `tile/<L>/<N>[.p/<W>]` hash tiles and `tile/entries/<N>[.p/<W>]`
+ * entry bundles, so existing tlog tooling can mirror and audit the log. Full tiles never change and
+ * are cached for a year; the checkpoint and partial tiles change as the log grows.
+ */
+import { checkpointWithCosignatures, type Engine, parseTilePath, readTile } from '@saksi/engine';
+import type { Hono } from 'hono';
+
+/** The tile prefix under the API router. */
+export const TILES_PREFIX = '/log/tiles';
+
+/** tlog-tiles §Merkle Tree: full tiles are immutable, "caching headers SHOULD be long-lived". */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** tlog-tiles §Checkpoints: "SHOULD prevent caching beyond a few seconds". */
+const MUTABLE = 'no-cache';
+
+export function registerTileRoutes(api: Hono, engine: Engine): void {
+  api.get(`${TILES_PREFIX}/checkpoint`, async (c) => {
+    const note = await checkpointWithCosignatures(engine.db);
+    return c.body(note, 200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': MUTABLE });
+  });
+
+  api.get(`${TILES_PREFIX}/tile/*`, async (c) => {
+    const marker = `${TILES_PREFIX}/`;
+    const tilePath = c.req.path.slice(c.req.path.indexOf(marker) + marker.length);
+    const tile = parseTilePath(tilePath);
+    const bytes = await readTile(engine.db, tile);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'application/octet-stream',
+      'cache-control': tile.width === null ? IMMUTABLE : MUTABLE,
+    });
+  });
+}
