@@ -46,17 +46,22 @@ describe('saksi ingest', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const lines = first.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(/^✓ \[1\/3\] docs\/CoreConcepts\.md — \d+ chunks, root [0-9a-f]{12}…/);
     expect(lines[1]).toMatch(/^✓ \[2\/3\] docs\/faq\/Miscellaneous\.md — \d+ chunks/);
     expect(lines[2]).toMatch(/^✓ \[3\/3\] docs\/notes\.txt — \d+ chunks/);
-    expect(lines[3]).toMatch(/^3 of 3 files ingested into "docs" \(\d+ new chunks\) in [\d.]+ s\.$/);
+    // The three new roots are anchored in one round, one transaction, on the local chain.
+    expect(lines[3]).toMatch(
+      /^⚓ anchored 3 roots on chain 31337 \(local anvil\): CONFIRMED, tx 0x[0-9a-f]{64}, block \d+$/,
+    );
+    expect(lines[4]).toMatch(/^3 of 3 files ingested into "docs" \(\d+ new chunks\) in [\d.]+ s\.$/);
     expect(first.stdout).not.toContain('image.png');
 
     const second = await run(['ingest', 'docs', '--collection', 'docs', '--language', 'en']);
     expect(second.code).toBe(0);
     const again = second.stdout.trimEnd().split('\n');
     expect(again.slice(0, 3).every((line) => /^✓ \[\d\/3\] .* — already ingested/.test(line))).toBe(true);
+    // Nothing new waits: no anchoring round.
     expect(again[3]).toMatch(/^3 of 3 files ingested into "docs" \(0 new chunks\)/);
   });
 
@@ -82,12 +87,30 @@ describe('saksi ingest', () => {
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toMatchObject({ anchor: { status: 'CONFIRMED', chain_id: 31337, roots: 1 } });
     expect(lines[0]).toMatchObject({ file: 'mixed/a-good.md', ok: true, deduplicated: true });
     expect(lines[0]!['document']).toMatchObject({ filename: 'a-good.md', status: 'READY' });
     expect(lines[1]).toMatchObject({ file: 'mixed/b-bad.pdf', ok: false });
     expect((lines[1]!['error'] as { code: string }).code).toBe('MALFORMED_FILE');
     expect(lines[2]).toMatchObject({ file: 'docs/notes.txt', ok: true, deduplicated: false });
+  });
+
+  it('--no-anchor leaves new documents PENDING_ANCHOR until `saksi anchor run`', async () => {
+    await writeFile(path.join(directory, 'later.md'), '# Later\n\nAnchored later, in its own round.\n');
+    const result = await run(['ingest', 'later.md', '--collection', 'later', '--no-anchor']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('anchored');
+    const before = JSON.parse((await run(['anchor', 'status', '--json'])).stdout);
+    expect(before.documents['PENDING_ANCHOR']).toBe(1);
+    const anchored = await run(['anchor', 'run']);
+    expect(anchored.code, anchored.stdout + anchored.stderr).toBe(0);
+    expect(anchored.stdout).toMatch(
+      /^✓ round anc_[0-9a-f]+: 1 roots, CONFIRMED, tx 0x[0-9a-f]{64} block \d+$/m,
+    );
+    const after = JSON.parse((await run(['anchor', 'status', '--json'])).stdout);
+    expect(after.documents['PENDING_ANCHOR']).toBeUndefined();
+    expect((await run(['anchor', 'run'])).stdout).toBe('Nothing waits to be anchored.\n');
   });
 
   it('stores --document-type and --fiscal-year', async () => {
@@ -103,7 +126,7 @@ describe('saksi ingest', () => {
       '--json',
     ]);
     expect(result.code).toBe(0);
-    const line = JSON.parse(result.stdout) as { document: Record<string, unknown> };
+    const line = JSON.parse(result.stdout.split('\n')[0]!) as { document: Record<string, unknown> };
     expect(line.document).toMatchObject({ document_type: 'UU APBN', fiscal_year: 2024 });
   });
 

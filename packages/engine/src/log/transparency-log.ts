@@ -78,7 +78,9 @@ export class TransparencyLog {
   };
 
   private async storedSize(db: Queryable): Promise<number> {
-    const result = await db.query<{ size: number }>('SELECT count(*)::integer AS size FROM log_entries');
+    const result = await db.query<{ size: number }>(
+      'SELECT coalesce(max(leaf_index) + 1, 0)::integer AS size FROM log_entries',
+    );
     return result.rows[0]?.size ?? 0;
   }
 
