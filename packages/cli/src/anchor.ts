@@ -21,7 +21,7 @@ export const anchorCommand: Command = {
   name: 'anchor',
   summary: 'Show anchoring status, anchor waiting documents now, or deploy the registry contract',
   usage:
-    'saksi anchor status [document-id] [--server <url>] [--json] | run [--json] | deploy --rpc <url> [--chain <preset|id>]',
+    'saksi anchor status [document-id] [--server <url>] [--json] | run [--json] | require <collection> [--off] | deploy --rpc <url> [--chain <preset|id>]',
   help: `Document roots are anchored on an EVM chain in rounds: one transaction per round writes the
 RFC 6962 root over every waiting document root (and the latest log root) to DocumentRegistry.
   status [document-id]   rounds, documents per state (PENDING_ANCHOR, ANCHORING, ANCHORED); for one
@@ -29,6 +29,8 @@ RFC 6962 root over every waiting document root (and the latest log root) to Docu
   run                    anchor the waiting documents now, on the configured chain (SAKSI_ANCHOR;
                          default local: anvil in the data directory). Stop a running server first
                          when it uses the embedded database — it anchors by itself every few seconds
+  require <collection>   collection policy: certificates block claims whose evidence is not yet
+                         anchored (reason ANCHOR_REQUIRED); --off lifts it
   deploy                 deploy DocumentRegistry; prints the address for SAKSI_ANCHOR_CONTRACT.
                          The key comes from SAKSI_ANCHOR_PRIVATE_KEY (never from a flag)
 
@@ -42,6 +44,7 @@ Options:
     rpc: { type: 'string' },
     chain: { type: 'string' },
     json: { type: 'boolean' },
+    off: { type: 'boolean' },
   },
   run: runAnchor,
 };
@@ -57,9 +60,15 @@ async function runAnchor(values: OptionValues, positionals: readonly string[], i
     case 'deploy':
       expectPositionals(rest, []);
       return deploy(values, io);
+    case 'require': {
+      const [collection] = expectPositionals(rest, ['<collection>']) as [string];
+      return requireAnchors(collection, !flag(values, 'off'), io);
+    }
     default:
       throw new UsageError(
-        action ? `unknown anchor action ${JSON.stringify(action)}` : 'name an action: status, run or deploy',
+        action
+          ? `unknown anchor action ${JSON.stringify(action)}`
+          : 'name an action: status, run, require or deploy',
       );
   }
 }
@@ -268,4 +277,24 @@ async function remoteChainId(rpcUrl: string): Promise<number> {
       },
     );
   }
+}
+
+async function requireAnchors(collection: string, required: boolean, io: Io): Promise<number> {
+  const engine = await openEngine(configFrom(io));
+  try {
+    await engine.setCollectionPolicy(collection, { require_anchor: required });
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'NOT_FOUND') {
+      throw new CliError(`no collection ${safeText(collection)}`, { exitCode: 1 });
+    }
+    throw error;
+  } finally {
+    await engine.close();
+  }
+  io.stdout.write(
+    required
+      ? `Collection "${safeText(collection)}" now requires anchors: claims whose evidence is not anchored on chain are blocked (ANCHOR_REQUIRED).\n`
+      : `Collection "${safeText(collection)}" no longer requires anchors.\n`,
+  );
+  return 0;
 }

@@ -132,3 +132,18 @@ export async function ensureCollection(
   );
   return (await getCollection(db, options.name, workspaceId))!;
 }
+
+/** Merges `patch` into a collection's profile (e.g. `{ require_anchor: true }`); returns the collection. */
+export async function updateCollectionProfile(
+  db: Database,
+  name: string,
+  patch: Record<string, unknown>,
+  workspaceId = DEFAULT_WORKSPACE,
+): Promise<Collection> {
+  const collection = await requireCollection(db, name, workspaceId);
+  await db.query('UPDATE collections SET profile = profile || $2::jsonb WHERE id = $1', [
+    collection.id,
+    JSON.stringify(patch),
+  ]);
+  return requireCollection(db, name, workspaceId);
+}

@@ -24,7 +24,13 @@ import {
   type RoundRow,
 } from './anchor/service.js';
 import { type AskEvent, type AskInput, type AskResult, ask, loadBundle } from './answer/ask.js';
-import { type Collection, ensureCollection, listCollections, requireCollection } from './collections.js';
+import {
+  type Collection,
+  ensureCollection,
+  listCollections,
+  requireCollection,
+  updateCollectionProfile,
+} from './collections.js';
 import type { SaksiConfig } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -264,6 +270,14 @@ export class Engine {
 
   async collection(name: string): Promise<Collection> {
     return requireCollection(this.db, name);
+  }
+
+  /**
+   * Collection policy: with `require_anchor`, certificates block claims whose evidence is not yet
+   * anchored on chain (reason ANCHOR_REQUIRED), and verifiers do the same unless they checked the anchor.
+   */
+  async setCollectionPolicy(name: string, policy: { require_anchor: boolean }): Promise<Collection> {
+    return updateCollectionProfile(this.db, name, { require_anchor: policy.require_anchor });
   }
 
   async collections() {

@@ -119,6 +119,27 @@ describe('local provider', () => {
     expect((await verifyBundle(unsigned, options)).codes).toContain('SIGNATURE_INVALID');
   });
 
+  it('a collection policy can require anchors: unanchored evidence is blocked, anchored evidence shown', async () => {
+    await test.engine.ingest('wajib-jangkar', { bytes: note('Sabuk pengaman'), filename: 'sabuk.md' });
+    await test.engine.setCollectionPolicy('wajib-jangkar', { require_anchor: true });
+    const question = { question: 'Apakah sabuk pengaman wajib dipatuhi?' };
+    const before = await test.engine.ask('wajib-jangkar', question);
+    expect(before.bundle.certificate.policy.require_anchor).toBe(true);
+    expect(before.bundle.certificate.claims.length).toBeGreaterThan(0);
+    expect(before.bundle.certificate.claims.map((claim) => claim.render.reason)).toEqual(
+      before.bundle.certificate.claims.map(() => 'ANCHOR_REQUIRED'),
+    );
+    await test.engine.anchorNow();
+    const after = await test.engine.ask('wajib-jangkar', question);
+    const verification = await test.engine.verify(after.bundle);
+    expect(verification.codes).toEqual([]);
+    expect(verification.claims.some((claim) => claim.rendered)).toBe(true);
+    expect(verification.claims.every((claim) => claim.reason !== 'ANCHOR_REQUIRED')).toBe(true);
+    // Without the on-chain lookup a verifier cannot confirm the anchor, so it blocks them too.
+    const offline = await verifyBundle(after.bundle, trustOptions(test.engine.trustedKeys()));
+    expect(offline.claims.every((claim) => claim.reason === 'ANCHOR_REQUIRED' || !claim.rendered)).toBe(true);
+  });
+
   it('anchors survive a restart: same contract, still verifiable on chain', async () => {
     const contract = test.engine.anchorChain()!.contract;
     await test.engine.close();

@@ -21,7 +21,14 @@ import {
 } from '@saksi/proof';
 import type { Database, Queryable } from '../db/database.js';
 import { EngineError } from '../errors.js';
-import { consistencyPath, inclusionPath, type NodeLookup, nodesCreatedByAppend, rootAt } from './tree.js';
+import {
+  consistencyPath,
+  inclusionPath,
+  type NodeLookup,
+  nodesCreatedByAppend,
+  rootAt,
+  type SubtreeMemo,
+} from './tree.js';
 
 /** Advisory lock key of the log sequencer. */
 const LOG_LOCK = 5_414_569;
@@ -136,10 +143,11 @@ export class TransparencyLog {
       entryRows.push(index, entry.certificateId, toBase64(entry.leafInput), toHex(leafHash));
     });
     const size = first + entries.length;
+    const memo: SubtreeMemo = new Map();
     const checkpoint: Checkpoint = {
       origin: this.origin,
       size,
-      rootHash: rootAt(lookup, size),
+      rootHash: rootAt(lookup, size, memo),
       extensions: [],
     };
     const note = signCheckpoint(checkpoint, this.signer);
@@ -148,7 +156,7 @@ export class TransparencyLog {
     const results = entries.map((_, offset) => ({
       leaf_index: first + offset,
       size,
-      inclusion_proof: inclusionPath(lookup, first + offset, 0, size).map(toHex),
+      inclusion_proof: inclusionPath(lookup, first + offset, 0, size, memo).map(toHex),
       checkpoint: note,
       cosignatures,
     }));

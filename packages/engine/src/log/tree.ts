@@ -15,27 +15,49 @@ function largestPowerOfTwoBelow(n: number): number {
   return k;
 }
 
+/**
+ * Memo of incomplete subtree hashes for one tree size: proofs of many leaves of the same tree (a
+ * batch) share their right-hand incomplete subtrees, so each is hashed once instead of per proof.
+ */
+export type SubtreeMemo = Map<string, Uint8Array>;
+
 /** Hash of the subtree over leaves [start, end) (MTH of that range). */
-export function subtreeHash(node: NodeLookup, start: number, end: number): Uint8Array {
+export function subtreeHash(node: NodeLookup, start: number, end: number, memo?: SubtreeMemo): Uint8Array {
   const size = end - start;
   if (size === 0) return emptyRoot();
   if ((size & (size - 1)) === 0 && start % size === 0) return node(Math.log2(size), start / size);
+  const key = `${start}:${end}`;
+  const known = memo?.get(key);
+  if (known) return known;
   const k = largestPowerOfTwoBelow(size);
-  return hashChildren(subtreeHash(node, start, start + k), subtreeHash(node, start + k, end));
+  const hash = hashChildren(
+    subtreeHash(node, start, start + k, memo),
+    subtreeHash(node, start + k, end, memo),
+  );
+  memo?.set(key, hash);
+  return hash;
 }
 
 /** Root of the first `size` leaves. */
-export function rootAt(node: NodeLookup, size: number): Uint8Array {
-  return subtreeHash(node, 0, size);
+export function rootAt(node: NodeLookup, size: number, memo?: SubtreeMemo): Uint8Array {
+  return subtreeHash(node, 0, size, memo);
 }
 
 /** RFC 9162 §2.1.3.1 PATH(m, D[start:end]), leaf to root. */
-export function inclusionPath(node: NodeLookup, index: number, start: number, end: number): Uint8Array[] {
+export function inclusionPath(
+  node: NodeLookup,
+  index: number,
+  start: number,
+  end: number,
+  memo?: SubtreeMemo,
+): Uint8Array[] {
   const size = end - start;
   if (size <= 1) return [];
   const k = largestPowerOfTwoBelow(size);
-  if (index < k) return [...inclusionPath(node, index, start, start + k), subtreeHash(node, start + k, end)];
-  return [...inclusionPath(node, index - k, start + k, end), subtreeHash(node, start, start + k)];
+  if (index < k) {
+    return [...inclusionPath(node, index, start, start + k, memo), subtreeHash(node, start + k, end, memo)];
+  }
+  return [...inclusionPath(node, index - k, start + k, end, memo), subtreeHash(node, start, start + k, memo)];
 }
 
 /** RFC 9162 §2.1.4.1 PROOF(m, D[0:n]). */
