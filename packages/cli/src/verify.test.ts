@@ -133,6 +133,26 @@ describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
     expect(JSON.parse(result.stdout).codes).toEqual(['COSIGNATURES_MISSING']);
   });
 
+  it('--rpc: a non-HTTP URL is a usage error; an unreachable chain fails the anchor check, not the run', async () => {
+    const usage = await run(['verify', goldenBundle, '--trust', goldenKeys, '--rpc', 'ftp://example.org']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--rpc');
+    const unreachable = await run([
+      'verify',
+      goldenBundle,
+      '--trust',
+      goldenKeys,
+      '--rpc',
+      'http://127.0.0.1:9',
+      '--json',
+    ]);
+    expect(unreachable.code).toBe(1);
+    expect(JSON.parse(unreachable.stdout).codes).toEqual(['ANCHOR_NOT_FOUND']);
+    // The human report lists the anchoring transactions the bundle names.
+    const human = await run(['verify', goldenBundle, '--trust', goldenKeys]);
+    expect(human.stdout).toMatch(/^Anchors\n {2}chain \d+ {2}block \d+ {2}tx 0x[0-9a-f]{64}/m);
+  });
+
   it('exits 1 with MALFORMED for a bundle that is JSON but not a bundle, still printing a header', async () => {
     const file = path.join(directory, 'not-a-bundle.json');
     await writeFile(file, '{"certificate": {"certificate_id": "x\\u001b[31m"}}');

@@ -224,8 +224,16 @@ export class Engine {
 
   /** An on-chain lookup (`verifyRoot` + the anchoring transaction) through the running provider's RPC. */
   anchorLookup(): AnchorLookup | undefined {
-    return this.anchorProvider ? createRegistryLookup({ rpcUrl: this.anchorProvider.rpcUrl }) : undefined;
+    const provider = this.anchorProvider;
+    if (!provider) return undefined;
+    if (this.lookup?.rpcUrl !== provider.rpcUrl) {
+      this.lookup = { rpcUrl: provider.rpcUrl, lookup: createRegistryLookup({ rpcUrl: provider.rpcUrl }) };
+    }
+    return this.lookup.lookup;
   }
+
+  /** One lookup per provider, so its cached chain id is reused across verifications. */
+  private lookup: { rpcUrl: string; lookup: AnchorLookup } | undefined;
 
   /** Anchoring status: recent rounds, or one document's state, round and anchor. */
   async anchorStatus(documentId?: string): Promise<AnchorStatus> {

@@ -1,0 +1,72 @@
+/** Configuration parsing: defaults, anchoring providers and presets, and errors that name the variable. */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { isEngineError } from './errors.js';
+
+const KEY = `0x${'ab'.repeat(32)}`;
+const CONTRACT = `0x${'12'.repeat(20)}`;
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env, '/tmp');
+  } catch (error) {
+    if (isEngineError(error, 'CONFIG_INVALID')) return error.message;
+    throw error;
+  }
+  throw new Error('expected CONFIG_INVALID');
+}
+
+describe('loadConfig: anchoring', () => {
+  it('defaults to the local chain with 5 s rounds of up to 1000 roots', () => {
+    const config = loadConfig({}, '/tmp');
+    expect(config.anchor).toEqual({
+      provider: 'local',
+      intervalMs: 5_000,
+      batchSize: 1_000,
+      logIntervalMs: 600_000,
+      confirmTimeoutMs: 120_000,
+    });
+  });
+
+  it('presets fill the chain id and RPC URL; evm needs every variable', () => {
+    const config = loadConfig(
+      { SAKSI_ANCHOR: 'base-sepolia', SAKSI_ANCHOR_PRIVATE_KEY: KEY, SAKSI_ANCHOR_CONTRACT: CONTRACT },
+      '/tmp',
+    );
+    expect(config.anchor).toMatchObject({
+      provider: 'evm',
+      preset: 'base-sepolia',
+      chainId: 84532,
+      rpcUrl: 'https://sepolia.base.org',
+      contract: CONTRACT,
+    });
+    expect(loadConfig({ SAKSI_ANCHOR: 'none' }, '/tmp').anchor.provider).toBe('none');
+    const missing = configError({ SAKSI_ANCHOR: 'evm' });
+    for (const name of [
+      'SAKSI_ANCHOR_RPC_URL',
+      'SAKSI_ANCHOR_CHAIN_ID',
+      'SAKSI_ANCHOR_PRIVATE_KEY',
+      'SAKSI_ANCHOR_CONTRACT',
+    ]) {
+      expect(missing).toContain(name);
+    }
+  });
+
+  it('rejects bad values by name, without echoing secrets', () => {
+    expect(configError({ SAKSI_ANCHOR: 'solana' })).toContain('SAKSI_ANCHOR');
+    const badKey = configError({ SAKSI_ANCHOR: 'base', SAKSI_ANCHOR_PRIVATE_KEY: '0xdeadbeefsecret' });
+    expect(badKey).toContain('SAKSI_ANCHOR_PRIVATE_KEY');
+    expect(badKey).not.toContain('deadbeefsecret');
+    expect(configError({ SAKSI_ANCHOR_CONTRACT: '0x12' })).toContain('SAKSI_ANCHOR_CONTRACT');
+    expect(configError({ SAKSI_ANCHOR_INTERVAL: '0' })).toContain('SAKSI_ANCHOR_INTERVAL');
+    expect(configError({ SAKSI_ANCHOR_RPC_URL: 'not a url' })).toContain('SAKSI_ANCHOR_RPC_URL');
+    const wrongChain = configError({
+      SAKSI_ANCHOR: 'base',
+      SAKSI_ANCHOR_CHAIN_ID: '84532',
+      SAKSI_ANCHOR_PRIVATE_KEY: KEY,
+      SAKSI_ANCHOR_CONTRACT: CONTRACT,
+    });
+    expect(wrongChain).toContain('8453');
+    expect(wrongChain).not.toContain(KEY.slice(2));
+  });
+});

@@ -1,0 +1,88 @@
+/** `/api/v1/anchors` on a real engine and a real local anvil: status, one document, and bad ids. */
+import { utf8Encode } from '@saksi/proof';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
+import { createApp } from '../app.js';
+
+let test: TestEngine;
+let app: Hono;
+let documentId: string;
+
+beforeAll(async () => {
+  test = await openTestEngine({ env: { SAKSI_ANCHOR: 'local' } });
+  app = createApp(test.engine);
+  const result = await test.engine.ingest('helm', {
+    bytes: utf8Encode('# Helm\n\nPengendara sepeda motor wajib memakai helm.\n'),
+    filename: 'helm.md',
+  });
+  documentId = result.document.id;
+});
+
+afterAll(async () => {
+  await test?.close();
+});
+
+async function get(path: string) {
+  const response = await app.request(`/api/v1${path}`);
+  const text = await response.text();
+  expect(text).not.toMatch(/\n\s+at /);
+  return { status: response.status, body: JSON.parse(text) };
+}
+
+describe('GET /api/v1/anchors', () => {
+  it('before anchoring starts: the provider, no chain, documents pending', async () => {
+    const { status, body } = await get('/anchors');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      provider: 'local',
+      chain: null,
+      documents: { PENDING_ANCHOR: 1 },
+      rounds: [],
+    });
+    const health = await (await app.request('/api/v1/health')).json();
+    expect(health.anchor).toEqual({ provider: 'local', running: false, chain_id: null, contract: null });
+  });
+
+  it('after a round: the chain, the confirmed round and the document anchor', async () => {
+    await test.engine.anchorNow();
+    const { body } = await get('/anchors');
+    expect(body.chain).toMatchObject({
+      provider: 'local',
+      chain_id: 31337,
+      rpc_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect(body.documents).toEqual({ ANCHORED: 1 });
+    expect(body.rounds).toHaveLength(1);
+    expect(body.rounds[0]).toMatchObject({
+      status: 'CONFIRMED',
+      size: 1,
+      explorer_url: null,
+      last_error: null,
+    });
+    const one = await get(`/anchors/${documentId}`);
+    expect(one.status).toBe(200);
+    expect(one.body.document).toMatchObject({
+      id: documentId,
+      anchor_state: 'ANCHORED',
+      anchor: {
+        chain_id: 31337,
+        tx_hash: body.rounds[0].tx_hash,
+        batch_proof: { leaf_index: 0, tree_size: 1, path: [] },
+      },
+    });
+    const health = await (await app.request('/api/v1/health')).json();
+    expect(health.anchor).toMatchObject({ running: true, chain_id: 31337 });
+    // The keys a verifier pins now list the registry.
+    const keys = await (await app.request('/.well-known/saksi-keys.json')).json();
+    expect(keys.registries).toEqual([{ chain_id: 31337, contract: body.chain.contract }]);
+  });
+
+  it('unknown and malformed document ids are 404 JSON errors', async () => {
+    for (const id of ['doc_missing', '%00%01', 'x'.repeat(300), "1'%20OR%20'1'='1"]) {
+      const { status, body } = await get(`/anchors/${id}`);
+      expect(status).toBe(404);
+      expect(body.error.code).toBe('NOT_FOUND');
+    }
+  });
+});
