@@ -1,4 +1,5 @@
 /** `saksi serve`: opens the engine, loads the demo collections on first start, serves /api/v1. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Engine, loadDemoCollections } from '@saksi/engine';
 import { startServer } from '@saksi/server';
@@ -63,8 +64,15 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
     }
   }
   await startAnchoring(engine, say);
-  const server = await startServer(engine, { port: config.port, host: config.host });
+  const webRoot = path.join(repositoryRoot(), 'packages', 'web', 'dist');
+  const hasWeb = existsSync(path.join(webRoot, 'index.html'));
+  const server = await startServer(engine, {
+    port: config.port,
+    host: config.host,
+    ...(hasWeb ? { webRoot } : {}),
+  });
   say(`Listening on ${server.url}`);
+  if (hasWeb) say(`  Web app: ${server.url}/`);
   say(
     `  Ask:     curl -s ${server.url}/api/v1/chat -H 'content-type: application/json' -d '{"collection":"lalu-lintas","question":"Apakah menerobos lampu merah melanggar aturan?"}'`,
   );

@@ -58,3 +58,4 @@ export {
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
 export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
 export type { QueryVariant, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
+export { type ChatMessage, type ChatSession, deleteChatSession, getChatSession } from './sessions.js';

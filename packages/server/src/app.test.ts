@@ -14,7 +14,7 @@ import {
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { createApp } from './app.js';
+import { contentSecurityPolicy, createApp } from './app.js';
 import { startServer } from './serve.js';
 
 const shared = path.resolve(import.meta.dirname, '../../../../shared/data');
@@ -394,8 +394,19 @@ describe('web assets', () => {
       const web = createApp(test.engine, { webRoot });
       const home = await web.request('/');
       expect(await home.text()).toContain('Saksi web');
+      const csp = home.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:*");
+      expect(home.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(home.headers.get('referrer-policy')).toBe('no-referrer');
       const script = await web.request('/assets/app.js');
       expect(script.headers.get('content-type')).toContain('javascript');
+      expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(script.headers.get('content-security-policy')).toBeNull();
+      const fallback = await web.request('/verify/x');
+      expect(fallback.headers.get('content-security-policy')).toBe(csp);
+      expect((await web.request('/api/v1/health')).headers.get('content-security-policy')).toBeNull();
       expect(await script.text()).toBe('console.log(1);');
       expect(await (await web.request('/verify/some-certificate')).text()).toContain('Saksi web');
       const api = await web.request('/api/v1/nope');
@@ -406,6 +417,22 @@ describe('web assets', () => {
     } finally {
       rmSync(webRoot, { recursive: true, force: true });
     }
+  });
+});
+
+describe('contentSecurityPolicy', () => {
+  it("allows the running chain's RPC origin, or any loopback port when it is not known", () => {
+    expect(contentSecurityPolicy('http://127.0.0.1:8545/')).toContain(
+      "connect-src 'self' http://127.0.0.1:8545;",
+    );
+    const fallback = contentSecurityPolicy(null);
+    expect(fallback).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:*;");
+    expect(fallback).toContain(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:",
+    );
+    expect(fallback).toContain(
+      "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import { ApiError, toErrorResponse } from './errors.js';
 import { homePage } from './home.js';
 import { openApiDocument } from './openapi.js';
 import { registerAnchorRoutes } from './routes/anchors.js';
+import { registerSessionRoutes } from './routes/sessions.js';
 import { registerTileRoutes } from './routes/tiles.js';
 import { registerWitnessRoutes } from './routes/witness.js';
 import {
@@ -239,6 +240,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   registerTileRoutes(api, engine);
   registerAnchorRoutes(api, engine);
   registerWitnessRoutes(api, engine);
+  registerSessionRoutes(api, engine);
 
   api.get('/openapi.json', (c) => c.json(openApiDocument()));
 
@@ -248,6 +250,14 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
 
   const webRoot = options.webRoot !== undefined ? path.resolve(options.webRoot) : undefined;
   if (webRoot !== undefined && existsSync(webRoot) && statSync(webRoot).isDirectory()) {
+    app.use('*', async (c, next) => {
+      await next();
+      if (isApiPath(c.req.path)) return;
+      c.header('X-Content-Type-Options', 'nosniff');
+      c.header('Referrer-Policy', 'no-referrer');
+      if ((c.res.headers.get('content-type') ?? '').startsWith('text/html'))
+        c.header('Content-Security-Policy', contentSecurityPolicy(engine.anchorChain()?.rpc_url ?? null));
+    });
     const assets = serveStatic({ root: webRoot });
     const spa = serveStatic({ root: webRoot, path: 'index.html' });
     app.get('*', async (c, next) => (isApiPath(c.req.path) ? next() : assets(c, next)));
@@ -257,6 +267,33 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   }
 
   return app;
+}
+
+/**
+ * The web app's policy: its own scripts and styles only, no plugins, no framing, no base rewriting.
+ * The page may also call the local chain's JSON-RPC to check anchors itself: the running chain's
+ * origin when known, otherwise any loopback port.
+ */
+export function contentSecurityPolicy(rpcUrl: string | null): string {
+  let chain = 'http://127.0.0.1:* http://localhost:*';
+  if (rpcUrl !== null) {
+    try {
+      chain = new URL(rpcUrl).origin;
+    } catch {
+      // keep the loopback default
+    }
+  }
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${chain}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
 }
 
 function isApiPath(pathname: string): boolean {

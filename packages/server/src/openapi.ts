@@ -314,6 +314,44 @@ const paths = {
       },
     },
   },
+  '/api/v1/sessions/{id}': {
+    get: {
+      summary: "A chat session's messages in order; each answer carries its certificate id",
+      parameters: [idPath('Session id (from the chat reply)')],
+      responses: {
+        '200': {
+          description: 'The session',
+          content: json({
+            type: 'object',
+            required: ['session_id', 'collection', 'messages'],
+            properties: {
+              session_id: { type: 'string' },
+              collection: { type: ['string', 'null'] },
+              messages: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['role', 'content', 'certificate_id', 'created_at'],
+                  properties: {
+                    role: { enum: ['user', 'assistant'] },
+                    content: { type: 'string' },
+                    certificate_id: { type: ['string', 'null'] },
+                    created_at: { type: 'string', format: 'date-time' },
+                  },
+                },
+              },
+            },
+          }),
+        },
+        ...errorResponses(404),
+      },
+    },
+    delete: {
+      summary: 'Delete a chat session and its messages (certificates and log entries stay)',
+      parameters: [idPath('Session id')],
+      responses: { '204': { description: 'Deleted' }, ...errorResponses(404) },
+    },
+  },
   '/api/v1/query': {
     post: {
       summary: 'Retrieval only: ranked chunks with citations, parent context, table HTML and timings',

@@ -1,0 +1,171 @@
+/** Calls to the Saksi server's `/api/v1` and the browser-side state kept for verification. */
+import {
+  type AnchorLookup,
+  parseCheckpoint,
+  parseTrustedKeys,
+  type TrustedKeys,
+  trustOptions,
+  type VerifyBundleOptions,
+} from '@saksi/proof';
+import { createRpcAnchorLookup } from './rpc.js';
+
+/** A failed call: `code` is the server's error code, `NETWORK`, or `MALFORMED` (unreadable reply). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 0,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Turns a non-2xx reply (`{error: {code, message}}`) into an `ApiError`. */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  let code = `HTTP_${response.status}`;
+  let message = response.statusText || `HTTP ${response.status}`;
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.code === 'string') code = body.error.code;
+    if (typeof body.error?.message === 'string') message = body.error.message;
+  } catch {}
+  return new ApiError(code, message, response.status);
+}
+
+export async function getJson<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });
+  } catch {
+    throw new ApiError('NETWORK', 'The server cannot be reached.');
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw new ApiError('MALFORMED', 'The server reply is not JSON.', response.status);
+  }
+}
+
+export interface CollectionSummary {
+  name: string;
+  language?: string;
+  documents?: number;
+}
+
+export async function fetchCollections(): Promise<CollectionSummary[]> {
+  const body = await getJson<{ items?: CollectionSummary[] }>('/api/v1/collections');
+  return Array.isArray(body.items) ? body.items.filter((item) => typeof item.name === 'string') : [];
+}
+
+export const KEYS_PATH = '/.well-known/saksi-keys.json';
+
+let keysPromise: Promise<TrustedKeys> | undefined;
+
+/** The server's published keys, fetched once per page load. */
+export function fetchKeys(): Promise<TrustedKeys> {
+  keysPromise ??= getJson<unknown>(KEYS_PATH).then((value) => parseTrustedKeys(value));
+  keysPromise.catch(() => {
+    keysPromise = undefined;
+  });
+  return keysPromise;
+}
+
+interface AnchorsStatus {
+  chain?: { chain_id?: unknown; rpc_url?: unknown } | null;
+}
+
+let lookupPromise: Promise<AnchorLookup | undefined> | undefined;
+
+/** A `verifyRoot` lookup when the server shows its (local) chain's RPC URL; undefined otherwise. */
+export function anchorLookup(): Promise<AnchorLookup | undefined> {
+  lookupPromise ??= getJson<AnchorsStatus>('/api/v1/anchors').then(
+    (status) => {
+      const rpcUrl = status.chain?.rpc_url;
+      const chainId = status.chain?.chain_id;
+      if (typeof rpcUrl !== 'string' || !/^https?:\/\//.test(rpcUrl) || typeof chainId !== 'number') {
+        return undefined;
+      }
+      return createRpcAnchorLookup({ rpcUrl, chainId });
+    },
+    () => undefined,
+  );
+  return lookupPromise;
+}
+
+export async function fetchConsistencyProof(first: number, second: number): Promise<readonly string[]> {
+  const body = await getJson<{ proof?: unknown }>(
+    `/api/v1/log/proof/consistency?first=${encodeURIComponent(first)}&second=${encodeURIComponent(second)}`,
+  );
+  if (!Array.isArray(body.proof) || !body.proof.every((node) => typeof node === 'string')) {
+    throw new ApiError('MALFORMED', 'The consistency proof is malformed.');
+  }
+  return body.proof as string[];
+}
+
+export function fetchCertificate(id: string): Promise<unknown> {
+  return getJson<unknown>(`/api/v1/certificates/${encodeURIComponent(id)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// localStorage (never throws: private modes may refuse storage)
+
+export function readStorage(key: string): string | null {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeStorage(key: string, value: string | null): void {
+  try {
+    if (value === null) globalThis.localStorage?.removeItem(key);
+    else globalThis.localStorage?.setItem(key, value);
+  } catch {}
+}
+
+export const checkpointKey = (origin: string) => `saksi.checkpoint.${origin}`;
+
+/** The last checkpoint note remembered for `origin`, if any. */
+export function lastCheckpoint(origin: string): string | undefined {
+  return readStorage(checkpointKey(origin)) ?? undefined;
+}
+
+/** The tree size of a checkpoint, given as a signed note (its text ends at the first blank line). */
+export function checkpointSize(note: string): number {
+  const blank = note.indexOf('\n\n');
+  return parseCheckpoint(blank === -1 ? note : note.slice(0, blank + 1)).size;
+}
+
+/** Remembers `note` for `origin` when there is none yet or it is larger than the remembered one. */
+export function rememberCheckpoint(origin: string, note: string): boolean {
+  let size: number;
+  try {
+    size = checkpointSize(note);
+  } catch {
+    return false;
+  }
+  const stored = lastCheckpoint(origin);
+  if (stored !== undefined) {
+    try {
+      if (checkpointSize(stored) >= size) return false;
+    } catch {}
+  }
+  writeStorage(checkpointKey(origin), note);
+  return true;
+}
+
+/** Everything `verifyBundle` needs in the browser, from the server's keys and the remembered checkpoint. */
+export async function verifyOptions(
+  keys: TrustedKeys,
+  origin: string | undefined,
+): Promise<VerifyBundleOptions> {
+  const options: VerifyBundleOptions = { ...trustOptions(keys), fetchConsistencyProof };
+  const lookup = await anchorLookup();
+  if (lookup) options.anchorLookup = lookup;
+  const last = origin !== undefined ? lastCheckpoint(origin) : undefined;
+  if (last !== undefined) options.lastCheckpoint = last;
+  return options;
+}

@@ -1,0 +1,177 @@
+/** The app shell: header (name, navigation, language and theme), a tiny router, and the pages. */
+import {
+  createContext,
+  type MouseEvent,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useState,
+} from 'react';
+import { readStorage, writeStorage } from './api.js';
+import { ChatPage } from './chat.js';
+import { initialLang, isLang, type Lang, type MessageKey, translate } from './i18n.js';
+import { VerifyPage } from './verify-page.js';
+
+type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+
+interface LangValue {
+  lang: Lang;
+  t: Translate;
+}
+
+const LangContext = createContext<LangValue>({
+  lang: 'id',
+  t: (key, values) => translate('id', key, values),
+});
+
+export function useT(): LangValue {
+  return useContext(LangContext);
+}
+
+type Theme = 'light' | 'dark';
+
+function initialTheme(): Theme {
+  const stored = readStorage('saksi.theme');
+  if (stored === 'light' || stored === 'dark') return stored;
+  return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing: `/`, `/verify`, `/verify/<id>` with the History API.
+
+const NAVIGATE = 'saksi:navigate';
+
+export function navigate(path: string): void {
+  if (location.pathname === path) return;
+  history.pushState(null, '', path);
+  dispatchEvent(new Event(NAVIGATE));
+}
+
+function usePath(): string {
+  const [path, setPath] = useState(location.pathname);
+  useEffect(() => {
+    const update = () => setPath(location.pathname);
+    addEventListener('popstate', update);
+    addEventListener(NAVIGATE, update);
+    return () => {
+      removeEventListener('popstate', update);
+      removeEventListener(NAVIGATE, update);
+    };
+  }, []);
+  return path;
+}
+
+/** An in-app link: a real `<a href>` (works without JS, opens in a new tab) that navigates in place. */
+export function Link(props: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  testId?: string;
+  current?: boolean;
+}) {
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    ) {
+      return;
+    }
+    event.preventDefault();
+    navigate(props.to);
+    scrollTo(0, 0);
+  };
+  return (
+    <a
+      href={props.to}
+      onClick={onClick}
+      className={props.className}
+      data-testid={props.testId}
+      aria-current={props.current ? 'page' : undefined}
+    >
+      {props.children}
+    </a>
+  );
+}
+
+export function App() {
+  const [lang, setLang] = useState<Lang>(() =>
+    initialLang(readStorage('saksi.lang'), navigator.languages ?? [navigator.language]),
+  );
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const path = usePath();
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    writeStorage('saksi.lang', lang);
+  }, [lang]);
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = theme;
+  }, [theme]);
+
+  const t = useCallback<Translate>((key, values) => translate(lang, key, values), [lang]);
+  const toggleTheme = () => {
+    const next: Theme = theme === 'dark' ? 'light' : 'dark';
+    writeStorage('saksi.theme', next);
+    setTheme(next);
+  };
+
+  const verifyMatch = /^\/verify(?:\/([^/]+))?\/?$/.exec(path);
+  let page: ReactNode;
+  if (verifyMatch) {
+    const id = verifyMatch[1] !== undefined ? decodeURIComponent(verifyMatch[1]) : undefined;
+    page = <VerifyPage key={id ?? ''} certificateId={id} />;
+  } else page = <ChatPage />;
+  const inVerify = verifyMatch !== null;
+
+  return (
+    <LangContext.Provider value={{ lang, t }}>
+      <header className="header">
+        <div className="brand">
+          <Link to="/" className="brand-name">
+            Saksi
+          </Link>
+          <span className="tagline">{t('app.tagline')}</span>
+        </div>
+        <nav aria-label={t('nav.label')} className="nav">
+          <Link to="/" current={!inVerify}>
+            {t('nav.chat')}
+          </Link>
+          <Link to="/verify" current={inVerify}>
+            {t('nav.verify')}
+          </Link>
+        </nav>
+        <div className="controls">
+          <label className="control">
+            <span>{t('lang.label')}</span>
+            <select
+              data-testid="lang-switch"
+              value={lang}
+              onChange={(event) => {
+                if (isLang(event.target.value)) setLang(event.target.value);
+              }}
+            >
+              <option value="id">Bahasa Indonesia</option>
+              <option value="en">English</option>
+            </select>
+          </label>
+          <button
+            type="button"
+            className="button secondary"
+            data-testid="theme-switch"
+            aria-label={`${t('theme.label')}: ${theme === 'dark' ? t('theme.dark') : t('theme.light')}`}
+            aria-pressed={theme === 'dark'}
+            onClick={toggleTheme}
+          >
+            {theme === 'dark' ? '☾ ' + t('theme.dark') : '☀ ' + t('theme.light')}
+          </button>
+        </div>
+      </header>
+      <main className="main">{page}</main>
+    </LangContext.Provider>
+  );
+}

@@ -1,0 +1,217 @@
+/** The UI strings in Indonesian and English, and how the language is chosen. */
+
+export type Lang = 'id' | 'en';
+export const LANGS: readonly Lang[] = ['id', 'en'];
+
+const en = {
+  'app.tagline': 'Answers from official documents, each with a proof anyone can check.',
+  'nav.label': 'Main',
+  'nav.chat': 'Chat',
+  'nav.verify': 'Verify',
+  'lang.label': 'Language',
+  'theme.label': 'Theme',
+  'theme.light': 'Light',
+  'theme.dark': 'Dark',
+  'chat.collection': 'Collection',
+  'chat.collectionsLoading': 'Loading collections…',
+  'chat.noCollections': 'No collections',
+  'chat.input': 'Your question',
+  'chat.placeholder': 'Ask about the documents… (Enter to send, Shift+Enter for a new line)',
+  'chat.send': 'Send',
+  'chat.new': 'New chat',
+  'chat.empty': 'Ask a question. Every answer comes with its sources and a certificate your browser checks.',
+  'chat.you': 'You',
+  'chat.saksi': 'Saksi',
+  'chat.typing': 'Saksi is answering…',
+  'chat.notFound': 'The documents hold no good evidence for this question.',
+  'chat.messages': 'Conversation',
+  'sources.show': 'Sources ({count})',
+  'sources.hide': 'Hide sources',
+  'sources.cited': 'Cited passages',
+  'sources.retrieved': 'Other retrieved passages',
+  'sources.none': 'No passages were cited.',
+  'sources.page': 'page {page}',
+  'sources.context': 'Context',
+  'verify.panel': 'Verification',
+  'verify.running': 'Verifying in your browser…',
+  'verify.verified': 'Verified in your browser',
+  'verify.failed': 'Verification failed',
+  'verify.took': 'in {ms} ms',
+  'verify.checks': 'Checks',
+  'verify.claims': 'Claims',
+  'verify.claimVerified': 'verified',
+  'verify.claimBlocked': 'not shown as verified',
+  'verify.summary': '{verified} verified / {blocked} blocked / {total} total',
+  'verify.summaryLabel': 'Claims: ',
+  'verify.download': 'Download proof',
+  'verify.link': 'Open on the verify page',
+  'verify.keysFrom': 'Keys from this server: {url}',
+  'verify.keysNone': 'No trusted keys: {message}',
+  'verify.anchors': 'Anchors on chain',
+  'verify.anchorNone': 'not anchored yet',
+  'verify.anchorRow': 'chain {chain}, block {block}, tx {tx}',
+  'verify.codes': 'Failing codes: {codes}',
+  'verify.checkpointWarning':
+    'This log checkpoint does not fit the one your browser saw before (rollback or fork): {message}',
+  'check.pass': 'pass',
+  'check.fail': 'fail',
+  'check.skip': 'skipped',
+  'check.structure': 'Bundle structure',
+  'check.issuer': 'Trusted issuer',
+  'check.signature': 'Issuer signature',
+  'check.hashes': 'Hashes',
+  'check.claim_offsets': 'Claim offsets',
+  'check.spans': 'Evidence spans',
+  'check.citations': 'Citations',
+  'check.document_proofs': 'Document proofs',
+  'check.anchor_proofs': 'Anchor proofs',
+  'check.anchor_onchain': 'On-chain anchor',
+  'check.query_replay': 'Question replay',
+  'check.checkpoint_signature': 'Log checkpoint signature',
+  'check.log_inclusion': 'Log inclusion',
+  'check.cosignatures': 'Witness cosignatures',
+  'check.checkpoint_consistency': 'Checkpoint consistency',
+  'page.verifyTitle': 'Verify a certificate',
+  'page.verifyIntro':
+    'Paste or upload a Saksi proof bundle (JSON). It is checked here in your browser with the keys below.',
+  'page.input': 'Bundle JSON',
+  'page.file': 'Upload a bundle file',
+  'page.run': 'Verify',
+  'page.loading': 'Loading certificate {id}…',
+  'page.keys': 'Trusted keys',
+  'page.keysSource': 'Source: {url} (published by this server)',
+  'page.issuers': 'Issuers',
+  'page.logs': 'Logs',
+  'page.witnesses': 'Witnesses',
+  'page.registries': 'Registries',
+  'page.required': 'Required cosignatures: {n}',
+  'error.network': 'Cannot reach the server. Check your connection and try again.',
+  'error.stream': 'The answer stream broke off. Please ask again.',
+  'error.malformed': 'The server sent a reply this page cannot read.',
+  'error.server': 'The server could not answer ({code}): {message}',
+  'error.notFound': 'Not found: {message}',
+  'error.invalid': 'The request was not accepted: {message}',
+  'error.busy': 'The server is busy. Wait a moment and try again.',
+  'error.file': 'The file could not be read.',
+} as const;
+
+export type MessageKey = keyof typeof en;
+
+const id: Record<MessageKey, string> = {
+  'app.tagline': 'Jawaban dari dokumen resmi, masing-masing dengan bukti yang dapat diperiksa siapa saja.',
+  'nav.label': 'Utama',
+  'nav.chat': 'Obrolan',
+  'nav.verify': 'Verifikasi',
+  'lang.label': 'Bahasa',
+  'theme.label': 'Tema',
+  'theme.light': 'Terang',
+  'theme.dark': 'Gelap',
+  'chat.collection': 'Koleksi',
+  'chat.collectionsLoading': 'Memuat koleksi…',
+  'chat.noCollections': 'Tidak ada koleksi',
+  'chat.input': 'Pertanyaan Anda',
+  'chat.placeholder': 'Tanyakan tentang dokumen… (Enter untuk kirim, Shift+Enter untuk baris baru)',
+  'chat.send': 'Kirim',
+  'chat.new': 'Obrolan baru',
+  'chat.empty':
+    'Ajukan pertanyaan. Setiap jawaban disertai sumbernya dan sertifikat yang diperiksa oleh peramban Anda.',
+  'chat.you': 'Anda',
+  'chat.saksi': 'Saksi',
+  'chat.typing': 'Saksi sedang menjawab…',
+  'chat.notFound': 'Dokumen tidak memuat bukti yang memadai untuk pertanyaan ini.',
+  'chat.messages': 'Percakapan',
+  'sources.show': 'Sumber ({count})',
+  'sources.hide': 'Sembunyikan sumber',
+  'sources.cited': 'Kutipan yang dirujuk',
+  'sources.retrieved': 'Kutipan lain yang ditemukan',
+  'sources.none': 'Tidak ada kutipan yang dirujuk.',
+  'sources.page': 'halaman {page}',
+  'sources.context': 'Konteks',
+  'verify.panel': 'Verifikasi',
+  'verify.running': 'Memverifikasi di peramban Anda…',
+  'verify.verified': 'Terverifikasi di peramban Anda',
+  'verify.failed': 'Verifikasi gagal',
+  'verify.took': 'dalam {ms} md',
+  'verify.checks': 'Pemeriksaan',
+  'verify.claims': 'Klaim',
+  'verify.claimVerified': 'terverifikasi',
+  'verify.claimBlocked': 'tidak ditampilkan sebagai terverifikasi',
+  'verify.summary': '{verified} terverifikasi / {blocked} diblokir / {total} total',
+  'verify.summaryLabel': 'Klaim: ',
+  'verify.download': 'Unduh bukti',
+  'verify.link': 'Buka di halaman verifikasi',
+  'verify.keysFrom': 'Kunci dari server ini: {url}',
+  'verify.keysNone': 'Tidak ada kunci tepercaya: {message}',
+  'verify.anchors': 'Jangkar di rantai blok',
+  'verify.anchorNone': 'belum dijangkarkan',
+  'verify.anchorRow': 'rantai {chain}, blok {block}, tx {tx}',
+  'verify.codes': 'Kode kegagalan: {codes}',
+  'verify.checkpointWarning':
+    'Checkpoint log ini tidak cocok dengan yang pernah dilihat peramban Anda (rollback atau fork): {message}',
+  'check.pass': 'lulus',
+  'check.fail': 'gagal',
+  'check.skip': 'dilewati',
+  'check.structure': 'Struktur bundel',
+  'check.issuer': 'Penerbit tepercaya',
+  'check.signature': 'Tanda tangan penerbit',
+  'check.hashes': 'Hash',
+  'check.claim_offsets': 'Posisi klaim',
+  'check.spans': 'Rentang bukti',
+  'check.citations': 'Sitasi',
+  'check.document_proofs': 'Bukti dokumen',
+  'check.anchor_proofs': 'Bukti jangkar',
+  'check.anchor_onchain': 'Jangkar di rantai blok',
+  'check.query_replay': 'Pemutaran ulang pertanyaan',
+  'check.checkpoint_signature': 'Tanda tangan checkpoint log',
+  'check.log_inclusion': 'Inklusi dalam log',
+  'check.cosignatures': 'Kosignatur saksi',
+  'check.checkpoint_consistency': 'Konsistensi checkpoint',
+  'page.verifyTitle': 'Verifikasi sertifikat',
+  'page.verifyIntro':
+    'Tempel atau unggah bundel bukti Saksi (JSON). Bundel diperiksa di peramban Anda dengan kunci di bawah.',
+  'page.input': 'JSON bundel',
+  'page.file': 'Unggah berkas bundel',
+  'page.run': 'Verifikasi',
+  'page.loading': 'Memuat sertifikat {id}…',
+  'page.keys': 'Kunci tepercaya',
+  'page.keysSource': 'Sumber: {url} (diterbitkan oleh server ini)',
+  'page.issuers': 'Penerbit',
+  'page.logs': 'Log',
+  'page.witnesses': 'Saksi (witness)',
+  'page.registries': 'Registri',
+  'page.required': 'Kosignatur yang diwajibkan: {n}',
+  'error.network': 'Server tidak dapat dihubungi. Periksa koneksi Anda lalu coba lagi.',
+  'error.stream': 'Aliran jawaban terputus. Silakan bertanya lagi.',
+  'error.malformed': 'Server mengirim balasan yang tidak dapat dibaca halaman ini.',
+  'error.server': 'Server tidak dapat menjawab ({code}): {message}',
+  'error.notFound': 'Tidak ditemukan: {message}',
+  'error.invalid': 'Permintaan tidak diterima: {message}',
+  'error.busy': 'Server sedang sibuk. Tunggu sebentar lalu coba lagi.',
+  'error.file': 'Berkas tidak dapat dibaca.',
+};
+
+const dictionaries: Record<Lang, Record<MessageKey, string>> = { en, id };
+
+/** The string for `key` in `lang`, with `{name}` placeholders filled in. */
+export function translate(lang: Lang, key: MessageKey, values?: Record<string, string | number>): string {
+  const template = dictionaries[lang][key];
+  if (!values) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
+}
+
+export function isLang(value: unknown): value is Lang {
+  return value === 'id' || value === 'en';
+}
+
+/** A stored choice wins; otherwise English for `en*` browser languages and Indonesian for the rest. */
+export function initialLang(stored: string | null, browserLanguages: readonly string[]): Lang {
+  if (isLang(stored)) return stored;
+  for (const language of browserLanguages) {
+    const primary = language.toLowerCase().split('-')[0];
+    if (primary === 'id' || primary === 'in' || primary === 'ms') return 'id';
+    if (primary === 'en') return 'en';
+  }
+  return 'id';
+}

@@ -1,0 +1,324 @@
+/**
+ * The verification panel: runs `verifyBundle` from @saksi/proof in the browser with the server's
+ * published keys, lists every check and claim (fail-closed), the anchors, and offers the proof.
+ */
+import {
+  type Bundle,
+  type BundleVerification,
+  fromBase64,
+  issuerKeyId,
+  type TrustedKeys,
+  verifyBundle,
+} from '@saksi/proof';
+import { useEffect, useState } from 'react';
+import { fetchKeys, KEYS_PATH, rememberCheckpoint, verifyOptions } from './api.js';
+import { Link, useT } from './app.js';
+import type { MessageKey } from './i18n.js';
+
+export interface VerificationState {
+  status: 'running' | 'done';
+  result?: BundleVerification;
+  ms?: number;
+  keys?: TrustedKeys;
+  keysError?: string;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function logOrigin(bundle: unknown): string | undefined {
+  const origin = asRecord(asRecord(bundle)?.['log'])?.['origin'];
+  return typeof origin === 'string' ? origin : undefined;
+}
+
+/** Verifies `bundle` once per value; remembers its checkpoint when verified and newer. */
+export function useVerification(bundle: unknown): VerificationState {
+  const [state, setState] = useState<VerificationState>({ status: 'running' });
+  useEffect(() => {
+    let cancelled = false;
+    setState({ status: 'running' });
+    (async () => {
+      let keys: TrustedKeys | undefined;
+      let keysError: string | undefined;
+      try {
+        keys = await fetchKeys();
+      } catch (error) {
+        keysError = error instanceof Error ? error.message : String(error);
+      }
+      const origin = logOrigin(bundle);
+      const options = await verifyOptions(keys ?? { issuers: [], logs: [] }, origin);
+      const started = performance.now();
+      const result = await verifyBundle(bundle, options);
+      const ms = performance.now() - started;
+      if (result.verdict === 'verified' && result.checkpoint && origin !== undefined) {
+        const note = asRecord(asRecord(bundle)?.['log'])?.['checkpoint'];
+        if (typeof note === 'string') rememberCheckpoint(origin, note);
+      }
+      if (!cancelled) {
+        const next: VerificationState = { status: 'done', result, ms };
+        if (keys) next.keys = keys;
+        if (keysError !== undefined) next.keysError = keysError;
+        setState(next);
+      }
+    })().catch((error: unknown) => {
+      if (!cancelled)
+        setState({ status: 'done', keysError: error instanceof Error ? error.message : String(error) });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [bundle]);
+  return state;
+}
+
+/** Key id of a C2SP verifier key `name+keyid+base64`. */
+function vkeyId(vkey: string): string {
+  const parts = vkey.split('+');
+  return parts.length >= 3 ? (parts[parts.length - 2] ?? '') : '';
+}
+
+function issuerId(issuer: TrustedKeys['issuers'][number]): string {
+  if (issuer.key_id !== undefined) return issuer.key_id;
+  try {
+    return issuerKeyId(fromBase64(issuer.public_key, 32));
+  } catch {
+    return '?';
+  }
+}
+
+/** One line per key: the issuers, logs and witnesses with their key ids. */
+export function KeyList(props: { keys: TrustedKeys }) {
+  const { t } = useT();
+  const { keys } = props;
+  return (
+    <dl className="keys">
+      <dt>{t('page.issuers')}</dt>
+      {keys.issuers.map((issuer) => (
+        <dd key={issuer.public_key}>
+          {issuer.name} <code>{issuerId(issuer)}</code>
+        </dd>
+      ))}
+      <dt>{t('page.logs')}</dt>
+      {keys.logs.map((log) => (
+        <dd key={log.vkey}>
+          {log.origin} <code>{vkeyId(log.vkey)}</code>
+        </dd>
+      ))}
+      {keys.witnesses && keys.witnesses.length > 0 && (
+        <>
+          <dt>{t('page.witnesses')}</dt>
+          {keys.witnesses.map((witness) => (
+            <dd key={witness.vkey}>
+              {witness.name} <code>{vkeyId(witness.vkey)}</code>
+            </dd>
+          ))}
+          <dd>{t('page.required', { n: keys.required_cosignatures ?? 0 })}</dd>
+        </>
+      )}
+      {keys.registries && keys.registries.length > 0 && (
+        <>
+          <dt>{t('page.registries')}</dt>
+          {keys.registries.map((registry) => (
+            <dd key={`${registry.chain_id}/${registry.contract}`}>
+              {registry.chain_id} <code>{registry.contract}</code>
+            </dd>
+          ))}
+        </>
+      )}
+    </dl>
+  );
+}
+
+function download(bundle: unknown, certificateId: string | null): void {
+  const blob = new Blob([JSON.stringify(bundle, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = `saksi-${(certificateId ?? 'bundle').replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+interface AnchorRow {
+  document_id: string;
+  title: string;
+  anchor?: { chain_id: number; tx_hash: string; block_number: number };
+}
+
+function anchorRows(bundle: Bundle): AnchorRow[] {
+  const rows = new Map<string, AnchorRow>();
+  for (const claim of bundle.certificate.claims) {
+    for (const evidence of claim.evidence) {
+      if (rows.has(evidence.document_id)) continue;
+      const row: AnchorRow = { document_id: evidence.document_id, title: evidence.citation.document_title };
+      if (evidence.anchor) row.anchor = evidence.anchor;
+      rows.set(evidence.document_id, row);
+    }
+  }
+  return [...rows.values()];
+}
+
+const STATUS_ICON = { pass: '✓', fail: '✗', skip: '–' } as const;
+
+/** The panel for one bundle. `testId` is `verify-panel` in the chat and `verify-result` on the verify page. */
+export function VerificationPanel(props: {
+  bundle: unknown;
+  testId: 'verify-panel' | 'verify-result';
+  showKeys?: boolean;
+}) {
+  const { t } = useT();
+  const state = useVerification(props.bundle);
+  const result = state.result;
+  const verdict =
+    state.status === 'running' || !result
+      ? state.status === 'running'
+        ? 'running'
+        : 'failed'
+      : result.verdict;
+  // The verify page's result element appears only once there is a verdict (the contract's two values).
+  const testId = props.testId === 'verify-result' && verdict === 'running' ? undefined : props.testId;
+  const certificateId = result?.certificate_id ?? null;
+  const inconsistent = result?.checks.find(
+    (check) => check.id === 'checkpoint_consistency' && check.status === 'fail',
+  );
+  const validBundle =
+    result !== undefined && result.checks[0]?.status === 'pass' ? (props.bundle as Bundle) : undefined;
+
+  return (
+    <section
+      className={`verify-panel verdict-${verdict}`}
+      data-testid={testId}
+      data-verdict={verdict}
+      aria-busy={verdict === 'running'}
+    >
+      <h3 className="verify-heading">
+        <span className="verdict-icon" aria-hidden="true">
+          {verdict === 'verified' ? '✓' : verdict === 'failed' ? '✗' : '…'}
+        </span>{' '}
+        {verdict === 'running'
+          ? t('verify.running')
+          : verdict === 'verified'
+            ? t('verify.verified')
+            : t('verify.failed')}
+        {state.ms !== undefined && (
+          <span className="muted"> {t('verify.took', { ms: state.ms.toFixed(1) })}</span>
+        )}
+      </h3>
+      {state.keys ? (
+        <div className="keys-source">
+          <p className="muted">{t('verify.keysFrom', { url: `${location.origin}${KEYS_PATH}` })}</p>
+          {props.showKeys !== false && <KeyList keys={state.keys} />}
+        </div>
+      ) : (
+        state.keysError !== undefined && (
+          <p className="muted">{t('verify.keysNone', { message: state.keysError })}</p>
+        )
+      )}
+      {inconsistent && (
+        <div className="warning" role="alert" data-testid="checkpoint-warning">
+          {t('verify.checkpointWarning', { message: inconsistent.message })}
+        </div>
+      )}
+      {result && (
+        <>
+          {result.codes.length > 0 && (
+            <p className="codes">{t('verify.codes', { codes: result.codes.join(', ') })}</p>
+          )}
+          <p data-testid="verify-summary" className="summary">
+            {t('verify.summaryLabel')}
+            {t('verify.summary', result.summary)}
+          </p>
+          <h4>{t('verify.claims')}</h4>
+          <ul className="claims">
+            {result.claims.map((claim) => (
+              <li
+                key={claim.claim_id}
+                data-testid="claim-item"
+                data-rendered={String(claim.rendered)}
+                className={claim.rendered ? 'claim ok' : 'claim blocked'}
+              >
+                <span className="claim-status">
+                  {claim.rendered ? `✓ ${t('verify.claimVerified')}` : `✗ ${t('verify.claimBlocked')}`}{' '}
+                  <code>{claim.reason}</code>
+                </span>
+                <span className="claim-text">{claim.text}</span>
+              </li>
+            ))}
+          </ul>
+          <h4>{t('verify.checks')}</h4>
+          <ul className="checks">
+            {result.checks.map((check) => (
+              <li
+                key={check.id}
+                data-testid={`check-${check.id}`}
+                data-status={check.status}
+                className={`check ${check.status}`}
+              >
+                <span className="check-icon" aria-hidden="true">
+                  {STATUS_ICON[check.status]}
+                </span>
+                <span className="check-name">
+                  {t(`check.${check.id}` as MessageKey)}{' '}
+                  <span className="sr-status">({t(`check.${check.status}`)})</span>
+                </span>
+                <span className="check-message">
+                  {check.problems.length > 0
+                    ? check.problems.slice(0, 5).map((problem, index) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: problems have no identity
+                        <span key={index} className="problem">
+                          <code>{problem.code}</code> {problem.message}
+                        </span>
+                      ))
+                    : check.message}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {validBundle && (
+            <>
+              <h4>{t('verify.anchors')}</h4>
+              <ul className="anchors">
+                {anchorRows(validBundle).map((row) => (
+                  <li key={row.document_id}>
+                    <strong>{row.title}</strong>:{' '}
+                    {row.anchor ? (
+                      <code className="break">
+                        {t('verify.anchorRow', {
+                          chain: row.anchor.chain_id,
+                          block: row.anchor.block_number,
+                          tx: row.anchor.tx_hash,
+                        })}
+                      </code>
+                    ) : (
+                      <span className="muted">{t('verify.anchorNone')}</span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <div className="actions">
+            <button
+              type="button"
+              className="button secondary"
+              data-testid="download-proof"
+              onClick={() => download(props.bundle, certificateId)}
+            >
+              ⤓ {t('verify.download')}
+            </button>
+            {certificateId !== null && props.testId === 'verify-panel' && (
+              <Link to={`/verify/${encodeURIComponent(certificateId)}`} testId="verify-link">
+                {t('verify.link')}
+              </Link>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

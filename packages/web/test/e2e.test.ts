@@ -1,0 +1,480 @@
+/**
+ * End-to-end tests of the web app in headless Chromium (issue 5, item 7): a real engine on PGlite with
+ * a local anvil chain, the real server serving `packages/web/dist`, and the page driven only through
+ * the `data-testid`s, roles and labels of the shared web contract.
+ *
+ * Covered: a streamed answer whose proof verifies in the browser (on-chain anchor included), the
+ * verify page on a tampered, a genuine and a forked bundle, the language switch, keyboard-only chat,
+ * hostile document content (no script, no `javascript:` link, no remote image, no CSP violation),
+ * axe-core on both pages in both themes, and screenshots at 360 px and desktop width (written to
+ * test/screenshots/, never compared). Figures (time to first answer text, browser verification
+ * time, claim count) are printed. Skipped when `/usr/bin/chromium` is missing.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type Bundle, type TrustedKeys, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { type RunningServer, startServer } from '@saksi/server';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+
+const CHROMIUM = process.env['SAKSI_CHROMIUM'] ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(
+    `e2e.test.ts: skipping the web end-to-end tests, ${CHROMIUM} is missing (apt-get install chromium, or set SAKSI_CHROMIUM)`,
+  );
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const webRoot = path.join(repoRoot, 'packages/web/dist');
+const screenshots = path.join(import.meta.dirname, 'screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** UU 22/2009 Pasal 285–291 (BAB XX, Ketentuan Pidana). */
+function lawExcerpt(): string {
+  const lines = readFileSync(
+    path.resolve(repoRoot, '../shared/data/corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md'),
+    'utf8',
+  ).split('\n');
+  const start = lines.findIndex((line) => line.trim() === 'Pasal 285');
+  const end = lines.findIndex((line) => line.trim() === 'Pasal 292');
+  expect(start).toBeGreaterThan(0);
+  expect(end).toBeGreaterThan(start);
+  return `# UU 22/2009 BAB XX KETENTUAN PIDANA\n\n${lines.slice(start, end).join('\n')}\n`;
+}
+
+const HOSTILE = [
+  '# Catatan gudang',
+  '',
+  'The warehouse note says the door code changed. <script>window.__pwned=1</script>',
+  '',
+  'The warehouse note links [click](javascript:window.__pwned=2) for the door code.',
+  '',
+  'The warehouse note shows ![x](http://evil.example/x.png) a door picture.',
+  '',
+  `The warehouse note has a long line: ${'door'.repeat(5000)}`,
+  '',
+  'The warehouse note is signed \u202Eedoc rood\u202C by the door keeper.',
+  '',
+].join('\n');
+
+const LAW_QUESTION = 'Berapa denda pengendara sepeda motor yang tidak mengenakan helm standar nasional?';
+const HOSTILE_QUESTION = 'What does the warehouse note say about the door code?';
+
+const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 360, height: 780 } } as const;
+
+interface Figures {
+  firstTextMs?: number;
+  answerVerifyMs?: number;
+  /** What the page itself reports for `verifyBundle` (anchor lookup included). */
+  answerVerifyReportedMs?: number;
+  pageVerifyMs?: number;
+  claims?: number;
+}
+const figures: Figures = {};
+const shots: string[] = [];
+
+let test: TestEngine;
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let keys: TrustedKeys;
+let certificateId = '';
+let bundleJson = '';
+/** Requests the browser made to hosts other than the server and the local chain. */
+const foreignRequests: string[] = [];
+const pageErrors: string[] = [];
+
+describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
+  beforeAll(async () => {
+    if (!existsSync(path.join(webRoot, 'index.html'))) {
+      const built = spawnSync('npm', ['run', 'build', '-w', '@saksi/web'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      });
+      expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
+    }
+    mkdirSync(screenshots, { recursive: true });
+    test = await openTestEngine({ env: { SAKSI_ANCHOR: 'local' } });
+    await test.engine.ingest(
+      'lalu-lintas',
+      { bytes: utf8Encode(lawExcerpt()), filename: 'uu-22-2009-pasal-285-291.md', title: 'UU 22/2009' },
+      { language: 'id' },
+    );
+    await test.engine.ingest(
+      'catatan',
+      { bytes: utf8Encode(HOSTILE), filename: 'catatan.md', title: 'Catatan gudang' },
+      { language: 'en' },
+    );
+    await test.engine.anchorNow();
+    keys = test.engine.trustedKeys();
+    server = await startServer(test.engine, { port: 0, host: '127.0.0.1', webRoot });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const rpc = test.engine.anchorChain()?.rpc_url ?? '';
+    context.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(server.url) && !(rpc !== '' && url.startsWith(rpc)) && !url.startsWith('data:'))
+        foreignRequests.push(url);
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    await test?.close();
+    console.log(
+      [
+        'web e2e figures:',
+        `  time from send to first answer text: ${figures.firstTextMs?.toFixed(0) ?? '?'} ms`,
+        `  browser verification of the answer (done → verdict): ${figures.answerVerifyMs?.toFixed(0) ?? '?'} ms`,
+        `  browser verification of the answer as the page reports it: ${figures.answerVerifyReportedMs ?? '?'} ms`,
+        `  verify page, genuine bundle (click → verdict): ${figures.pageVerifyMs?.toFixed(0) ?? '?'} ms`,
+        `  claims in the bundle: ${figures.claims ?? '?'}`,
+        'screenshots:',
+        ...shots.map((shot) => `  ${shot}`),
+      ].join('\n'),
+    );
+  });
+
+  it('streams an answer whose proof verifies in the browser, anchor on chain included', async () => {
+    const page = await openPage('/');
+    await page.getByTestId('collection-picker').selectOption('lalu-lintas');
+    await page.getByTestId('chat-input').fill(LAW_QUESTION);
+    const send = page.getByTestId('chat-send');
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    const assistant = page.getByTestId('message-assistant').last();
+    const sentAt = performance.now();
+    await send.click();
+    await assistant.waitFor({ state: 'visible' });
+    await page.waitForFunction(() => {
+      const messages = document.querySelectorAll('[data-testid="message-assistant"]');
+      const last = messages[messages.length - 1] as HTMLElement | undefined;
+      return (last?.textContent?.trim().length ?? 0) > 0;
+    });
+    figures.firstTextMs = performance.now() - sentAt;
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+    const doneAt = performance.now();
+    expect((await page.getByTestId('message-user').last().textContent()) ?? '').toContain('helm');
+
+    const panel = assistant.getByTestId('verify-panel');
+    await settled(panel);
+    figures.answerVerifyMs = performance.now() - doneAt;
+    const checks = await checkStatuses(panel);
+    expect(checks, JSON.stringify(checks)).toMatchObject({ signature: 'pass', anchor_onchain: 'pass' });
+    for (const [id, status] of Object.entries(checks)) expect([id, status]).not.toEqual([id, 'fail']);
+    expect(await panel.getAttribute('data-verdict')).toBe('verified');
+    const reported = /(\d+(?:\.\d+)?)\s*ms/.exec((await panel.locator('h3').first().textContent()) ?? '');
+    if (reported?.[1] !== undefined) figures.answerVerifyReportedMs = Number(reported[1]);
+    const claims = panel.getByTestId('claim-item');
+    figures.claims = await claims.count();
+    expect(figures.claims).toBeGreaterThan(0);
+    expect((await panel.getByTestId('verify-summary').textContent()) ?? '').toMatch(
+      /\d+\D*\/\s*\d+\D*\/\s*\d+/,
+    );
+
+    const toggle = assistant.getByTestId('sources-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    const source = assistant.getByTestId('source-item').first();
+    await source.waitFor({ state: 'visible' });
+    expect((await source.textContent()) ?? '').toMatch(/Pasal\s+2(8[5-9]|9[01])/);
+    expect(await source.locator('mark').count()).toBeGreaterThan(0);
+
+    const href = (await assistant.getByTestId('verify-link').getAttribute('href')) ?? '';
+    certificateId = href.split('/verify/')[1] ?? '';
+    expect(certificateId).toMatch(/^[A-Za-z0-9_-]+$/);
+    await assistant.getByTestId('download-proof').waitFor({ state: 'visible' });
+    bundleJson = await (await fetch(`${server.url}/api/v1/certificates/${certificateId}`)).text();
+
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await checkAccessibility(page, `/ (answer shown, ${theme})`);
+    }
+    await screenshot(page, 'chat-desktop');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'chat-mobile');
+    await expectNoHorizontalScroll(page);
+    await page.close();
+  });
+
+  it('the verify page fails a tampered bundle with its reason code and verifies the genuine one', async () => {
+    expect(bundleJson).not.toBe('');
+    const bundle = JSON.parse(bundleJson) as Bundle;
+    const tampered = structuredClone(bundle);
+    const claim = tampered.certificate.claims[0];
+    if (!claim) throw new Error('the answer has no claim to tamper with');
+    claim.text = claim.text.replace(/[a-z]/, (letter) => (letter === 'a' ? 'b' : 'a'));
+    expect(claim.text).not.toBe(bundle.certificate.claims[0]?.text);
+    const expected = await verifyBundle(tampered, trustOptions(keys));
+    const codes = expected.checks.flatMap((check) => check.problems.map((problem) => problem.code));
+    expect(codes.length).toBeGreaterThan(0);
+
+    const page = await openPage('/verify');
+    await page.getByTestId('trusted-keys').waitFor({ state: 'visible' });
+    await page.getByTestId('verify-input').fill(JSON.stringify(tampered, null, 2));
+    await page.getByTestId('verify-run').click();
+    const result = page.getByTestId('verify-result');
+    await expect.poll(() => attribute(result, 'data-verdict'), { timeout: 20_000 }).toBe('failed');
+    const shown = (await result.textContent()) ?? '';
+    expect(
+      codes.some((code) => shown.includes(code)),
+      `none of ${codes.join(', ')} is shown`,
+    ).toBe(true);
+    expect((await checkStatuses(result))['signature']).toBe('fail');
+    await screenshot(page, 'verify-failed-desktop');
+
+    await page.getByTestId('verify-input').fill(bundleJson);
+    const started = performance.now();
+    await page.getByTestId('verify-run').click();
+    await expect.poll(() => attribute(result, 'data-verdict'), { timeout: 20_000 }).toBe('verified');
+    figures.pageVerifyMs = performance.now() - started;
+    expect((await checkStatuses(result))['anchor_onchain']).toBe('pass');
+    expect(await result.getByTestId('claim-item').count()).toBe(bundle.certificate.claims.length);
+
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await checkAccessibility(page, `/verify (${theme})`);
+    }
+    await screenshot(page, 'verify-desktop');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'verify-mobile');
+    await expectNoHorizontalScroll(page);
+    await page.close();
+  });
+
+  it('opens /verify/<certificate_id> directly and warns about a forked log checkpoint', async () => {
+    expect(certificateId).not.toBe('');
+    const bundle = JSON.parse(bundleJson) as Bundle;
+    // Another checkpoint of the same size with a different root: a fork the verifier must flag.
+    const lines = bundle.log.checkpoint.split('\n');
+    const root = lines[2] ?? '';
+    const forkedRoot = `${root.startsWith('A') ? 'B' : 'A'}${root.slice(1)}`;
+    const forked = [lines[0], lines[1], forkedRoot, ...lines.slice(3)].join('\n');
+    const page = await context.newPage();
+    watch(page);
+    await page.goto(`${server.url}/`);
+    await page.evaluate(
+      ([key, value]) => localStorage.setItem(key as string, value as string),
+      [`saksi.checkpoint.${bundle.log.origin}`, forked],
+    );
+    await page.goto(`${server.url}/verify/${certificateId}`);
+    await page.getByTestId('checkpoint-warning').waitFor({ state: 'visible', timeout: 20_000 });
+    expect(await page.getByTestId('checkpoint-warning').getAttribute('role')).toBe('alert');
+    await page.evaluate(() => localStorage.clear());
+    await page.close();
+  });
+
+  it('switches the language: <html lang> and the visible labels follow', async () => {
+    const page = await openPage('/');
+    const switcher = page.getByTestId('lang-switch');
+    const before = await page.evaluate(() => document.documentElement.lang);
+    expect(['id', 'en']).toContain(before);
+    const target = before === 'id' ? 'en' : 'id';
+    const labelsBefore = await visibleLabels(page);
+    const tag = await switcher.evaluate((element) => element.tagName);
+    if (tag === 'SELECT') await switcher.selectOption(target);
+    else {
+      const option = switcher.locator(`[value="${target}"], [data-value="${target}"], [lang="${target}"]`);
+      if ((await option.count()) > 0) await option.first().click();
+      else await switcher.click();
+    }
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(target);
+    expect(await visibleLabels(page)).not.toBe(labelsBefore);
+    await page.close();
+  });
+
+  it('chats with the keyboard only: Tab to the input, type, Enter sends', async () => {
+    const page = await openPage('/');
+    let focused = '';
+    for (let presses = 0; presses < 40 && focused !== 'chat-input'; presses++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    }
+    expect(focused).toBe('chat-input');
+    await page.keyboard.type('Apakah penumpang sepeda motor wajib memakai helm?');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('message-user').first().waitFor({ state: 'visible' });
+    const assistant = page.getByTestId('message-assistant').last();
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+    expect(await page.getByTestId('chat-input').inputValue()).toBe('');
+    await page.close();
+  });
+
+  it('renders hostile document content inertly: no script, no javascript: link, no remote image', async () => {
+    const page = await openPage('/');
+    await page.evaluate(() => {
+      const violations: string[] = [];
+      (window as unknown as { __violations: string[] }).__violations = violations;
+      document.addEventListener('securitypolicyviolation', (event) =>
+        violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    await page.getByTestId('collection-picker').selectOption('catatan');
+    await page.getByTestId('chat-input').fill(HOSTILE_QUESTION);
+    await page.getByTestId('chat-send').click();
+    const assistant = page.getByTestId('message-assistant').last();
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+    const toggle = assistant.getByTestId('sources-toggle');
+    if ((await toggle.count()) > 0 && (await toggle.getAttribute('aria-expanded')) !== 'true')
+      await toggle.click();
+    await settled(assistant.getByTestId('verify-panel'));
+    const text = (await page.locator('body').textContent()) ?? '';
+    expect(text).toContain('warehouse note');
+    const state = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned?: unknown }).__pwned,
+      javascriptLinks: document.querySelectorAll('a[href^="javascript:" i]').length,
+      remoteImages: Array.from(document.images).filter((image) => !image.src.startsWith(location.origin))
+        .length,
+      scripts: Array.from(document.scripts).filter(
+        (script) => script.src === '' && script.textContent?.includes('pwned'),
+      ).length,
+      violations: (window as unknown as { __violations: string[] }).__violations,
+    }));
+    expect(state).toEqual({
+      pwned: undefined,
+      javascriptLinks: 0,
+      remoteImages: 0,
+      scripts: 0,
+      violations: [],
+    });
+    // The CSP is in force: an injected inline script is refused.
+    await expect(page.addScriptTag({ content: 'window.__pwned = 3;' })).rejects.toThrow(
+      /Content Security Policy/,
+    );
+    const response = await page.request.get(`${server.url}/`);
+    expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'hostile-mobile');
+    await expectNoHorizontalScroll(page);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(foreignRequests.filter((url) => url.includes('evil.example'))).toEqual([]);
+    await page.close();
+  });
+
+  it('made no request to another host and raised no page error', () => {
+    expect(foreignRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** Waits until a verify panel has its verdict. */
+async function settled(panel: Locator): Promise<void> {
+  await expect
+    .poll(async () => (await attribute(panel, 'data-verdict')) ?? 'missing', { timeout: 20_000 })
+    .toMatch(/^(verified|failed)$/);
+}
+
+/** An attribute now, or null when the element is not (yet) there: polls never wait on a missing element. */
+async function attribute(locator: Locator, name: string): Promise<string | null> {
+  return (await locator.count()) > 0 ? locator.first().getAttribute(name) : null;
+}
+
+function watch(page: Page): void {
+  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+}
+
+async function openPage(route: string): Promise<Page> {
+  const page = await context.newPage();
+  watch(page);
+  await page.goto(`${server.url}${route}`);
+  await page.waitForLoadState('networkidle');
+  return page;
+}
+
+/** `check-<id>` → `data-status` inside a verify panel or result. */
+async function checkStatuses(scope: Locator): Promise<Record<string, string>> {
+  return scope.evaluate((element) => {
+    const statuses: Record<string, string> = {};
+    for (const check of Array.from(element.querySelectorAll('[data-testid^="check-"]'))) {
+      const id = check.getAttribute('data-testid')?.slice('check-'.length) ?? '';
+      statuses[id] = check.getAttribute('data-status') ?? '';
+    }
+    return statuses;
+  });
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  const current = () => page.evaluate(() => document.documentElement.dataset['theme'] ?? '');
+  if ((await current()) !== theme) await page.getByTestId('theme-switch').click();
+  await expect.poll(current).toBe(theme);
+}
+
+/** axe-core on the page as it is; fails on serious or critical violations, printing them. */
+async function checkAccessibility(page: Page, label: string): Promise<void> {
+  // The page's CSP refuses inline scripts (addScriptTag({ content }) is blocked, see the hostile
+  // content test); DevTools evaluation is not subject to it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  expect(await page.evaluate(() => 'axe' in window)).toBe(true);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+  });
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (violations.length > 0)
+    console.log(
+      `axe on ${label}:\n${violations.map((v) => `  [${v.impact}] ${v.id}: ${v.help} — ${v.targets.join(', ')}`).join('\n')}`,
+    );
+  expect(blocking, `serious/critical axe violations on ${label}`).toEqual([]);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  const found = await page.evaluate(() => {
+    const root = document.documentElement;
+    const widest = Array.from(document.querySelectorAll('body *'))
+      .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
+      .slice(-3)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+    return { overflow: root.scrollWidth - root.clientWidth, widest };
+  });
+  expect(
+    found.overflow,
+    `the page scrolls sideways; too wide: ${found.widest.join(', ')}`,
+  ).toBeLessThanOrEqual(1);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const file = path.join(screenshots, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  shots.push(path.relative(repoRoot, file));
+}
+
+/** The page's visible text outside the messages: labels, buttons, placeholders. */
+async function visibleLabels(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const placeholders = Array.from(document.querySelectorAll('[placeholder]')).map((e) =>
+      e.getAttribute('placeholder'),
+    );
+    const labels = Array.from(document.querySelectorAll('[aria-label]')).map((e) =>
+      e.getAttribute('aria-label'),
+    );
+    return `${document.body.textContent}\n${placeholders.join('\n')}\n${labels.join('\n')}`;
+  });
+}
