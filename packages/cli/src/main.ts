@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { adminCommand } from './admin.js';
 import { anchorCommand } from './anchor.js';
 import { askCommand } from './ask.js';
 import type { Command, OptionValues } from './command.js';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   anchorCommand,
   witnessCommand,
   keysCommand,
+  adminCommand,
   vectorsCommand,
   demoCommand,
 ];

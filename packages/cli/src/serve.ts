@@ -1,11 +1,11 @@
 /** `saksi serve`: opens the engine, loads the demo collections on first start, serves /api/v1. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Engine, loadDemoCollections } from '@saksi/engine';
+import { type Engine, ensureFirstAdmin, isEngineError, loadDemoCollections } from '@saksi/engine';
 import { startServer } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
-import type { Io } from './io.js';
+import { CliError, type Io } from './io.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -19,6 +19,9 @@ Options:
   --host <h>         Interface (default $HOST or 127.0.0.1)
   --data-dir <dir>   Data directory (default $SAKSI_DATA_DIR or ./.saksi)
   --no-demo          Do not load the demo collections
+
+With SAKSI_ADMIN_EMAIL and SAKSI_ADMIN_PASSWORD set, the first start creates that admin (when no
+admin exists yet); sign in at <url>/admin. Or create one with saksi admin create --email <email>.
 
 Stop with Ctrl+C.`,
   options: {
@@ -42,6 +45,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
     `Saksi: data in ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'}), embeddings ${config.embedding.provider}:${config.embedding.model}`,
   );
   const engine = await openEngine(config);
+  await createFirstAdmin(engine, io, say);
   if (config.demo) {
     const existing = await engine.collections();
     const needed = ['lalu-lintas', 'apbn', 'docs'].filter(
@@ -76,6 +80,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say(
     `  Ask:     curl -s ${server.url}/api/v1/chat -H 'content-type: application/json' -d '{"collection":"lalu-lintas","question":"Apakah menerobos lampu merah melanggar aturan?"}'`,
   );
+  say(`  Admin: ${server.url}/admin`);
   say(`  Keys:    ${server.url}/.well-known/saksi-keys.json`);
   say(`  API:     ${server.url}/api/v1/openapi.json`);
   await new Promise<void>((resolve) => {
@@ -87,6 +92,31 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   await server.close();
   await engine.close();
   return 0;
+}
+
+/**
+ * Creates the first admin from SAKSI_ADMIN_EMAIL / SAKSI_ADMIN_PASSWORD when both are set and no admin
+ * exists yet. The password is never printed; a bad one stops the start with a clear error.
+ */
+async function createFirstAdmin(engine: Engine, io: Io, say: (text: string) => void): Promise<void> {
+  const email = io.env['SAKSI_ADMIN_EMAIL'];
+  const password = io.env['SAKSI_ADMIN_PASSWORD'];
+  if (!email || !password) {
+    if (email || password)
+      say('Admin: set both SAKSI_ADMIN_EMAIL and SAKSI_ADMIN_PASSWORD to create the first admin.');
+    return;
+  }
+  try {
+    const admin = await ensureFirstAdmin(engine.db, email, password);
+    if (admin) say(`Admin: created ${admin.email} (from SAKSI_ADMIN_EMAIL).`);
+  } catch (error) {
+    await engine.close();
+    if (isEngineError(error, 'INVALID_INPUT'))
+      throw new CliError(`SAKSI_ADMIN_EMAIL / SAKSI_ADMIN_PASSWORD: ${error.message}`, {
+        hint: 'Fix the variables, or unset them and run saksi admin create --email <email>.',
+      });
+    throw error;
+  }
 }
 
 /** Starts the anchoring loop; a chain that cannot be reached disables anchoring with a warning, not the server. */

@@ -38,6 +38,7 @@ const schema = z.object({
   SAKSI_ANCHOR_LOG_INTERVAL: z.coerce.number().min(1).default(600),
   SAKSI_ANCHOR_CONFIRM_TIMEOUT: z.coerce.number().min(1).default(120),
   SAKSI_ANCHOR_FROM_BLOCK: z.coerce.number().int().min(0).optional(),
+  SAKSI_ALLOWED_ORIGINS: z.string().default(''),
 });
 
 /** Chains with a preset: `SAKSI_ANCHOR=base-sepolia` or `base` (RPC URL overridable). */
@@ -86,6 +87,8 @@ export interface SaksiConfig {
   maxUploadBytes: number;
   demo: boolean;
   anchor: AnchorConfig;
+  /** Origins other pages may call the public API from (CORS, for the widget); `*` is any origin. */
+  allowedOrigins: string[];
 }
 
 /** Parses the environment; throws `CONFIG_INVALID` naming the variable. Secrets never appear in the message. */
@@ -139,6 +142,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     embedding,
     maxUploadBytes: values.SAKSI_MAX_UPLOAD_BYTES,
     demo: values.SAKSI_DEMO === '1' || values.SAKSI_DEMO === 'true',
+    allowedOrigins: allowedOrigins(values.SAKSI_ALLOWED_ORIGINS),
   };
 }
 
@@ -179,4 +183,30 @@ function anchorConfig(values: z.infer<typeof schema>): AnchorConfig {
     contract: values.SAKSI_ANCHOR_CONTRACT as `0x${string}`,
     ...timing,
   };
+}
+
+/** `SAKSI_ALLOWED_ORIGINS`: comma-separated `scheme://host[:port]` origins, or `*`. */
+function allowedOrigins(value: string): string[] {
+  const origins: string[] = [];
+  for (const item of value.split(',').map((part) => part.trim())) {
+    if (item === '') continue;
+    if (item === '*') {
+      origins.push('*');
+      continue;
+    }
+    let origin: string;
+    try {
+      origin = new URL(item).origin;
+    } catch {
+      origin = 'null';
+    }
+    if (origin === 'null' || origin !== item.replace(/\/$/, '')) {
+      throw new EngineError(
+        'CONFIG_INVALID',
+        `Invalid configuration: SAKSI_ALLOWED_ORIGINS entry "${item}" is not an origin such as https://docs.example.org.`,
+      );
+    }
+    origins.push(origin);
+  }
+  return [...new Set(origins)];
 }

@@ -24,6 +24,7 @@ import {
   type RoundRow,
 } from './anchor/service.js';
 import { type AskEvent, type AskInput, type AskResult, ask, loadBundle } from './answer/ask.js';
+import { archiveDocument, restoreDocument } from './archive.js';
 import {
   type Collection,
   ensureCollection,
@@ -439,6 +440,40 @@ export class Engine {
       },
     };
   }
+
+  /** READY → ARCHIVED (no longer retrieved); NOT_FOUND, or CONFLICT from any other status. */
+  async archiveDocument(id: string): Promise<DocumentRecord> {
+    return archiveDocument(this.db, id);
+  }
+
+  /** ARCHIVED → READY (retrieved again); NOT_FOUND, or CONFLICT from any other status. */
+  async restoreDocument(id: string): Promise<DocumentRecord> {
+    return restoreDocument(this.db, id);
+  }
+
+  /** The confirmed on-chain anchor of each document that has one, with its explorer link. */
+  async documentAnchors(documentIds: readonly string[]): Promise<Map<string, DocumentAnchor>> {
+    const anchors = await anchorsFor(this.db, documentIds);
+    return new Map(
+      [...anchors].map(([id, anchor]) => [
+        id,
+        {
+          chain_id: anchor.chain_id,
+          tx_hash: anchor.tx_hash,
+          block_number: anchor.block_number,
+          explorer_url: explorerTxUrl(anchor.chain_id, anchor.tx_hash),
+        },
+      ]),
+    );
+  }
+}
+
+/** Where a document's root was anchored (admin document list). */
+export interface DocumentAnchor {
+  chain_id: number;
+  tx_hash: string;
+  block_number: number;
+  explorer_url: string | null;
 }
 
 export function createEmbeddingModel(config: SaksiConfig): EmbeddingModel {

@@ -12,7 +12,12 @@ export type EngineErrorCode =
   | 'LOG_ERROR'
   | 'KEYS_INVALID'
   | 'COSIGNATURE_INVALID'
-  | 'WITNESS_UNKNOWN';
+  | 'WITNESS_UNKNOWN'
+  | 'LOGIN_FAILED'
+  | 'UNAUTHENTICATED'
+  | 'SESSION_EXPIRED'
+  | 'CSRF_INVALID'
+  | 'RATE_LIMITED';
 
 const STATUS: Record<EngineErrorCode, number> = {
   NOT_FOUND: 404,
@@ -25,6 +30,11 @@ const STATUS: Record<EngineErrorCode, number> = {
   KEYS_INVALID: 500,
   COSIGNATURE_INVALID: 400,
   WITNESS_UNKNOWN: 403,
+  LOGIN_FAILED: 401,
+  UNAUTHENTICATED: 401,
+  SESSION_EXPIRED: 401,
+  CSRF_INVALID: 403,
+  RATE_LIMITED: 429,
 };
 
 export class EngineError extends Error {

@@ -1,6 +1,24 @@
 export { AnchorError, type AnchorErrorCode, type AnchorProvider } from './anchor/provider.js';
 export type { AnchorEvent, RoundRow } from './anchor/service.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
+export {
+  type AdminSession,
+  type AdminUser,
+  checkCsrfToken,
+  createAdmin,
+  csrfTokenFor,
+  ensureFirstAdmin,
+  hashPassword,
+  type LoginResult,
+  loadOrCreateAuthSecret,
+  login,
+  logout,
+  MIN_PASSWORD_LENGTH,
+  RateLimitedError,
+  SESSION_SECONDS,
+  sessionFor,
+  verifyPassword,
+} from './auth.js';
 export { type Collection, DEFAULT_WORKSPACE } from './collections.js';
 export {
   ANCHOR_PRESETS,
@@ -12,7 +30,7 @@ export {
 export { type Database, openDatabase, type Queryable } from './db/database.js';
 export { migrate } from './db/migrate.js';
 export { type DemoCollection, type DemoProgress, demoCollections, loadDemoCollections } from './demo.js';
-export type { AnchorRoundSummary, AnchorStatus } from './engine.js';
+export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor } from './engine.js';
 export {
   createEmbeddingModel,
   ENGINE_VERSION,

@@ -10,10 +10,12 @@ import type { AskEvent, AskInput, Engine, RetrievedChunk } from '@saksi/engine';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { readBodyLimited, readJsonBody, validate } from './body.js';
+import { readJsonBody, validate } from './body.js';
+import { cors } from './cors.js';
 import { ApiError, toErrorResponse } from './errors.js';
 import { homePage } from './home.js';
 import { openApiDocument } from './openapi.js';
+import { registerAdminRoutes } from './routes/admin.js';
 import { registerAnchorRoutes } from './routes/anchors.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerTileRoutes } from './routes/tiles.js';
@@ -26,9 +28,9 @@ import {
   inclusionQuerySchema,
   listDocumentsSchema,
   queryRequestSchema,
-  uploadFieldsSchema,
   verifyWrapperSchema,
 } from './schemas.js';
+import { parseUpload } from './upload.js';
 
 export interface AppOptions {
   /** A directory of built web assets served at `/` (single-page app: unknown paths get index.html). */
@@ -39,13 +41,12 @@ export interface AppOptions {
 const JSON_LIMIT = 1024 * 1024;
 /** Largest bundle accepted by /verify (a bundle carries its cited chunks). */
 const VERIFY_LIMIT = 16 * 1024 * 1024;
-/** Room for multipart boundaries and the metadata fields on top of the file itself. */
-const MULTIPART_OVERHEAD = 64 * 1024;
 /** Characters of chunk text and parent context in chat results (the full text is in the bundle). */
 const SNIPPET_LENGTH = 320;
 
 export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   const app = new Hono();
+  app.use('*', cors(engine.config.allowedOrigins));
 
   app.onError((error, c) => {
     const mapped = toErrorResponse(error);
@@ -114,61 +115,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   });
 
   api.post('/documents', async (c) => {
-    const contentType = c.req.header('content-type') ?? '';
-    if (!/^multipart\/form-data\s*;/i.test(contentType)) {
-      throw new ApiError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        415,
-        'Upload documents as multipart/form-data with the file in the "file" field (curl -F file=@report.pdf).',
-      );
-    }
-    const maxBytes = engine.config.maxUploadBytes;
-    const raw = await readBodyLimited(c.req.raw, maxBytes + MULTIPART_OVERHEAD, 'FILE_TOO_LARGE');
-    let form: FormData;
-    try {
-      form = await new Request('http://upload.invalid/', {
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body: raw,
-      }).formData();
-    } catch (cause) {
-      throw new ApiError('INVALID_INPUT', 400, 'The multipart body is malformed; send it again.', { cause });
-    }
-    const file = form.get('file');
-    if (file === null || typeof file === 'string') {
-      throw new ApiError(
-        'INVALID_INPUT',
-        400,
-        'The "file" field with the document is missing (curl -F file=@report.pdf).',
-      );
-    }
-    const fields: Record<string, string> = {};
-    for (const name of ['collection', 'language', 'title', 'document_type', 'fiscal_year', 'source']) {
-      const value = form.get(name);
-      if (typeof value === 'string' && value !== '') fields[name] = value;
-    }
-    const metadata = validate(uploadFieldsSchema, fields, 'upload fields');
-    if (file.size > maxBytes) {
-      throw new ApiError(
-        'FILE_TOO_LARGE',
-        413,
-        `The file is ${file.size} bytes; the limit is ${maxBytes} bytes.`,
-      );
-    }
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const result = await engine.ingest(
-      metadata.collection,
-      {
-        bytes,
-        filename: safeFilename(file.name),
-        ...(file.type ? { mime: file.type } : {}),
-        ...(metadata.title !== undefined ? { title: metadata.title.trim() } : {}),
-        ...(metadata.document_type !== undefined ? { document_type: metadata.document_type } : {}),
-        ...(metadata.fiscal_year !== undefined ? { fiscal_year: metadata.fiscal_year } : {}),
-        ...(metadata.source !== undefined ? { source: metadata.source } : {}),
-      },
-      metadata.language !== undefined ? { language: metadata.language } : {},
-    );
+    const upload = await parseUpload(c, engine);
+    const result = await engine.ingest(upload.collection, upload.input, upload.options);
     return c.json(result, result.deduplicated ? 200 : 201);
   });
 
@@ -241,6 +189,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   registerAnchorRoutes(api, engine);
   registerWitnessRoutes(api, engine);
   registerSessionRoutes(api, engine);
+  registerAdminRoutes(api, engine);
 
   api.get('/openapi.json', (c) => c.json(openApiDocument()));
 
@@ -418,13 +367,4 @@ function tail(value: string, length: number): string {
   const start = value.length - length;
   const cut = /[\uDC00-\uDFFF]/.test(value.charAt(start)) ? start + 1 : start;
   return `…${value.slice(cut).trimStart()}`;
-}
-
-/** The last path segment without control characters, at most 255 characters. */
-function safeFilename(name: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 255);
-  return base.length > 0 ? base : 'upload';
 }

@@ -301,6 +301,7 @@ describe('errors after a stream has started', () => {
 describe('unexpected failures', () => {
   it('become 500 INTERNAL with a generic message; the details go to stderr only', async () => {
     const broken = {
+      config: { allowedOrigins: [] },
       health: async () => {
         throw new Error('connection to /secret/path refused');
       },

@@ -4,6 +4,8 @@
  * certificate schema of `@saksi/proof`, docs/certificate.md).
  */
 
+import { adminPaths, adminSecuritySchemes } from './openapi-admin.js';
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 
@@ -644,6 +646,7 @@ const paths = {
       },
     },
   },
+  ...adminPaths,
   '/api/v1/openapi.json': {
     get: {
       summary: 'This document',
@@ -670,6 +673,6 @@ export function openApiDocument(): Record<string, unknown> {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     paths,
-    components: { schemas },
+    components: { schemas, securitySchemes: adminSecuritySchemes },
   });
 }

@@ -108,6 +108,53 @@ export function fetchCertificate(id: string): Promise<unknown> {
   return getJson<unknown>(`/api/v1/certificates/${encodeURIComponent(id)}`);
 }
 
+export interface SessionMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  certificate_id: string | null;
+  created_at?: string;
+}
+
+export interface ChatSession {
+  session_id: string;
+  collection: string;
+  messages: SessionMessage[];
+}
+
+function isSessionMessage(value: unknown): value is SessionMessage {
+  const record = value as Partial<SessionMessage> | null;
+  return (
+    typeof record === 'object' &&
+    record !== null &&
+    (record.role === 'user' || record.role === 'assistant') &&
+    typeof record.content === 'string' &&
+    (record.certificate_id === null ||
+      record.certificate_id === undefined ||
+      typeof record.certificate_id === 'string')
+  );
+}
+
+/** A chat session's past messages, in order; null when the server no longer knows the session (404). */
+export async function fetchSession(id: string): Promise<ChatSession | null> {
+  let body: Partial<ChatSession>;
+  try {
+    body = await getJson<Partial<ChatSession>>(`/api/v1/sessions/${encodeURIComponent(id)}`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+  if (typeof body.session_id !== 'string' || !Array.isArray(body.messages))
+    throw new ApiError('MALFORMED', 'The session reply is malformed.');
+  return {
+    session_id: body.session_id,
+    collection: typeof body.collection === 'string' ? body.collection : '',
+    messages: body.messages.filter(isSessionMessage).map((message) => ({
+      ...message,
+      certificate_id: message.certificate_id ?? null,
+    })),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // localStorage (never throws: private modes may refuse storage)
 

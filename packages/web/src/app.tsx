@@ -8,6 +8,7 @@ import {
   useEffect,
   useState,
 } from 'react';
+import { AdminPage } from './admin/admin-page.js';
 import { readStorage, writeStorage } from './api.js';
 import { ChatPage } from './chat.js';
 import { initialLang, isLang, type Lang, type MessageKey, translate } from './i18n.js';
@@ -125,8 +126,10 @@ export function App() {
   if (verifyMatch) {
     const id = verifyMatch[1] !== undefined ? decodeURIComponent(verifyMatch[1]) : undefined;
     page = <VerifyPage key={id ?? ''} certificateId={id} />;
-  } else page = <ChatPage />;
+  } else if (/^\/admin\/?$/.test(path)) page = <AdminPage />;
+  else page = <ChatPage />;
   const inVerify = verifyMatch !== null;
+  const inAdmin = /^\/admin\/?$/.test(path);
 
   return (
     <LangContext.Provider value={{ lang, t }}>
@@ -138,11 +141,14 @@ export function App() {
           <span className="tagline">{t('app.tagline')}</span>
         </div>
         <nav aria-label={t('nav.label')} className="nav">
-          <Link to="/" current={!inVerify}>
+          <Link to="/" current={!inVerify && !inAdmin}>
             {t('nav.chat')}
           </Link>
           <Link to="/verify" current={inVerify}>
             {t('nav.verify')}
+          </Link>
+          <Link to="/admin" current={inAdmin}>
+            {t('nav.admin')}
           </Link>
         </nav>
         <div className="controls">

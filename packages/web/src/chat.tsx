@@ -3,9 +3,12 @@ import type { Bundle, Citation } from '@saksi/proof';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import {
   ApiError,
+  type ChatSession,
   type CollectionSummary,
   errorFromResponse,
+  fetchCertificate,
   fetchCollections,
+  fetchSession,
   readStorage,
   writeStorage,
 } from './api.js';
@@ -41,6 +44,43 @@ interface Message {
   bundle?: Bundle;
   found?: boolean;
   error?: ChatFailure;
+  /** For an answer: the question as the user asked it (the certificate's `query.text`). */
+  question?: string;
+  /** For a restored answer: its certificate, fetched when its sources or proof are opened. */
+  certificateId?: string;
+  /** Restored answers whose bundle is fetched right away (the last few). */
+  eager?: boolean;
+}
+
+/** Restored answers whose certificates are fetched at once; older ones wait until they are opened. */
+const EAGER_RESTORED = 3;
+
+/** The stored conversation as messages; the last few answers fetch their certificates right away. */
+function restoredMessages(session: ChatSession): Message[] {
+  let question: string | undefined;
+  const messages: Message[] = session.messages.map((stored) => {
+    const message: Message = {
+      id: nextMessageId++,
+      role: stored.role,
+      text: stored.content,
+      state: 'done',
+    };
+    if (stored.role === 'user') question = stored.content;
+    else {
+      if (question !== undefined) message.question = question;
+      if (stored.certificate_id !== null) message.certificateId = stored.certificate_id;
+    }
+    return message;
+  });
+  let eager = 0;
+  for (let index = messages.length - 1; index >= 0 && eager < EAGER_RESTORED; index--) {
+    const message = messages[index]!;
+    if (message.certificateId !== undefined) {
+      message.eager = true;
+      eager++;
+    }
+  }
+  return messages;
 }
 
 const sessionKey = (collection: string) => `saksi.session.${collection}`;
@@ -102,6 +142,28 @@ export function ChatPage() {
 
   useEffect(() => {
     if (collection !== '') writeStorage('saksi.collection', collection);
+  }, [collection]);
+
+  // Restore the conversation kept for this collection (the session id lives in localStorage).
+  useEffect(() => {
+    if (collection === '') return;
+    const sessionId = readStorage(sessionKey(collection));
+    if (sessionId === null) return;
+    let cancelled = false;
+    fetchSession(sessionId).then(
+      (session) => {
+        if (cancelled) return;
+        if (session === null) {
+          if (readStorage(sessionKey(collection)) === sessionId) writeStorage(sessionKey(collection), null);
+          return;
+        }
+        setMessages((list) => (list.length > 0 ? list : restoredMessages(session)));
+      },
+      () => {}, // the session stays remembered; the next question still uses it
+    );
+    return () => {
+      cancelled = true;
+    };
   }, [collection]);
 
   const lastText = messages[messages.length - 1]?.text;
@@ -230,7 +292,7 @@ export function ChatPage() {
     setMessages((list) => [
       ...list,
       { id: userId, role: 'user', text: question, state: 'done' },
-      { id: assistantId, role: 'assistant', text: '', state: 'streaming' },
+      { id: assistantId, role: 'assistant', text: '', state: 'streaming', question },
     ]);
     setInput('');
     setFailure(undefined);
@@ -251,13 +313,18 @@ export function ChatPage() {
       });
   }
 
-  function newChat(): void {
+  /** Clears the view; the collection's session stays remembered (switching back restores it). */
+  function clearView(): void {
     abortRef.current?.abort();
     abortRef.current = undefined;
-    if (collection !== '') writeStorage(sessionKey(collection), null);
     setMessages([]);
     setFailure(undefined);
     setBusy(false);
+  }
+
+  function newChat(): void {
+    if (collection !== '') writeStorage(sessionKey(collection), null);
+    clearView();
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -271,6 +338,7 @@ export function ChatPage() {
 
   return (
     <div className="chat">
+      <h1 className="visually-hidden">{t('chat.title')}</h1>
       <div className="chat-toolbar">
         <label className="control">
           <span>{t('chat.collection')}</span>
@@ -279,7 +347,7 @@ export function ChatPage() {
             value={collection}
             disabled={collections === undefined || busy}
             onChange={(event) => {
-              newChat();
+              clearView();
               setCollection(event.target.value);
             }}
           >
@@ -370,26 +438,53 @@ function toFailure(error: unknown): ChatFailure {
   return { code: 'NETWORK', message: error instanceof Error ? error.message : String(error), status: 0 };
 }
 
+/** The bundle of a restored answer, fetched once it is wanted. */
+function useRestoredBundle(message: Message, wanted: boolean): { bundle?: Bundle; failed: boolean } {
+  const [loaded, setLoaded] = useState<{ bundle?: Bundle; failed: boolean }>({ failed: false });
+  const id = message.bundle === undefined ? message.certificateId : undefined;
+  const load = id !== undefined && wanted;
+  useEffect(() => {
+    if (!load || id === undefined) return;
+    let cancelled = false;
+    fetchCertificate(id).then(
+      (value) => {
+        if (!cancelled) setLoaded({ bundle: value as Bundle, failed: false });
+      },
+      () => {
+        if (!cancelled) setLoaded({ failed: true });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [id, load]);
+  return message.bundle !== undefined ? { bundle: message.bundle, failed: false } : loaded;
+}
+
 function AssistantMessage(props: { message: Message }) {
   const { t } = useT();
   const { message } = props;
   const [open, setOpen] = useState(false);
-  const cited = message.bundle ? safeCited(message.bundle) : [];
+  const [proofWanted, setProofWanted] = useState(false);
+  const restored = useRestoredBundle(message, open || proofWanted || message.eager === true);
+  const bundle = restored.bundle;
+  const cited = bundle ? safeCited(bundle) : [];
   const citedIds = new Set(cited.map((chunk) => chunk.chunk_id));
   const results = message.results ?? [];
   const others = results.filter((result) => !citedIds.has(result.chunk_id));
   const count = cited.length > 0 ? cited.length : results.length;
+  const pending = message.certificateId !== undefined && bundle === undefined;
   const contextOf = new Map(results.map((result) => [result.chunk_id, result.context]));
   const sourcesId = `sources-${message.id}`;
 
   return (
     <article className="message assistant" data-testid="message-assistant" data-state={message.state}>
-      <span className="visually-hidden">{t('chat.saksi')}: </span>
+      <h2 className="visually-hidden">{t('chat.saksi')}</h2>
       <div className="answer">{renderMarkdown(message.text)}</div>
       {message.state === 'done' && message.found === false && message.text === '' && (
         <p className="muted">{t('chat.notFound')}</p>
       )}
-      {(results.length > 0 || cited.length > 0) && (
+      {(results.length > 0 || cited.length > 0 || pending) && (
         <div className="sources">
           <button
             type="button"
@@ -399,13 +494,21 @@ function AssistantMessage(props: { message: Message }) {
             aria-controls={sourcesId}
             onClick={() => setOpen(!open)}
           >
-            {open ? t('sources.hide') : t('sources.show', { count })}
+            {open
+              ? t('sources.hide')
+              : pending
+                ? t('sources.show', { count: '…' })
+                : t('sources.show', { count })}
           </button>
           {open && (
             <div id={sourcesId}>
-              {message.bundle && (
+              {pending && !restored.failed && <p className="muted">{t('chat.loadingProof')}</p>}
+              {pending && restored.failed && (
+                <p className="muted">{t('error.notFound', { message: message.certificateId ?? '' })}</p>
+              )}
+              {bundle && (
                 <>
-                  <h4>{t('sources.cited')}</h4>
+                  <h3>{t('sources.cited')}</h3>
                   {cited.length === 0 && <p className="muted">{t('sources.none')}</p>}
                   <ol className="source-list">
                     {cited.map((chunk) => {
@@ -439,7 +542,7 @@ function AssistantMessage(props: { message: Message }) {
               )}
               {others.length > 0 && (
                 <>
-                  <h4>{t('sources.retrieved')}</h4>
+                  <h3>{t('sources.retrieved')}</h3>
                   <ol className="source-list">
                     {others.map((result) => (
                       <li key={result.chunk_id} className="source retrieved" data-testid="retrieval-item">
@@ -458,7 +561,26 @@ function AssistantMessage(props: { message: Message }) {
           )}
         </div>
       )}
-      {message.bundle && <VerificationPanel bundle={message.bundle} testId="verify-panel" showKeys={false} />}
+      {bundle ? (
+        <VerificationPanel
+          bundle={bundle}
+          testId="verify-panel"
+          showKeys={false}
+          {...(message.question !== undefined ? { presentedQuestion: message.question } : {})}
+        />
+      ) : (
+        pending &&
+        !proofWanted && (
+          <button
+            type="button"
+            className="link-button"
+            data-testid="load-proof"
+            onClick={() => setProofWanted(true)}
+          >
+            {t('chat.showProof')}
+          </button>
+        )
+      )}
     </article>
   );
 }

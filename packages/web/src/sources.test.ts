@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCitation, highlightSegments } from './sources.js';
+import { explorerTxUrl, formatCitation, highlightSegments } from './sources.js';
 
 describe('formatCitation', () => {
   it('names the Pasal and ayat, or the section path and page', () => {
@@ -45,5 +45,17 @@ describe('highlightSegments', () => {
       { text: 'b'.repeat(10), marked: false },
       { text: '…', marked: false },
     ]);
+  });
+});
+
+describe('explorerTxUrl', () => {
+  const tx = `0x${'ab'.repeat(32)}`;
+  it('links Base and Base Sepolia transactions to their explorer, nothing else', () => {
+    expect(explorerTxUrl(8453, tx)).toBe(`https://basescan.org/tx/${tx}`);
+    expect(explorerTxUrl(84532, tx)).toBe(`https://sepolia.basescan.org/tx/${tx}`);
+    expect(explorerTxUrl(31337, tx)).toBeUndefined();
+    // A hostile hash never becomes part of a link.
+    expect(explorerTxUrl(8453, `${tx}/../x`)).toBeUndefined();
+    expect(explorerTxUrl(8453, 'javascript:alert(1)')).toBeUndefined();
   });
 });

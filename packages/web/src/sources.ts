@@ -98,3 +98,15 @@ export function citedChunks(bundle: Bundle): CitedChunk[] {
   });
   return [...byId.values()];
 }
+
+/** Block explorers of the Base presets (DESIGN.md §10); other chains show the hash as "local chain". */
+const EXPLORERS: Readonly<Record<number, string>> = {
+  8453: 'https://basescan.org/tx/',
+  84532: 'https://sepolia.basescan.org/tx/',
+};
+
+/** The explorer URL of an anchor transaction, or undefined for chains without a known explorer. */
+export function explorerTxUrl(chainId: number, txHash: string): string | undefined {
+  const base = EXPLORERS[chainId];
+  return base !== undefined && /^0x[0-9a-fA-F]{64}$/.test(txHash) ? `${base}${txHash}` : undefined;
+}

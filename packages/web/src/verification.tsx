@@ -14,6 +14,8 @@ import { useEffect, useState } from 'react';
 import { fetchKeys, KEYS_PATH, rememberCheckpoint, verifyOptions } from './api.js';
 import { Link, useT } from './app.js';
 import type { MessageKey } from './i18n.js';
+import { encodeQr, qrPath } from './qr.js';
+import { explorerTxUrl } from './sources.js';
 
 export interface VerificationState {
   status: 'running' | 'done';
@@ -34,8 +36,11 @@ function logOrigin(bundle: unknown): string | undefined {
   return typeof origin === 'string' ? origin : undefined;
 }
 
-/** Verifies `bundle` once per value; remembers its checkpoint when verified and newer. */
-export function useVerification(bundle: unknown): VerificationState {
+/**
+ * Verifies `bundle` once per value; remembers its checkpoint when verified and newer.
+ * `presentedQuestion` is the question as the user typed it (the certificate's `query.text`).
+ */
+export function useVerification(bundle: unknown, presentedQuestion?: string): VerificationState {
   const [state, setState] = useState<VerificationState>({ status: 'running' });
   useEffect(() => {
     let cancelled = false;
@@ -50,6 +55,7 @@ export function useVerification(bundle: unknown): VerificationState {
       }
       const origin = logOrigin(bundle);
       const options = await verifyOptions(keys ?? { issuers: [], logs: [] }, origin);
+      if (presentedQuestion !== undefined) options.presentedQuestion = presentedQuestion;
       const started = performance.now();
       const result = await verifyBundle(bundle, options);
       const ms = performance.now() - started;
@@ -70,7 +76,7 @@ export function useVerification(bundle: unknown): VerificationState {
     return () => {
       cancelled = true;
     };
-  }, [bundle]);
+  }, [bundle, presentedQuestion]);
   return state;
 }
 
@@ -165,14 +171,42 @@ function anchorRows(bundle: Bundle): AnchorRow[] {
 
 const STATUS_ICON = { pass: '✓', fail: '✗', skip: '–' } as const;
 
+/** The QR code of `url` as SVG elements (no markup strings), with a 4-module quiet zone. */
+export function QrCodeImage(props: { url: string; label: string }) {
+  let code: ReturnType<typeof encodeQr>;
+  try {
+    code = encodeQr(props.url, { errorCorrection: 'M' });
+  } catch {
+    return null;
+  }
+  const side = code.size + 8;
+  return (
+    <svg
+      className="qr"
+      data-testid="verify-qr"
+      role="img"
+      aria-label={props.label}
+      viewBox={`0 0 ${side} ${side}`}
+      width={side * 3}
+      height={side * 3}
+      shapeRendering="crispEdges"
+    >
+      <rect width={side} height={side} fill="#fff" />
+      <path d={qrPath(code, 4)} fill="#000" />
+    </svg>
+  );
+}
+
 /** The panel for one bundle. `testId` is `verify-panel` in the chat and `verify-result` on the verify page. */
 export function VerificationPanel(props: {
   bundle: unknown;
   testId: 'verify-panel' | 'verify-result';
   showKeys?: boolean;
+  /** The question as the user asked it, checked against the certificate's query hash. */
+  presentedQuestion?: string;
 }) {
   const { t } = useT();
-  const state = useVerification(props.bundle);
+  const state = useVerification(props.bundle, props.presentedQuestion);
   const result = state.result;
   const verdict =
     state.status === 'running' || !result
@@ -196,7 +230,7 @@ export function VerificationPanel(props: {
       data-verdict={verdict}
       aria-busy={verdict === 'running'}
     >
-      <h3 className="verify-heading">
+      <h2 className="verify-heading">
         <span className="verdict-icon" aria-hidden="true">
           {verdict === 'verified' ? '✓' : verdict === 'failed' ? '✗' : '…'}
         </span>{' '}
@@ -208,7 +242,7 @@ export function VerificationPanel(props: {
         {state.ms !== undefined && (
           <span className="muted"> {t('verify.took', { ms: state.ms.toFixed(1) })}</span>
         )}
-      </h3>
+      </h2>
       {state.keys ? (
         <div className="keys-source">
           <p className="muted">{t('verify.keysFrom', { url: `${location.origin}${KEYS_PATH}` })}</p>
@@ -233,7 +267,7 @@ export function VerificationPanel(props: {
             {t('verify.summaryLabel')}
             {t('verify.summary', result.summary)}
           </p>
-          <h4>{t('verify.claims')}</h4>
+          <h3>{t('verify.claims')}</h3>
           <ul className="claims">
             {result.claims.map((claim) => (
               <li
@@ -250,7 +284,7 @@ export function VerificationPanel(props: {
               </li>
             ))}
           </ul>
-          <h4>{t('verify.checks')}</h4>
+          <h3>{t('verify.checks')}</h3>
           <ul className="checks">
             {result.checks.map((check) => (
               <li
@@ -281,19 +315,13 @@ export function VerificationPanel(props: {
           </ul>
           {validBundle && (
             <>
-              <h4>{t('verify.anchors')}</h4>
+              <h3>{t('verify.anchors')}</h3>
               <ul className="anchors">
                 {anchorRows(validBundle).map((row) => (
                   <li key={row.document_id}>
                     <strong>{row.title}</strong>:{' '}
                     {row.anchor ? (
-                      <code className="break">
-                        {t('verify.anchorRow', {
-                          chain: row.anchor.chain_id,
-                          block: row.anchor.block_number,
-                          tx: row.anchor.tx_hash,
-                        })}
-                      </code>
+                      <AnchorTx anchor={row.anchor} />
                     ) : (
                       <span className="muted">{t('verify.anchorNone')}</span>
                     )}
@@ -317,8 +345,41 @@ export function VerificationPanel(props: {
               </Link>
             )}
           </div>
+          {certificateId !== null && (
+            <figure className="qr-figure">
+              <QrCodeImage
+                url={`${location.origin}/verify/${encodeURIComponent(certificateId)}`}
+                label={t('verify.qr')}
+              />
+              <figcaption className="muted">{t('verify.qr')}</figcaption>
+            </figure>
+          )}
         </>
       )}
     </section>
+  );
+}
+
+/** One anchor: chain, block and the transaction, linked to the explorer for the Base presets. */
+function AnchorTx(props: { anchor: { chain_id: number; tx_hash: string; block_number: number } }) {
+  const { t } = useT();
+  const { anchor } = props;
+  const url = explorerTxUrl(anchor.chain_id, anchor.tx_hash);
+  return (
+    <span className="anchor-tx" data-testid="anchor-tx">
+      <code className="break">
+        {t('verify.anchorRow', { chain: anchor.chain_id, block: anchor.block_number, tx: '' }).trim()}
+      </code>{' '}
+      {url !== undefined ? (
+        <a href={url} target="_blank" rel="noopener noreferrer" className="break">
+          <code>{anchor.tx_hash}</code>
+        </a>
+      ) : (
+        <>
+          <code className="break">{anchor.tx_hash}</code>{' '}
+          <span className="muted">({t('verify.localChain')})</span>
+        </>
+      )}
+    </span>
   );
 }

@@ -32,6 +32,8 @@ import {
 import { rewriteQuery } from '../retrieve/rewrite.js';
 import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
 import { type AnswerSource, extractiveAnswer } from './extractive.js';
+import { followUpVariants } from './follow-up.js';
+import { mergeGrounded, selectionChunks } from './selection.js';
 
 export interface AskInput {
   question: string;
@@ -92,6 +94,7 @@ export async function ask(
   onEvent({ type: 'session', session_id: sessionId });
 
   const variants: QueryVariant[] = rewriteQuery(question, { language: collection.language });
+  variants.push(...(await followUpVariants(db, sessionId, question, { language: collection.language })));
   if (mode === 'selection' && input.selection)
     variants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
   const retrieval = await retrieve(db, context.embedding, collection, variants, {
@@ -99,6 +102,10 @@ export async function ask(
     ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
     ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
   });
+  // Selection mode: the chunk containing the selection and its neighbours come first (selection.ts).
+  const grounded =
+    mode === 'selection' && input.selection ? await selectionChunks(db, collection, input.selection) : [];
+  retrieval.results = mergeGrounded(grounded, retrieval.results);
   onEvent({ type: 'retrieval', results: retrieval.results, timings: retrieval.timings });
 
   const answerStart = performance.now();
@@ -109,9 +116,10 @@ export async function ask(
     score: result.score,
     citation: result.citation,
   }));
-  // Score sentences against the question and its rewrites, so statute wording found by the rewrite counts.
+  // Score sentences against the question and its rewrites, so statute wording found by the rewrite counts
+  // (and against the selection when it was found: the answer is then about the selected passage).
   const scoringText = variants
-    .filter((variant) => variant.kind !== 'selection')
+    .filter((variant) => variant.kind !== 'selection' || grounded.length > 0)
     .map((variant) => variant.text)
     .join(' ');
   const extractive = extractiveAnswer(scoringText, sources, { language: collection.language });

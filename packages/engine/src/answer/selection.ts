@@ -1,0 +1,120 @@
+/**
+ * Selection grounding (issue 5, item 6): in `mode: "selection"` the answer is grounded in the text
+ * the reader selected. The chunk whose text contains the selection — compared as lower-case letters
+ * and digits only, so Markdown marks, punctuation and line breaks of the rendered page do not matter —
+ * and its neighbours (position ±1 in the same document) come first in the sources, before the normal
+ * retrieval results. When the whole selection is not found, its sentences are tried, longest first.
+ */
+import type { Collection } from '../collections.js';
+import type { Queryable } from '../db/database.js';
+import { loadChunks, type RetrievedChunk } from '../retrieve/retrieve.js';
+import { splitSentences } from './sentences.js';
+
+/** Longest selection considered (characters), as the API accepts. */
+export const MAX_SELECTION = 2_000;
+/** Candidate chunks (by full-text match) checked for containment per probe. */
+const CANDIDATES = 200;
+/** A probe shorter than this (letters and digits, spaces included) is too weak to locate a chunk. */
+const MIN_PROBE = 12;
+
+/** Lower-case letters and digits separated by single spaces: what "contains the selection" compares. */
+export function matchKey(text: string): string {
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.join(' ') ?? ''
+  );
+}
+
+/** The texts to look for: the whole selection, then its sentences, longest first (no duplicates). */
+export function selectionProbes(selection: string): string[] {
+  const text = selection.slice(0, MAX_SELECTION);
+  const probes = [matchKey(text)];
+  const sentences = splitSentences(text)
+    .map((sentence) => matchKey(sentence.text))
+    .sort((a, b) => b.length - a.length);
+  for (const sentence of sentences) if (!probes.includes(sentence)) probes.push(sentence);
+  return probes.filter((probe) => probe.length >= MIN_PROBE);
+}
+
+/**
+ * The chunk of `collection` (READY documents) containing `selection` and its neighbours, in
+ * document order with the containing chunk first; empty when no chunk contains it.
+ */
+export async function selectionChunks(
+  db: Queryable,
+  collection: Collection,
+  selection: string,
+): Promise<RetrievedChunk[]> {
+  for (const probe of selectionProbes(selection)) {
+    // Every lexeme of the probe occurs in a chunk that contains it: the GIN index narrows the search.
+    const candidates = await db.query<{ id: string; document_id: string; position: number; text: string }>(
+      `SELECT c.id, c.document_id, c.position, c.text FROM chunks c JOIN documents d ON d.id = c.document_id
+        WHERE c.collection_id = $1 AND d.status = 'READY' AND c.tsv @@ plainto_tsquery($2::regconfig, $3)
+        ORDER BY c.token_count, c.id LIMIT ${CANDIDATES}`,
+      [collection.id, collection.text_search_config, probe],
+    );
+    const hit = candidates.rows.find((row) => matchKey(row.text).includes(probe));
+    if (!hit) continue;
+    const neighbours = await db.query<{ id: string; position: number }>(
+      'SELECT id, position FROM chunks WHERE document_id = $1 AND position BETWEEN $2 AND $3 ORDER BY position',
+      [hit.document_id, hit.position - 1, hit.position + 1],
+    );
+    const ids = [hit.id, ...neighbours.rows.map((row) => row.id).filter((id) => id !== hit.id)];
+    const rows = await loadChunks(db, ids);
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      if (!row) return [];
+      const legal = row.legal ?? null;
+      return [
+        {
+          chunk_id: row.id,
+          document_id: row.document_id,
+          text: row.text,
+          sha256: row.sha256,
+          position: row.position,
+          kind: row.kind,
+          score: 0,
+          rank: 0,
+          ranks: { selection: 1 },
+          citation: {
+            document_title: row.title,
+            ...(row.page !== null ? { page: row.page } : {}),
+            ...(row.section_path.length > 0 ? { section_path: row.section_path } : {}),
+            ...(legal?.pasal ? { pasal: legal.pasal } : {}),
+            ...(legal?.ayat ? { ayat: legal.ayat } : {}),
+          },
+          legal,
+          table_html: row.table_html,
+          context_before: row.context_before,
+          context_after: row.context_after,
+          document: {
+            root: row.root,
+            chunk_count: row.chunk_count,
+            filename: row.filename,
+            document_type: row.document_type,
+            fiscal_year: row.fiscal_year,
+          },
+          proof_path: row.proof_path,
+        },
+      ];
+    });
+  }
+  return [];
+}
+
+/**
+ * `grounded` first, then `retrieved` without the chunks already there; ranks renumbered from 1.
+ * A grounded chunk that retrieval also found keeps its retrieval score.
+ */
+export function mergeGrounded(grounded: RetrievedChunk[], retrieved: RetrievedChunk[]): RetrievedChunk[] {
+  if (grounded.length === 0) return retrieved;
+  const byId = new Map(retrieved.map((result) => [result.chunk_id, result]));
+  const ids = new Set(grounded.map((chunk) => chunk.chunk_id));
+  return [
+    ...grounded.map((chunk) => ({ ...chunk, score: byId.get(chunk.chunk_id)?.score ?? chunk.score })),
+    ...retrieved.filter((result) => !ids.has(result.chunk_id)),
+  ].map((result, index) => ({ ...result, rank: index + 1 }));
+}

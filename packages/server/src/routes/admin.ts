@@ -1,0 +1,221 @@
+/**
+ * The admin API under `/api/v1/admin` (DESIGN.md §11): sign-in with an HttpOnly, SameSite=Strict
+ * session cookie; every state-changing admin route also needs the session's CSRF token in
+ * `X-CSRF-Token`. Uploads stream ingestion progress as Server-Sent Events when asked to.
+ */
+import type { IncomingMessage } from 'node:http';
+import {
+  type AdminSession,
+  checkCsrfToken,
+  type Engine,
+  EngineError,
+  type IngestProgress,
+  loadOrCreateAuthSecret,
+  login,
+  logout,
+  SESSION_SECONDS,
+  sessionFor,
+} from '@saksi/engine';
+import type { Context, Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import { readJsonBody, validate } from '../body.js';
+import { ApiError, toErrorResponse } from '../errors.js';
+import { IDENTIFIER, listDocumentsSchema, uploadFieldsSchema } from '../schemas.js';
+import { parseUpload } from '../upload.js';
+
+export const SESSION_COOKIE = 'saksi_session';
+export const CSRF_HEADER = 'X-CSRF-Token';
+export const ADMIN_DOCUMENT_TYPES = ['APBN', 'APBD', 'other'] as const;
+
+const LOGIN_LIMIT = 16 * 1024;
+
+const loginSchema = z.object({
+  email: z.string().max(320),
+  password: z.string().max(4_096),
+});
+
+const adminUploadSchema = uploadFieldsSchema.extend({
+  document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
+});
+
+const adminListSchema = listDocumentsSchema.extend({
+  document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
+});
+
+export interface AdminRouteOptions {
+  /**
+   * Take the client address from the first `X-Forwarded-For` entry (only behind a reverse proxy that
+   * sets it); otherwise the socket's address is used, which a client cannot forge.
+   */
+  trustProxy?: boolean;
+}
+
+export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRouteOptions = {}): void {
+  let secretLoading: Promise<Uint8Array> | undefined;
+  const secret = () => {
+    secretLoading ??= loadOrCreateAuthSecret(engine.config.keysDir).catch((error) => {
+      secretLoading = undefined;
+      throw error;
+    });
+    return secretLoading;
+  };
+
+  /** The session of the cookie; with `csrf`, also the matching `X-CSRF-Token` header. */
+  const requireSession = async (c: Context, csrf: boolean): Promise<AdminSession> => {
+    const key = await secret();
+    const session = await sessionFor(engine.db, getCookie(c, SESSION_COOKIE), { secret: key });
+    if (csrf && !checkCsrfToken(key, session.session_id, c.req.header(CSRF_HEADER))) {
+      throw new EngineError(
+        'CSRF_INVALID',
+        `This request needs the ${CSRF_HEADER} header with the csrf_token from /api/v1/admin/me.`,
+      );
+    }
+    return session;
+  };
+
+  api.post('/admin/login', async (c) => {
+    const body = validate(loginSchema, await readJsonBody(c.req.raw, LOGIN_LIMIT), 'login request');
+    let result: Awaited<ReturnType<typeof login>>;
+    try {
+      result = await login(engine.db, body.email, body.password, {
+        ip: clientAddress(c, options.trustProxy === true),
+        secret: await secret(),
+      });
+    } catch (error) {
+      const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      if (typeof retry === 'number') {
+        const mapped = toErrorResponse(error);
+        return c.json(mapped.body, 429, { 'Retry-After': String(Math.max(1, retry)) });
+      }
+      throw error;
+    }
+    setCookie(c, SESSION_COOKIE, result.token, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      maxAge: SESSION_SECONDS,
+      ...(isHttps(c, options.trustProxy === true) ? { secure: true } : {}),
+    });
+    c.header('Cache-Control', 'no-store');
+    return c.json({ email: result.email, csrf_token: result.csrf_token });
+  });
+
+  api.post('/admin/logout', async (c) => {
+    await logout(engine.db, getCookie(c, SESSION_COOKIE));
+    deleteCookie(c, SESSION_COOKIE, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'Strict',
+      ...(isHttps(c, options.trustProxy === true) ? { secure: true } : {}),
+    });
+    return c.body(null, 204);
+  });
+
+  api.get('/admin/me', async (c) => {
+    const session = await requireSession(c, false);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ email: session.email, csrf_token: session.csrf_token });
+  });
+
+  api.post('/admin/documents', async (c) => {
+    const session = await requireSession(c, true);
+    const upload = await parseUpload(c, engine, adminUploadSchema);
+    const input = { ...upload.input, uploader: session.email };
+    if (!(c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream')) {
+      const result = await engine.ingest(upload.collection, input, upload.options);
+      return c.json({ document: result.document, deduplicated: result.deduplicated }, 201);
+    }
+    return streamSSE(c, async (stream) => {
+      let pending: Promise<void> = Promise.resolve();
+      let open = true;
+      const send = (event: string, data: unknown) => {
+        pending = pending.then(async () => {
+          if (!open) return;
+          try {
+            await stream.writeSSE({ event, data: JSON.stringify(data) });
+          } catch {
+            open = false; // the client went away; ingestion still completes
+          }
+        });
+      };
+      stream.onAbort(() => {
+        open = false;
+      });
+      try {
+        const result = await engine.ingest(upload.collection, input, {
+          ...upload.options,
+          onProgress: (progress: IngestProgress) => {
+            if (progress.stage !== 'done')
+              send('progress', { stage: progress.stage, progress: progress.progress });
+          },
+        });
+        send('done', { document: result.document, deduplicated: result.deduplicated });
+      } catch (error) {
+        const mapped = toErrorResponse(error);
+        if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} (stream) failed:`, error);
+        send('error', mapped.body.error);
+      }
+      await pending;
+    });
+  });
+
+  api.get('/admin/documents', async (c) => {
+    await requireSession(c, false);
+    const query = validate(adminListSchema, c.req.query(), 'document list query');
+    const page = await engine.listDocuments({
+      ...(query.collection !== undefined ? { collection: query.collection } : {}),
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.document_type !== undefined ? { document_type: query.document_type } : {}),
+      ...(query.fiscal_year !== undefined ? { fiscal_year: query.fiscal_year } : {}),
+      ...(query.limit !== undefined ? { limit: query.limit } : {}),
+      ...(query.offset !== undefined ? { offset: query.offset } : {}),
+    });
+    const anchors = await engine.documentAnchors(page.items.map((item) => item.id));
+    return c.json({
+      items: page.items.map((item) => ({ ...item, anchor: anchors.get(item.id) ?? null })),
+      total: page.total,
+      limit: page.limit,
+      offset: page.offset,
+    });
+  });
+
+  api.post('/admin/documents/:id/archive', async (c) => {
+    await requireSession(c, true);
+    return c.json({ document: await engine.archiveDocument(documentId(c.req.param('id'))) });
+  });
+
+  api.post('/admin/documents/:id/restore', async (c) => {
+    await requireSession(c, true);
+    return c.json({ document: await engine.restoreDocument(documentId(c.req.param('id'))) });
+  });
+
+  api.delete('/admin/documents/:id', async (c) => {
+    await requireSession(c, true);
+    await engine.deleteDocument(documentId(c.req.param('id')));
+    return c.body(null, 204);
+  });
+}
+
+/** A document id from the path; one the engine could never have issued is simply not found. */
+function documentId(value: string): string {
+  if (!IDENTIFIER.test(value))
+    throw new ApiError('NOT_FOUND', 404, `No document ${JSON.stringify(value.slice(0, 100))}.`);
+  return value;
+}
+
+/** The client's address: the socket's, or the proxy's `X-Forwarded-For` when it is trusted. */
+function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded.slice(0, 100);
+  }
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+function isHttps(c: Context, trustProxy: boolean): boolean {
+  if (trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https') return true;
+  return new URL(c.req.url).protocol === 'https:';
+}

@@ -1,0 +1,137 @@
+/** `/admin`: the sign-in form, or the portal (upload, documents, toasts) for a signed-in admin. */
+import { useCallback, useEffect, useState } from 'react';
+import { fetchCollections } from '../api.js';
+import { useT } from '../app.js';
+import { AdminApiError, type AdminSession, logout, me } from './admin-api.js';
+import { DocumentsTable } from './documents-table.js';
+import { LoginForm } from './login.js';
+import { type LoginNotice, loginNotice } from './notices.js';
+import { ToastProvider } from './toasts.js';
+import { UploadForm } from './upload.js';
+import './admin.css';
+
+type Auth =
+  | { state: 'checking' }
+  | { state: 'signed-out'; notice?: LoginNotice | undefined }
+  | { state: 'signed-in'; session: AdminSession };
+
+export function AdminPage() {
+  const { t } = useT();
+  const [auth, setAuth] = useState<Auth>({ state: 'checking' });
+
+  useEffect(() => {
+    let cancelled = false;
+    me().then(
+      (session) => {
+        if (!cancelled) setAuth({ state: 'signed-in', session });
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        // No session is the normal first visit: show the form without a message.
+        const quiet = error instanceof AdminApiError && error.code === 'UNAUTHENTICATED';
+        setAuth({ state: 'signed-out', notice: quiet ? undefined : loginNotice(error) });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  /** A 401 from any admin call: the session is gone (expired or revoked); back to the form. */
+  const onUnauthorized = useCallback((error: AdminApiError) => {
+    setAuth({
+      state: 'signed-out',
+      notice: error.code === 'SESSION_EXPIRED' ? { key: 'admin.login.expired' } : undefined,
+    });
+  }, []);
+
+  const signOut = async (session: AdminSession) => {
+    try {
+      await logout(session);
+    } catch {
+      // The session is forgotten here either way; the server expires it.
+    }
+    setAuth({ state: 'signed-out' });
+  };
+
+  if (auth.state === 'checking') {
+    return (
+      <div className="admin">
+        <p className="muted" role="status">
+          {t('admin.loading')}
+        </p>
+      </div>
+    );
+  }
+  if (auth.state === 'signed-out') {
+    return (
+      <div className="admin">
+        <LoginForm
+          key={auth.notice?.key ?? 'none'}
+          notice={auth.notice}
+          onSignedIn={(session) => setAuth({ state: 'signed-in', session })}
+        />
+      </div>
+    );
+  }
+  return (
+    <ToastProvider>
+      <Portal session={auth.session} onUnauthorized={onUnauthorized} onSignOut={signOut} />
+    </ToastProvider>
+  );
+}
+
+function Portal(props: {
+  session: AdminSession;
+  onUnauthorized: (error: AdminApiError) => void;
+  onSignOut: (session: AdminSession) => Promise<void>;
+}) {
+  const { t } = useT();
+  const [refreshKey, setRefreshKey] = useState(0);
+  const [collections, setCollections] = useState<string[]>([]);
+
+  useEffect(() => {
+    void refreshKey;
+    let cancelled = false;
+    fetchCollections().then(
+      (items) => {
+        if (!cancelled) setCollections(items.map((item) => item.name));
+      },
+      () => {},
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [refreshKey]);
+
+  return (
+    <div className="admin">
+      <div className="admin-header">
+        <h1>{t('admin.title')}</h1>
+        <div className="admin-user">
+          <span className="muted">{t('admin.signedInAs', { email: props.session.email })}</span>
+          <button
+            type="button"
+            className="button secondary"
+            data-testid="admin-logout"
+            onClick={() => void props.onSignOut(props.session)}
+          >
+            {t('admin.logout')}
+          </button>
+        </div>
+      </div>
+      <UploadForm
+        session={props.session}
+        collections={collections}
+        onUploaded={() => setRefreshKey((value) => value + 1)}
+        onUnauthorized={props.onUnauthorized}
+      />
+      <DocumentsTable
+        session={props.session}
+        collections={collections}
+        refreshKey={refreshKey}
+        onUnauthorized={props.onUnauthorized}
+      />
+    </div>
+  );
+}

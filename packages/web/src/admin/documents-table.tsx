@@ -1,0 +1,422 @@
+/** The documents table: filters, paging, archive / restore / delete (with a confirmation dialog). */
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useT } from '../app.js';
+import type { MessageKey } from '../i18n.js';
+import {
+  AdminApiError,
+  type AdminDocument,
+  type AdminSession,
+  DOCUMENT_STATUSES,
+  DOCUMENT_TYPES,
+  type DocumentFilters,
+  type DocumentPage,
+  deleteDocument,
+  listDocuments,
+  setArchived,
+} from './admin-api.js';
+import { shortHash } from './notices.js';
+import { useToast } from './toasts.js';
+
+export const PAGE_SIZE = 20;
+
+const ANCHOR_KEYS: Record<string, MessageKey> = {
+  PENDING_ANCHOR: 'admin.anchor.PENDING_ANCHOR',
+  ANCHORING: 'admin.anchor.ANCHORING',
+  ANCHORED: 'admin.anchor.ANCHORED',
+};
+
+/** Only http(s) explorer links are rendered as links. */
+function safeUrl(value: string | null | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function DocumentsTable(props: {
+  session: AdminSession;
+  collections: readonly string[];
+  /** Changes whenever the list must be fetched again (e.g. after an upload). */
+  refreshKey: number;
+  onUnauthorized: (error: AdminApiError) => void;
+}) {
+  const { t } = useT();
+  const toast = useToast();
+  const ids = useId();
+  const { session, onUnauthorized } = props;
+  const [filters, setFilters] = useState<DocumentFilters>({});
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<DocumentPage | undefined>();
+  const [loadError, setLoadError] = useState<AdminApiError | undefined>();
+  const [busyId, setBusyId] = useState<string | undefined>();
+  const [reload, setReload] = useState(0);
+  const [pendingDelete, setPendingDelete] = useState<AdminDocument | undefined>();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    void props.refreshKey;
+    void reload;
+    let cancelled = false;
+    listDocuments(filters, PAGE_SIZE, offset).then(
+      (result) => {
+        if (cancelled) return;
+        setLoadError(undefined);
+        // Deleting the last row of a page leaves an empty page: step back.
+        if (result.items.length === 0 && offset > 0 && result.total > 0) {
+          setOffset(Math.max(0, Math.floor((result.total - 1) / PAGE_SIZE) * PAGE_SIZE));
+          return;
+        }
+        setPage(result);
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        const failure = error instanceof AdminApiError ? error : new AdminApiError('NETWORK', String(error));
+        if (failure.status === 401) onUnauthorized(failure);
+        else setLoadError(failure);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [filters, offset, props.refreshKey, reload, onUnauthorized]);
+
+  const setFilter = (key: keyof DocumentFilters, value: string) => {
+    setFilters((current) => {
+      const next = { ...current };
+      if (value === '') delete next[key];
+      else next[key] = value;
+      return next;
+    });
+    setOffset(0);
+  };
+
+  const act = useCallback(
+    async (document: AdminDocument, action: 'archive' | 'restore' | 'delete') => {
+      setBusyId(document.id);
+      const title = document.title || document.filename;
+      try {
+        if (action === 'delete') {
+          await deleteDocument(session, document.id);
+          toast('success', t('admin.deleted', { title }));
+        } else {
+          await setArchived(session, document.id, action === 'archive');
+          toast('success', t(action === 'archive' ? 'admin.archived' : 'admin.restored', { title }));
+        }
+      } catch (error) {
+        const failure = error instanceof AdminApiError ? error : new AdminApiError('NETWORK', String(error));
+        if (failure.status === 401) {
+          onUnauthorized(failure);
+          return;
+        }
+        toast('error', t('admin.actionFailed', { code: failure.code, message: failure.message }));
+      } finally {
+        setBusyId(undefined);
+        setReload((value) => value + 1);
+      }
+    },
+    [session, toast, t, onUnauthorized],
+  );
+
+  const askDelete = (document: AdminDocument, trigger: HTMLElement) => {
+    returnFocus.current = trigger;
+    setPendingDelete(document);
+  };
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (pendingDelete && !element.open) {
+      element.showModal();
+      cancelButton.current?.focus();
+    } else if (!pendingDelete && element.open) element.close();
+  }, [pendingDelete]);
+
+  const closeDialog = () => {
+    setPendingDelete(undefined);
+    const target = returnFocus.current;
+    returnFocus.current = null;
+    if (target?.isConnected) target.focus();
+  };
+
+  const confirmDelete = () => {
+    const document = pendingDelete;
+    setPendingDelete(undefined);
+    returnFocus.current = null;
+    if (document) void act(document, 'delete');
+  };
+
+  const total = page?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const current = Math.floor(offset / PAGE_SIZE) + 1;
+
+  return (
+    <section className="admin-card" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>{t('admin.documents.title')}</h2>
+      <fieldset className="filters">
+        <legend>{t('admin.filter.title')}</legend>
+        <label className="field" htmlFor={`${ids}-collection`}>
+          {t('admin.filter.collection')}
+          <select
+            id={`${ids}-collection`}
+            data-testid="filter-collection"
+            value={filters.collection ?? ''}
+            onChange={(event) => setFilter('collection', event.target.value)}
+          >
+            <option value="">{t('admin.filter.all')}</option>
+            {props.collections.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field" htmlFor={`${ids}-type`}>
+          {t('admin.filter.type')}
+          <select
+            id={`${ids}-type`}
+            data-testid="filter-type"
+            value={filters.document_type ?? ''}
+            onChange={(event) => setFilter('document_type', event.target.value)}
+          >
+            <option value="">{t('admin.filter.all')}</option>
+            {DOCUMENT_TYPES.map((value) => (
+              <option key={value} value={value}>
+                {value === 'other' ? t('admin.upload.typeOther') : value}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field" htmlFor={`${ids}-year`}>
+          {t('admin.filter.year')}
+          <input
+            id={`${ids}-year`}
+            data-testid="filter-year"
+            type="number"
+            inputMode="numeric"
+            min={1945}
+            max={2100}
+            value={filters.fiscal_year ?? ''}
+            onChange={(event) => {
+              const value = event.target.value;
+              if (value === '' || /^\d{4}$/.test(value)) setFilter('fiscal_year', value);
+            }}
+          />
+        </label>
+        <label className="field" htmlFor={`${ids}-status`}>
+          {t('admin.filter.status')}
+          <select
+            id={`${ids}-status`}
+            data-testid="filter-status"
+            value={filters.status ?? ''}
+            onChange={(event) => setFilter('status', event.target.value)}
+          >
+            <option value="">{t('admin.filter.all')}</option>
+            {DOCUMENT_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </label>
+      </fieldset>
+
+      {loadError && (
+        <p className="error" role="alert">
+          {t('admin.documents.failed', { code: loadError.code, message: loadError.message })}
+        </p>
+      )}
+      {!page && !loadError && <p className="muted">{t('admin.documents.loading')}</p>}
+
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
+      <section className="table-scroll" tabIndex={0} aria-labelledby={`${ids}-caption`}>
+        <table className="documents" data-testid="documents-table">
+          <caption id={`${ids}-caption`} className="visually-hidden">
+            {t('admin.documents.caption')}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('admin.column.document')}</th>
+              <th scope="col">{t('admin.column.status')}</th>
+              <th scope="col">{t('admin.column.chunks')}</th>
+              <th scope="col">{t('admin.column.root')}</th>
+              <th scope="col">{t('admin.column.anchor')}</th>
+              <th scope="col">{t('admin.column.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page?.items.map((document) => (
+              <DocumentRow
+                key={document.id}
+                document={document}
+                busy={busyId === document.id}
+                onArchive={() => void act(document, 'archive')}
+                onRestore={() => void act(document, 'restore')}
+                onDelete={(trigger) => askDelete(document, trigger)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {page && page.items.length === 0 && <p className="muted">{t('admin.documents.empty')}</p>}
+
+      <nav className="pager" aria-label={t('admin.page.label')}>
+        <button
+          type="button"
+          className="button secondary"
+          data-testid="page-prev"
+          disabled={offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+        >
+          {t('admin.page.prev')}
+        </button>
+        <span data-testid="page-info" aria-live="polite">
+          {t('admin.page.info', { page: current, pages, total })}
+        </span>
+        <button
+          type="button"
+          className="button secondary"
+          data-testid="page-next"
+          disabled={offset + PAGE_SIZE >= total}
+          onClick={() => setOffset(offset + PAGE_SIZE)}
+        >
+          {t('admin.page.next')}
+        </button>
+      </nav>
+
+      <dialog
+        ref={dialog}
+        className="confirm-dialog"
+        aria-labelledby={`${ids}-confirm-title`}
+        aria-describedby={`${ids}-confirm-body`}
+        onClose={() => {
+          if (pendingDelete) closeDialog();
+        }}
+      >
+        <h3 id={`${ids}-confirm-title`}>{t('admin.confirm.title')}</h3>
+        <p id={`${ids}-confirm-body`}>
+          {t('admin.confirm.body', { title: pendingDelete?.title || pendingDelete?.filename || '' })}
+        </p>
+        <div className="dialog-actions">
+          <button ref={cancelButton} type="button" className="button secondary" onClick={closeDialog}>
+            {t('admin.confirm.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button danger"
+            data-testid="confirm-delete"
+            onClick={confirmDelete}
+          >
+            {t('admin.confirm.delete')}
+          </button>
+        </div>
+      </dialog>
+    </section>
+  );
+}
+
+function DocumentRow(props: {
+  document: AdminDocument;
+  busy: boolean;
+  onArchive: () => void;
+  onRestore: () => void;
+  onDelete: (trigger: HTMLElement) => void;
+}) {
+  const { t } = useT();
+  const { document } = props;
+  const title = document.title || document.filename;
+  const anchorKey = ANCHOR_KEYS[document.anchor_state];
+  const explorer = safeUrl(document.anchor?.explorer_url);
+  const meta = [document.collection, document.document_type, document.fiscal_year]
+    .filter((value) => value !== null && value !== '')
+    .join(' · ');
+  return (
+    <tr
+      data-testid="document-row"
+      data-id={document.id}
+      data-status={document.status}
+      data-anchor-state={document.anchor_state}
+    >
+      <td data-label={t('admin.column.document')}>
+        <div>
+          <span className="document-title">{title}</span>
+          <span className="document-meta muted">{meta}</span>
+          {document.source && <span className="document-meta muted break">{document.source}</span>}
+        </div>
+      </td>
+      <td data-label={t('admin.column.status')}>
+        <span className={`status status-${document.status.toLowerCase()}`}>{document.status}</span>
+      </td>
+      <td className="number" data-label={t('admin.column.chunks')}>
+        {document.chunk_count}
+      </td>
+      <td data-label={t('admin.column.root')}>
+        {document.root ? <code title={document.root}>{shortHash(document.root)}</code> : '—'}
+      </td>
+      <td data-label={t('admin.column.anchor')}>
+        <div>
+          <span className={`anchor anchor-${document.anchor_state.toLowerCase()}`}>
+            {anchorKey ? t(anchorKey) : document.anchor_state}
+          </span>
+          {document.anchor &&
+            (explorer ? (
+              <a
+                className="tx break"
+                href={explorer}
+                target="_blank"
+                rel="noopener noreferrer"
+                title={t('admin.anchor.tx', { chain: document.anchor.chain_id })}
+              >
+                {shortHash(document.anchor.tx_hash, 14)}
+              </a>
+            ) : (
+              <code className="tx break" title={t('admin.anchor.tx', { chain: document.anchor.chain_id })}>
+                {document.anchor.tx_hash}
+              </code>
+            ))}
+        </div>
+      </td>
+      <td data-label={t('admin.column.actions')}>
+        <div className="row-actions">
+          {document.status === 'ARCHIVED' ? (
+            <button
+              type="button"
+              className="button secondary"
+              data-testid="document-restore"
+              disabled={props.busy}
+              aria-label={t('admin.actionLabel', { action: t('admin.restore'), title })}
+              onClick={props.onRestore}
+            >
+              {t('admin.restore')}
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button secondary"
+              data-testid="document-archive"
+              disabled={props.busy || document.status !== 'READY'}
+              aria-label={t('admin.actionLabel', { action: t('admin.archive'), title })}
+              onClick={props.onArchive}
+            >
+              {t('admin.archive')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button secondary danger-text"
+            data-testid="document-delete"
+            disabled={props.busy}
+            aria-label={t('admin.actionLabel', { action: t('admin.delete'), title })}
+            onClick={(event) => props.onDelete(event.currentTarget)}
+          >
+            {t('admin.delete')}
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,355 @@
+/**
+ * End-to-end tests of the admin portal in headless Chromium (issue 5, items 5 and 7): a real engine
+ * on PGlite with a local anvil chain, the real server serving `packages/web/dist`, a first admin
+ * created with `createAdmin`, and the page driven only through the admin contract's `data-testid`s,
+ * roles and labels.
+ *
+ * One story, in order: a wrong password gets the generic error; sign in; upload a real PDF with its
+ * metadata and follow the streamed progress to `done`; the row appears READY; anchor, reload, and the
+ * row shows ANCHORED with its transaction; the public chat answers from that document; archive,
+ * restore, delete (through the confirmation dialog); sign out. axe-core (no serious or critical
+ * violation) on the sign-in form and the portal; screenshots at desktop and 360 px width go to
+ * test/screenshots/admin-*.png. Skipped when `/usr/bin/chromium` is missing.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createAdmin } from '@saksi/engine';
+import { type RunningServer, startServer } from '@saksi/server';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { isLang, type Lang, translate } from '../src/i18n.js';
+
+const CHROMIUM = process.env['SAKSI_CHROMIUM'] ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(
+    `admin.e2e.test.ts: skipping the admin end-to-end tests, ${CHROMIUM} is missing (apt-get install chromium, or set SAKSI_CHROMIUM)`,
+  );
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const webRoot = path.join(repoRoot, 'packages/web/dist');
+const screenshots = path.join(import.meta.dirname, 'screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A 4-page pdfLaTeX sample (see ../shared/data/files/pdf-samples/files.json). */
+const PDF = path.resolve(
+  repoRoot,
+  '../shared/data/files/pdf-samples/004-pdflatex-4-pages/pdflatex-4-pages.pdf',
+);
+const PDF_QUESTION = 'Is there a difference between this text and some nonsense like Huardest gefburn?';
+const COLLECTION = 'apbn-sampel';
+
+const ADMIN_EMAIL = 'admin@saksi.test';
+const ADMIN_PASSWORD = 'correct horse battery staple';
+
+const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 360, height: 780 } } as const;
+
+let test: TestEngine;
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const shots: string[] = [];
+const pageErrors: string[] = [];
+
+describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', () => {
+  beforeAll(async () => {
+    if (!existsSync(path.join(webRoot, 'index.html'))) {
+      const built = spawnSync('npm', ['run', 'build', '-w', '@saksi/web'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      });
+      expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
+    }
+    mkdirSync(screenshots, { recursive: true });
+    test = await openTestEngine({ env: { SAKSI_ANCHOR: 'local' } });
+    await createAdmin(test.engine.db, ADMIN_EMAIL, ADMIN_PASSWORD);
+    server = await startServer(test.engine, { port: 0, host: '127.0.0.1', webRoot });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    await test?.close();
+    if (shots.length > 0) console.log(['admin screenshots:', ...shots.map((shot) => `  ${shot}`)].join('\n'));
+  });
+
+  it('refuses a wrong password with the generic message, then signs in', async () => {
+    await page.goto(`${server.url}/admin`);
+    const email = page.getByTestId('admin-login-email');
+    await email.waitFor({ state: 'visible' });
+    expect(await email.getAttribute('autocomplete')).toBe('username');
+    expect(await page.getByTestId('admin-login-password').getAttribute('autocomplete')).toBe(
+      'current-password',
+    );
+    // Labelled fields: reachable by their label text.
+    expect(await page.getByLabel(/email/i).count()).toBeGreaterThan(0);
+    await checkAccessibility(page, '/admin (sign-in form)');
+    await screenshot(page, 'admin-login-desktop');
+
+    await email.fill(ADMIN_EMAIL);
+    await page.getByTestId('admin-login-password').fill('not the password at all');
+    await page.getByTestId('admin-login-submit').click();
+    const error = page.getByTestId('admin-login-error');
+    await error.waitFor({ state: 'visible' });
+    expect(await error.getAttribute('role')).toBe('alert');
+    const lang = await pageLang(page);
+    expect((await error.textContent()) ?? '').toBe(translate(lang, 'admin.login.failed'));
+    // An unknown email gets exactly the same words.
+    await email.fill('nobody@saksi.test');
+    const [unknown] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/api/v1/admin/login')),
+      page.getByTestId('admin-login-submit').click(),
+    ]);
+    expect(unknown.status()).toBe(401);
+    await expect.poll(() => page.getByTestId('admin-login-submit').isEnabled()).toBe(true);
+    expect((await error.textContent()) ?? '').toBe(translate(lang, 'admin.login.failed'));
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'admin-login-mobile');
+    await expectNoHorizontalScroll(page);
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    await email.fill(ADMIN_EMAIL);
+    await page.getByTestId('admin-login-password').fill(ADMIN_PASSWORD);
+    await page.getByTestId('admin-login-submit').click();
+    await page.getByTestId('admin-logout').waitFor({ state: 'visible' });
+    await page.getByTestId('documents-table').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('document-row').count()).toBe(0);
+  });
+
+  it('uploads a PDF with its metadata, follows the progress to done, and lists it READY', async () => {
+    await page.getByTestId('upload-file').setInputFiles(PDF);
+    await page.getByTestId('upload-collection').fill(COLLECTION);
+    await page.getByTestId('upload-type').selectOption('APBN');
+    await page.getByTestId('upload-year').fill('2025');
+    await page.getByTestId('upload-source').fill('https://jdih.kemenkeu.go.id/');
+    const submit = page.getByTestId('upload-submit');
+    expect(await submit.isEnabled()).toBe(true);
+    // Record every stage the progress bar shows while the upload runs.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __stages: string[] }).__stages = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[data-testid="upload-progress"]');
+        const stage = bar?.getAttribute('data-stage') ?? '';
+        if (stage !== '' && seen[seen.length - 1] !== stage) seen.push(stage);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await submit.click();
+    const progress = page.getByTestId('upload-progress');
+    await expect.poll(() => attribute(progress, 'data-state'), { timeout: 30_000 }).toBe('done');
+    expect(await progress.getAttribute('data-stage')).toBe('done');
+    const stages = await page.evaluate(() => (window as unknown as { __stages: string[] }).__stages);
+    expect(stages, stages.join(' → ')).toContain('parsing');
+    expect(stages.at(-1)).toBe('done');
+
+    const toast = page.locator('[data-testid="toast"][data-kind="success"]');
+    await toast.first().waitFor({ state: 'visible' });
+    expect(await toast.first().getAttribute('role')).toBe('status');
+    await screenshot(page, 'admin-upload-desktop');
+
+    const row = page.getByTestId('document-row');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.getAttribute('data-status')).toBe('READY');
+    expect(await row.getAttribute('data-anchor-state')).toBe('PENDING_ANCHOR');
+    const id = (await row.getAttribute('data-id')) ?? '';
+    const stored = await test.engine.getDocument(id);
+    expect(stored).toMatchObject({ document_type: 'APBN', fiscal_year: 2025, collection: COLLECTION });
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain(String(stored.chunk_count));
+    expect(text).toContain((stored.root ?? '').slice(0, 10));
+  });
+
+  it('shows the anchor state and its transaction after anchoring', async () => {
+    await test.engine.anchorNow();
+    await page.reload();
+    const row = page.getByTestId('document-row');
+    await expect.poll(() => attribute(row, 'data-anchor-state'), { timeout: 15_000 }).toBe('ANCHORED');
+    // The tx the server reports for this document (the page's cookie signs the request in).
+    const listed = (await (await page.request.get(`${server.url}/api/v1/admin/documents`)).json()) as {
+      items: { id: string; anchor: { tx_hash: string; explorer_url: string | null } | null }[];
+    };
+    const anchor = listed.items[0]?.anchor;
+    expect(anchor?.tx_hash ?? '').toMatch(/^0x[0-9a-f]{64}$/i);
+    if (anchor?.explorer_url) {
+      expect(await row.locator('a').first().getAttribute('href')).toBe(anchor.explorer_url);
+    } else {
+      expect((await row.textContent()) ?? '').toContain(anchor?.tx_hash);
+    }
+
+    await checkAccessibility(page, '/admin (portal, light)');
+    await page.getByTestId('theme-switch').click();
+    await checkAccessibility(page, '/admin (portal, dark)');
+    await page.getByTestId('theme-switch').click();
+    await screenshot(page, 'admin-portal-desktop');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'admin-portal-mobile');
+    await expectNoHorizontalScroll(page);
+    await page.setViewportSize(VIEWPORTS.desktop);
+  });
+
+  it('the public chat answers from the uploaded document', async () => {
+    const chat = await context.newPage();
+    chat.on('pageerror', (error) => pageErrors.push(`${chat.url()}: ${error.message}`));
+    await chat.goto(`${server.url}/`);
+    await chat.getByTestId('collection-picker').selectOption(COLLECTION);
+    await chat.getByTestId('chat-input').fill(PDF_QUESTION);
+    await chat.getByTestId('chat-send').click();
+    const assistant = chat.getByTestId('message-assistant').last();
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 30_000 }).toBe('done');
+    const toggle = assistant.getByTestId('sources-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const source = assistant.getByTestId('source-item').first();
+    await source.waitFor({ state: 'visible' });
+    const [item] = (await test.engine.listDocuments({ collection: COLLECTION })).items;
+    expect((await source.textContent()) ?? '').toContain(item?.title ?? '(no document)');
+    await chat.close();
+  });
+
+  it('archives, restores, and deletes (after confirmation) the document', async () => {
+    const row = page.getByTestId('document-row');
+    await row.getByTestId('document-archive').click();
+    await expect.poll(() => attribute(row, 'data-status')).toBe('ARCHIVED');
+    await row.getByTestId('document-restore').click();
+    await expect.poll(() => attribute(row, 'data-status')).toBe('READY');
+
+    await page.getByTestId('filter-status').selectOption('ARCHIVED');
+    await expect.poll(() => row.count()).toBe(0);
+    await page.getByTestId('filter-status').selectOption('');
+    await expect.poll(() => row.count()).toBe(1);
+    expect((await page.getByTestId('page-info').textContent()) ?? '').toMatch(/1\D+1/);
+    expect(await page.getByTestId('page-next').isDisabled()).toBe(true);
+
+    // Cancelling (Escape) keeps the row and returns focus to the delete button.
+    const remove = row.getByTestId('document-delete');
+    await remove.click();
+    const confirm = page.getByTestId('confirm-delete');
+    await confirm.waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => document.activeElement?.closest('dialog')?.open ?? false)).toBe(true);
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await remove.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await row.count()).toBe(1);
+
+    await remove.click();
+    await confirm.click();
+    await expect.poll(() => row.count()).toBe(0);
+    const deleted = page.locator('[data-testid="toast"][data-kind="success"]');
+    expect(await deleted.count()).toBeGreaterThan(0);
+    expect((await test.engine.listDocuments({})).total).toBe(0);
+  });
+
+  it('an expired session returns to the form with its own message; signing in again works', async () => {
+    await test.engine.db.query("UPDATE auth_sessions SET expires_at = now() - interval '1 minute'");
+    await page.getByTestId('filter-type').selectOption('APBD');
+    const error = page.getByTestId('admin-login-error');
+    await error.waitFor({ state: 'visible' });
+    expect((await error.textContent()) ?? '').toBe(translate(await pageLang(page), 'admin.login.expired'));
+    await page.getByTestId('admin-login-email').fill(ADMIN_EMAIL);
+    await page.getByTestId('admin-login-password').fill(ADMIN_PASSWORD);
+    await page.getByTestId('admin-login-submit').click();
+    await page.getByTestId('admin-logout').waitFor({ state: 'visible' });
+  });
+
+  it('signs out back to the form; the session is gone', async () => {
+    await page.getByTestId('admin-logout').click();
+    await page.getByTestId('admin-login-email').waitFor({ state: 'visible' });
+    await page.reload();
+    await page.getByTestId('admin-login-email').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('admin-login-error').count()).toBe(0);
+    const me = await page.evaluate(async () => (await fetch('/api/v1/admin/me')).status);
+    expect(me).toBe(401);
+  });
+
+  it('after repeated failures says how long to wait, in other words than the generic message', async () => {
+    const lang = await pageLang(page);
+    const [before, after] = translate(lang, 'admin.login.rateLimited', { seconds: '\u0000' }).split('\u0000');
+    const error = page.getByTestId('admin-login-error');
+    await page.getByTestId('admin-login-email').fill(ADMIN_EMAIL);
+    await page.getByTestId('admin-login-password').fill('still not the password');
+    let text = '';
+    for (let attempt = 0; attempt < 8 && !text.startsWith(before ?? '?'); attempt++) {
+      await page.getByTestId('admin-login-submit').click();
+      await error.waitFor({ state: 'visible' });
+      await expect.poll(() => page.getByTestId('admin-login-submit').isEnabled()).toBe(true);
+      text = (await error.textContent()) ?? '';
+    }
+    expect(text.startsWith(before ?? '?') && text.endsWith(after ?? '?'), text).toBe(true);
+    const seconds = Number(text.slice((before ?? '').length, text.length - (after ?? '').length));
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(15 * 60);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+async function pageLang(target: Page): Promise<Lang> {
+  const lang = await target.evaluate(() => document.documentElement.lang);
+  if (!isLang(lang)) throw new Error(`unexpected <html lang="${lang}">`);
+  return lang;
+}
+
+/** An attribute now, or null when the element is not (yet) there: polls never wait on a missing element. */
+async function attribute(locator: Locator, name: string): Promise<string | null> {
+  return (await locator.count()) > 0 ? locator.first().getAttribute(name) : null;
+}
+
+/** axe-core on the page as it is; fails on serious or critical violations, printing them. */
+async function checkAccessibility(target: Page, label: string): Promise<void> {
+  // The CSP refuses inline scripts; DevTools evaluation is not subject to it.
+  if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(axeSource);
+  const violations = await target.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+  });
+  if (violations.length > 0)
+    console.log(
+      `axe on ${label}:\n${violations.map((v) => `  [${v.impact}] ${v.id}: ${v.help} — ${v.targets.join(', ')}`).join('\n')}`,
+    );
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(blocking, `serious/critical axe violations on ${label}`).toEqual([]);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function expectNoHorizontalScroll(target: Page): Promise<void> {
+  const overflow = await target.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(1);
+}
+
+async function screenshot(target: Page, name: string): Promise<void> {
+  const file = path.join(screenshots, `${name}.png`);
+  await target.screenshot({ path: file, fullPage: true });
+  shots.push(path.relative(repoRoot, file));
+}

@@ -1,0 +1,346 @@
+/**
+ * End-to-end tests of the embeddable widget (issue 5, items 6 and 7) in headless Chromium: a real
+ * engine on PGlite with the `docs` collection ingested from Redux docs files, the real server serving
+ * `packages/web/dist` (widget.js and the demo page /demo/docs/), and host pages on other origins
+ * served by a tiny `node:http` server. The widget is driven through its `data-testid`s (Playwright
+ * locators pierce its open shadow root).
+ *
+ * Covered: a streamed answer with its summary on the demo page (no CSP violation); the widget on
+ * another origin allowed by SAKSI_ALLOWED_ORIGINS, and refused (an error, no answer) on one that is
+ * not; selection mode grounded in the selected chunk with `selection_sha256` in the certificate;
+ * Escape closes the panel and gives focus back to the Ask button; axe on the demo page with the panel
+ * open. Screenshots go to test/screenshots/widget-*.png. Skipped when `/usr/bin/chromium` is missing.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type Bundle, normalizeText } from '@saksi/proof';
+import { type RunningServer, startServer } from '@saksi/server';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+
+const CHROMIUM = process.env['SAKSI_CHROMIUM'] ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(
+    `widget.e2e.test.ts: skipping the widget end-to-end tests, ${CHROMIUM} is missing (apt-get install chromium, or set SAKSI_CHROMIUM)`,
+  );
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const webRoot = path.join(repoRoot, 'packages/web/dist');
+const docs = path.join(repoRoot, 'corpora/docs-redux/docs');
+const screenshots = path.join(import.meta.dirname, 'screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const DOC_FILES = ['introduction/CoreConcepts.md', 'api/Store.md', 'api/combineReducers.md'];
+const QUESTION = 'What does a store hold?';
+/** A sentence of api/Store.md that the demo page shows in one text node. */
+const SELECTED = "It is equal to the last value returned by the store's reducer.";
+const SUMMARY = /^\d+\D+\/ \d+\D+\/ \d+\D+$/;
+
+let test: TestEngine;
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+/** Host pages on other origins: one allowed by SAKSI_ALLOWED_ORIGINS, one not. */
+let allowedHost: Server;
+let otherHost: Server;
+let allowedOrigin = '';
+let otherOrigin = '';
+const shots: string[] = [];
+const pageErrors: string[] = [];
+const cspViolations: string[] = [];
+
+function hostPage(serverUrl: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Another docs site</title></head>
+<body><main><h1>Another docs site</h1>
+<p>A store holds the whole state tree of your application.</p></main>
+<script src="${serverUrl}/widget.js" data-collection="docs" async></script>
+</body></html>`;
+}
+
+async function listen(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ server: Server; origin: string }> {
+  const host = createServer(handler);
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  return { server: host, origin: `http://127.0.0.1:${(host.address() as AddressInfo).port}` };
+}
+
+describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
+  beforeAll(async () => {
+    const widget = path.join(webRoot, 'widget.js');
+    const demo = path.join(webRoot, 'demo/docs/index.html');
+    const source = path.join(import.meta.dirname, '../src/widget/widget.ts');
+    if (!existsSync(widget) || !existsSync(demo) || statSync(widget).mtimeMs < statSync(source).mtimeMs) {
+      const built = spawnSync('npm', ['run', 'build', '-w', '@saksi/web'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      });
+      expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
+    }
+    mkdirSync(screenshots, { recursive: true });
+    let serverUrl = '';
+    const serve: Parameters<typeof createServer>[1] = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(hostPage(serverUrl));
+    };
+    ({ server: allowedHost, origin: allowedOrigin } = await listen(serve));
+    ({ server: otherHost, origin: otherOrigin } = await listen(serve));
+    test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none', SAKSI_ALLOWED_ORIGINS: allowedOrigin } });
+    for (const file of DOC_FILES) {
+      await test.engine.ingest(
+        'docs',
+        { bytes: new Uint8Array(readFileSync(path.join(docs, file))), filename: file },
+        { language: 'en' },
+      );
+    }
+    server = await startServer(test.engine, { port: 0, host: '127.0.0.1', webRoot });
+    serverUrl = server.url;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    await test?.close();
+    await new Promise((resolve) => allowedHost?.close(resolve));
+    await new Promise((resolve) => otherHost?.close(resolve));
+    const widget = path.join(webRoot, 'widget.js');
+    if (existsSync(widget)) {
+      const { gzipSync } = await import('node:zlib');
+      const bytes = readFileSync(widget);
+      console.log(`widget.js: ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
+    }
+    console.log(['screenshots:', ...shots.map((shot) => `  ${shot}`)].join('\n'));
+  });
+
+  it('answers on the demo page: Ask → question → streamed answer → summary and proof link', async () => {
+    const page = await openPage(`${server.url}/demo/docs/`);
+    const response = await page.request.get(`${server.url}/demo/docs/`);
+    expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
+    const widget = await page.request.get(`${server.url}/widget.js`);
+    expect(widget.headers()['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(widget.headers()['cache-control']).toMatch(/max-age/);
+    expect(await page.locator('article').count()).toBe(2);
+
+    const answer = await ask(page, QUESTION, { recordStates: true });
+    expect((await answer.textContent()) ?? '').toMatch(/store/i);
+    expect(await page.evaluate(() => (window as unknown as { __states: string[] }).__states)).toContain(
+      'streaming',
+    );
+    expect((await page.getByTestId('widget-summary').textContent()) ?? '').toMatch(SUMMARY);
+    const href = (await page.getByTestId('widget-verify-link').getAttribute('href')) ?? '';
+    expect(href).toMatch(new RegExp(`^${escapeRegExp(server.url)}/verify/[A-Za-z0-9_-]+$`));
+    expect(await page.getByTestId('widget-source').count()).toBeGreaterThan(0);
+    await screenshot(page, 'widget-demo-answer');
+    expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('works on another origin listed in SAKSI_ALLOWED_ORIGINS, and fails cleanly on one that is not', async () => {
+    const allowed = await openPage(`${allowedOrigin}/`);
+    await ask(allowed, QUESTION);
+    expect((await allowed.getByTestId('widget-answer').textContent()) ?? '').toMatch(/store/i);
+    expect((await allowed.getByTestId('widget-summary').textContent()) ?? '').toMatch(SUMMARY);
+    await screenshot(allowed, 'widget-cross-origin');
+    await allowed.close();
+
+    const refused = await openPage(`${otherOrigin}/`);
+    const answer = await ask(refused, QUESTION, { expect: 'error' });
+    const text = (await answer.textContent()) ?? '';
+    expect(text).not.toMatch(/state tree/i);
+    expect(await answer.getByRole('alert').count()).toBe(1);
+    expect(await refused.getByTestId('widget-summary').isVisible()).toBe(false);
+    expect(await refused.getByTestId('widget-verify-link').isVisible()).toBe(false);
+    await screenshot(refused, 'widget-cross-origin-refused');
+    await refused.close();
+  });
+
+  it('asks about a selected sentence: grounded in its chunk, selection_sha256 in the certificate', async () => {
+    const page = await openPage(`${server.url}/demo/docs/`);
+    const selected = await page.evaluate((sentence) => {
+      const paragraph = Array.from(document.querySelectorAll('main p')).find((p) =>
+        p.textContent?.includes(sentence),
+      );
+      const node = paragraph?.firstChild;
+      if (!node || node.nodeType !== Node.TEXT_NODE) return '';
+      const start = (node.textContent ?? '').indexOf(sentence);
+      if (start < 0) return '';
+      paragraph.scrollIntoView({ block: 'center' });
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, start + sentence.length);
+      const selection = document.getSelection();
+      selection?.removeAllRanges();
+      selection?.addRange(range);
+      return selection?.toString() ?? '';
+    }, SELECTED);
+    expect(selected).toBe(SELECTED);
+    const button = page.getByTestId('widget-selection-ask');
+    await button.waitFor({ state: 'visible' });
+    await screenshot(page, 'widget-selection-button');
+    await button.click();
+    await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('widget-quote').textContent()).toBe(SELECTED);
+    expect(await page.getByTestId('widget-input').inputValue()).not.toBe('');
+    const answer = page.getByTestId('widget-answer');
+    await page.getByTestId('widget-send').click();
+    await expect.poll(() => attribute(answer, 'data-state'), { timeout: 20_000 }).toBe('done');
+
+    const containing = await test.engine.db.query<{ id: string }>(
+      'SELECT id FROM chunks WHERE position($1 in text) > 0',
+      ['It is equal to the last value returned by the store'],
+    );
+    expect(containing.rows).toHaveLength(1);
+    const chunkIds = await page
+      .getByTestId('widget-source')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-chunk-id')));
+    expect(chunkIds[0]).toBe(containing.rows[0]?.id);
+
+    const href = (await page.getByTestId('widget-verify-link').getAttribute('href')) ?? '';
+    const certificateId = href.split('/verify/')[1] ?? '';
+    const bundle = (await (
+      await fetch(`${server.url}/api/v1/certificates/${certificateId}`)
+    ).json()) as Bundle;
+    expect(bundle.certificate.query.mode).toBe('selection');
+    expect(bundle.certificate.query.selection_sha256).toBe(
+      createHash('sha256').update(normalizeText(SELECTED), 'utf8').digest('hex'),
+    );
+    expect(bundle.certificate.retrieval.results[0]?.chunk_id).toBe(containing.rows[0]?.id);
+    await screenshot(page, 'widget-selection-answer');
+    await page.close();
+  });
+
+  it('Escape closes the panel and focus returns to the Ask button', async () => {
+    const page = await openPage(`${server.url}/demo/docs/`);
+    await page.getByTestId('widget-ask').click();
+    await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
+    expect(await focusedTestId(page)).toBe('widget-input');
+    expect(await page.getByTestId('widget-ask').getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('widget-panel').waitFor({ state: 'hidden' });
+    expect(await focusedTestId(page)).toBe('widget-ask');
+    expect(await page.getByTestId('widget-ask').getAttribute('aria-expanded')).toBe('false');
+    // Keyboard only: Enter on the focused Ask button opens it again.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
+    expect(await focusedTestId(page)).toBe('widget-input');
+    await page.close();
+  });
+
+  it('has no serious or critical axe violation on the demo page with the panel open', async () => {
+    const page = await openPage(`${server.url}/demo/docs/`);
+    await ask(page, QUESTION);
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+      const result = await axe.run();
+      return result.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        targets: violation.nodes.slice(0, 5).map((node) => JSON.stringify(node.target)),
+      }));
+    });
+    if (violations.length > 0)
+      console.log(
+        `axe on the demo page:\n${violations.map((v) => `  [${v.impact}] ${v.id}: ${v.help} — ${v.targets.join(', ')}`).join('\n')}`,
+      );
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await screenshot(page, 'widget-mobile');
+    await page.close();
+  });
+
+  it('raised no page error', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+async function openPage(url: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  await page.goto(url);
+  await page.getByTestId('widget-ask').waitFor({ state: 'visible' });
+  return page;
+}
+
+/** Opens the panel, asks `question` and waits for the answer's final state. */
+async function ask(
+  page: Page,
+  question: string,
+  options: { expect?: 'done' | 'error'; recordStates?: boolean } = {},
+): Promise<Locator> {
+  await page.getByTestId('widget-ask').click();
+  await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
+  await page.getByTestId('widget-input').fill(question);
+  if (options.recordStates)
+    await page.evaluate(() => {
+      const host = document.querySelector('[data-saksi-widget]');
+      const answer = host?.shadowRoot?.querySelector('[data-testid="widget-answer"]');
+      const states: string[] = [];
+      (window as unknown as { __states: string[] }).__states = states;
+      if (answer)
+        new MutationObserver(() => states.push(answer.getAttribute('data-state') ?? '')).observe(answer, {
+          attributes: true,
+          attributeFilter: ['data-state'],
+        });
+    });
+  await page.getByTestId('widget-send').click();
+  const answer = page.getByTestId('widget-answer');
+  await expect
+    .poll(() => attribute(answer, 'data-state'), { timeout: 20_000 })
+    .toBe(options.expect ?? 'done');
+  return answer;
+}
+
+async function attribute(locator: Locator, name: string): Promise<string | null> {
+  return (await locator.count()) > 0 ? locator.first().getAttribute(name) : null;
+}
+
+/** The `data-testid` of the focused element inside the widget's shadow root. */
+function focusedTestId(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const host = document.querySelector('[data-saksi-widget]');
+    if (document.activeElement !== host) return `outside:${document.activeElement?.tagName ?? ''}`;
+    return host?.shadowRoot?.activeElement?.getAttribute('data-testid') ?? '';
+  });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const file = path.join(screenshots, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  shots.push(path.relative(repoRoot, file));
+}
