@@ -487,23 +487,24 @@ export function createEmbeddingModel(config: SaksiConfig): EmbeddingModel {
   });
 }
 
-export interface AnchorRoundSummary {
-  id: string;
-  status: RoundRow['status'];
-  chain_id: number;
-  contract: string;
-  batch_root: string;
-  size: number;
-  log_size: number | null;
-  tx_hash: string | null;
-  block_number: number | null;
-  block_timestamp: number | null;
-  gas_used: number | null;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-  explorer_url: string | null;
-}
+/** A round as the anchor status shows it: the row without its transaction bytes, with an explorer link. */
+export type AnchorRoundSummary = Pick<
+  RoundRow,
+  | 'id'
+  | 'status'
+  | 'chain_id'
+  | 'contract'
+  | 'batch_root'
+  | 'size'
+  | 'log_size'
+  | 'tx_hash'
+  | 'block_number'
+  | 'block_timestamp'
+  | 'gas_used'
+  | 'attempts'
+  | 'last_error'
+  | 'created_at'
+> & { explorer_url: string | null };
 
 export interface AnchorStatus {
   provider: 'local' | 'evm' | 'none';

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { AskEvent, AskInput, Engine, RetrievedChunk } from '@saksi/engine';
 import { type Context, Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { readJsonBody, validate } from './body.js';
 import { cors } from './cors.js';
@@ -26,10 +25,12 @@ import {
   consistencyQuerySchema,
   IDENTIFIER,
   inclusionQuerySchema,
+  listDocumentsOptions,
   listDocumentsSchema,
   queryRequestSchema,
   verifyWrapperSchema,
 } from './schemas.js';
+import { streamEvents } from './sse.js';
 import { parseUpload } from './upload.js';
 
 export interface AppOptions {
@@ -122,14 +123,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
 
   api.get('/documents', async (c) => {
     const query = validate(listDocumentsSchema, c.req.query(), 'document list query');
-    const page = await engine.listDocuments({
-      ...(query.collection !== undefined ? { collection: query.collection } : {}),
-      ...(query.status !== undefined ? { status: query.status } : {}),
-      ...(query.document_type !== undefined ? { document_type: query.document_type } : {}),
-      ...(query.fiscal_year !== undefined ? { fiscal_year: query.fiscal_year } : {}),
-      ...(query.limit !== undefined ? { limit: query.limit } : {}),
-      ...(query.offset !== undefined ? { offset: query.offset } : {}),
-    });
+    const page = await engine.listDocuments(listDocumentsOptions(query));
     return c.json({ items: page.items, total: page.total, limit: page.limit, offset: page.offset });
   });
 
@@ -292,51 +286,29 @@ function wantsStream(c: Context, body: ChatRequest): boolean {
  * sent only after its log entry is durable; on failure an `error` event `{code, message}` replaces it.
  */
 function streamChat(c: Context, engine: Engine, collection: string, input: AskInput): Response {
-  return streamSSE(c, async (stream) => {
-    let pending: Promise<void> = Promise.resolve();
-    let open = true;
-    const send = (event: string, data: unknown) => {
-      pending = pending.then(async () => {
-        if (!open) return;
-        try {
-          await stream.writeSSE({ event, data: JSON.stringify(data) });
-        } catch {
-          open = false; // the client went away; the answer is still certified and logged
-        }
-      });
-    };
-    stream.onAbort(() => {
-      open = false;
+  return streamEvents(c, async (send) => {
+    const result = await engine.ask(collection, input, (event: AskEvent) => {
+      switch (event.type) {
+        case 'session':
+          send('session', { session_id: event.session_id });
+          break;
+        case 'retrieval':
+          send('retrieval', { results: event.results.map(summarizeResult), timings: event.timings });
+          break;
+        case 'delta':
+          send('delta', { text: event.text });
+          break;
+        case 'bundle':
+          send('bundle', event.bundle);
+          break;
+      }
     });
-    try {
-      const result = await engine.ask(collection, input, (event: AskEvent) => {
-        switch (event.type) {
-          case 'session':
-            send('session', { session_id: event.session_id });
-            break;
-          case 'retrieval':
-            send('retrieval', { results: event.results.map(summarizeResult), timings: event.timings });
-            break;
-          case 'delta':
-            send('delta', { text: event.text });
-            break;
-          case 'bundle':
-            send('bundle', event.bundle);
-            break;
-        }
-      });
-      send('done', {
-        session_id: result.session_id,
-        certificate_id: result.bundle.certificate.certificate_id,
-        found: result.found,
-        timings: result.timings,
-      });
-    } catch (error) {
-      const mapped = toErrorResponse(error);
-      if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} (stream) failed:`, error);
-      send('error', mapped.body.error);
-    }
-    await pending;
+    send('done', {
+      session_id: result.session_id,
+      certificate_id: result.bundle.certificate.certificate_id,
+      found: result.found,
+      timings: result.timings,
+    });
   });
 }
 

@@ -3,6 +3,7 @@
  * for optional fields. Strings must be well-formed Unicode without NUL, since they end up in
  * PostgreSQL text and in RFC 8785 canonical JSON, neither of which can hold them.
  */
+import type { Engine } from '@saksi/engine';
 import { z } from 'zod';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -92,6 +93,20 @@ export const listDocumentsSchema = z.object({
   limit: integerString(1, 100).optional(),
   offset: integerString(0, 1_000_000_000).optional(),
 });
+
+/** A parsed document list query as `Engine.listDocuments` options (absent fields left out). */
+export function listDocumentsOptions(
+  query: z.infer<typeof listDocumentsSchema>,
+): Parameters<Engine['listDocuments']>[0] {
+  return {
+    ...(query.collection !== undefined ? { collection: query.collection } : {}),
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(query.document_type !== undefined ? { document_type: query.document_type } : {}),
+    ...(query.fiscal_year !== undefined ? { fiscal_year: query.fiscal_year } : {}),
+    ...(query.limit !== undefined ? { limit: query.limit } : {}),
+    ...(query.offset !== undefined ? { offset: query.offset } : {}),
+  };
+}
 
 /** Query string of `GET /api/v1/log/proof/inclusion`. */
 export const inclusionQuerySchema = z.object({

@@ -11,28 +11,25 @@
  * violation) on the sign-in form and the portal; screenshots at desktop and 360 px width go to
  * test/screenshots/admin-*.png. Skipped when `/usr/bin/chromium` is missing.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createAdmin } from '@saksi/engine';
-import { type RunningServer, startServer } from '@saksi/server';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { RunningServer } from '@saksi/server';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { isLang, type Lang, translate } from '../src/i18n.js';
+import {
+  attribute,
+  checkAccessibility,
+  chromiumAvailable,
+  expectNoHorizontalScroll,
+  repoRoot,
+  startWebHarness,
+  VIEWPORTS,
+  type WebHarness,
+} from './browser-harness.js';
 
-const CHROMIUM = process.env['SAKSI_CHROMIUM'] ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `admin.e2e.test.ts: skipping the admin end-to-end tests, ${CHROMIUM} is missing (apt-get install chromium, or set SAKSI_CHROMIUM)`,
-  );
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const webRoot = path.join(repoRoot, 'packages/web/dist');
-const screenshots = path.join(import.meta.dirname, 'screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const hasChromium = chromiumAvailable('admin.e2e.test.ts', 'the admin end-to-end tests');
 
 /** A 4-page pdfLaTeX sample (see ../shared/data/files/pdf-samples/files.json). */
 const PDF = path.resolve(
@@ -45,51 +42,29 @@ const COLLECTION = 'apbn-sampel';
 const ADMIN_EMAIL = 'admin@saksi.test';
 const ADMIN_PASSWORD = 'correct horse battery staple';
 
-const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 360, height: 780 } } as const;
-
+let web: WebHarness | undefined;
 let test: TestEngine;
 let server: RunningServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-const shots: string[] = [];
 const pageErrors: string[] = [];
 
 describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', () => {
   beforeAll(async () => {
-    if (!existsSync(path.join(webRoot, 'index.html'))) {
-      const built = spawnSync('npm', ['run', 'build', '-w', '@saksi/web'], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-      });
-      expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
-    }
-    mkdirSync(screenshots, { recursive: true });
-    test = await openTestEngine({ env: { SAKSI_ANCHOR: 'local' } });
-    await createAdmin(test.engine.db, ADMIN_EMAIL, ADMIN_PASSWORD);
-    server = await startServer(test.engine, { port: 0, host: '127.0.0.1', webRoot });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+    web = await startWebHarness({
+      env: { SAKSI_ANCHOR: 'local' },
+      prepare: async (opened) => {
+        await createAdmin(opened.engine.db, ADMIN_EMAIL, ADMIN_PASSWORD);
+      },
     });
-    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    ({ test, server, context } = web);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    await test?.close();
+    await web?.close();
+    const shots = web?.shots ?? [];
     if (shots.length > 0) console.log(['admin screenshots:', ...shots.map((shot) => `  ${shot}`)].join('\n'));
   });
 
@@ -307,49 +282,6 @@ async function pageLang(target: Page): Promise<Lang> {
   return lang;
 }
 
-/** An attribute now, or null when the element is not (yet) there: polls never wait on a missing element. */
-async function attribute(locator: Locator, name: string): Promise<string | null> {
-  return (await locator.count()) > 0 ? locator.first().getAttribute(name) : null;
-}
-
-/** axe-core on the page as it is; fails on serious or critical violations, printing them. */
-async function checkAccessibility(target: Page, label: string): Promise<void> {
-  // The CSP refuses inline scripts; DevTools evaluation is not subject to it.
-  if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(axeSource);
-  const violations = await target.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run();
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
-    }));
-  });
-  if (violations.length > 0)
-    console.log(
-      `axe on ${label}:\n${violations.map((v) => `  [${v.impact}] ${v.id}: ${v.help} — ${v.targets.join(', ')}`).join('\n')}`,
-    );
-  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(blocking, `serious/critical axe violations on ${label}`).toEqual([]);
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function expectNoHorizontalScroll(target: Page): Promise<void> {
-  const overflow = await target.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(1);
-}
-
 async function screenshot(target: Page, name: string): Promise<void> {
-  const file = path.join(screenshots, `${name}.png`);
-  await target.screenshot({ path: file, fullPage: true });
-  shots.push(path.relative(repoRoot, file));
+  await web?.screenshot(target, name);
 }

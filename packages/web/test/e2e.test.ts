@@ -13,9 +13,7 @@
  * conversation after a reload, and the gzip size of the chat page's JavaScript. Skipped when
  * `/usr/bin/chromium` is missing.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
@@ -27,23 +25,24 @@ import {
   utf8Encode,
   verifyBundle,
 } from '@saksi/proof';
-import { type RunningServer, startServer } from '@saksi/server';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { RunningServer } from '@saksi/server';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { GOLDEN_DOCUMENTS } from '../../proof/scripts/golden.js';
+import {
+  attribute,
+  checkAccessibility as checkPage,
+  chromiumAvailable,
+  expectNoHorizontalScroll,
+  repoRoot,
+  startWebHarness,
+  VIEWPORTS,
+  type WebHarness,
+  webRoot,
+} from './browser-harness.js';
 
-const CHROMIUM = process.env['SAKSI_CHROMIUM'] ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `e2e.test.ts: skipping the web end-to-end tests, ${CHROMIUM} is missing (apt-get install chromium, or set SAKSI_CHROMIUM)`,
-  );
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const webRoot = path.join(repoRoot, 'packages/web/dist');
-const screenshots = path.join(import.meta.dirname, 'screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const hasChromium = chromiumAvailable('e2e.test.ts', 'the web end-to-end tests');
 
 /** UU 22/2009 Pasal 285–291 (BAB XX, Ketentuan Pidana). */
 function lawExcerpt(): string {
@@ -76,8 +75,6 @@ const HOSTILE = [
 const LAW_QUESTION = 'Berapa denda pengendara sepeda motor yang tidak mengenakan helm standar nasional?';
 const HOSTILE_QUESTION = 'What does the warehouse note say about the door code?';
 
-const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 360, height: 780 } } as const;
-
 interface Figures {
   firstTextMs?: number;
   answerVerifyMs?: number;
@@ -94,8 +91,8 @@ interface Figures {
   chatJsFiles?: string[];
 }
 const figures: Figures = {};
-const shots: string[] = [];
 
+let web: WebHarness | undefined;
 let test: TestEngine;
 let server: RunningServer;
 let browser: Browser;
@@ -109,41 +106,24 @@ const pageErrors: string[] = [];
 
 describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
   beforeAll(async () => {
-    if (!existsSync(path.join(webRoot, 'index.html'))) {
-      const built = spawnSync('npm', ['run', 'build', '-w', '@saksi/web'], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-      });
-      expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
-    }
-    mkdirSync(screenshots, { recursive: true });
-    test = await openTestEngine({ env: { SAKSI_ANCHOR: 'local' } });
-    await test.engine.ingest(
-      'lalu-lintas',
-      { bytes: utf8Encode(lawExcerpt()), filename: 'uu-22-2009-pasal-285-291.md', title: 'UU 22/2009' },
-      { language: 'id' },
-    );
-    await test.engine.ingest(
-      'catatan',
-      { bytes: utf8Encode(HOSTILE), filename: 'catatan.md', title: 'Catatan gudang' },
-      { language: 'en' },
-    );
-    await test.engine.anchorNow();
-    keys = test.engine.trustedKeys();
-    server = await startServer(test.engine, { port: 0, host: '127.0.0.1', webRoot });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+    web = await startWebHarness({
+      env: { SAKSI_ANCHOR: 'local' },
+      prepare: async (opened) => {
+        await opened.engine.ingest(
+          'lalu-lintas',
+          { bytes: utf8Encode(lawExcerpt()), filename: 'uu-22-2009-pasal-285-291.md', title: 'UU 22/2009' },
+          { language: 'id' },
+        );
+        await opened.engine.ingest(
+          'catatan',
+          { bytes: utf8Encode(HOSTILE), filename: 'catatan.md', title: 'Catatan gudang' },
+          { language: 'en' },
+        );
+        await opened.engine.anchorNow();
+      },
     });
-    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    ({ test, server, browser, context } = web);
+    keys = test.engine.trustedKeys();
     const rpc = test.engine.anchorChain()?.rpc_url ?? '';
     context.on('request', (request) => {
       const url = request.url();
@@ -153,10 +133,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    await test?.close();
+    await web?.close();
     console.log(
       [
         'web e2e figures:',
@@ -168,7 +145,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
         `  10-claim bundle, verifyBundle in the page (median of ${figures.tenClaimRuns ?? '?'}): ${figures.tenClaimVerifyMs?.toFixed(1) ?? '?'} ms (target ≤ 50 ms); click → verdict ${figures.tenClaimClickMs?.toFixed(0) ?? '?'} ms`,
         `  chat page JavaScript, gzip: ${figures.chatJsGzipBytes ?? '?'} bytes (${figures.chatJsFiles?.join(', ') ?? '?'})`,
         'screenshots:',
-        ...shots.map((shot) => `  ${shot}`),
+        ...(web?.shots ?? []).map((shot) => `  ${shot}`),
       ].join('\n'),
     );
   });
@@ -534,11 +511,6 @@ async function settled(panel: Locator): Promise<void> {
     .toMatch(/^(verified|failed)$/);
 }
 
-/** An attribute now, or null when the element is not (yet) there: polls never wait on a missing element. */
-async function attribute(locator: Locator, name: string): Promise<string | null> {
-  return (await locator.count()) > 0 ? locator.first().getAttribute(name) : null;
-}
-
 function watch(page: Page): void {
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
 }
@@ -569,63 +541,13 @@ async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   await expect.poll(current).toBe(theme);
 }
 
-/** axe-core on the page as it is; fails on serious or critical violations, printing them. */
-async function checkAccessibility(page: Page, label: string): Promise<void> {
-  // The page's CSP refuses inline scripts (addScriptTag({ content }) is blocked, see the hostile
-  // content test); DevTools evaluation is not subject to it.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  expect(await page.evaluate(() => 'axe' in window)).toBe(true);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run();
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
-    }));
-  });
-  // Serious and critical ones, and the heading structure (one <h1> per page, no skipped levels).
-  const blocking = violations.filter(
-    (v) =>
-      v.impact === 'serious' ||
-      v.impact === 'critical' ||
-      v.id === 'heading-order' ||
-      v.id === 'page-has-heading-one',
-  );
-  if (violations.length > 0)
-    console.log(
-      `axe on ${label}:\n${violations.map((v) => `  [${v.impact}] ${v.id}: ${v.help} — ${v.targets.join(', ')}`).join('\n')}`,
-    );
-  expect(blocking, `serious/critical or heading axe violations on ${label}`).toEqual([]);
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function expectNoHorizontalScroll(page: Page): Promise<void> {
-  const found = await page.evaluate(() => {
-    const root = document.documentElement;
-    const widest = Array.from(document.querySelectorAll('body *'))
-      .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
-      .slice(-3)
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
-    return { overflow: root.scrollWidth - root.clientWidth, widest };
-  });
-  expect(
-    found.overflow,
-    `the page scrolls sideways; too wide: ${found.widest.join(', ')}`,
-  ).toBeLessThanOrEqual(1);
+/** axe-core on the page: serious or critical violations fail, and the heading structure (one <h1> per page, no skipped levels). */
+function checkAccessibility(page: Page, label: string): Promise<void> {
+  return checkPage(page, label, { alsoBlocking: ['heading-order', 'page-has-heading-one'] });
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  const file = path.join(screenshots, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  shots.push(path.relative(repoRoot, file));
+  await web?.screenshot(page, name);
 }
 
 /** The page's visible text outside the messages: labels, buttons, placeholders. */

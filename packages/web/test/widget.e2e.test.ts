@@ -11,31 +11,30 @@
  * Escape closes the panel and gives focus back to the Ask button; axe on the demo page with the panel
  * open. Screenshots go to test/screenshots/widget-*.png. Skipped when `/usr/bin/chromium` is missing.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Bundle, normalizeText } from '@saksi/proof';
-import { type RunningServer, startServer } from '@saksi/server';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { RunningServer } from '@saksi/server';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import type { TestEngine } from '../../engine/test/engine-fixture.js';
+import {
+  attribute,
+  checkAccessibility,
+  chromiumAvailable,
+  repoRoot,
+  startWebHarness,
+  VIEWPORTS,
+  type WebHarness,
+  webRoot,
+} from './browser-harness.js';
 
-const CHROMIUM = process.env['SAKSI_CHROMIUM'] ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `widget.e2e.test.ts: skipping the widget end-to-end tests, ${CHROMIUM} is missing (apt-get install chromium, or set SAKSI_CHROMIUM)`,
-  );
+const hasChromium = chromiumAvailable('widget.e2e.test.ts', 'the widget end-to-end tests');
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const webRoot = path.join(repoRoot, 'packages/web/dist');
 const docs = path.join(repoRoot, 'corpora/docs-redux/docs');
-const screenshots = path.join(import.meta.dirname, 'screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const DOC_FILES = ['introduction/CoreConcepts.md', 'api/Store.md', 'api/combineReducers.md'];
 const QUESTION = 'What does a store hold?';
@@ -43,16 +42,15 @@ const QUESTION = 'What does a store hold?';
 const SELECTED = "It is equal to the last value returned by the store's reducer.";
 const SUMMARY = /^\d+\D+\/ \d+\D+\/ \d+\D+$/;
 
+let web: WebHarness | undefined;
 let test: TestEngine;
 let server: RunningServer;
-let browser: Browser;
 let context: BrowserContext;
 /** Host pages on other origins: one allowed by SAKSI_ALLOWED_ORIGINS, one not. */
 let allowedHost: Server;
 let otherHost: Server;
 let allowedOrigin = '';
 let otherOrigin = '';
-const shots: string[] = [];
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
@@ -78,14 +76,6 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     const widget = path.join(webRoot, 'widget.js');
     const demo = path.join(webRoot, 'demo/docs/index.html');
     const source = path.join(import.meta.dirname, '../src/widget/widget.ts');
-    if (!existsSync(widget) || !existsSync(demo) || statSync(widget).mtimeMs < statSync(source).mtimeMs) {
-      const built = spawnSync('npm', ['run', 'build', '-w', '@saksi/web'], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-      });
-      expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
-    }
-    mkdirSync(screenshots, { recursive: true });
     let serverUrl = '';
     const serve: Parameters<typeof createServer>[1] = (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -93,34 +83,26 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     };
     ({ server: allowedHost, origin: allowedOrigin } = await listen(serve));
     ({ server: otherHost, origin: otherOrigin } = await listen(serve));
-    test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none', SAKSI_ALLOWED_ORIGINS: allowedOrigin } });
-    for (const file of DOC_FILES) {
-      await test.engine.ingest(
-        'docs',
-        { bytes: new Uint8Array(readFileSync(path.join(docs, file))), filename: file },
-        { language: 'en' },
-      );
-    }
-    server = await startServer(test.engine, { port: 0, host: '127.0.0.1', webRoot });
-    serverUrl = server.url;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--no-first-run',
-      ],
+    web = await startWebHarness({
+      env: { SAKSI_ANCHOR: 'none', SAKSI_ALLOWED_ORIGINS: allowedOrigin },
+      needsBuild: () =>
+        !existsSync(widget) || !existsSync(demo) || statSync(widget).mtimeMs < statSync(source).mtimeMs,
+      prepare: async (opened) => {
+        for (const file of DOC_FILES) {
+          await opened.engine.ingest(
+            'docs',
+            { bytes: new Uint8Array(readFileSync(path.join(docs, file))), filename: file },
+            { language: 'en' },
+          );
+        }
+      },
     });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    ({ test, server, context } = web);
+    serverUrl = server.url;
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    await test?.close();
+    await web?.close();
     await new Promise((resolve) => allowedHost?.close(resolve));
     await new Promise((resolve) => otherHost?.close(resolve));
     const widget = path.join(webRoot, 'widget.js');
@@ -129,7 +111,7 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
       const bytes = readFileSync(widget);
       console.log(`widget.js: ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
     }
-    console.log(['screenshots:', ...shots.map((shot) => `  ${shot}`)].join('\n'));
+    console.log(['screenshots:', ...(web?.shots ?? []).map((shot) => `  ${shot}`)].join('\n'));
   });
 
   it('answers on the demo page: Ask → question → streamed answer → summary and proof link', async () => {
@@ -249,23 +231,8 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
   it('has no serious or critical axe violation on the demo page with the panel open', async () => {
     const page = await openPage(`${server.url}/demo/docs/`);
     await ask(page, QUESTION);
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-      const result = await axe.run();
-      return result.violations.map((violation) => ({
-        id: violation.id,
-        impact: violation.impact,
-        help: violation.help,
-        targets: violation.nodes.slice(0, 5).map((node) => JSON.stringify(node.target)),
-      }));
-    });
-    if (violations.length > 0)
-      console.log(
-        `axe on the demo page:\n${violations.map((v) => `  [${v.impact}] ${v.id}: ${v.help} — ${v.targets.join(', ')}`).join('\n')}`,
-      );
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-    await page.setViewportSize({ width: 360, height: 780 });
+    await checkAccessibility(page, 'the demo page');
+    await page.setViewportSize(VIEWPORTS.mobile);
     await screenshot(page, 'widget-mobile');
     await page.close();
   });
@@ -274,13 +241,6 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     expect(pageErrors).toEqual([]);
   });
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 async function openPage(url: string): Promise<Page> {
   const page = await context.newPage();
@@ -322,10 +282,6 @@ async function ask(
   return answer;
 }
 
-async function attribute(locator: Locator, name: string): Promise<string | null> {
-  return (await locator.count()) > 0 ? locator.first().getAttribute(name) : null;
-}
-
 /** The `data-testid` of the focused element inside the widget's shadow root. */
 function focusedTestId(page: Page): Promise<string> {
   return page.evaluate(() => {
@@ -339,8 +295,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The viewport only: the widget floats over the host page. */
 async function screenshot(page: Page, name: string): Promise<void> {
-  const file = path.join(screenshots, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: false });
-  shots.push(path.relative(repoRoot, file));
+  await web?.screenshot(page, name, { fullPage: false });
 }

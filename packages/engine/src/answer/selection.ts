@@ -7,7 +7,7 @@
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
-import { loadChunks, type RetrievedChunk } from '../retrieve/retrieve.js';
+import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
 import { splitSentences } from './sentences.js';
 
 /** Longest selection considered (characters), as the API accepts. */
@@ -66,40 +66,7 @@ export async function selectionChunks(
     const rows = await loadChunks(db, ids);
     return ids.flatMap((id) => {
       const row = rows.get(id);
-      if (!row) return [];
-      const legal = row.legal ?? null;
-      return [
-        {
-          chunk_id: row.id,
-          document_id: row.document_id,
-          text: row.text,
-          sha256: row.sha256,
-          position: row.position,
-          kind: row.kind,
-          score: 0,
-          rank: 0,
-          ranks: { selection: 1 },
-          citation: {
-            document_title: row.title,
-            ...(row.page !== null ? { page: row.page } : {}),
-            ...(row.section_path.length > 0 ? { section_path: row.section_path } : {}),
-            ...(legal?.pasal ? { pasal: legal.pasal } : {}),
-            ...(legal?.ayat ? { ayat: legal.ayat } : {}),
-          },
-          legal,
-          table_html: row.table_html,
-          context_before: row.context_before,
-          context_after: row.context_after,
-          document: {
-            root: row.root,
-            chunk_count: row.chunk_count,
-            filename: row.filename,
-            document_type: row.document_type,
-            fiscal_year: row.fiscal_year,
-          },
-          proof_path: row.proof_path,
-        },
-      ];
+      return row ? [toRetrievedChunk(row, { score: 0, rank: 0, ranks: { selection: 1 } })] : [];
     });
   }
   return [];

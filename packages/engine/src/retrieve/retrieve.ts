@@ -233,7 +233,7 @@ async function runWithEfSearch<T>(
   });
 }
 
-interface ChunkRow {
+export interface ChunkRow {
   id: string;
   document_id: string;
   text: string;
@@ -264,6 +264,44 @@ export async function loadChunks(db: Queryable, ids: readonly string[]): Promise
     [ids],
   );
   return new Map(result.rows.map((row) => [row.id, row]));
+}
+
+/** A chunk row from {@link loadChunks} as a result, with its citation, at the given score and rank. */
+export function toRetrievedChunk(
+  row: ChunkRow,
+  ranking: Pick<RetrievedChunk, 'score' | 'rank' | 'ranks'>,
+): RetrievedChunk {
+  const legal = row.legal ?? null;
+  return {
+    chunk_id: row.id,
+    document_id: row.document_id,
+    text: row.text,
+    sha256: row.sha256,
+    position: row.position,
+    kind: row.kind,
+    score: ranking.score,
+    rank: ranking.rank,
+    ranks: ranking.ranks,
+    citation: {
+      document_title: row.title,
+      ...(row.page !== null ? { page: row.page } : {}),
+      ...(row.section_path.length > 0 ? { section_path: row.section_path } : {}),
+      ...(legal?.pasal ? { pasal: legal.pasal } : {}),
+      ...(legal?.ayat ? { ayat: legal.ayat } : {}),
+    },
+    legal,
+    table_html: row.table_html,
+    context_before: row.context_before,
+    context_after: row.context_after,
+    document: {
+      root: row.root,
+      chunk_count: row.chunk_count,
+      filename: row.filename,
+      document_type: row.document_type,
+      fiscal_year: row.fiscal_year,
+    },
+    proof_path: row.proof_path,
+  };
 }
 
 /** Runs the hybrid search for `variants` in `collection`. */
@@ -309,40 +347,15 @@ export async function retrieve(
   );
   const results: RetrievedChunk[] = fused.flatMap((item, index) => {
     const row = rows.get(item.id);
-    if (!row) return [];
-    const legal = row.legal ?? null;
-    return [
-      {
-        chunk_id: row.id,
-        document_id: row.document_id,
-        text: row.text,
-        sha256: row.sha256,
-        position: row.position,
-        kind: row.kind,
-        score: Math.round(item.score * 1e6) / 1e6,
-        rank: index + 1,
-        ranks: item.ranks,
-        citation: {
-          document_title: row.title,
-          ...(row.page !== null ? { page: row.page } : {}),
-          ...(row.section_path.length > 0 ? { section_path: row.section_path } : {}),
-          ...(legal?.pasal ? { pasal: legal.pasal } : {}),
-          ...(legal?.ayat ? { ayat: legal.ayat } : {}),
-        },
-        legal,
-        table_html: row.table_html,
-        context_before: row.context_before,
-        context_after: row.context_after,
-        document: {
-          root: row.root,
-          chunk_count: row.chunk_count,
-          filename: row.filename,
-          document_type: row.document_type,
-          fiscal_year: row.fiscal_year,
-        },
-        proof_path: row.proof_path,
-      },
-    ];
+    return row
+      ? [
+          toRetrievedChunk(row, {
+            score: Math.round(item.score * 1e6) / 1e6,
+            rank: index + 1,
+            ranks: item.ranks,
+          }),
+        ]
+      : [];
   });
   const fuseMs = performance.now() - fuseStart;
   const round = (ms: number) => Math.round(ms * 100) / 100;

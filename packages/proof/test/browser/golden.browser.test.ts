@@ -11,18 +11,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOLDEN_QUESTION } from '../../scripts/golden.js';
 import { type BundleVerification, verifyBundle } from '../../src/index.js';
+import { CHROMIUM, chromiumAvailable, launchChromium } from './chromium.js';
 import { optionsFor, runSanity, tamperSignature, type VerifyExtras } from './entry.js';
 
-const CHROMIUM = process.env['SAKSI_CHROMIUM'] ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `golden.browser.test.ts: skipping the browser tests, ${CHROMIUM} is missing (apt-get install chromium, or set SAKSI_CHROMIUM)`,
-  );
+const hasChromium = chromiumAvailable('golden.browser.test.ts', 'the browser tests');
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const fixtures = path.resolve(import.meta.dirname, '../../__fixtures__');
 const files = {
@@ -112,19 +108,7 @@ describe.skipIf(!hasChromium)(`golden bundle in headless Chromium (needs ${CHROM
   beforeAll(async () => {
     server = await serve(await bundleEntry());
     const { port } = server.address() as AddressInfo;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchChromium();
     tab = await browser.newPage();
     tab.on('pageerror', (error) => pageErrors.push(error.message));
     tab.on('console', (message) => {

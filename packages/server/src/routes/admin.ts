@@ -18,11 +18,11 @@ import {
 } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { readJsonBody, validate } from '../body.js';
 import { ApiError, toErrorResponse } from '../errors.js';
-import { IDENTIFIER, listDocumentsSchema, uploadFieldsSchema } from '../schemas.js';
+import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema, uploadFieldsSchema } from '../schemas.js';
+import { streamEvents } from '../sse.js';
 import { parseUpload } from '../upload.js';
 
 export const SESSION_COOKIE = 'saksi_session';
@@ -127,51 +127,22 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
       const result = await engine.ingest(upload.collection, input, upload.options);
       return c.json({ document: result.document, deduplicated: result.deduplicated }, 201);
     }
-    return streamSSE(c, async (stream) => {
-      let pending: Promise<void> = Promise.resolve();
-      let open = true;
-      const send = (event: string, data: unknown) => {
-        pending = pending.then(async () => {
-          if (!open) return;
-          try {
-            await stream.writeSSE({ event, data: JSON.stringify(data) });
-          } catch {
-            open = false; // the client went away; ingestion still completes
-          }
-        });
-      };
-      stream.onAbort(() => {
-        open = false;
+    return streamEvents(c, async (send) => {
+      const result = await engine.ingest(upload.collection, input, {
+        ...upload.options,
+        onProgress: (progress: IngestProgress) => {
+          if (progress.stage !== 'done')
+            send('progress', { stage: progress.stage, progress: progress.progress });
+        },
       });
-      try {
-        const result = await engine.ingest(upload.collection, input, {
-          ...upload.options,
-          onProgress: (progress: IngestProgress) => {
-            if (progress.stage !== 'done')
-              send('progress', { stage: progress.stage, progress: progress.progress });
-          },
-        });
-        send('done', { document: result.document, deduplicated: result.deduplicated });
-      } catch (error) {
-        const mapped = toErrorResponse(error);
-        if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} (stream) failed:`, error);
-        send('error', mapped.body.error);
-      }
-      await pending;
+      send('done', { document: result.document, deduplicated: result.deduplicated });
     });
   });
 
   api.get('/admin/documents', async (c) => {
     await requireSession(c, false);
     const query = validate(adminListSchema, c.req.query(), 'document list query');
-    const page = await engine.listDocuments({
-      ...(query.collection !== undefined ? { collection: query.collection } : {}),
-      ...(query.status !== undefined ? { status: query.status } : {}),
-      ...(query.document_type !== undefined ? { document_type: query.document_type } : {}),
-      ...(query.fiscal_year !== undefined ? { fiscal_year: query.fiscal_year } : {}),
-      ...(query.limit !== undefined ? { limit: query.limit } : {}),
-      ...(query.offset !== undefined ? { offset: query.offset } : {}),
-    });
+    const page = await engine.listDocuments(listDocumentsOptions(query));
     const anchors = await engine.documentAnchors(page.items.map((item) => item.id));
     return c.json({
       items: page.items.map((item) => ({ ...item, anchor: anchors.get(item.id) ?? null })),

@@ -7,13 +7,13 @@ import {
   type AdminDocument,
   type AdminSession,
   DOCUMENT_STATUSES,
-  DOCUMENT_TYPES,
   type DocumentFilters,
   type DocumentPage,
   deleteDocument,
   listDocuments,
   setArchived,
 } from './admin-api.js';
+import { DocumentTypeOptions, Field, YearInput } from './fields.js';
 import { shortHash } from './notices.js';
 import { useToast } from './toasts.js';
 
@@ -159,8 +159,7 @@ export function DocumentsTable(props: {
       <h2 id={`${ids}-title`}>{t('admin.documents.title')}</h2>
       <fieldset className="filters">
         <legend>{t('admin.filter.title')}</legend>
-        <label className="field" htmlFor={`${ids}-collection`}>
-          {t('admin.filter.collection')}
+        <Field id={`${ids}-collection`} label={t('admin.filter.collection')}>
           <select
             id={`${ids}-collection`}
             data-testid="filter-collection"
@@ -174,9 +173,8 @@ export function DocumentsTable(props: {
               </option>
             ))}
           </select>
-        </label>
-        <label className="field" htmlFor={`${ids}-type`}>
-          {t('admin.filter.type')}
+        </Field>
+        <Field id={`${ids}-type`} label={t('admin.filter.type')}>
           <select
             id={`${ids}-type`}
             data-testid="filter-type"
@@ -184,31 +182,20 @@ export function DocumentsTable(props: {
             onChange={(event) => setFilter('document_type', event.target.value)}
           >
             <option value="">{t('admin.filter.all')}</option>
-            {DOCUMENT_TYPES.map((value) => (
-              <option key={value} value={value}>
-                {value === 'other' ? t('admin.upload.typeOther') : value}
-              </option>
-            ))}
+            <DocumentTypeOptions />
           </select>
-        </label>
-        <label className="field" htmlFor={`${ids}-year`}>
-          {t('admin.filter.year')}
-          <input
+        </Field>
+        <Field id={`${ids}-year`} label={t('admin.filter.year')}>
+          <YearInput
             id={`${ids}-year`}
-            data-testid="filter-year"
-            type="number"
-            inputMode="numeric"
-            min={1945}
-            max={2100}
+            testId="filter-year"
             value={filters.fiscal_year ?? ''}
-            onChange={(event) => {
-              const value = event.target.value;
+            onChange={(value) => {
               if (value === '' || /^\d{4}$/.test(value)) setFilter('fiscal_year', value);
             }}
           />
-        </label>
-        <label className="field" htmlFor={`${ids}-status`}>
-          {t('admin.filter.status')}
+        </Field>
+        <Field id={`${ids}-status`} label={t('admin.filter.status')}>
           <select
             id={`${ids}-status`}
             data-testid="filter-status"
@@ -222,7 +209,7 @@ export function DocumentsTable(props: {
               </option>
             ))}
           </select>
-        </label>
+        </Field>
       </fieldset>
 
       {loadError && (

@@ -10,6 +10,7 @@ import {
   type DocumentType,
   uploadDocument,
 } from './admin-api.js';
+import { DocumentTypeOptions, Field, YearInput } from './fields.js';
 import { formatBytes } from './notices.js';
 import { useToast } from './toasts.js';
 
@@ -117,8 +118,7 @@ export function UploadForm(props: {
           <p className="dropzone-hint" aria-hidden="true">
             {t('admin.upload.drop')}
           </p>
-          <label className="field" htmlFor={`${ids}-file`}>
-            {t('admin.upload.file')}
+          <Field id={`${ids}-file`} label={t('admin.upload.file')}>
             <input
               ref={fileInput}
               id={`${ids}-file`}
@@ -128,7 +128,7 @@ export function UploadForm(props: {
               disabled={running}
               onChange={(event) => setFile(event.target.files?.[0])}
             />
-          </label>
+          </Field>
           <p className="muted" aria-live="polite">
             {file
               ? t('admin.upload.selected', { name: file.name, size: formatBytes(file.size) })
@@ -136,8 +136,7 @@ export function UploadForm(props: {
           </p>
         </div>
         <div className="upload-fields">
-          <label className="field" htmlFor={`${ids}-collection`}>
-            {t('admin.upload.collection')}
+          <Field id={`${ids}-collection`} label={t('admin.upload.collection')}>
             <input
               id={`${ids}-collection`}
               data-testid="upload-collection"
@@ -153,9 +152,8 @@ export function UploadForm(props: {
                 <option key={name} value={name} />
               ))}
             </datalist>
-          </label>
-          <label className="field" htmlFor={`${ids}-type`}>
-            {t('admin.upload.type')}
+          </Field>
+          <Field id={`${ids}-type`} label={t('admin.upload.type')}>
             <select
               id={`${ids}-type`}
               data-testid="upload-type"
@@ -165,29 +163,13 @@ export function UploadForm(props: {
                 if (value) setType(value);
               }}
             >
-              {DOCUMENT_TYPES.map((value) => (
-                <option key={value} value={value}>
-                  {value === 'other' ? t('admin.upload.typeOther') : value}
-                </option>
-              ))}
+              <DocumentTypeOptions />
             </select>
-          </label>
-          <label className="field" htmlFor={`${ids}-year`}>
-            {t('admin.upload.year')}
-            <input
-              id={`${ids}-year`}
-              data-testid="upload-year"
-              type="number"
-              inputMode="numeric"
-              min={1945}
-              max={2100}
-              step={1}
-              value={year}
-              onChange={(event) => setYear(event.target.value)}
-            />
-          </label>
-          <label className="field" htmlFor={`${ids}-source`}>
-            {t('admin.upload.source')}
+          </Field>
+          <Field id={`${ids}-year`} label={t('admin.upload.year')}>
+            <YearInput id={`${ids}-year`} testId="upload-year" value={year} onChange={setYear} />
+          </Field>
+          <Field id={`${ids}-source`} label={t('admin.upload.source')}>
             <input
               id={`${ids}-source`}
               data-testid="upload-source"
@@ -196,7 +178,7 @@ export function UploadForm(props: {
               value={source}
               onChange={(event) => setSource(event.target.value)}
             />
-          </label>
+          </Field>
         </div>
         <div className="upload-actions">
           <button type="submit" className="button" data-testid="upload-submit" disabled={!canSubmit}>

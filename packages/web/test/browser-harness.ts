@@ -1,0 +1,165 @@
+/**
+ * What the web app's Chromium end-to-end tests share: a real engine (PGlite, optional local anvil
+ * chain) behind the real server serving the built `packages/web/dist`, a browser context on it,
+ * screenshots to test/screenshots/, and the checks every page gets (axe-core, no sideways scroll).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type RunningServer, startServer } from '@saksi/server';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { launchChromium } from '../../proof/test/browser/chromium.js';
+
+export { chromiumAvailable } from '../../proof/test/browser/chromium.js';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../../..');
+export const webRoot = path.join(repoRoot, 'packages/web/dist');
+const screenshots = path.join(import.meta.dirname, 'screenshots');
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 900 },
+  mobile: { width: 360, height: 780 },
+} as const;
+
+export interface WebHarnessOptions {
+  /** Engine environment (`SAKSI_ANCHOR`, `SAKSI_ALLOWED_ORIGINS`, …). */
+  env: Record<string, string>;
+  /** Runs on the open engine before the server starts (ingest, anchor, create an admin). */
+  prepare?: (test: TestEngine) => Promise<void>;
+  /** Whether `npm run build -w @saksi/web` must run first; by default when dist/index.html is missing. */
+  needsBuild?: () => boolean;
+}
+
+export interface WebHarness {
+  test: TestEngine;
+  server: RunningServer;
+  browser: Browser;
+  /** A desktop-sized context on the server. */
+  context: BrowserContext;
+  /** Screenshots taken, relative to the repository root. */
+  shots: string[];
+  /** Saves `page` to test/screenshots/`name`.png (the whole page unless `fullPage` is false). */
+  screenshot(page: Page, name: string, options?: { fullPage?: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the web app if needed, opens the engine, starts the server and launches Chromium. */
+export async function startWebHarness(options: WebHarnessOptions): Promise<WebHarness> {
+  const needsBuild = options.needsBuild ?? (() => !existsSync(path.join(webRoot, 'index.html')));
+  if (needsBuild()) {
+    const built = spawnSync('npm', ['run', 'build', '-w', '@saksi/web'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
+  }
+  mkdirSync(screenshots, { recursive: true });
+  const test = await openTestEngine({ env: options.env });
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    await options.prepare?.(test);
+    server = await startServer(test.engine, { port: 0, host: '127.0.0.1', webRoot });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const shots: string[] = [];
+    const opened = { test, server, browser };
+    return {
+      ...opened,
+      context,
+      shots,
+      async screenshot(page, name, { fullPage = true } = {}) {
+        const file = path.join(screenshots, `${name}.png`);
+        await page.screenshot({ path: file, fullPage });
+        shots.push(path.relative(repoRoot, file));
+      },
+      async close() {
+        await context.close();
+        await opened.browser.close();
+        await opened.server.close();
+        await test.close();
+      },
+    };
+  } catch (error) {
+    await browser?.close();
+    await server?.close();
+    await test.close();
+    throw error;
+  }
+}
+
+/** An attribute now, or null when the element is not (yet) there: polls never wait on a missing element. */
+export async function attribute(locator: Locator, name: string): Promise<string | null> {
+  return (await locator.count()) > 0 ? locator.first().getAttribute(name) : null;
+}
+
+let axeScript: string | undefined;
+
+/** axe-core's browser build, read once. */
+function axeSource(): string {
+  axeScript ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  return axeScript;
+}
+
+/**
+ * axe-core on the page as it is; fails on serious or critical violations, and on the rules in
+ * `alsoBlocking`, printing every violation.
+ */
+export async function checkAccessibility(
+  page: Page,
+  label: string,
+  options: { alsoBlocking?: readonly string[] } = {},
+): Promise<void> {
+  // The pages' CSP refuses inline scripts (addScriptTag({ content }) is blocked, see the hostile
+  // content test); DevTools evaluation is not subject to it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource());
+  expect(await page.evaluate(() => 'axe' in window)).toBe(true);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      // A target inside a shadow root is a list of selectors, host first.
+      targets: violation.nodes
+        .slice(0, 5)
+        .map((node) =>
+          node.target.map((part) => (Array.isArray(part) ? part.join(' >>> ') : String(part))).join(' '),
+        ),
+    }));
+  });
+  if (violations.length > 0)
+    console.log(
+      `axe on ${label}:\n${violations.map((v) => `  [${v.impact}] ${v.id}: ${v.help} — ${v.targets.join(', ')}`).join('\n')}`,
+    );
+  const also = options.alsoBlocking ?? [];
+  const blocking = violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical' || also.includes(v.id),
+  );
+  const rules = also.length > 0 ? `serious/critical or ${also.join('/')}` : 'serious/critical';
+  expect(blocking, `${rules} axe violations on ${label}`).toEqual([]);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: (string | string[])[] }[];
+}
+
+/** Fails when the page is wider than the viewport, naming the last elements that stick out. */
+export async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  const found = await page.evaluate(() => {
+    const root = document.documentElement;
+    const widest = Array.from(document.querySelectorAll('body *'))
+      .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
+      .slice(-3)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+    return { overflow: root.scrollWidth - root.clientWidth, widest };
+  });
+  expect(
+    found.overflow,
+    `the page scrolls sideways; too wide: ${found.widest.join(', ')}`,
+  ).toBeLessThanOrEqual(1);
+}
