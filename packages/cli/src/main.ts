@@ -10,6 +10,7 @@ import { anchorCommand } from './anchor.js';
 import { askCommand } from './ask.js';
 import type { Command, OptionValues } from './command.js';
 import { demoCommand } from './demo.js';
+import { evalCommand } from './eval.js';
 import { ingestCommand } from './ingest.js';
 import { inspectCommand } from './inspect.js';
 import { CliError, type Io, processIo, UsageError } from './io.js';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly Command[] = [
   adminCommand,
   vectorsCommand,
   demoCommand,
+  evalCommand,
 ];
 
 /** The version of this package, from its package.json. */

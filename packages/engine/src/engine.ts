@@ -52,7 +52,7 @@ import {
 import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
 import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
-import { type QueryVariant, type RetrieveResult, retrieve } from './retrieve/retrieve.js';
+import { type QueryVariant, type RetrievalArms, type RetrieveResult, retrieve } from './retrieve/retrieve.js';
 import { rewriteQuery } from './retrieve/rewrite.js';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -70,6 +70,10 @@ export interface QueryInput {
   top_k?: number;
   document_type?: string;
   fiscal_year?: number;
+  /** Which retrieval arms run (default `hybrid`); the evaluation compares them. */
+  arms?: RetrievalArms;
+  /** Add the dictionary rewrites to the question (default true); false searches the question alone. */
+  rewrite?: boolean;
 }
 
 export class Engine {
@@ -361,11 +365,14 @@ export class Engine {
     const question = input.question?.trim() ?? '';
     if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
     const collection = await this.collection(collectionName);
-    const variants: QueryVariant[] = rewriteQuery(question.slice(0, 4_000), {
-      language: collection.language,
-    });
+    const text = question.slice(0, 4_000);
+    const variants: QueryVariant[] =
+      input.rewrite === false
+        ? [{ text, weight: 1, kind: 'original' }]
+        : rewriteQuery(text, { language: collection.language, profile: collection.profile });
     return retrieve(this.db, this.embedding, collection, variants, {
       topK: input.top_k ?? 5,
+      ...(input.arms !== undefined ? { arms: input.arms } : {}),
       ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
       ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
     });

@@ -39,8 +39,19 @@ export {
   type QueryInput,
 } from './engine.js';
 export { EngineError, type EngineErrorCode, isEngineError } from './errors.js';
+export * from './eval/index.js';
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/errors.js';
 export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
+export {
+  legalCitationLabel,
+  parseRegulation,
+  type RegulationAyat,
+  type RegulationOutline,
+  type RegulationPasal,
+  type RegulationPoint,
+  regulationOutline,
+  regulationShortName,
+} from './ingest/legal-structure.js';
 export type {
   DocumentRecord,
   IngestInput,
@@ -75,5 +86,5 @@ export {
 } from './log/tiles.js';
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
 export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
-export type { QueryVariant, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
+export type { QueryVariant, RetrievalArms, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
 export { type ChatMessage, type ChatSession, deleteChatSession, getChatSession } from './sessions.js';

@@ -132,6 +132,8 @@ export interface Citation {
   section_path?: string[];
   pasal?: string;
   ayat?: string;
+  /** How the citation reads, e.g. "Pasal 287 ayat (2) UU 22/2009". */
+  label?: string;
   url?: string;
 }
 
@@ -433,6 +435,7 @@ const certificateSchema: Field = {
                     },
                     pasal: { kind: 'string', max: 100, optional: true },
                     ayat: { kind: 'string', max: 100, optional: true },
+                    label: { kind: 'string', max: 500, optional: true },
                     url: { kind: 'string', max: 4_000, optional: true },
                   },
                 },

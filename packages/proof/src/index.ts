@@ -166,7 +166,17 @@ export {
   signNote,
   type VerifierKey,
 } from './note.js';
-export { extractFigures, type Figure, unsupportedFigures } from './numbers.js';
+export {
+  type Amount,
+  type AmountUnit,
+  amountsMatch,
+  extractFigures,
+  type Figure,
+  MIN_APPROXIMATE_DIGITS,
+  parseAmount,
+  parseAmounts,
+  unsupportedFigures,
+} from './numbers.js';
 export {
   type AnchorRound,
   documentTrees,

@@ -69,6 +69,7 @@ const schemas = {
       section_path: { type: 'array', items: { type: 'string' } },
       pasal: { type: 'string' },
       ayat: { type: 'string' },
+      label: { type: 'string', description: 'How the citation reads, e.g. "Pasal 287 ayat (2) UU 22/2009"' },
       url: { type: 'string' },
     },
   },

@@ -93,7 +93,10 @@ export async function ask(
   const sessionId = await ensureSession(db, collection, input.session_id);
   onEvent({ type: 'session', session_id: sessionId });
 
-  const variants: QueryVariant[] = rewriteQuery(question, { language: collection.language });
+  const variants: QueryVariant[] = rewriteQuery(question, {
+    language: collection.language,
+    profile: collection.profile,
+  });
   variants.push(...(await followUpVariants(db, sessionId, question, { language: collection.language })));
   if (mode === 'selection' && input.selection)
     variants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });

@@ -76,11 +76,13 @@ export function followUpVariant(
     if (!isElliptical(earlier)) break;
   }
   const text = [...context, question].join(' ').slice(-MAX_COMBINED);
-  return rewriteQuery(text, { language: options.language }).map((variant) => ({
-    text: variant.text,
-    weight: variant.weight * FOLLOW_UP_WEIGHT_FACTOR,
-    kind: variant.kind === 'original' ? 'follow-up' : 'follow-up-legal',
-  }));
+  return rewriteQuery(text, { language: options.language })
+    .filter((variant) => variant.kind === 'original' || variant.kind === 'legal')
+    .map((variant) => ({
+      text: variant.text,
+      weight: variant.weight * FOLLOW_UP_WEIGHT_FACTOR,
+      kind: variant.kind === 'original' ? 'follow-up' : 'follow-up-legal',
+    }));
 }
 
 /** The follow-up variants for `question` in session `sessionId` (empty for a new session). */

@@ -7,7 +7,8 @@
  *   lines.
  * - Legal text (blocks with `legal.pasal`): one Pasal/ayat per chunk. Consecutive blocks with the same
  *   key (Pasal + ayat + Penjelasan) are grouped; blocks with different keys never share a chunk, and a
- *   heading of one Pasal is never prepended to another Pasal's text.
+ *   heading of one Pasal is never prepended to another Pasal's text. A legal unit over the budget is
+ *   split between lines (its points), never inside a line unless that line alone is too long.
  * - Other prose: consecutive blocks of one section (same `section_path`, no heading in between) are
  *   packed up to the token budget. A heading is prepended to the content that follows it; it is a chunk
  *   of its own only when its section has no prose (it is followed by another heading of the same or a
@@ -270,7 +271,11 @@ function packProse(
   for (const unit of units) {
     if (unit.tokens > maxTokens) {
       flush();
-      for (const part of splitByTokens(unit.text, maxTokens, overlapTokens)) emit(pieceOf(part.text, unit));
+      const parts =
+        unit.block.legal?.pasal !== undefined
+          ? splitAtLines(unit.text, maxTokens, overlapTokens)
+          : splitByTokens(unit.text, maxTokens, overlapTokens).map((part) => part.text);
+      for (const part of parts) emit(pieceOf(part, unit));
       continue;
     }
     if (current.length > 0 && currentTokens + unit.tokens > maxTokens) flush();
@@ -289,6 +294,35 @@ function pieceOf(text: string, unit: ProseUnit): Piece {
     table_html: undefined,
     legal: copyLegal(unit.block.legal),
   };
+}
+
+/**
+ * An over-long legal unit (a Pasal or ayat) as runs of whole lines — its ayat, lettered and numbered
+ * points each start a line — of at most `maxTokens` each; a single longer line is split by tokens.
+ */
+function splitAtLines(text: string, maxTokens: number, overlapTokens: number): string[] {
+  const result: string[] = [];
+  let current: string[] = [];
+  let currentTokens = 0;
+  const flush = (): void => {
+    const joined = current.join('\n').trim();
+    if (joined.length > 0) result.push(joined);
+    current = [];
+    currentTokens = 0;
+  };
+  for (const line of text.split('\n')) {
+    const tokens = countTokens(line);
+    if (tokens > maxTokens) {
+      flush();
+      for (const part of splitByTokens(line, maxTokens, overlapTokens)) result.push(part.text);
+      continue;
+    }
+    if (current.length > 0 && currentTokens + tokens > maxTokens) flush();
+    current.push(line);
+    currentTokens += tokens;
+  }
+  flush();
+  return result;
 }
 
 /**

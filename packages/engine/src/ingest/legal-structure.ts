@@ -1,43 +1,105 @@
 /**
- * Structure of Indonesian regulations (UU, PP, Perpres, Permen, PMK): BAB, Bagian, Paragraf, Pasal,
- * ayat, and the Penjelasan (Umum, and Pasal demi Pasal linked back to each Pasal). Built for text
- * extracted from PDFs, with its noise: page-break catchwords ("(3) Setiap...", "Pasal 14..."), `__`
- * separators, headings inside lines, and references ("dimaksud dalam Pasal 106") that look like headings.
+ * Structure of Indonesian regulations (UU, PP, Perpres, Permen, PMK, Perpol): BAB, Bagian, Paragraf,
+ * Pasal, ayat, lettered (`a.`) and numbered (`1.`) points, and the Penjelasan (Umum, and Pasal demi
+ * Pasal linked back to each Pasal). Built for text extracted from PDFs and OCR, with its noise:
+ * page-break catchwords ("(3) Setiap...", "25. Penumpang...", "Pasal 14..."), `__` separators,
+ * headings inside lines ("… rupiah). Pasal 288 (1) Setiap …"), OCR digits ("Pasa1 4", "Pasal 1 0",
+ * "Pasal l0"), and references ("dimaksud dalam Pasal 106") that look like headings.
  *
- * The body is read line by line; a `Pasal N` heading is accepted only when N follows the last Pasal
- * (so cross-references never start a Pasal), and ayat `(n)` lines start a new block. The Penjelasan is
- * split at `Pasal N` markers that follow one another in order.
+ * The body is read line by line; a line is split where a heading, an ayat or a point starts inside it.
+ * A `Pasal N` heading is accepted only when N follows the last Pasal (the next number, an inserted
+ * "23A", or — for a heading alone on its line, as in amending laws — any later number), is not
+ * introduced by a reference word and is not followed by "ayat", "huruf", lower-case text or another
+ * law's name. The Penjelasan is split at `Pasal N` markers that follow one another in order.
  */
 import type { Block, LegalRef, ParsedDocument } from '../types.js';
 
 const PASAL_LINE = /^Pasal\s+(\d+)([A-Z]?)$/;
+const ROMAN_PASAL_LINE = /^Pasal\s+([IVX]+)$/;
 const BAB_LINE = /^BAB\s+([IVXLC]+)\b\s*(.*)$/;
 const BAGIAN_LINE = /^Bagian\s+(Ke[a-z]+)\b\s*(.*)$/;
 const PARAGRAF_LINE = /^Paragraf\s+(\d+)\b\s*(.*)$/;
 const AYAT_LINE = /^\((\d+[a-z]?)\)\s*(.*)$/;
+const LETTER_POINT = /^([a-z])\.\s+\S/;
+const NUMBER_POINT = /^(\d{1,3})\.\s+\S/;
+/** The closing formula after the last Pasal ("Agar setiap orang mengetahuinya, …"). */
+const CLOSING = /Agar\s+setiap\s+orang\s+mengetahuinya/;
 const PENJELASAN_MARK = /P\s?E\s?N\s?J\s?E\s?L\s?A\s?S\s?A\s?N(\s+A\s?T\s?A\s?S)?/;
+/** A heading may jump ahead this far when it sits inside a line (an earlier heading lost to OCR). */
+const INLINE_WINDOW = 3;
+/** … and this far when it stands alone on its line (amending laws list only the changed Pasal). */
+const LINE_WINDOW = 60;
 
-/** True when `text` reads like a regulation: several `Pasal N` heading lines. */
+const REGULATION_TITLE =
+  /^\s*(?:UNDANG-UNDANG|PERATURAN\s+(?:PEMERINTAH|PRESIDEN|MENTERI|KEPOLISIAN|DAERAH|BADAN|GUBERNUR|BUPATI|WALI\s*KOTA))\b[^\n]{0,120}?\bNOMOR\b/i;
+
+/**
+ * True when `text` reads like a regulation: five `Pasal N` heading lines, or two under a regulation
+ * title ("PERATURAN PEMERINTAH … NOMOR …") in its first lines.
+ */
 export function looksLikeRegulation(text: string): boolean {
+  const needed = REGULATION_TITLE.test(text.slice(0, 2_000)) ? 2 : 5;
   let count = 0;
   for (const line of text.split('\n')) {
-    if (PASAL_LINE.test(line.trim()) && ++count >= 5) return true;
+    const trimmed = line.trim();
+    if ((PASAL_LINE.test(trimmed) || /^Pasa[l1I]\s+\d+\s*\(1\)\s/.test(trimmed)) && ++count >= needed)
+      return true;
   }
   return false;
 }
 
-/** Removes page-break catchwords ("(3) Setiap...", "Pasal 292...", "Dalam...") and `__` separators. */
+/**
+ * Removes page-break catchwords ("(3) Setiap...", "25. Penumpang...", "Pasal 292...", "Dalam...") and
+ * `__` separators, and repairs OCR noise in Pasal numbers ("Pasa1 4" → "Pasal 4", "Pasal 1 0" →
+ * "Pasal 10", "Pasal l0" → "Pasal 10", "Pasal · 1 1" → "Pasal 11", "Pasal 23 B (1)" → "Pasal 23B (1)").
+ */
 export function cleanRegulationText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .normalize('NFC')
-    .replace(/[ \t]*__[ \t]*/g, ' ')
-    .replace(/(^|\s)(?:\(\d+\)\s+)?(?:Pasal\s+\d+[A-Z]?|[\p{L}\d-]+)\.\.\.(?=\s|$)/gmu, '$1')
+  return removeCatchwords(
+    text
+      .replace(/\r\n?/g, '\n')
+      .normalize('NFC')
+      .replace(/[ \t]*__[ \t]*/g, ' '),
+  )
+    .replace(/\bPasa[1lI](?=\s)/g, 'Pasal')
+    .replace(/\bPasal\s*[·•]\s*/g, 'Pasal ')
+    .replace(/\bPasal\s+([0-9lIOL]{1,3})(?=[\s,.;:)]|$)/gm, (match, digits: string) =>
+      /\d/.test(digits) ? `Pasal ${digits.replace(/[lIL]/g, '1').replace(/O/g, '0')}` : match,
+    )
+    .replace(/\bPasal\s+(\d)\s(\d)(?=[\s,;:)]|$)/gm, 'Pasal $1$2')
+    .replace(/\bPasal\s+(\d+)\s([A-Z])(?=\s+\(1\)|[ \t]*$)/gm, 'Pasal $1$2')
+    .replace(/\((?:l|I)\)/g, '(1)')
     .replace(/[ \t]+/g, ' ');
 }
 
+const CATCHWORD_BEFORE_DOTS =
+  /(^|\s)(?:\(\d+\)\s+|\d{1,3}\.\s+|[a-z]\.\s+)?(?:Pasal\s+\d+[A-Z]?|[\p{L}\d-]+)$/u;
+
+/**
+ * Drops each catchword: the word (or "Pasal N") before a "..." that ends a word, with an optional
+ * "(n)", "n." or "a." in front. Scans from each "..." backwards (a regex over the whole text is slow).
+ */
+function removeCatchwords(text: string): string {
+  const out: string[] = [];
+  let from = 0;
+  let dots = text.indexOf('...');
+  while (dots >= 0) {
+    const after = text[dots + 3];
+    const windowStart = Math.max(from, dots - 40);
+    const before = CATCHWORD_BEFORE_DOTS.exec(text.slice(windowStart, dots));
+    if (before && (after === undefined || /\s/.test(after))) {
+      out.push(text.slice(from, windowStart + before.index + before[1]!.length));
+      from = dots + 3;
+    }
+    dots = text.indexOf('...', dots + 3);
+  }
+  out.push(text.slice(from));
+  return out.join('');
+}
+
+/** Orders Pasal labels: "23" < "23A" < "23B" < "24". */
 function pasalNumber(label: string): number {
-  return Number.parseInt(label, 10) + (/[A-Z]$/.test(label) ? 0.5 : 0);
+  const letter = /[A-Z]$/.exec(label)?.[0];
+  return Number.parseInt(label, 10) + (letter ? (letter.charCodeAt(0) - 64) / 100 : 0);
 }
 
 interface Context {
@@ -46,6 +108,7 @@ interface Context {
   bagian?: string;
   bagianTitle?: string;
   paragraf?: string;
+  paragrafTitle?: string;
   pasal?: string;
 }
 
@@ -54,7 +117,8 @@ function sectionPath(context: Context): string[] {
   if (context.bab) path.push(`BAB ${context.bab}${context.babTitle ? ` ${context.babTitle}` : ''}`);
   if (context.bagian)
     path.push(`Bagian ${context.bagian}${context.bagianTitle ? ` ${context.bagianTitle}` : ''}`);
-  if (context.paragraf) path.push(`Paragraf ${context.paragraf}`);
+  if (context.paragraf)
+    path.push(`Paragraf ${context.paragraf}${context.paragrafTitle ? ` ${context.paragrafTitle}` : ''}`);
   if (context.pasal) path.push(`Pasal ${context.pasal}`);
   return path;
 }
@@ -73,6 +137,7 @@ const REFERENCE_WORDS = new Set([
   'pada',
   'dan',
   'atau',
+  'dan/atau',
   'juncto',
   '_juncto_',
   'dengan',
@@ -80,46 +145,129 @@ const REFERENCE_WORDS = new Set([
   'lihat',
   'menurut',
   'berdasarkan',
+  'ketentuan',
+  'antara',
+  'sampai',
+  'hingga',
+  'di',
+  'ke',
+  'dari',
 ]);
 
+/** State of the body scan that decides which `Pasal N`, `(n)`, `a.` and `1.` start something. */
+interface ScanState {
+  lastPasal: number;
+  lastAyat: number;
+  lastLetter: number;
+  lastNumber: number;
+  previousWord: string;
+}
+
+/** Whether a `Pasal <label>` at `index` of `line` (match length `length`) is the next heading. */
+function isPasalHeading(
+  line: string,
+  index: number,
+  length: number,
+  label: string,
+  state: ScanState,
+): boolean {
+  const before =
+    index === 0 ? state.previousWord : (line.slice(0, index).trim().split(/\s+/).pop()?.toLowerCase() ?? '');
+  if (REFERENCE_WORDS.has(before.replace(/[,;:]$/, '')) || before.endsWith(',')) return false;
+  const after = line.slice(index + length).trimStart();
+  const number = pasalNumber(label);
+  const last = state.lastPasal;
+  // After a sentence end, the very next Pasal may be followed by OCR-garbled lower-case text.
+  const sentenceEnd = index === 0 || /[.:;]$/.test(before);
+  const lowerAllowed = sentenceEnd && last > 0 && number === Math.floor(last) + 1;
+  if (after && !/^(?:\(1\)\s|[A-Z“"(])/.test(after) && !lowerAllowed) return false;
+  if (/^(?:ayat|huruf|angka|dan|atau|sampai|hingga|diubah|dihapus|disisipkan|tetap)\b/i.test(after))
+    return false;
+  if (/^(?:Undang|UU\b|Peraturan\s+\S+(?:\s+\S+){0,2}\s+Nomor|PP\b|Tahun\b)/.test(after)) return false;
+  const standalone = after === '' && index === 0;
+  if (last === 0) return standalone || number === 1;
+  if (number <= last) return false;
+  if (number < Math.floor(last) + 1) return true; // 23A, 23B after 23
+  return number <= Math.floor(last) + (standalone ? LINE_WINDOW : INLINE_WINDOW);
+}
+
 /**
- * Splits a body line holding headings inside it ("… rupiah). Pasal 288 (1) Setiap …", "Paragraf 5
- * Kecepatan Pasal 115 Pengemudi …"). Only the Pasal that comes next in order counts as a heading, and
- * never one introduced by a reference word ("dimaksud dalam Pasal 106").
+ * Where the first structural piece inside `line` starts (after position 0): a Pasal heading (with a
+ * BAB/Bagian/Paragraf heading just before it), an ayat "(n)" after a sentence end, or the next
+ * lettered or numbered point after ";" or ".". Returns the pieces to read in order.
  */
-function splitInlineHeadings(line: string, nextPasal: () => number): string[] {
-  const out: string[] = [];
-  let rest = line;
-  for (;;) {
-    let found: RegExpExecArray | undefined;
-    for (const match of rest.matchAll(/(^|\s)Pasal\s+(\d+[A-Z]?)\s+(?=\(1\)|[A-Z])/g)) {
-      if (match.index === 0) continue;
-      const before = rest.slice(0, match.index).trim().split(/\s+/).pop()?.toLowerCase() ?? '';
-      if (
-        pasalNumber(match[2]!) === nextPasal() &&
-        !REFERENCE_WORDS.has(before.replace(/[,]$/, '')) &&
-        !before.endsWith(',')
-      ) {
-        found = match as RegExpExecArray;
-        break;
+function splitLine(line: string, scan: ScanState, inPasal: boolean): string[] {
+  let cut: { at: number } | undefined;
+  const closing = CLOSING.exec(line);
+  if (closing && closing.index > 0) return [line.slice(0, closing.index).trim(), line.slice(closing.index)];
+  // Points and ayat inside the line continue from the one the line starts with.
+  const state = { ...scan };
+  const ayatStart = AYAT_LINE.exec(line);
+  const letterStart = LETTER_POINT.exec(line);
+  const numberStart = NUMBER_POINT.exec(line);
+  if (ayatStart)
+    Object.assign(state, { lastAyat: Number.parseInt(ayatStart[1]!, 10), lastLetter: 0, lastNumber: 0 });
+  if (letterStart) state.lastLetter = letterStart[1]!.charCodeAt(0);
+  if (numberStart) Object.assign(state, { lastNumber: Number.parseInt(numberStart[1]!, 10), lastLetter: 0 });
+  for (const match of line.matchAll(/(^|\s)Pasal\s+(\d+[A-Z]?)(?=\s|$)/g)) {
+    const start = match.index + match[1]!.length;
+    if (!isPasalHeading(line, start, match[0].length - match[1]!.length, match[2]!, state)) continue;
+    if (start === 0) {
+      const rest = line.slice(match[0].length).trim();
+      if (!rest) return [line];
+      // A repeated heading ("Pasal 41 Pasal 41 (1) …") is read once.
+      const again = new RegExp(`^Pasal\\s+${match[2]}\\s+`).exec(rest);
+      return [`Pasal ${match[2]}`, again ? rest.slice(again[0].length) : rest];
+    }
+    cut = { at: start };
+    break;
+  }
+  if (inPasal) {
+    // Group 1 is the token that starts the piece, group 2 its number or letter.
+    const patterns: [RegExp, (value: string, colon: boolean) => boolean][] = [
+      [/(?<=[.;:])\s+(\((\d+)\))\s+(?=[A-Z])/g, (value) => Number.parseInt(value, 10) === state.lastAyat + 1],
+      [
+        /(?<=;|;\s?dan|;\s?atau|;\s?dan\/atau|[.:])\s+(([a-z])\.)\s+(?=\S)/g,
+        (value, colon) =>
+          (state.lastLetter > 0 && value.charCodeAt(0) === state.lastLetter + 1) || (colon && value === 'a'),
+      ],
+      [
+        /(?<=[.;:])\s+((\d{1,3})\.)\s+(?=[A-Z])/g,
+        (value, colon) =>
+          (state.lastNumber > 0 && Number.parseInt(value, 10) === state.lastNumber + 1) ||
+          (colon && value === '1'),
+      ],
+    ];
+    for (const [pattern, accept] of patterns) {
+      for (const match of line.matchAll(pattern)) {
+        const at = match.index + match[0].indexOf(match[1]!);
+        if (cut && at >= cut.at) break;
+        if (at > 0 && accept(match[2]!, line[match.index - 1] === ':')) {
+          cut = { at };
+          break;
+        }
       }
     }
-    if (!found) break;
-    const head = rest.slice(0, found.index).trim();
+  }
+  if (!cut && inPasal) {
+    // A BAB / Bagian / Paragraf heading at the end of a line, after a sentence end.
+    const trailing =
+      /(?<=[.;:])\s+((?:BAB\s+[IVXLC]+|Bagian\s+Ke[a-z]+|Paragraf\s+\d+)\s+[A-Z][^.;:()]*)$/.exec(line);
+    if (trailing && trailing[1]!.split(/\s+/).length <= 16) {
+      return [line.slice(0, trailing.index + 1).trim(), trailing[1]!.trim()];
+    }
+  }
+  if (!cut) return [line];
+  const head = line.slice(0, cut.at).trim();
+  const rest = line.slice(cut.at).trim();
+  if (rest.startsWith('Pasal')) {
     // A structural heading right before the Pasal ("Paragraf 5 Kecepatan", "Bagian Kedua …") stands alone.
     const structural = /(?:^|\s)((?:BAB\s+[IVXLC]+|Bagian\s+Ke[a-z]+|Paragraf\s+\d+)\b.*)$/.exec(head);
     if (structural && structural[1]!.split(/\s+/).length <= 14) {
-      out.push(head.slice(0, structural.index).trim(), structural[1]!.trim());
-    } else {
-      out.push(head);
+      return [head.slice(0, structural.index).trim(), structural[1]!.trim(), rest].filter(Boolean);
     }
-    out.push(`Pasal ${found[2]}`);
-    rest = rest.slice(found.index + found[0].length);
-    // Only one Pasal per pass: nextPasal() changes once the caller has seen this heading.
-    break;
   }
-  out.push(rest.trim());
-  return out.filter(Boolean);
+  return [head, rest].filter(Boolean);
 }
 
 /** Parses a regulation; returns null when the text does not look like one. */
@@ -132,7 +280,8 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
 
   const blocks: Block[] = [];
   const context: Context = {};
-  let lastPasal = 0;
+  const state: ScanState = { lastPasal: 0, lastAyat: 0, lastLetter: 0, lastNumber: 0, previousWord: '' };
+  let started = false;
   let current: { lines: string[]; legal: LegalRef; path: string[] } | undefined;
   const flush = () => {
     if (current?.lines.join(' ').trim()) {
@@ -156,72 +305,121 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
     });
   };
   let preamble: string[] = [];
+  let closing: string[] = [];
+  const startPasal = (label: string) => {
+    if (preamble.length > 0) {
+      blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
+      preamble = [];
+    }
+    started = true;
+    context.pasal = label;
+    state.lastAyat = 0;
+    state.lastLetter = 0;
+    state.lastNumber = 0;
+    heading(`Pasal ${label}`, 4);
+    current = { lines: [], legal: legalRef(context), path: sectionPath(context) };
+  };
 
   const queue = body.split('\n').reverse();
   while (queue.length > 0) {
     const next = queue.pop()!.trim();
     if (!next) continue;
-    const pieces = splitInlineHeadings(next, () => Math.floor(lastPasal) + 1);
+    const pieces = splitLine(next, state, started && context.pasal !== undefined);
     const line = pieces[0]!;
     for (let i = pieces.length - 1; i >= 1; i--) queue.push(pieces[i]!);
+    state.previousWord = line.split(/\s+/).pop()?.toLowerCase() ?? '';
+
+    if (started && CLOSING.test(line.slice(0, 40))) {
+      flush();
+      closing = queue.reverse();
+      closing.unshift(line);
+      break;
+    }
     const pasal = PASAL_LINE.exec(line);
-    if (pasal) {
+    if (
+      pasal &&
+      isPasalHeading(line, 0, line.length, `${pasal[1]}${pasal[2]}`, { ...state, previousWord: '' })
+    ) {
       const label = `${pasal[1]}${pasal[2]}`;
-      const number = pasalNumber(label);
-      // The first Pasal may have any number (an excerpt of a law); after it, they follow in order.
-      if (lastPasal === 0 || (number > lastPasal && number <= lastPasal + 5)) {
-        if (preamble.length > 0) {
-          blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
-          preamble = [];
-        }
-        lastPasal = number;
-        context.pasal = label;
-        heading(`Pasal ${label}`, 4);
-        current = { lines: [], legal: legalRef(context), path: sectionPath(context) };
+      state.lastPasal = pasalNumber(label);
+      startPasal(label);
+      continue;
+    }
+    // OCR letters for digits in a heading alone on its line ("Pasal 2T"), when they give the next number.
+    const garbled = /^Pasal\s+(\d[\dTtSs]{0,2})$/.exec(line);
+    if (garbled && state.lastPasal > 0) {
+      const label = garbled[1]!.replace(/[Tt]/g, '7').replace(/[Ss]/g, '5');
+      if (Number.parseInt(label, 10) === Math.floor(state.lastPasal) + 1) {
+        state.lastPasal = pasalNumber(label);
+        startPasal(label);
         continue;
       }
     }
+    // Amending laws: "Pasal I" (the changes) and "Pasal II" (entry into force).
+    const roman = ROMAN_PASAL_LINE.exec(line);
+    if (roman && (started || preamble.length > 0)) {
+      startPasal(roman[1]!);
+      continue;
+    }
     const bab = BAB_LINE.exec(line);
-    if ((bab && lastPasal > 0) || (bab && preamble.length > 0)) {
-      context.bab = bab![1]!;
-      context.babTitle = bab![2]!.trim();
+    if (bab && (started || preamble.length > 0)) {
+      if (preamble.length > 0) {
+        blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
+        preamble = [];
+      }
+      context.bab = bab[1]!;
+      context.babTitle = bab[2]!.trim();
       delete context.bagian;
       delete context.bagianTitle;
       delete context.paragraf;
+      delete context.paragrafTitle;
       delete context.pasal;
       heading(`BAB ${context.bab}${context.babTitle ? ` ${context.babTitle}` : ''}`, 1);
       continue;
     }
     const bagian = BAGIAN_LINE.exec(line);
-    if (bagian && lastPasal > 0) {
+    if (bagian && started) {
       context.bagian = bagian[1]!;
       context.bagianTitle = bagian[2]!.replace(/\s*Paragraf\s+\d+.*$/, '').trim();
       delete context.paragraf;
+      delete context.paragrafTitle;
       delete context.pasal;
       heading(`Bagian ${context.bagian}${context.bagianTitle ? ` ${context.bagianTitle}` : ''}`, 2);
       const paragrafInside = /Paragraf\s+(\d+)\s*(.*)$/.exec(bagian[2]!);
       if (paragrafInside) {
         context.paragraf = paragrafInside[1]!;
-        heading(`Paragraf ${context.paragraf}${paragrafInside[2] ? ` ${paragrafInside[2].trim()}` : ''}`, 3);
+        context.paragrafTitle = paragrafInside[2]!.trim();
+        heading(`Paragraf ${context.paragraf}${context.paragrafTitle ? ` ${context.paragrafTitle}` : ''}`, 3);
       }
       continue;
     }
     const paragraf = PARAGRAF_LINE.exec(line);
-    if (paragraf && lastPasal > 0) {
+    if (paragraf && started) {
       context.paragraf = paragraf[1]!;
+      context.paragrafTitle = paragraf[2]!.trim();
       delete context.pasal;
-      heading(`Paragraf ${context.paragraf}${paragraf[2] ? ` ${paragraf[2].trim()}` : ''}`, 3);
+      heading(`Paragraf ${context.paragraf}${context.paragrafTitle ? ` ${context.paragrafTitle}` : ''}`, 3);
       continue;
     }
-    if (lastPasal === 0) {
+    if (!started) {
       preamble.push(line);
       continue;
     }
     const ayat = AYAT_LINE.exec(line);
-    if (ayat && context.pasal) {
+    if (ayat && context.pasal && Number.parseInt(ayat[1]!, 10) <= state.lastAyat + 2) {
       flush();
+      state.lastAyat = Number.parseInt(ayat[1]!, 10);
+      state.lastLetter = 0;
+      state.lastNumber = 0;
       current = { lines: [line], legal: legalRef(context, { ayat: ayat[1]! }), path: sectionPath(context) };
       continue;
+    }
+    const letter = LETTER_POINT.exec(line);
+    if (letter) state.lastLetter = letter[1]!.charCodeAt(0);
+    const number = NUMBER_POINT.exec(line);
+    if (number) {
+      state.lastNumber = Number.parseInt(number[1]!, 10);
+      state.lastLetter = 0;
     }
     if (!current) current = { lines: [], legal: legalRef(context), path: sectionPath(context) };
     current.lines.push(line);
@@ -229,9 +427,20 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
   flush();
   if (preamble.length > 0)
     blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
+  const closingText = closing
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
+  if (closingText) blocks.push({ kind: 'paragraph', text: closingText, section_path: ['Penutup'] });
 
-  if (elucidation.trim()) blocks.push(...parseElucidation(elucidation));
-  const titleLine = raw.match(/UNDANG-UNDANG[^\n]{0,200}?TENTANG[^\n]{0,200}/)?.[0];
+  if (elucidation.trim()) {
+    const bodyPasal = blocks.filter((b) => b.kind === 'heading' && b.level === 4).map((b) => b.legal!.pasal!);
+    blocks.push(...parseElucidation(elucidation, bodyPasal));
+  }
+  // The title line with the number ("… NOMOR 22 TAHUN 2009 TENTANG …"), else the first with "TENTANG".
+  const titleLine = (raw.match(
+    /(?:UNDANG-UNDANG|PERATURAN)[^\n]{0,150}?NOMOR[^\n]{0,200}?TENTANG[^\n]{0,200}/,
+  ) ?? raw.match(/(?:UNDANG-UNDANG|PERATURAN)[^\n]{0,200}?TENTANG[^\n]{0,200}/))?.[0];
   return {
     title: titleLine ? titleLine.replace(/\s+/g, ' ').trim() : filename,
     mime: 'text/markdown',
@@ -240,11 +449,18 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
   };
 }
 
-function parseElucidation(text: string): Block[] {
+/**
+ * The Penjelasan: "I. UMUM" as one block, then one block per Pasal (per ayat where it says "Ayat (n)"),
+ * split at the `Pasal N` markers that name the body's Pasal in order.
+ */
+function parseElucidation(text: string, bodyPasal: string[]): Block[] {
   const blocks: Block[] = [];
   const flat = text.replace(/\s+/g, ' ').trim();
   const pasalDemiPasal = /II\.\s*PASAL\s+DEMI\s+PASAL/i.exec(flat);
-  const general = pasalDemiPasal ? flat.slice(0, pasalDemiPasal.index) : flat;
+  const umum = /\bI\.\s*UMUM\b/.exec(flat);
+  const general = (pasalDemiPasal ? flat.slice(0, pasalDemiPasal.index) : flat).slice(
+    umum && (!pasalDemiPasal || umum.index < pasalDemiPasal.index) ? umum.index : 0,
+  );
   const rest = pasalDemiPasal ? flat.slice(pasalDemiPasal.index + pasalDemiPasal[0].length) : '';
   if (general.trim()) {
     blocks.push({
@@ -263,14 +479,15 @@ function parseElucidation(text: string): Block[] {
   }
   // Pasal markers in order: "Pasal 1 Cukup jelas. Pasal 2 Huruf a …"
   const markers: { index: number; label: string; length: number }[] = [];
-  let expected = 1;
+  let next = 0;
   for (const match of rest.matchAll(
-    /\bPasal\s+(\d+[A-Z]?)\s+(?=Ayat|Cukup|Huruf|Angka|Yang|Dalam|Ketentuan|[A-Z“"(])/g,
+    /\bPasal\s+(\d+[A-Z]?|[IVX]+)\s+(?=Ayat|Cukup|Huruf|Angka|Yang|Dalam|Ketentuan|[A-Z“"(])/g,
   )) {
-    const number = pasalNumber(match[1]!);
-    if (number >= expected && number <= expected + 3) {
+    // The marker must name one of the next few body Pasal (a skipped one had no marker to find).
+    const ahead = bodyPasal.slice(next, next + 4).indexOf(match[1]!);
+    if (ahead >= 0) {
       markers.push({ index: match.index, label: match[1]!, length: match[0].length });
-      expected = Math.floor(number) + 1;
+      next += ahead + 1;
     }
   }
   markers.forEach((marker, i) => {
@@ -290,4 +507,188 @@ function parseElucidation(text: string): Block[] {
     }
   });
   return blocks;
+}
+
+/** A lettered (`huruf`, "a.") or numbered (`angka`, "1.") point of a Pasal or ayat. */
+export interface RegulationPoint {
+  kind: 'huruf' | 'angka';
+  label: string;
+  text: string;
+}
+
+/** An ayat "(n)" of a Pasal, with its points. */
+export interface RegulationAyat {
+  number: string;
+  text: string;
+  points: RegulationPoint[];
+}
+
+/** One Pasal of the body, with where it sits and its elucidation. */
+export interface RegulationPasal {
+  label: string;
+  bab?: string;
+  bagian?: string;
+  paragraf?: string;
+  section_path: string[];
+  /** The whole body text of the Pasal (without its heading). */
+  text: string;
+  ayat: RegulationAyat[];
+  /** Points directly under the Pasal (a Pasal without ayat, e.g. Pasal 1's definitions). */
+  points: RegulationPoint[];
+  /** The Pasal's text in the Penjelasan Pasal demi Pasal, when there is one. */
+  elucidation?: string;
+}
+
+/** The structure of a parsed regulation: BAB headings, Pasal in order, and the Penjelasan Umum. */
+export interface RegulationOutline {
+  bab: { number: string; title: string }[];
+  pasal: RegulationPasal[];
+  penjelasanUmum?: string;
+}
+
+const POINT_LINE = /^(?:([a-z])|(\d{1,3}))\.\s+/;
+
+function pointsOf(lines: string[]): RegulationPoint[] {
+  const points: RegulationPoint[] = [];
+  for (const line of lines) {
+    const match = POINT_LINE.exec(line);
+    if (match) {
+      points.push({ kind: match[1] ? 'huruf' : 'angka', label: (match[1] ?? match[2])!, text: line });
+    } else if (points.length > 0 && !AYAT_LINE.test(line)) {
+      points[points.length - 1]!.text += `\n${line}`;
+    }
+  }
+  return points;
+}
+
+/**
+ * The outline of a document from {@link parseRegulation}: its BAB, its body Pasal in order (with
+ * ayat, lettered and numbered points, and the linked elucidation) and the Penjelasan Umum.
+ *
+ * @example
+ * const outline = regulationOutline(parseRegulation(text, 'uu-22-2009.md')!);
+ * outline.pasal.find((p) => p.label === '287')?.ayat.length // 6
+ */
+export function regulationOutline(document: ParsedDocument): RegulationOutline {
+  const outline: RegulationOutline = { bab: [], pasal: [] };
+  const byLabel = new Map<string, RegulationPasal>();
+  const elucidations = new Map<string, string[]>();
+  const general: string[] = [];
+  for (const block of document.blocks) {
+    const legal = block.legal;
+    if (legal?.penjelasan) {
+      if (legal.pasal === undefined) {
+        if (block.kind === 'paragraph') general.push(block.text);
+      } else {
+        const parts = elucidations.get(legal.pasal) ?? [];
+        parts.push(block.text.replace(/^Penjelasan Pasal \S+: /, ''));
+        elucidations.set(legal.pasal, parts);
+      }
+      continue;
+    }
+    if (block.kind === 'heading') {
+      const bab = /^BAB\s+([IVXLC]+)\s*(.*)$/.exec(block.text);
+      if (bab && block.level === 1) outline.bab.push({ number: bab[1]!, title: bab[2]! });
+      if (block.level === 4 && legal?.pasal !== undefined && !byLabel.has(legal.pasal)) {
+        const pasal: RegulationPasal = {
+          label: legal.pasal,
+          section_path: [...block.section_path, block.text],
+          text: '',
+          ayat: [],
+          points: [],
+        };
+        if (legal.bab) pasal.bab = legal.bab;
+        if (legal.bagian) pasal.bagian = legal.bagian;
+        if (legal.paragraf) pasal.paragraf = legal.paragraf;
+        byLabel.set(legal.pasal, pasal);
+        outline.pasal.push(pasal);
+      }
+      continue;
+    }
+    const pasal = legal?.pasal === undefined ? undefined : byLabel.get(legal.pasal);
+    if (!pasal) continue;
+    pasal.text = pasal.text ? `${pasal.text}\n${block.text}` : block.text;
+    const lines = block.text.split('\n');
+    if (legal?.ayat !== undefined) {
+      pasal.ayat.push({ number: legal.ayat, text: block.text, points: pointsOf(lines) });
+    } else {
+      pasal.points.push(...pointsOf(lines));
+    }
+  }
+  for (const pasal of outline.pasal) {
+    const parts = elucidations.get(pasal.label);
+    if (parts) pasal.elucidation = parts.join('\n');
+  }
+  if (general.length > 0) outline.penjelasanUmum = general.join('\n');
+  return outline;
+}
+
+const REGULATION_KINDS: [RegExp, string][] = [
+  [/^(?:UNDANG-UNDANG|UU)\b/i, 'UU'],
+  [/^(?:PERATURAN\s+PEMERINTAH\s+PENGGANTI\s+UNDANG-UNDANG|PERPPU)\b/i, 'Perppu'],
+  [/^(?:PERATURAN\s+PEMERINTAH|PP)\b/i, 'PP'],
+  [/^(?:PERATURAN\s+PRESIDEN|PERPRES)\b/i, 'Perpres'],
+  [/^(?:PERATURAN\s+MENTERI\s+KEUANGAN|PMK)\b/i, 'PMK'],
+  [/^(?:PERATURAN\s+KEPOLISIAN|PERPOL)\b/i, 'Perpol'],
+  [/^(?:PERATURAN\s+MENTERI|PERMEN)\b/i, 'Permen'],
+  [/^(?:PERATURAN\s+DAERAH|PERDA)\b/i, 'Perda'],
+];
+
+/** OCR digits in a number or year: "2OI7" → "2017", "20 1 6" → "2016". */
+function ocrDigits(value: string): string {
+  return value
+    .replace(/[OoD]/g, '0')
+    .replace(/[IlL|!]/g, '1')
+    .replace(/\s+/g, '');
+}
+
+/**
+ * A short name for a regulation from its title (or file name): "UU 22/2009", "PP 55/2012",
+ * "PMK 201/PMK.07/2020" is kept as "PMK 201/2020". Undefined when no kind, number and year are found.
+ *
+ * @example
+ * regulationShortName('UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan') // 'UU 22/2009'
+ * regulationShortName('UNDANG-UNDANG REPUBLIK INDONESIA NOMOR 15 TAHUN 2OI7 TENTANG …') // 'UU 15/2017'
+ * regulationShortName('', 'uu-2015-3.md') // 'UU 3/2015'
+ */
+export function regulationShortName(title: string, filename?: string): string | undefined {
+  const head = title.replace(/\s+/g, ' ').trim();
+  const kind = REGULATION_KINDS.find(([pattern]) => pattern.test(head))?.[1];
+  if (kind) {
+    const match =
+      /\b(?:NOMOR|No\.?|Nomor)\s*([0-9OIl][0-9OIl ]{0,5}?)(?:\/[A-Z.0-9]+)?\s+(?:TAHUN|Tahun)\s+([0-9OIlL][0-9OIlL ]{3,6}?)(?=\s|$|[^0-9OIlL ])/i.exec(
+        head,
+      ) ??
+      /\b(\d{1,4})\s*\/\s*PMK\.?[\d.]*\s*\/\s*(\d{4})\b/i.exec(head) ??
+      /\b(\d{1,4})\s*(?:\/|\s+TAHUN\s+|\s+Tahun\s+)(\d{4})\b/.exec(head);
+    if (match) {
+      const year = ocrDigits(match[2]!).slice(0, 4);
+      const number = String(Number.parseInt(ocrDigits(match[1]!), 10));
+      if (/^\d{4}$/.test(year) && number !== 'NaN') return `${kind} ${number}/${year}`;
+    }
+  }
+  // File names of the form "uu-2015-3.md" (kind-year-number) or "uu-22-2009-llaj.md" (kind-number-year).
+  const base = filename?.replace(/\.[a-z]+$/i, '').toLowerCase();
+  const file = base ? /^(uu|pp|perpres|pmk|permen|perpol|perppu|perda)-(\d+)-(\d+)/.exec(base) : null;
+  if (file) {
+    const fileKind =
+      REGULATION_KINDS.find(([pattern]) => pattern.test(file[1]!))?.[1] ?? file[1]!.toUpperCase();
+    const [a, b] = [file[2]!, file[3]!];
+    const [number, year] = a.length === 4 && b.length < 4 ? [b, a] : [a, b];
+    return `${fileKind} ${Number.parseInt(number, 10)}/${year}`;
+  }
+  return undefined;
+}
+
+/**
+ * How a legal citation reads: "Pasal 287 ayat (2) UU 22/2009", "Penjelasan Pasal 287 UU 22/2009",
+ * "Pasal 1 UU 22/2009". Without a short name the document title is used; without a Pasal, undefined.
+ */
+export function legalCitationLabel(
+  legal: Pick<LegalRef, 'pasal' | 'ayat' | 'penjelasan'> | null | undefined,
+  regulation: string | undefined,
+): string | undefined {
+  if (!legal?.pasal) return undefined;
+  const where = `${legal.penjelasan ? 'Penjelasan ' : ''}Pasal ${legal.pasal}${legal.ayat ? ` ayat (${legal.ayat})` : ''}`;
+  return regulation ? `${where} ${regulation}` : where;
 }

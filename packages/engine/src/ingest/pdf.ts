@@ -41,6 +41,8 @@ interface Segment {
   x0: number;
   x1: number;
   text: string;
+  /** The runs it was joined from, left to right. */
+  runs: PositionedText[];
 }
 
 interface Line {
@@ -317,6 +319,11 @@ function groupLines(runs: readonly PositionedText[]): Line[] {
   for (const run of sorted) {
     if (current.length > 0 && Math.abs(run.y - baseline) <= 0.5 * Math.min(size, run.size)) {
       current.push(run);
+      // A tiny glyph (a 2-point "-" in a scanned table) must not set the line's baseline and tolerance.
+      if (run.size > size) {
+        baseline = run.y;
+        size = run.size;
+      }
       continue;
     }
     finish();
@@ -358,10 +365,11 @@ function segmentsOf(runs: readonly PositionedText[]): Segment[] {
   for (const run of runs) {
     const gap = current === undefined ? 0 : run.x - current.x1;
     if (current === undefined || gap > SEGMENT_GAP * run.size) {
-      current = { x0: run.x, x1: run.x + run.width, text: run.text.trim() };
+      current = { x0: run.x, x1: run.x + run.width, text: run.text.trim(), runs: [run] };
       segments.push(current);
       continue;
     }
+    current.runs.push(run);
     const needsSpace = gap > SPACE_GAP * run.size && !/\s$/.test(current.text) && !/^\s/.test(run.text);
     current.text = `${current.text}${needsSpace ? ' ' : ''}${run.text}`.replace(/\s+/g, ' ').trim();
     current.x1 = Math.max(current.x1, run.x + run.width);
@@ -582,7 +590,7 @@ function buildTable(rows: Line[]): LayoutTable | undefined {
   const grid = rows.map((row) => {
     const cells: { text: string; span: number }[] = bands.map(() => ({ text: '', span: 1 }));
     const covered = new Set<number>();
-    for (const segment of row.segments) {
+    for (const segment of row.segments.flatMap((candidate) => splitAcrossBands(candidate, bands))) {
       const overlapping = bands
         .map((band, bandIndex) => ({
           bandIndex,
@@ -640,6 +648,44 @@ function buildTable(rows: Line[]): LayoutTable | undefined {
     .filter((row) => row !== '')
     .join('\n');
   return { kind: 'table', html, text, rows: grid.length, columns: bands.length };
+}
+
+/**
+ * A segment that straddles column bands although its runs each sit in one band (a narrow gap
+ * between two cells, e.g. "XVIII" + "Provinsi Sulawesi Utara") is split between those bands.
+ */
+function splitAcrossBands(segment: Segment, bands: Band[]): Segment[] {
+  if (segment.runs.length < 2) return [segment];
+  const bandOf = (x0: number, x1: number): number | undefined => {
+    let best: number | undefined;
+    let bestOverlap = 0;
+    bands.forEach((band, index) => {
+      const overlap = Math.min(band.x1, x1) - Math.max(band.x0, x0);
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
+        best = index;
+      }
+    });
+    // Only a run that lies mostly inside one band decides; a run across bands keeps the segment whole.
+    return best !== undefined && bestOverlap >= 0.5 * (x1 - x0) ? best : undefined;
+  };
+  const parts: Segment[] = [];
+  let previousBand: number | undefined;
+  for (const run of segment.runs) {
+    const band = bandOf(run.x, run.x + run.width);
+    if (band === undefined) return [segment];
+    const last = parts[parts.length - 1];
+    if (last !== undefined && band === previousBand) {
+      last.text = `${last.text} ${run.text}`.replace(/\s+/g, ' ').trim();
+      last.x1 = Math.max(last.x1, run.x + run.width);
+      last.runs.push(run);
+    } else {
+      if (previousBand !== undefined && band < previousBand) return [segment];
+      parts.push({ x0: run.x, x1: run.x + run.width, text: run.text.trim(), runs: [run] });
+    }
+    previousBand = band;
+  }
+  return parts.length > 1 ? parts : [segment];
 }
 
 function mergeBands(segments: Segment[], size: number): Band[] {

@@ -8,6 +8,7 @@ import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
+import { legalCitationLabel, regulationShortName } from '../ingest/legal-structure.js';
 import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, weightedRrf } from './fusion.js';
 
@@ -27,7 +28,12 @@ export interface RetrieveOptions {
   documentType?: string;
   fiscalYear?: number;
   includeArchived?: boolean;
+  /** Which arms run: both (default, fused), or one alone (the evaluation's ablations). */
+  arms?: RetrievalArms;
 }
+
+/** The arms of the search: `hybrid` (default) fuses lexical and vector; the others run one arm alone. */
+export type RetrievalArms = 'lexical' | 'vector' | 'hybrid';
 
 export interface RetrievedChunk {
   chunk_id: string;
@@ -45,6 +51,8 @@ export interface RetrievedChunk {
     section_path?: string[];
     pasal?: string;
     ayat?: string;
+    /** How the citation reads: "Pasal 287 ayat (2) UU 22/2009", "Penjelasan Pasal 287 UU 22/2009". */
+    label?: string;
   };
   legal: LegalRef | null;
   table_html: string | null;
@@ -272,6 +280,7 @@ export function toRetrievedChunk(
   ranking: Pick<RetrievedChunk, 'score' | 'rank' | 'ranks'>,
 ): RetrievedChunk {
   const legal = row.legal ?? null;
+  const label = legalCitationLabel(legal, regulationShortName(row.title, row.filename));
   return {
     chunk_id: row.id,
     document_id: row.document_id,
@@ -288,6 +297,7 @@ export function toRetrievedChunk(
       ...(row.section_path.length > 0 ? { section_path: row.section_path } : {}),
       ...(legal?.pasal ? { pasal: legal.pasal } : {}),
       ...(legal?.ayat ? { ayat: legal.ayat } : {}),
+      ...(label ? { label } : {}),
     },
     legal,
     table_html: row.table_html,
@@ -319,9 +329,14 @@ export async function retrieve(
   const rrfK = options.rrfK ?? DEFAULT_RRF_K;
   const candidates = options.candidates ?? 50;
   const armWeights = options.armWeights ?? { lexical: 1, vector: 1 };
+  const arms = options.arms ?? 'hybrid';
+  const useLexical = arms !== 'vector';
+  const useVector = arms !== 'lexical';
 
   const embedStart = performance.now();
-  const { embeddings } = await embedding.doEmbed({ values: variants.map((variant) => variant.text) });
+  const { embeddings } = useVector
+    ? await embedding.doEmbed({ values: variants.map((variant) => variant.text) })
+    : { embeddings: [] as number[][] };
   const embedMs = performance.now() - embedStart;
 
   let lexicalMs = 0;
@@ -329,15 +344,25 @@ export async function retrieve(
   const lists = [];
   for (const [index, variant] of variants.entries()) {
     const lexicalStart = performance.now();
-    const lexical = await lexicalArm(db, collection, variant.text, candidates, options);
+    if (useLexical) {
+      const lexical = await lexicalArm(db, collection, variant.text, candidates, options);
+      lists.push({
+        ids: lexical,
+        weight: variant.weight * armWeights.lexical,
+        label: `lexical:${variant.kind}`,
+      });
+    }
     lexicalMs += performance.now() - lexicalStart;
     const vectorStart = performance.now();
-    const vector = await vectorArm(db, collection, embeddings[index]!, candidates, options);
+    if (useVector) {
+      const vector = await vectorArm(db, collection, embeddings[index]!, candidates, options);
+      lists.push({
+        ids: vector,
+        weight: variant.weight * armWeights.vector,
+        label: `vector:${variant.kind}`,
+      });
+    }
     vectorMs += performance.now() - vectorStart;
-    lists.push(
-      { ids: lexical, weight: variant.weight * armWeights.lexical, label: `lexical:${variant.kind}` },
-      { ids: vector, weight: variant.weight * armWeights.vector, label: `vector:${variant.kind}` },
-    );
   }
   const fuseStart = performance.now();
   const fused = weightedRrf(lists, rrfK).slice(0, topK);

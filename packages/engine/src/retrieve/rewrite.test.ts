@@ -1,25 +1,101 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteQuery } from './rewrite.js';
+import {
+  DEFAULT_REWRITE_WEIGHTS,
+  rewriteQuery,
+  rewriteQueryDetailed,
+  rewriteWeights,
+  ruleGroups,
+} from './rewrite.js';
 
-describe('dictionary query rewriting', () => {
-  it('turns everyday traffic words into the statute’s terms, weighted 2.0', () => {
+describe('query rewriting', () => {
+  it('turns everyday traffic words into the statute’s terms, weighted legal 2.0, phrases 0.8', () => {
     const variants = rewriteQuery('Kalau nerobos lampu merah kena denda berapa?', { language: 'id' });
-    expect(variants).toHaveLength(2);
     expect(variants[0]).toEqual({
       text: 'Kalau nerobos lampu merah kena denda berapa?',
       weight: 1,
       kind: 'original',
     });
-    expect(variants[1]!.text).toContain('Alat Pemberi Isyarat Lalu Lintas');
-    expect(variants[1]!.text).toContain('melanggar aturan perintah atau larangan');
-    expect(variants[1]!.weight).toBe(2);
+    const legal = variants.find((variant) => variant.kind === 'legal')!;
+    expect(legal).toEqual({
+      text: 'Kalau melanggar aturan perintah atau larangan Alat Pemberi Isyarat Lalu Lintas kena denda berapa?',
+      weight: 2,
+      kind: 'legal',
+    });
+    // The statute phrases alone, with the penalty rule's wording: the penalty clauses of Pasal 273–317.
+    expect(variants.find((variant) => variant.kind === 'phrases')).toEqual({
+      text: 'melanggar aturan perintah atau larangan Alat Pemberi Isyarat Lalu Lintas dipidana dengan pidana kurungan paling lama denda paling banyak',
+      weight: 0.8,
+      kind: 'phrases',
+    });
+    expect(variants).toHaveLength(3);
   });
 
-  it('matches whole words only and leaves English and unmatched questions alone', () => {
-    expect(rewriteQuery('Bagaimana simulasi anggaran?', { language: 'id' })).toHaveLength(1);
+  it('adds a phrases variant for a pattern rule alone, and none for a single dictionary phrase', () => {
+    expect(rewriteQuery('Sanksinya apa?', { language: 'id' })).toEqual([
+      { text: 'Sanksinya apa?', weight: 1, kind: 'original' },
+      {
+        text: 'dipidana dengan pidana kurungan paling lama denda paling banyak',
+        weight: 0.8,
+        kind: 'phrases',
+      },
+    ]);
+    expect(rewriteQuery('kalau motor?', { language: 'id' }).map((variant) => variant.kind)).toEqual([
+      'original',
+      'legal',
+    ]);
+  });
+
+  it('matches whole words only, longest term first, and leaves English and unmatched questions alone', () => {
+    expect(rewriteQuery('Bagaimana simulasi ekonomi?', { language: 'id' })).toHaveLength(1);
     expect(rewriteQuery('Do I need a SIM card?', { language: 'en' })).toHaveLength(1);
-    expect(rewriteQuery('Berapa DAU 2020?', { language: 'id' })[1]!.text).toBe(
-      'Berapa Dana Alokasi Umum 2020?',
+    expect(
+      rewriteQuery('Berapa DAU?', { language: 'id', profile: { rewrite_rules: ['budget'] } })[1]!.text,
+    ).toBe('Berapa Dana Alokasi Umum?');
+    // "knalpot racing" is one term; "motor" inside it would be a second match if overlaps were allowed.
+    const legal = rewriteQuery('knalpot racing di sepeda motor', { language: 'id' })[1]!.text;
+    expect(legal).toBe('knalpot persyaratan teknis dan laik jalan di Sepeda Motor');
+  });
+
+  it('reads weights and rule groups from the collection profile', () => {
+    const profile = { rewrite_weights: { legal: 3, phrases: 0.5 }, rewrite_rules: ['traffic'] };
+    expect(rewriteWeights(profile)).toEqual({ legal: 3, original: 1, phrases: 0.5 });
+    expect(rewriteWeights({ rewrite_weights: { legal: -1, original: 'x' } })).toEqual(
+      DEFAULT_REWRITE_WEIGHTS,
     );
+    expect(rewriteWeights(profile, { original: 1.5 })).toEqual({ legal: 3, original: 1.5, phrases: 0.5 });
+    const variants = rewriteQuery('Pakai helm wajib nggak?', { language: 'id', profile });
+    expect(variants.map((variant) => [variant.kind, variant.weight])).toEqual([
+      ['original', 1],
+      ['legal', 3],
+      ['phrases', 0.5],
+    ]);
+    // A traffic-only collection does not expand budget words.
+    expect(rewriteQuery('Berapa DAU?', { language: 'id', profile })).toHaveLength(1);
+    expect(ruleGroups(undefined)).toEqual(['traffic', 'budget']);
+    expect(ruleGroups({ rewrite_rules: ['budget', 'unknown'] })).toEqual(['budget']);
+  });
+
+  it('gives a fiscal-year hint, and one variant per year for a comparison', () => {
+    const single = rewriteQueryDetailed('Berapa defisit APBN tahun 2020?', { language: 'id' });
+    expect(single.hints.fiscal_year).toBe(2020);
+    expect(single.hints.fiscal_years).toEqual([2020]);
+    expect(single.variants.some((variant) => variant.kind.startsWith('year:'))).toBe(false);
+
+    const compare = rewriteQueryDetailed('Bandingkan defisit 2015 dan 2016, naik atau turun?', {
+      language: 'id',
+      profile: { rewrite_rules: ['budget'] },
+    });
+    expect(compare.hints.fiscal_year).toBeUndefined();
+    expect(compare.hints.fiscal_years).toEqual([2015, 2016]);
+    const years = compare.variants.filter((variant) => variant.kind.startsWith('year:'));
+    expect(years.map((variant) => variant.kind)).toEqual(['year:2015', 'year:2016']);
+    expect(years[0]!.text).toContain('Defisit Anggaran');
+    expect(years[0]!.text).toContain('Tahun Anggaran 2015');
+    expect(years[0]!.text).not.toContain('2016');
+    expect(years[1]!.text).not.toContain('2015');
+    expect(years[0]!.weight).toBe(2);
+    // Two years without a comparison word: hints only.
+    const listed = rewriteQueryDetailed('Dana desa 2017 dan 2018', { language: 'id' });
+    expect(listed.variants.some((variant) => variant.kind.startsWith('year:'))).toBe(false);
   });
 });

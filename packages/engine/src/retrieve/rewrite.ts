@@ -1,103 +1,205 @@
 /**
- * Query rewriting (DESIGN.md §8), first layer: per-language dictionaries that turn everyday words into
- * the terms the documents use ("lampu merah" → "Alat Pemberi Isyarat Lalu Lintas", "SIM" → "Surat Izin
- * Mengemudi"). Each variant carries a weight for the weighted RRF: the rewritten, legal-language variant
- * 2.0, the original question 1.0. Pattern rules, follow-up condensation and LLM expansion come next.
+ * Query rewriting (DESIGN.md §8, issue 6) in layers:
+ * 1. dictionaries per collection that turn everyday words into the terms the documents use ("lampu merah"
+ *    → "Alat Pemberi Isyarat Lalu Lintas", "DAU" → "Dana Alokasi Umum");
+ * 2. pattern rules for frequent question shapes (penalty, permission, requirements, definitions; budget
+ *    figures with fiscal years, and comparisons of two years → one variant per year);
+ * 3. optional LLM expansion through a `QueryExpander` (expander.ts).
+ * Each variant carries a weight for the weighted RRF: legal 2.0, original 1.0, phrases 0.8 by default,
+ * configurable per collection with `profile.rewrite_weights`. `profile.rewrite_rules` (e.g. `["traffic"]`)
+ * picks the dictionaries and rule groups; without it, every Indonesian group applies.
  */
+import { BUDGET_DICTIONARY } from './dictionaries/budget.js';
+import { TRAFFIC_DICTIONARY } from './dictionaries/traffic.js';
+import type { DictionaryEntry } from './dictionaries/types.js';
+import { COMPARISON, matchingRules, type RuleGroup, yearsIn } from './patterns.js';
 import type { QueryVariant } from './retrieve.js';
 
-export interface DictionaryEntry {
-  /** Everyday forms, matched as whole words, case-insensitively. */
-  terms: string[];
-  /** The words the documents use. */
-  expansion: string;
+export { BUDGET_DICTIONARY } from './dictionaries/budget.js';
+export { TRAFFIC_DICTIONARY } from './dictionaries/traffic.js';
+export type { DictionaryEntry } from './dictionaries/types.js';
+export type { RuleGroup } from './patterns.js';
+
+export interface RewriteWeights {
+  /** The legal-language variant (dictionary and pattern rewrite, LLM legal query). Default 2.0. */
+  legal: number;
+  /** The question as asked. Default 1.0. */
+  original: number;
+  /** Key phrases (the dictionary's statute terms alone, LLM key phrases). Default 0.8. */
+  phrases: number;
 }
 
-/** Everyday Indonesian traffic words → UU 22/2009 terms. */
-export const TRAFFIC_DICTIONARY: DictionaryEntry[] = [
-  {
-    terms: ['lampu merah', 'lampu lalu lintas', 'lampu setopan', 'bangjo'],
-    expansion: 'Alat Pemberi Isyarat Lalu Lintas',
-  },
-  {
-    terms: ['nerobos', 'menerobos', 'terobos', 'nrobos', 'melanggar'],
-    expansion: 'melanggar aturan perintah atau larangan',
-  },
-  { terms: ['sim'], expansion: 'Surat Izin Mengemudi' },
-  { terms: ['stnk'], expansion: 'Surat Tanda Nomor Kendaraan Bermotor' },
-  { terms: ['plat nomor', 'pelat nomor', 'nopol'], expansion: 'Tanda Nomor Kendaraan Bermotor' },
-  { terms: ['helm'], expansion: 'helm yang memenuhi standar nasional Indonesia' },
-  { terms: ['sabuk pengaman', 'seat belt', 'seatbelt'], expansion: 'sabuk keselamatan' },
-  { terms: ['ngebut', 'kebut-kebutan', 'kecepatan tinggi'], expansion: 'batas kecepatan paling tinggi' },
-  { terms: ['balap liar', 'balapan', 'trek-trekan'], expansion: 'berbalapan dengan Kendaraan Bermotor lain' },
-  {
-    terms: ['hp', 'handphone', 'ponsel', 'main hp', 'nelpon'],
-    expansion: 'menggunakan telepon gangguan konsentrasi',
-  },
-  { terms: ['mabuk', 'miras'], expansion: 'minuman yang mengandung alkohol' },
-  {
-    terms: ['tilang', 'ditilang', 'kena denda', 'denda berapa', 'dendanya'],
-    expansion: 'dipidana denda paling banyak',
-  },
-  {
-    terms: ['knalpot racing', 'knalpot brong', 'knalpot bising'],
-    expansion: 'knalpot persyaratan teknis dan laik jalan',
-  },
-  { terms: ['motor'], expansion: 'Sepeda Motor' },
-  { terms: ['mobil'], expansion: 'Kendaraan Bermotor' },
-  { terms: ['parkir sembarangan', 'parkir'], expansion: 'tata cara berhenti dan Parkir' },
-  { terms: ['trotoar'], expansion: 'trotoar fasilitas Pejalan Kaki' },
-  { terms: ['bahu jalan'], expansion: 'bahu Jalan' },
-  { terms: ['menyalip', 'nyalip'], expansion: 'melewati Kendaraan lain' },
-  { terms: ['lawan arah'], expansion: 'gerakan lalu lintas arah' },
-  { terms: ['anak di bawah umur', 'bocah', 'anak sekolah'], expansion: 'usia Surat Izin Mengemudi' },
-  { terms: ['angkot'], expansion: 'angkutan umum mobil penumpang umum' },
-  { terms: ['ojek', 'ojol'], expansion: 'Sepeda Motor angkutan orang' },
-  { terms: ['lampu motor', 'lampu siang'], expansion: 'menyalakan lampu utama pada siang hari' },
-];
+export const DEFAULT_REWRITE_WEIGHTS: RewriteWeights = { legal: 2, original: 1, phrases: 0.8 };
 
-/** Everyday budget words → UU APBN terms. */
-export const BUDGET_DICTIONARY: DictionaryEntry[] = [
-  { terms: ['apbn'], expansion: 'Anggaran Pendapatan dan Belanja Negara' },
-  { terms: ['apbd'], expansion: 'Anggaran Pendapatan dan Belanja Daerah' },
-  { terms: ['dau'], expansion: 'Dana Alokasi Umum' },
-  { terms: ['dak'], expansion: 'Dana Alokasi Khusus' },
-  { terms: ['dbh'], expansion: 'Dana Bagi Hasil' },
-  { terms: ['sbn'], expansion: 'Surat Berharga Negara' },
-  { terms: ['pnbp'], expansion: 'Penerimaan Negara Bukan Pajak' },
-  { terms: ['defisit'], expansion: 'defisit anggaran' },
-  { terms: ['pajak'], expansion: 'Penerimaan Perpajakan' },
-  { terms: ['transfer daerah', 'tkdd'], expansion: 'Transfer ke Daerah dan Dana Desa' },
-];
+export const RULE_GROUPS: Record<RuleGroup, DictionaryEntry[]> = {
+  traffic: TRAFFIC_DICTIONARY,
+  budget: BUDGET_DICTIONARY,
+};
 
 export interface RewriteOptions {
   language: 'id' | 'en';
+  /** The collection's profile: `rewrite_weights` ({legal, original, phrases}) and `rewrite_rules` (groups). */
+  profile?: Record<string, unknown>;
+  /** Overrides the profile's dictionaries (all entries of all lists apply). */
   dictionaries?: DictionaryEntry[][];
-  /** Weight of the rewritten variant (default 2.0) and the original (default 1.0). */
-  weights?: { legal?: number; original?: number };
+  /** Overrides the profile's weights, per weight. */
+  weights?: Partial<RewriteWeights>;
+}
+
+export interface RewriteHints {
+  /** Fiscal years named in a budget question, in order of mention. */
+  fiscal_years: number[];
+  /** The single year to filter by (`retrieve()`'s `fiscalYear`), when exactly one was named. */
+  fiscal_year?: number;
+  /** Pattern rules that matched (ids). */
+  rules: string[];
+}
+
+export interface RewriteResult {
+  variants: QueryVariant[];
+  hints: RewriteHints;
+  weights: RewriteWeights;
+}
+
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** The weights for a collection: `profile.rewrite_weights`, then `override`, over the defaults. */
+export function rewriteWeights(
+  profile: Record<string, unknown> | undefined,
+  override: Partial<RewriteWeights> = {},
+): RewriteWeights {
+  const configured = profile?.['rewrite_weights'];
+  const fromProfile =
+    configured && typeof configured === 'object' ? (configured as Record<string, unknown>) : {};
+  const pick = (key: keyof RewriteWeights) =>
+    positive(override[key]) ?? positive(fromProfile[key]) ?? DEFAULT_REWRITE_WEIGHTS[key];
+  return { legal: pick('legal'), original: pick('original'), phrases: pick('phrases') };
+}
+
+/** The rule groups for a collection: `profile.rewrite_rules` when it names known groups, else all. */
+export function ruleGroups(profile: Record<string, unknown> | undefined): RuleGroup[] {
+  const configured = profile?.['rewrite_rules'];
+  if (!Array.isArray(configured)) return Object.keys(RULE_GROUPS) as RuleGroup[];
+  return configured.filter((group): group is RuleGroup => typeof group === 'string' && group in RULE_GROUPS);
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The query variants for `question`: the original, plus a legal-language rewrite when a dictionary term matched. */
-export function rewriteQuery(question: string, options: RewriteOptions): QueryVariant[] {
-  const original: QueryVariant = { text: question, weight: options.weights?.original ?? 1, kind: 'original' };
-  if (options.language !== 'id') return [original];
-  const dictionaries = options.dictionaries ?? [TRAFFIC_DICTIONARY, BUDGET_DICTIONARY];
-  let rewritten = question;
-  let matched = false;
-  for (const entry of dictionaries.flat()) {
-    for (const term of [...entry.terms].sort((a, b) => b.length - a.length)) {
-      const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`, 'giu');
-      if (pattern.test(rewritten)) {
-        rewritten = rewritten.replace(pattern, entry.expansion);
-        matched = true;
-        break;
+const termPatterns = new Map<string, RegExp>();
+function termPattern(term: string): RegExp {
+  let pattern = termPatterns.get(term);
+  if (!pattern) {
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`, 'giu');
+    termPatterns.set(term, pattern);
+  }
+  pattern.lastIndex = 0;
+  return pattern;
+}
+
+interface Match {
+  start: number;
+  end: number;
+  entry: DictionaryEntry;
+}
+
+/** Non-overlapping dictionary matches in `question`, longest terms first. */
+function dictionaryMatches(question: string, entries: DictionaryEntry[]): Match[] {
+  const candidates: Match[] = [];
+  for (const entry of entries) {
+    for (const term of entry.terms) {
+      for (const found of question.matchAll(termPattern(term))) {
+        candidates.push({ start: found.index, end: found.index + found[0].length, entry });
       }
     }
   }
-  if (!matched) return [original];
-  return [original, { text: rewritten, weight: options.weights?.legal ?? 2, kind: 'legal' }];
+  candidates.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const chosen: Match[] = [];
+  for (const candidate of candidates) {
+    if (chosen.every((taken) => candidate.end <= taken.start || candidate.start >= taken.end))
+      chosen.push(candidate);
+  }
+  return chosen.sort((a, b) => a.start - b.start);
+}
+
+function phrasesOf(entry: DictionaryEntry): string[] {
+  return typeof entry.expansion === 'string' ? [entry.expansion] : entry.expansion;
+}
+
+function unique(values: string[]): string[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = value.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The question with its dictionary terms replaced by the documents' wording. */
+function substitute(question: string, matches: Match[]): string {
+  let out = '';
+  let at = 0;
+  for (const match of matches) {
+    out += question.slice(at, match.start) + phrasesOf(match.entry).join(' ');
+    at = match.end;
+  }
+  return out + question.slice(at);
+}
+
+/**
+ * The query variants for `question` and the hints found on the way: the original; a legal-language
+ * rewrite when a dictionary term or pattern rule matched; the statute phrases alone (weight `phrases`);
+ * and for a budget comparison of two or more years, one variant per year.
+ */
+export function rewriteQueryDetailed(question: string, options: RewriteOptions): RewriteResult {
+  const weights = rewriteWeights(options.profile, options.weights);
+  const variants: QueryVariant[] = [{ text: question, weight: weights.original, kind: 'original' }];
+  const hints: RewriteHints = { fiscal_years: [], rules: [] };
+  if (options.language !== 'id') return { variants, hints, weights };
+
+  const groups = ruleGroups(options.profile);
+  const entries = (options.dictionaries ?? groups.map((group) => RULE_GROUPS[group])).flat();
+  const matches = dictionaryMatches(question, entries);
+  const rules = matchingRules(question, groups);
+  hints.rules = rules.map((rule) => rule.id);
+  const dictionaryPhrases = unique(matches.flatMap((match) => phrasesOf(match.entry)));
+  const rulePhrases = unique(rules.flatMap((rule) => rule.add)).filter(
+    (phrase) => !dictionaryPhrases.some((taken) => taken.toLowerCase() === phrase.toLowerCase()),
+  );
+
+  if (matches.length > 0) {
+    variants.push({ text: substitute(question, matches), weight: weights.legal, kind: 'legal' });
+  }
+  // The statute phrases alone, when they say more than the legal variant: a single dictionary phrase and no
+  // rule would only repeat it (and outweigh a short follow-up's context).
+  const phrases = [...dictionaryPhrases, ...rulePhrases];
+  if (phrases.length > 1 || rulePhrases.length > 0) {
+    variants.push({ text: phrases.join(' '), weight: weights.phrases, kind: 'phrases' });
+  }
+
+  if (groups.includes('budget')) {
+    const years = yearsIn(question);
+    hints.fiscal_years = years;
+    if (years.length === 1) hints.fiscal_year = years[0]!;
+    if (years.length >= 2 && COMPARISON.test(question)) {
+      const base = substitute(question, matches);
+      for (const year of years) {
+        const others = years.filter((other) => other !== year);
+        let text = base;
+        for (const other of others) text = text.replace(new RegExp(`(?<!\\d)${other}(?!\\d)`, 'g'), ' ');
+        text = `${text.replace(/\s+/g, ' ').trim()} Tahun Anggaran ${year}`;
+        variants.push({ text, weight: weights.legal, kind: `year:${year}` });
+      }
+    }
+  }
+  return { variants, hints, weights };
+}
+
+/** The query variants for `question` (see `rewriteQueryDetailed`). */
+export function rewriteQuery(question: string, options: RewriteOptions): QueryVariant[] {
+  return rewriteQueryDetailed(question, options).variants;
 }

@@ -1,0 +1,151 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Engine, loadConfig } from '@saksi/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { templateDirectory } from '../../engine/test/pglite-template.js';
+import { runCli } from '../test/run-cli.js';
+import { parseBaseline } from './eval.js';
+
+let directory: string;
+
+async function run(argv: string[]) {
+  return runCli(argv, { cwd: directory, env: { SAKSI_DATA_DIR: 'data', NO_COLOR: '1' } });
+}
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(tmpdir(), 'saksi-cli-eval-'));
+  await cp(templateDirectory(), path.join(directory, 'data/pglite'), { recursive: true });
+  const engine = await Engine.open({
+    config: loadConfig({ SAKSI_DATA_DIR: path.join(directory, 'data') }, directory),
+  });
+  const docs: Record<string, string> = {
+    'docs/store.md':
+      '# Store\n\nA store holds the whole state tree of your application. Call dispatch to change it.\n',
+    'docs/reducers.md':
+      '# Reducers\n\nA reducer is a pure function that takes the previous state and an action, and returns the next state.\n',
+  };
+  for (const [filename, text] of Object.entries(docs))
+    await engine.ingest('docs', { bytes: new TextEncoder().encode(text), filename }, { language: 'en' });
+  await engine.close();
+  const rows = [
+    {
+      id: 'q1',
+      question: 'what is a reducer function',
+      relevant_files: ['docs/reducers.md'],
+      must_mention: ['pure function'],
+    },
+    {
+      id: 'q2',
+      question: 'where does the state tree live',
+      relevant_files: ['docs/store.md'],
+      must_mention: [],
+    },
+    {
+      id: 'q3',
+      question: 'how do I bake sourdough bread',
+      answerable: false,
+      relevant_files: [],
+      must_mention: [],
+    },
+  ];
+  await writeFile(
+    path.join(directory, 'redux-mini.jsonl'),
+    `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`,
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('saksi eval', () => {
+  it('measures retrieval on a set as JSON, in every configuration', async () => {
+    const result = await run([
+      'eval',
+      'retrieval',
+      '--set',
+      'redux-mini.jsonl',
+      '--collection',
+      'docs',
+      '--json',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { config: string; metrics: Record<string, number> };
+    expect(report.config).toBe('hybrid+rewrite');
+    expect(report.metrics.questions).toBe(2);
+    expect(Object.keys(report.metrics)).toEqual(
+      expect.arrayContaining([
+        'recall@1',
+        'recall@3',
+        'recall@5',
+        'recall@10',
+        'precision@5',
+        'mrr',
+        'ndcg@10',
+      ]),
+    );
+    expect(report.metrics['recall@10']).toBe(1);
+
+    const all = await run([
+      'eval',
+      'retrieval',
+      '--set',
+      'redux-mini.jsonl',
+      '--collection',
+      'docs',
+      '--config',
+      'all',
+    ]);
+    expect(all.code).toBe(0);
+    for (const config of ['lexical', 'vector', 'hybrid', 'hybrid+rewrite'])
+      expect(all.stdout).toContain(`| redux-mini | ${config} | 2 |`);
+  });
+
+  it('scores answers: refusal of the unanswerable question is counted', async () => {
+    const result = await run([
+      'eval',
+      'answers',
+      '--set',
+      'redux-mini.jsonl',
+      '--collection',
+      'docs',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { metrics: Record<string, number | null> };
+    expect(report.metrics['answerable']).toBe(2);
+    expect(report.metrics['unanswerable']).toBe(1);
+    expect(report.metrics['refusal_accuracy']).not.toBeNull();
+  });
+
+  it('rejects bad input with exit code 2 and no stack', async () => {
+    const missing = await run(['eval', 'retrieval', '--collection', 'docs']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/needs --set and --collection/);
+    const config = await run([
+      'eval',
+      'retrieval',
+      '--set',
+      'redux-mini.jsonl',
+      '--collection',
+      'docs',
+      '--config',
+      'x',
+    ]);
+    expect(config.code).toBe(2);
+    const gate = await run(['eval', 'gate', '--baseline', 'nope.json']);
+    expect(gate.code).toBe(2);
+    expect(gate.stderr).toMatch(/^error: Cannot read the baseline/);
+    const unknown = await run(['eval', 'frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(`${missing.stderr}${gate.stderr}`).not.toMatch(/\n\s+at .+:\d+/);
+  });
+
+  it('parses a baseline and rejects malformed ones', () => {
+    expect(parseBaseline('{"recall@5":{"lalin-dev":0.8}}', 'b.json')).toEqual({ 'lalin-dev': 0.8 });
+    expect(() => parseBaseline('{', 'b.json')).toThrow(/not JSON/);
+    expect(() => parseBaseline('{"recall@5":{"x":2}}', 'b.json')).toThrow(/from 0 to 1/);
+  });
+});

@@ -1,0 +1,333 @@
+/**
+ * `saksi eval` — the evaluation harness of issue 6: retrieval metrics per configuration, answer
+ * metrics, the full report under eval/reports, and the CI gate on Recall@5 against eval/baseline.json.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type AnswersReport,
+  answersTable,
+  checkTargets,
+  DEFAULT_CONFIG,
+  type Engine,
+  type EvalSet,
+  evaluateAnswers,
+  evaluateRetrieval,
+  gateFailures,
+  ingestBeirCorpus,
+  isEngineError,
+  loadBeirSet,
+  loadDemoCollections,
+  loadEvalSet,
+  RETRIEVAL_CONFIGS,
+  type RetrievalConfig,
+  type RetrievalReport,
+  recallChartSvg,
+  retrievalTable,
+  setMarkdown,
+  targetsTable,
+} from '@saksi/engine';
+import { type Command, flag, type OptionValues, stringOption } from './command.js';
+import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
+import { CliError, type Io, UsageError } from './io.js';
+
+/** The dev sets the CI gate checks. */
+export const GATE_SETS = ['lalin-dev', 'apbn-dev', 'redux-dev'] as const;
+/** Every JSONL set `saksi eval all` runs (retrieval on all but the selection set; answers on all). */
+const ALL_SETS = ['lalin-spec-cases', 'lalin-dev', 'apbn-dev', 'redux-dev', 'redux-selection-dev'] as const;
+export const GATE_TOLERANCE = 0.02;
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'Measure retrieval and answers on the evaluation sets; the CI gate on Recall@5',
+  usage:
+    'saksi eval retrieval|answers --set <file.jsonl> --collection <name> [--config C] [--json] | saksi eval all [--out DIR] | saksi eval gate --baseline FILE [--write]',
+  help: `Sub-commands:
+  retrieval --set F --collection C   Recall@1/3/5/10, full recall, Precision@5, MRR, nDCG@10 of the set's
+                                     answerable questions (top 10) against the data directory's engine.
+      --config C   hybrid+rewrite (default: what queries use), hybrid, lexical, vector, or all
+  answers --set F --collection C     Asks every question: citation precision/recall, must_mention hit
+                                     rate (numbers normalized), refusal accuracy, false-refusal rate.
+  all [--out eval/reports]           Ingests the demo corpora into a fresh temporary data directory and
+                                     runs every set in every configuration; writes <set>.md/.json,
+                                     retrieval.svg and README.md (with the issue's targets) to --out.
+                                     Also ingests facqa-id (BEIR, 275 passages, 311 questions; retrieval
+                                     only). squad2-dev is not run (6,078 questions: too slow here).
+  gate --baseline eval/baseline.json Fresh temporary data directory, retrieval on ${GATE_SETS.join(', ')} in the
+                                     default configuration; exit 1 when a Recall@5 is more than
+                                     ${GATE_TOLERANCE} below its baseline. --write stores the run as the baseline.
+
+Options:
+  --sets <dir>      Where the sets are (default ../shared/data/eval beside the repository)
+  --data-dir <dir>  The data directory for retrieval/answers (default $SAKSI_DATA_DIR or ./.saksi)
+  --json            Print the report as JSON
+
+Exit status: 0 on success, 1 when the gate fails, 2 on bad input.`,
+  options: {
+    set: { type: 'string' },
+    collection: { type: 'string' },
+    config: { type: 'string' },
+    out: { type: 'string' },
+    sets: { type: 'string' },
+    baseline: { type: 'string' },
+    write: { type: 'boolean' },
+    'data-dir': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  run: runEval,
+};
+
+function configsFrom(values: OptionValues): RetrievalConfig[] {
+  const config = stringOption(values, 'config') ?? DEFAULT_CONFIG;
+  if (config === 'all') return [...RETRIEVAL_CONFIGS];
+  if (!(RETRIEVAL_CONFIGS as readonly string[]).includes(config))
+    throw new UsageError(`--config must be one of ${RETRIEVAL_CONFIGS.join(', ')} or all`);
+  return [config as RetrievalConfig];
+}
+
+async function loadSet(file: string): Promise<EvalSet> {
+  try {
+    return existsSync(file) && !file.endsWith('.jsonl') ? await loadBeirSet(file) : await loadEvalSet(file);
+  } catch (error) {
+    if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
+    throw error;
+  }
+}
+
+function setsDirectory(values: OptionValues, io: Io): string {
+  return path.resolve(
+    io.cwd,
+    stringOption(values, 'sets') ?? path.join(repositoryRoot(), '../shared/data/eval'),
+  );
+}
+
+/** A fresh engine in a temporary data directory (always PGlite) with the demo collections loaded. */
+async function freshDemoEngine(
+  io: Io,
+  say: (text: string) => void,
+): Promise<{ engine: Engine; done(): Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'saksi-eval-'));
+  const env: Record<string, string | undefined> = { ...io.env, SAKSI_DATA_DIR: dataDir };
+  delete env['DATABASE_URL'];
+  const engine = await openEngine(configFrom({ ...io, env }));
+  const started = performance.now();
+  const result = await loadDemoCollections(engine, path.join(repositoryRoot(), 'corpora'));
+  say(
+    `Ingested the demo corpora (${result.added} documents, ${result.failed} failed) in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
+  if (result.failed > 0) {
+    await engine.close();
+    throw new CliError(
+      `${result.failed} demo documents failed to ingest; the evaluation would be meaningless.`,
+    );
+  }
+  return {
+    engine,
+    async done() {
+      await engine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function runEval(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+  const [sub, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  const json = flag(values, 'json');
+  const say = (text: string) => {
+    if (!json) io.stderr.write(`${text}\n`);
+  };
+  if (sub === 'retrieval' || sub === 'answers') {
+    const setFile = stringOption(values, 'set');
+    const collection = stringOption(values, 'collection');
+    if (!setFile || !collection) throw new UsageError(`saksi eval ${sub} needs --set and --collection`);
+    const configs = configsFrom(values);
+    const set = await loadSet(path.resolve(io.cwd, setFile));
+    const dataDir = stringOption(values, 'data-dir');
+    const engine = await openEngine(
+      configFrom(io, dataDir ? { SAKSI_DATA_DIR: path.resolve(io.cwd, dataDir) } : {}),
+    );
+    try {
+      await engine.collection(collection);
+      if (sub === 'retrieval') {
+        const reports: RetrievalReport[] = [];
+        for (const config of configs) reports.push(await evaluateRetrieval(engine, set, config, collection));
+        io.stdout.write(
+          json
+            ? `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`
+            : `${retrievalTable(reports)}\n`,
+        );
+      } else {
+        const report = await evaluateAnswers(engine, set, collection);
+        io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : `${answersTable([report])}\n`);
+      }
+      return 0;
+    } catch (error) {
+      if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
+      throw error;
+    } finally {
+      await engine.close();
+    }
+  }
+  if (sub === 'all') return runAll(values, io, say);
+  if (sub === 'gate') return runGate(values, io, say);
+  throw new UsageError(
+    sub === undefined
+      ? 'missing sub-command: retrieval, answers, all or gate'
+      : `unknown sub-command ${JSON.stringify(sub)}`,
+  );
+}
+
+async function runAll(values: OptionValues, io: Io, say: (text: string) => void): Promise<number> {
+  const started = performance.now();
+  const out = path.resolve(io.cwd, stringOption(values, 'out') ?? 'eval/reports');
+  const directory = setsDirectory(values, io);
+  const sets = await Promise.all(ALL_SETS.map((name) => loadSet(path.join(directory, `${name}.jsonl`))));
+  sets.push(await loadSet(path.join(directory, 'facqa-id/derived-beir-test')));
+  const { engine, done } = await freshDemoEngine(io, say);
+  const retrieval: RetrievalReport[] = [];
+  const answers: AnswersReport[] = [];
+  try {
+    await mkdir(out, { recursive: true });
+    for (const set of sets) {
+      if (set.kind === 'beir') {
+        const ingestStart = performance.now();
+        const count = await ingestBeirCorpus(engine, set);
+        say(
+          `Ingested ${count} ${set.name} passages in ${((performance.now() - ingestStart) / 1000).toFixed(1)} s.`,
+        );
+      }
+      const setRetrieval: RetrievalReport[] = [];
+      if (set.kind !== 'selection') {
+        for (const config of RETRIEVAL_CONFIGS) {
+          const report = await evaluateRetrieval(engine, set, config);
+          say(`${set.name} ${config}: Recall@5 ${report.metrics['recall@5'].toFixed(3)} (${report.ms} ms)`);
+          setRetrieval.push(report);
+        }
+      }
+      const setAnswers = set.kind === 'beir' ? undefined : await evaluateAnswers(engine, set);
+      if (setAnswers) say(`${set.name} answers: ${JSON.stringify(setAnswers.metrics)} (${setAnswers.ms} ms)`);
+      retrieval.push(...setRetrieval);
+      if (setAnswers) answers.push(setAnswers);
+      await writeFile(path.join(out, `${set.name}.md`), setMarkdown(set.name, setRetrieval, setAnswers));
+      await writeFile(
+        path.join(out, `${set.name}.json`),
+        `${JSON.stringify({ set: set.name, collection: set.collection, retrieval: setRetrieval, answers: setAnswers ?? null }, null, 2)}\n`,
+      );
+    }
+  } finally {
+    await done();
+  }
+  const targets = checkTargets(retrieval, answers);
+  await writeFile(path.join(out, 'retrieval.svg'), recallChartSvg(retrieval));
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  await writeFile(
+    path.join(out, 'README.md'),
+    `${[
+      '# Evaluation reports',
+      '',
+      `Written by \`saksi eval all\` (${new Date().toISOString().slice(0, 10)}, ${seconds} s) on the demo corpora with the offline defaults (hash embedding, no language model). Configurations: \`lexical\` and \`vector\` run one arm alone, \`hybrid\` fuses both, \`hybrid+rewrite\` adds the dictionary rewrites (the default). Retrieval counts the answerable questions, top 10 per question.`,
+      '',
+      'Relevance: the Pasal (traffic law; its body or its elucidation), the document and Pasal (budgets: `documents` × `relevant_pasal_by_doc`), the file (docs; the heading-level figure is in redux-dev.md). Answers: a claim is supported when its verification label is `entailed` and its evidence comes from a relevant item; citation precision = supported claims / claims; citation recall = answerable questions with at least one supported claim; must_mention hit rate = phrases found in the answer / all phrases of answerable questions — a figure-only phrase matches an amount of the answer under `amountsMatch` of @saksi/proof (so `Rp222,5 triliun` matches `Rp222.506.897.630.000,00`), any other phrase as text after number normalization (`Rp`, thousands dots, `,00` dropped); "any" = questions with at least one phrase found; a refusal is an answer with `found: false`. Refusal targets pool every set with such questions. facqa-id (BEIR) is retrieval only; squad2-dev is not run (6,078 questions).',
+      '',
+      '![Recall@5 per set and configuration](retrieval.svg)',
+      '',
+      '## Targets (issue 6)',
+      '',
+      targetsTable(targets),
+      '',
+      '## Retrieval',
+      '',
+      retrievalTable(retrieval),
+      '',
+      '## Answers',
+      '',
+      answersTable(answers),
+      '',
+    ].join('\n')}`,
+  );
+  if (flag(values, 'json')) io.stdout.write(`${JSON.stringify({ retrieval, answers, targets }, null, 2)}\n`);
+  else io.stdout.write(`${targetsTable(targets)}\n\nReports written to ${out} in ${seconds} s.\n`);
+  return 0;
+}
+
+/** Recall@5 per set from a baseline file: `{ "recall@5": { "lalin-dev": 0.9, … } }`. */
+export function parseBaseline(text: string, file: string): Record<string, number> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new CliError(`${file} is not JSON.`, { exitCode: 2 });
+  }
+  const recall = (parsed as { 'recall@5'?: unknown } | null)?.['recall@5'];
+  if (typeof recall !== 'object' || recall === null)
+    throw new CliError(`${file} has no "recall@5" object.`, { exitCode: 2 });
+  const result: Record<string, number> = {};
+  for (const [set, value] of Object.entries(recall)) {
+    if (typeof value !== 'number' || value < 0 || value > 1)
+      throw new CliError(`${file}: "recall@5"."${set}" must be a number from 0 to 1.`, { exitCode: 2 });
+    result[set] = value;
+  }
+  return result;
+}
+
+async function runGate(values: OptionValues, io: Io, say: (text: string) => void): Promise<number> {
+  const started = performance.now();
+  const baselineFile = path.resolve(io.cwd, stringOption(values, 'baseline') ?? 'eval/baseline.json');
+  const write = flag(values, 'write');
+  let baseline: Record<string, number> = {};
+  if (!write) {
+    let text: string;
+    try {
+      text = await readFile(baselineFile, 'utf8');
+    } catch {
+      throw new CliError(`Cannot read the baseline ${baselineFile}.`, {
+        exitCode: 2,
+        hint: 'Create it with saksi eval gate --write --baseline eval/baseline.json.',
+      });
+    }
+    baseline = parseBaseline(text, baselineFile);
+  }
+  const directory = setsDirectory(values, io);
+  const sets = await Promise.all(GATE_SETS.map((name) => loadSet(path.join(directory, `${name}.jsonl`))));
+  const { engine, done } = await freshDemoEngine(io, say);
+  const current: Record<string, number> = {};
+  try {
+    for (const set of sets)
+      current[set.name] = (await evaluateRetrieval(engine, set, DEFAULT_CONFIG)).metrics['recall@5'];
+  } finally {
+    await done();
+  }
+  const seconds = Math.round((performance.now() - started) / 1000);
+  if (write) {
+    await mkdir(path.dirname(baselineFile), { recursive: true });
+    await writeFile(
+      baselineFile,
+      `${JSON.stringify({ config: DEFAULT_CONFIG, tolerance: GATE_TOLERANCE, 'recall@5': current }, null, 2)}\n`,
+    );
+    io.stdout.write(`Baseline written to ${baselineFile}: ${JSON.stringify(current)} (${seconds} s)\n`);
+    return 0;
+  }
+  const failures = gateFailures(baseline, current, GATE_TOLERANCE);
+  if (flag(values, 'json')) {
+    io.stdout.write(`${JSON.stringify({ baseline, current, failures, seconds }, null, 2)}\n`);
+  } else {
+    for (const [set, value] of Object.entries(current)) {
+      const expected = baseline[set];
+      const failed = failures.some((failure) => failure.set === set);
+      io.stdout.write(
+        `${failed ? 'FAIL' : 'ok  '} ${set}: Recall@5 ${value.toFixed(3)} (baseline ${expected === undefined ? '—' : expected.toFixed(3)})\n`,
+      );
+    }
+    for (const failure of failures.filter((f) => !(f.set in current)))
+      io.stdout.write(`FAIL ${failure.set}: not run (baseline ${failure.baseline.toFixed(3)})\n`);
+    io.stdout.write(
+      failures.length > 0
+        ? `Recall@5 fell more than ${GATE_TOLERANCE} below the baseline in ${failures.length} set(s) (${seconds} s).\n`
+        : `Retrieval gate passed (${seconds} s).\n`,
+    );
+  }
+  return failures.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,4 @@
+export * from './metrics.js';
+export * from './report.js';
+export * from './run.js';
+export * from './sets.js';

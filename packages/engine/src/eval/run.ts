@@ -1,0 +1,307 @@
+/**
+ * Running an evaluation set against an engine: retrieval in the four configurations of issue 6
+ * (lexical only, vector only, hybrid, hybrid + rewriting — the default), and answers (citations,
+ * `must_mention`, refusals). Never tuned to individual questions: it only measures.
+ */
+import path from 'node:path';
+import type { Claim } from '@saksi/proof';
+import type { Engine } from '../engine.js';
+import type { RetrievalArms, RetrievedChunk } from '../retrieve/retrieve.js';
+import {
+  hitAt,
+  mentions,
+  type RankedQuestion,
+  type RetrievalMetrics,
+  reciprocalRank,
+  retrievalMetrics,
+} from './metrics.js';
+import type { EvalQuestion, EvalSet, EvalSetKind, RelevantItem } from './sets.js';
+
+export const RETRIEVAL_CONFIGS = ['lexical', 'vector', 'hybrid', 'hybrid+rewrite'] as const;
+export type RetrievalConfig = (typeof RETRIEVAL_CONFIGS)[number];
+/** What `engine.query` runs by default. */
+export const DEFAULT_CONFIG: RetrievalConfig = 'hybrid+rewrite';
+
+export function configOptions(config: RetrievalConfig): { arms: RetrievalArms; rewrite: boolean } {
+  if (config === 'hybrid+rewrite') return { arms: 'hybrid', rewrite: true };
+  return { arms: config, rewrite: false };
+}
+
+const samePasal = (a: string | undefined, b: string | undefined) =>
+  a !== undefined &&
+  b !== undefined &&
+  a.replace(/\s+/g, '').toLowerCase() === b.replace(/\s+/g, '').toLowerCase();
+
+const baseName = (filename: string) =>
+  path.posix.basename(filename.replace(/\\/g, '/')).replace(/\.[^.]+$/, '');
+const normalizeFile = (filename: string) => filename.replace(/\\/g, '/').replace(/^\.\//, '');
+const normalizeHeading = (heading: string) =>
+  heading
+    .replace(/[`*_#]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/** What a result or an evidence span points at, for matching against relevant items. */
+export interface Located {
+  filename: string;
+  pasal?: string | undefined;
+  section_path?: readonly string[] | undefined;
+}
+
+/** The key of the relevant item `located` matches, or null. `withHeading` also requires the heading (docs). */
+export function matchRelevant(
+  kind: EvalSetKind,
+  located: Located,
+  relevant: readonly RelevantItem[],
+  withHeading = false,
+): string | null {
+  for (const item of relevant) {
+    if (kind === 'legal') {
+      // Pasal level: the body of the Pasal or its elucidation (Penjelasan Pasal demi Pasal) both count.
+      if (samePasal(item.pasal, located.pasal)) return item.key;
+    } else if (kind === 'budget' || kind === 'beir') {
+      if (item.document !== baseName(located.filename)) continue;
+      if (item.pasal === undefined || samePasal(item.pasal, located.pasal)) return item.key;
+    } else if (item.file !== undefined && normalizeFile(located.filename) === normalizeFile(item.file)) {
+      if (!withHeading || item.heading === undefined) return item.key;
+      const wanted = normalizeHeading(item.heading);
+      if ((located.section_path ?? []).some((heading) => normalizeHeading(heading) === wanted))
+        return item.key;
+    }
+  }
+  return null;
+}
+
+function locate(result: RetrievedChunk): Located {
+  return {
+    filename: result.document.filename,
+    pasal: result.legal?.pasal ?? result.citation.pasal,
+    section_path: result.citation.section_path,
+  };
+}
+
+export interface QuestionRanking {
+  id: string;
+  /** Rank (1-based) of the first relevant result in the top 10, or null. */
+  first_relevant: number | null;
+  'hit@5': boolean;
+  top: string[];
+}
+
+export interface RetrievalReport {
+  set: string;
+  collection: string;
+  config: RetrievalConfig;
+  metrics: RetrievalMetrics;
+  /** Docs sets: Recall@5 when the heading must match as well as the file. */
+  'heading_recall@5'?: number;
+  questions: QuestionRanking[];
+  ms: number;
+}
+
+const describe = (result: RetrievedChunk) => {
+  const pasal = result.legal?.pasal ?? result.citation.pasal;
+  return `${baseName(result.document.filename)}${pasal ? ` Pasal ${pasal}` : ''}${
+    !pasal && result.citation.section_path?.length ? ` › ${result.citation.section_path.at(-1)}` : ''
+  }`;
+};
+
+/** Retrieval metrics of `set` (its answerable questions) in `config`, top 10 per question. */
+export async function evaluateRetrieval(
+  engine: Engine,
+  set: EvalSet,
+  config: RetrievalConfig = DEFAULT_CONFIG,
+  collection = set.collection,
+): Promise<RetrievalReport> {
+  const started = performance.now();
+  const ranked: RankedQuestion[] = [];
+  const withHeadings: RankedQuestion[] = [];
+  const questions: QuestionRanking[] = [];
+  for (const question of set.questions) {
+    if (!question.answerable || question.relevant.length === 0) continue;
+    const { results } = await engine.query(collection, {
+      question: question.question,
+      top_k: 10,
+      ...configOptions(config),
+    });
+    const ranking = results.map((result) => matchRelevant(set.kind, locate(result), question.relevant));
+    ranked.push({ ranking, relevantCount: question.relevant.length });
+    if (set.kind === 'docs')
+      withHeadings.push({
+        ranking: results.map((result) => matchRelevant(set.kind, locate(result), question.relevant, true)),
+        relevantCount: question.relevant.length,
+      });
+    const rr = reciprocalRank(ranking);
+    questions.push({
+      id: question.id,
+      first_relevant: rr > 0 ? Math.round(1 / rr) : null,
+      'hit@5': hitAt(ranking, 5) === 1,
+      top: results.slice(0, 5).map(describe),
+    });
+  }
+  return {
+    set: set.name,
+    collection,
+    config,
+    metrics: retrievalMetrics(ranked),
+    ...(set.kind === 'docs' ? { 'heading_recall@5': retrievalMetrics(withHeadings)['recall@5'] } : {}),
+    questions,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+export interface AnswerMetrics {
+  answerable: number;
+  unanswerable: number;
+  /** Supported claims / claims, over the answers to answerable questions. */
+  citation_precision: number;
+  /** Answerable questions whose answer has at least one supported claim / answerable questions. */
+  citation_recall: number;
+  /** `must_mention` phrases found in the answer / all phrases (answerable questions). */
+  must_mention_hit_rate: number | null;
+  /** Answerable questions whose answer contains at least one of their `must_mention` phrases. */
+  must_mention_any_rate: number | null;
+  /** Unanswerable questions refused / unanswerable questions. */
+  refusal_accuracy: number | null;
+  /** Answerable questions refused / answerable questions. */
+  false_refusal_rate: number | null;
+}
+
+export interface AnswerRecord {
+  id: string;
+  answerable: boolean;
+  found: boolean;
+  claims: number;
+  supported: number;
+  must_mention: { phrase: string; found: boolean }[];
+  answer: string;
+}
+
+export interface AnswersReport {
+  set: string;
+  collection: string;
+  metrics: AnswerMetrics;
+  questions: AnswerRecord[];
+  ms: number;
+}
+
+const ratio = (numerator: number, denominator: number) =>
+  denominator === 0 ? null : Math.round((numerator / denominator) * 1e4) / 1e4;
+
+/**
+ * Asks every question of `set` (selected-text rows in selection mode) and scores the answers. A claim
+ * is supported when its verification label is `entailed` and one of its evidence spans comes from a
+ * relevant item (Pasal, document + Pasal, or file); an answer is a refusal when `found` is false.
+ */
+export async function evaluateAnswers(
+  engine: Engine,
+  set: EvalSet,
+  collection = set.collection,
+): Promise<AnswersReport> {
+  const started = performance.now();
+  const filenames = new Map<string, string>();
+  const filenameOf = async (documentId: string) => {
+    let name = filenames.get(documentId);
+    if (name === undefined) {
+      name = (await engine.getDocument(documentId)).filename;
+      filenames.set(documentId, name);
+    }
+    return name;
+  };
+  const records: AnswerRecord[] = [];
+  for (const question of set.questions) {
+    const result = await engine.ask(collection, {
+      question: question.question,
+      ...(question.selection ? { mode: 'selection' as const, selection: question.selection } : {}),
+    });
+    const claims: Claim[] = result.found ? result.bundle.certificate.claims : [];
+    let supported = 0;
+    for (const claim of claims) {
+      if (claim.verification.label !== 'entailed') continue;
+      for (const evidence of claim.evidence) {
+        const located: Located = {
+          filename: await filenameOf(evidence.document_id),
+          pasal: evidence.citation.pasal,
+          section_path: evidence.citation.section_path,
+        };
+        if (question.relevant.length === 0 || matchRelevant(set.kind, located, question.relevant) !== null) {
+          supported++;
+          break;
+        }
+      }
+    }
+    records.push({
+      id: question.id,
+      answerable: question.answerable,
+      found: result.found,
+      claims: claims.length,
+      supported,
+      must_mention: question.must_mention.map((phrase) => ({
+        phrase,
+        found: result.found && mentions(result.answer, phrase),
+      })),
+      answer: result.answer,
+    });
+  }
+  return {
+    set: set.name,
+    collection,
+    metrics: answerMetrics(set.questions, records),
+    questions: records,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+export function answerMetrics(
+  questions: readonly EvalQuestion[],
+  records: readonly AnswerRecord[],
+): AnswerMetrics {
+  const answerable = records.filter((record) => record.answerable);
+  const unanswerable = records.filter((record) => !record.answerable);
+  const answered = answerable.filter((record) => record.found);
+  const withRelevant = new Set(questions.filter((q) => q.relevant.length > 0).map((q) => q.id));
+  const cited = answered.filter((record) => withRelevant.has(record.id) || withRelevant.size === 0);
+  const phrases = answerable.flatMap((record) => record.must_mention);
+  const withPhrases = answerable.filter((record) => record.must_mention.length > 0);
+  return {
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
+    citation_precision:
+      ratio(
+        cited.reduce((sum, record) => sum + record.supported, 0),
+        cited.reduce((sum, record) => sum + record.claims, 0),
+      ) ?? 0,
+    citation_recall:
+      ratio(
+        answerable.filter((record) => record.supported > 0).length,
+        answerable.filter((record) => withRelevant.has(record.id) || withRelevant.size === 0).length,
+      ) ?? 0,
+    must_mention_hit_rate: ratio(phrases.filter((phrase) => phrase.found).length, phrases.length),
+    must_mention_any_rate: ratio(
+      withPhrases.filter((record) => record.must_mention.some((phrase) => phrase.found)).length,
+      withPhrases.length,
+    ),
+    refusal_accuracy: ratio(unanswerable.filter((record) => !record.found).length, unanswerable.length),
+    false_refusal_rate: ratio(answerable.filter((record) => !record.found).length, answerable.length),
+  };
+}
+
+/** Ingests a BEIR corpus as one text document per passage (`<id>.txt`) into `collection`. */
+export async function ingestBeirCorpus(
+  engine: Engine,
+  set: EvalSet,
+  collection = set.collection,
+): Promise<number> {
+  let count = 0;
+  for (const [id, text] of set.corpus ?? []) {
+    await engine.ingest(
+      collection,
+      { bytes: new TextEncoder().encode(text), filename: `${id}.txt`, title: id },
+      { language: 'id' },
+    );
+    count++;
+  }
+  if (count > 0) await engine.analyze();
+  return count;
+}

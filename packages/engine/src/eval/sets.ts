@@ -1,0 +1,180 @@
+/**
+ * Evaluation sets (issue 6 §5–6) from `../shared/data/eval`: one loader for every format, each row
+ * reduced to a question, whether it is answerable, its relevant items and the phrases an answer must
+ * mention. Relevance is per collection kind: the Pasal (traffic law), the document + Pasal (budgets),
+ * the file and optionally its heading (docs), the passage id (BEIR).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EngineError } from '../errors.js';
+
+/** One relevant item: a Pasal, a document (+ Pasal), a file (+ heading) or a BEIR passage. */
+export interface RelevantItem {
+  /** Stable key, unique within a question (e.g. `pasal:287`, `uu-2015-3#18`, `docs/api/store.md`). */
+  key: string;
+  pasal?: string;
+  /** Document id as the set writes it; matched against the ingested file name without extension. */
+  document?: string;
+  /** File path relative to the corpus root. */
+  file?: string;
+  heading?: string;
+}
+
+export type EvalSetKind = 'legal' | 'budget' | 'docs' | 'selection' | 'beir';
+
+export interface EvalQuestion {
+  id: string;
+  question: string;
+  answerable: boolean;
+  relevant: RelevantItem[];
+  must_mention: string[];
+  /** Selected-text mode: the passage the reader selected. */
+  selection?: string;
+}
+
+export interface EvalSet {
+  name: string;
+  kind: EvalSetKind;
+  /** The demo collection the set is asked against. */
+  collection: string;
+  questions: EvalQuestion[];
+  /** BEIR only: the passages to ingest (id → text). */
+  corpus?: Map<string, string>;
+}
+
+function invalid(file: string, line: number, what: string): never {
+  throw new EngineError('INVALID_INPUT', `${file}:${line}: ${what}`);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function pasalList(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((item) => typeof item === 'number' || typeof item === 'string').map((item) => String(item))
+    : [];
+}
+
+/** The collection and kind a set belongs to, from its file name (`lalin-*`, `apbn-*`, `redux-*`). */
+export function setKindFor(name: string): { kind: EvalSetKind; collection: string } {
+  if (name.startsWith('lalin')) return { kind: 'legal', collection: 'lalu-lintas' };
+  if (name.startsWith('apbn')) return { kind: 'budget', collection: 'apbn' };
+  if (name.startsWith('redux-selection')) return { kind: 'selection', collection: 'docs' };
+  if (name.startsWith('redux')) return { kind: 'docs', collection: 'docs' };
+  if (name.startsWith('facqa')) return { kind: 'beir', collection: 'facqa-id' };
+  throw new EngineError(
+    'INVALID_INPUT',
+    `Unknown evaluation set ${JSON.stringify(name)}: expected a lalin-, apbn-, redux- or facqa- set.`,
+  );
+}
+
+/** Parses one JSONL row of a lalin/apbn/redux/redux-selection set. */
+export function parseRow(kind: EvalSetKind, row: Record<string, unknown>, where: string): EvalQuestion {
+  const id = typeof row['id'] === 'string' ? row['id'] : where;
+  const question = typeof row['question'] === 'string' ? row['question'].trim() : '';
+  if (!question) throw new EngineError('INVALID_INPUT', `${where}: the row has no "question".`);
+  const answerable = row['answerable'] !== false;
+  const mustMention = strings(row['must_mention']);
+  const relevant: RelevantItem[] = [];
+  if (kind === 'legal') {
+    for (const pasal of pasalList(row['relevant_pasal'])) relevant.push({ key: `pasal:${pasal}`, pasal });
+  } else if (kind === 'budget') {
+    const byDoc = (row['relevant_pasal_by_doc'] ?? {}) as Record<string, unknown>;
+    for (const document of strings(row['documents'])) {
+      const pasals = pasalList(byDoc[document]);
+      if (pasals.length === 0) relevant.push({ key: document, document });
+      for (const pasal of pasals) relevant.push({ key: `${document}#${pasal}`, document, pasal });
+    }
+  } else if (kind === 'docs') {
+    const headings = strings(row['relevant_headings']);
+    for (const [index, file] of strings(row['relevant_files']).entries()) {
+      const heading = headings[index];
+      relevant.push({ key: file, file, ...(heading ? { heading } : {}) });
+    }
+  } else if (kind === 'selection') {
+    const file = typeof row['file'] === 'string' ? row['file'] : undefined;
+    if (file) relevant.push({ key: file, file });
+  }
+  const selection = typeof row['selection'] === 'string' ? row['selection'] : undefined;
+  return {
+    id,
+    question,
+    answerable,
+    relevant,
+    must_mention: mustMention,
+    ...(selection ? { selection } : {}),
+  };
+}
+
+/** Loads a JSONL set (lalin-*, apbn-*, redux-*, redux-selection-*); the collection follows from the name. */
+export async function loadEvalSet(file: string): Promise<EvalSet> {
+  const name = path.basename(file).replace(/\.jsonl$/, '');
+  const { kind, collection } = setKindFor(name);
+  if (kind === 'beir') return loadBeirSet(file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new EngineError('INVALID_INPUT', `Cannot read the evaluation set ${file}.`, { cause });
+  }
+  const questions: EvalQuestion[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch {
+      invalid(file, index + 1, 'not a JSON object');
+    }
+    if (typeof row !== 'object' || row === null || Array.isArray(row))
+      invalid(file, index + 1, 'not a JSON object');
+    questions.push(parseRow(kind, row as Record<string, unknown>, `${name}:${index + 1}`));
+  }
+  if (questions.length === 0) throw new EngineError('INVALID_INPUT', `The evaluation set ${file} is empty.`);
+  return { name, kind, collection, questions };
+}
+
+/** A BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv or qrels.*.tsv): relevance is the passage id. */
+export async function loadBeirSet(directory: string, name = 'facqa-id'): Promise<EvalSet> {
+  const read = async (file: string) => {
+    try {
+      return await readFile(path.join(directory, file), 'utf8');
+    } catch (cause) {
+      throw new EngineError('INVALID_INPUT', `Cannot read ${file} in the BEIR folder ${directory}.`, {
+        cause,
+      });
+    }
+  };
+  const rows = (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const corpus = new Map<string, string>();
+  for (const row of rows(await read('corpus.jsonl'))) {
+    const title = typeof row['title'] === 'string' && row['title'] ? `${row['title']}\n\n` : '';
+    corpus.set(String(row['_id']), `${title}${String(row['text'] ?? '')}`);
+  }
+  const { readdir } = await import('node:fs/promises');
+  const qrelsFile = (await readdir(directory)).find((file) => /^qrels.*\.tsv$/.test(file));
+  if (!qrelsFile) throw new EngineError('INVALID_INPUT', `No qrels*.tsv in the BEIR folder ${directory}.`);
+  const qrels = new Map<string, string[]>();
+  for (const line of (await read(qrelsFile)).split('\n').slice(1)) {
+    const [query, passage, score] = line.split('\t');
+    if (!query || !passage || Number(score) <= 0) continue;
+    qrels.set(query, [...(qrels.get(query) ?? []), passage]);
+  }
+  const questions: EvalQuestion[] = rows(await read('queries.jsonl')).map((row) => {
+    const id = String(row['_id']);
+    const relevant = (qrels.get(id) ?? []).map((passage) => ({ key: passage, document: passage }));
+    return {
+      id,
+      question: String(row['text'] ?? ''),
+      answerable: relevant.length > 0,
+      relevant,
+      must_mention: [],
+    };
+  });
+  return { name, kind: 'beir', collection: 'facqa-id', questions, corpus };
+}

@@ -1,0 +1,60 @@
+/**
+ * Everyday budget words and abbreviations → the wording of the UU APBN texts (and UU 17/2003 Keuangan
+ * Negara). Every expansion phrase occurs in those texts (budget.test.ts reads the corpus to check).
+ */
+import type { DictionaryEntry } from './types.js';
+
+export const BUDGET_DICTIONARY: DictionaryEntry[] = [
+  { terms: ['apbn', 'anggaran negara'], expansion: 'Anggaran Pendapatan dan Belanja Negara' },
+  {
+    terms: ['apbn-p', 'apbnp', 'apbn perubahan'],
+    expansion: ['Perubahan', 'Anggaran Pendapatan dan Belanja Negara'],
+  },
+  { terms: ['apbd', 'anggaran daerah'], expansion: 'Anggaran Pendapatan dan Belanja Daerah' },
+  { terms: ['dau'], expansion: 'Dana Alokasi Umum' },
+  { terms: ['dak'], expansion: 'Dana Alokasi Khusus' },
+  { terms: ['dbh'], expansion: 'Dana Bagi Hasil' },
+  { terms: ['did'], expansion: 'Dana Insentif Daerah' },
+  { terms: ['dana desa', 'duit desa', 'anggaran desa'], expansion: 'Dana Desa' },
+  { terms: ['otsus', 'dana otsus'], expansion: 'Dana Otonomi Khusus' },
+  {
+    terms: ['transfer daerah', 'transfer ke daerah', 'tkdd', 'tkd', 'dana ke daerah'],
+    expansion: 'Transfer ke Daerah dan Dana Desa',
+  },
+  { terms: ['sbn', 'obligasi negara', 'surat utang'], expansion: 'Surat Berharga Negara' },
+  { terms: ['spn'], expansion: 'Surat Perbendaharaan Negara' },
+  { terms: ['utang', 'hutang', 'pinjaman'], expansion: ['utang', 'Pembiayaan Anggaran'] },
+  { terms: ['bunga utang', 'bayar bunga'], expansion: 'pembayaran bunga utang' },
+  { terms: ['pnbp'], expansion: 'Penerimaan Negara Bukan Pajak' },
+  { terms: ['pajak', 'penerimaan pajak'], expansion: 'Penerimaan Perpajakan' },
+  { terms: ['pph'], expansion: 'Pajak Penghasilan' },
+  { terms: ['ppn'], expansion: 'Pajak Pertambahan Nilai' },
+  { terms: ['bea cukai', 'cukai rokok'], expansion: 'cukai' },
+  { terms: ['defisit', 'tekor', 'kekurangan anggaran'], expansion: 'Defisit Anggaran' },
+  { terms: ['pendapatan negara', 'penerimaan negara', 'pemasukan negara'], expansion: 'Pendapatan Negara' },
+  { terms: ['belanja negara', 'pengeluaran negara', 'pengeluaran pemerintah'], expansion: 'Belanja Negara' },
+  { terms: ['belanja pusat', 'belanja kementerian'], expansion: 'Belanja Pemerintah Pusat' },
+  { terms: ['kementerian', 'lembaga', 'k/l'], expansion: 'Kementerian Negara/Lembaga' },
+  { terms: ['pembiayaan', 'pembiayaan defisit', 'nutup defisit'], expansion: 'Pembiayaan Anggaran' },
+  {
+    terms: ['silpa', 'sal', 'sisa anggaran'],
+    expansion: ['Saldo Anggaran Lebih', 'Sisa Lebih Pembiayaan Anggaran'],
+  },
+  { terms: ['pmn', 'suntikan modal', 'modal bumn'], expansion: 'Penyertaan Modal Negara' },
+  { terms: ['bumn'], expansion: 'Badan Usaha Milik Negara' },
+  { terms: ['subsidi bbm', 'subsidi listrik', 'subsidi energi'], expansion: ['subsidi energi', 'Subsidi'] },
+  { terms: ['subsidi'], expansion: 'Subsidi' },
+  { terms: ['gaji pns', 'gaji pegawai'], expansion: 'Belanja Pegawai' },
+  { terms: ['anggaran pendidikan', 'dana pendidikan', 'dana bos'], expansion: 'anggaran pendidikan' },
+  { terms: ['anggaran kesehatan', 'dana kesehatan'], expansion: 'kesehatan' },
+  { terms: ['kurs', 'nilai tukar', 'kurs dolar', 'kurs rupiah'], expansion: 'nilai tukar rupiah' },
+  { terms: ['lifting'], expansion: ['lifting minyak', 'lifting gas'] },
+  { terms: ['harga minyak', 'icp'], expansion: 'harga minyak mentah' },
+  { terms: ['pertumbuhan', 'ekonomi tumbuh'], expansion: 'pertumbuhan ekonomi' },
+  { terms: ['pdb', 'gdp'], expansion: 'Produk Domestik Bruto' },
+  { terms: ['inflasi', 'kenaikan harga'], expansion: 'inflasi' },
+  { terms: ['triliun', 'trilyun', 'tn'], expansion: 'triliun' },
+  { terms: ['miliar', 'milyar'], expansion: 'miliar' },
+  { terms: ['dana cadangan', 'cadangan'], expansion: 'Dana Cadangan' },
+  { terms: ['hibah'], expansion: 'Hibah' },
+];
