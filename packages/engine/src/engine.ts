@@ -52,8 +52,8 @@ import {
 import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
 import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
-import { type QueryVariant, type RetrievalArms, type RetrieveResult, retrieve } from './retrieve/retrieve.js';
-import { rewriteQuery } from './retrieve/rewrite.js';
+import { retrieveForQuestion } from './retrieve/plan.js';
+import type { RetrievalArms, RetrieveResult } from './retrieve/retrieve.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -365,13 +365,9 @@ export class Engine {
     const question = input.question?.trim() ?? '';
     if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
     const collection = await this.collection(collectionName);
-    const text = question.slice(0, 4_000);
-    const variants: QueryVariant[] =
-      input.rewrite === false
-        ? [{ text, weight: 1, kind: 'original' }]
-        : rewriteQuery(text, { language: collection.language, profile: collection.profile });
-    return retrieve(this.db, this.embedding, collection, variants, {
+    return retrieveForQuestion(this.db, this.embedding, collection, question.slice(0, 4_000), {
       topK: input.top_k ?? 5,
+      ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
       ...(input.arms !== undefined ? { arms: input.arms } : {}),
       ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
       ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),

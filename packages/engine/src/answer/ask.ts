@@ -23,12 +23,8 @@ import type { SigningKeys } from '../keys.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
 import { bestCheckpointFor } from '../log/witness.js';
-import {
-  type QueryVariant,
-  type RetrievedChunk,
-  type RetrieveResult,
-  retrieve,
-} from '../retrieve/retrieve.js';
+import { retrieveForQuestion } from '../retrieve/plan.js';
+import type { QueryVariant, RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
 import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
 import { type AnswerSource, extractiveAnswer } from './extractive.js';
@@ -93,15 +89,18 @@ export async function ask(
   const sessionId = await ensureSession(db, collection, input.session_id);
   onEvent({ type: 'session', session_id: sessionId });
 
-  const variants: QueryVariant[] = rewriteQuery(question, {
-    language: collection.language,
-    profile: collection.profile,
-  });
-  variants.push(...(await followUpVariants(db, sessionId, question, { language: collection.language })));
+  const extraVariants: QueryVariant[] = [
+    ...(await followUpVariants(db, sessionId, question, { language: collection.language })),
+  ];
   if (mode === 'selection' && input.selection)
-    variants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
-  const retrieval = await retrieve(db, context.embedding, collection, variants, {
+    extraVariants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
+  const variants: QueryVariant[] = [
+    ...rewriteQuery(question, { language: collection.language, profile: collection.profile }),
+    ...extraVariants,
+  ];
+  const retrieval = await retrieveForQuestion(db, context.embedding, collection, question, {
     topK: input.top_k ?? 5,
+    extraVariants,
     ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
     ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
   });

@@ -1,0 +1,67 @@
+/**
+ * One retrieval plan for a question, shared by `query` and `ask`: the layered rewrite (dictionaries,
+ * patterns, per-collection weights), other spellings of any amount in the question, and fiscal years.
+ * A question naming one year is first searched within that year's documents; a comparison of two or
+ * more years searches each year and interleaves the results so every year's document appears. A year
+ * filter that finds nothing (documents without fiscal-year metadata) falls back to the whole
+ * collection.
+ */
+import type { Collection } from '../collections.js';
+import type { Queryable } from '../db/database.js';
+import type { EmbeddingModel } from '../embed/model.js';
+import { amountVariants, retrieveAcrossYears, yearComparison } from './amounts.js';
+import { type QueryVariant, type RetrieveOptions, type RetrieveResult, retrieve } from './retrieve.js';
+import { rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
+
+export interface PlanOptions extends RetrieveOptions {
+  /** false: the question as written only (the evaluation's "no rewriting" configuration). */
+  rewrite?: boolean;
+  /** Variants the caller adds (follow-up, selection), searched in every year too. */
+  extraVariants?: QueryVariant[];
+}
+
+export async function retrieveForQuestion(
+  db: Queryable,
+  embedding: EmbeddingModel,
+  collection: Collection,
+  question: string,
+  options: PlanOptions = {},
+): Promise<RetrieveResult> {
+  const { rewrite, extraVariants = [], ...retrieveOptions } = options;
+  if (rewrite === false) {
+    return retrieve(
+      db,
+      embedding,
+      collection,
+      [{ text: question, weight: 1, kind: 'original' }, ...extraVariants],
+      retrieveOptions,
+    );
+  }
+  const rewriteOptions = { language: collection.language, profile: collection.profile };
+  const detailed = rewriteQueryDetailed(question, rewriteOptions);
+  const variants = [...detailed.variants, ...amountVariants(question), ...extraVariants];
+  if (retrieveOptions.fiscalYear === undefined) {
+    const comparison = yearComparison(question);
+    if (comparison) {
+      const byYear = new Map(
+        comparison.perYear.map((year) => [
+          year.fiscalYear,
+          [
+            ...rewriteQuery(year.question, rewriteOptions),
+            ...amountVariants(year.question),
+            ...extraVariants,
+          ],
+        ]),
+      );
+      const across = await retrieveAcrossYears(db, embedding, collection, byYear, retrieveOptions);
+      if (across.results.length > 0) return across;
+    } else if (detailed.hints.fiscal_year !== undefined) {
+      const within = await retrieve(db, embedding, collection, variants, {
+        ...retrieveOptions,
+        fiscalYear: detailed.hints.fiscal_year,
+      });
+      if (within.results.length > 0) return within;
+    }
+  }
+  return retrieve(db, embedding, collection, variants, retrieveOptions);
+}
