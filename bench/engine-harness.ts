@@ -3,8 +3,10 @@
  * baseline), questions, percentiles, throwaway PostgreSQL databases, and synthetic-but-realistic chunk
  * collections inserted straight into the `chunks` table.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { normalizeText } from '@saksi/proof';
 import pg from 'pg';
@@ -419,3 +421,35 @@ export function printTable(
 }
 
 export const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+
+/** The commit measured (`+dirty` when the working tree differs from it), for the JSON and the header. */
+export function gitRevision(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'packages').length > 0 ? '+dirty' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** A progress logger that prefixes each line with the seconds since `start`. */
+export function progressLog(start: number): (message: string) => void {
+  return (message) =>
+    process.stdout.write(`  [${((nowMs() - start) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+}
+
+/** Writes `bench/results/<name>.json`: the machine and revision, then the benchmark's own fields. */
+export function writeResults(name: string, revision: string, fields: Record<string, unknown>): void {
+  const output = path.resolve(repoRoot, 'bench/results', `${name}.json`);
+  mkdirSync(path.dirname(output), { recursive: true });
+  const machine = {
+    date: new Date().toISOString(),
+    revision,
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpu: os.cpus()[0]?.model ?? null,
+    cpus: os.cpus().length,
+  };
+  writeFileSync(output, `${JSON.stringify({ ...machine, ...fields }, null, 2)}\n`);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), output)}\n`);
+}

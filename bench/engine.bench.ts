@@ -1,23 +1,4 @@
-/**
- * Benchmarks of the engine and the server:
- *
- *   node --conditions=source --import tsx bench/engine.bench.ts [--quick]
- *
- * 1. Ingestion of UU 22/2009 and the Redux docs into a fresh database, against parse + chunk + embed
- *    of the same files measured in the same run (target: wall ÷ (parse + embed) ≤ 1.5).
- * 2. Retrieval at 10k and 100k synthetic chunks: hybrid `engine.query` p50/p95, recall@10 of the HNSW
- *    vector arm against an exact scan, and hybrid ÷ exact-scan latency (target: hybrid p95 ≤ 50 ms at
- *    100k chunks on PostgreSQL).
- * 3. `POST /api/v1/chat` (extractive) on a real loopback server, 1 and 20 concurrent clients, against
- *    `GET /api/v1/health` in the same run.
- *
- * They run in the order 1, 3 (on the database 1 just filled), 2. PGlite always; PostgreSQL too when
- * `DATABASE_URL` is set (each case gets its own throwaway database on
- * that server, dropped afterwards). `--quick` skips the 100k-chunk cases. Not a test: it prints tables,
- * reports each target as met/MISSED and writes `bench/results/engine.json`. See bench/README.md.
- */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '@saksi/server';
@@ -34,16 +15,18 @@ import {
   embedDirect,
   evalQuestions,
   fixed,
+  gitRevision,
   indonesianQuestions,
   nowMs,
   parseAndChunk,
   printTable,
+  progressLog,
   readCorpus,
-  repoRoot,
   type Summary,
   sentencePool,
   summarize,
   templatesOf,
+  writeResults,
 } from './engine-harness.js';
 
 const quick = process.argv.includes('--quick');
@@ -61,19 +44,10 @@ const CHAT_REQUESTS = 60;
 const CHAT_CONCURRENCY = 20;
 const SCALES = quick ? [10_000] : [10_000, 100_000];
 
-/** The commit measured (`+dirty` when the working tree differs from it), for the JSON and the header. */
-const revision = (() => {
-  try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'packages').length > 0 ? '+dirty' : ''}`;
-  } catch {
-    return 'unknown';
-  }
-})();
+const revision = gitRevision();
 
 const benchStart = nowMs();
-const log = (message: string) =>
-  process.stdout.write(`  [${((nowMs() - benchStart) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+const log = progressLog(benchStart);
 
 process.stdout.write(
   `Engine benchmarks at ${revision} — Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ` +
@@ -773,28 +747,12 @@ for (const target of [...ingestionTargets, retrievalTarget]) process.stdout.writ
 process.stdout.write(`(total ${fixed((nowMs() - benchStart) / 1000, 0)} s)\n`);
 
 rmSync(scratch, { recursive: true, force: true });
-const output = path.resolve(import.meta.dirname, 'results/engine.json');
-mkdirSync(path.dirname(output), { recursive: true });
-writeFileSync(
-  output,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      revision,
-      node: process.version,
-      platform: `${os.platform()} ${os.arch()}`,
-      cpu: os.cpus()[0]?.model ?? null,
-      cpus: os.cpus().length,
-      quick,
-      backends,
-      ingestion: { baseline: { ...direct, totalMs: directMs, passes: directPasses }, runs: ingestionRuns },
-      retrieval: { questions: questions.length, inDomainQuestions, runs: retrievalRuns },
-      chat: { questions: chatQuestions.length, runs: chatRuns },
-      targets: [...ingestionTargets, retrievalTarget],
-      totalMs: nowMs() - benchStart,
-    },
-    null,
-    2,
-  )}\n`,
-);
-process.stdout.write(`wrote ${path.relative(process.cwd(), output)}\n`);
+writeResults('engine', revision, {
+  quick,
+  backends,
+  ingestion: { baseline: { ...direct, totalMs: directMs, passes: directPasses }, runs: ingestionRuns },
+  retrieval: { questions: questions.length, inDomainQuestions, runs: retrievalRuns },
+  chat: { questions: chatQuestions.length, runs: chatRuns },
+  targets: [...ingestionTargets, retrievalTarget],
+  totalMs: nowMs() - benchStart,
+});

@@ -1,26 +1,5 @@
-/**
- * Benchmarks of the transparency log's write path and of anchoring (issue 4):
- *
- *   node --conditions=source --import tsx bench/log-anchor.bench.ts
- *   DATABASE_URL=postgres://postgres@127.0.0.1:54339/postgres node --conditions=source --import tsx bench/log-anchor.bench.ts
- *
- * 1. Durable log appends per second through the group-commit `LogSequencer` (many appenders in
- *    flight), against sequential single-row autocommit INSERTs of a similar row into a scratch table
- *    of the same database, measured in the same run (targets: ≥ 1,000 appends/s and ≥ 10× the
- *    single-commit baseline, on PostgreSQL). The unbatched path (`TransparencyLog.append`, one
- *    transaction per entry) is shown for context.
- * 2. One anchoring round with 1 document and one with 500 on a real anvil: transactions sent (the
- *    sender's nonce difference), gas used and wall time — one transaction per round, whatever the
- *    number of documents.
- *
- * PGlite always (a secondary log table); PostgreSQL too when `DATABASE_URL` is set (a throwaway
- * database per case, dropped afterwards; anchoring then runs on PostgreSQL). Not a test: it prints
- * tables, reports each target as met/MISSED and writes `bench/results/log-anchor.json`.
- * See bench/README.md.
- */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ANVIL_DEFAULT_PRIVATE_KEY, deployDocumentRegistry, startAnvil } from '@saksi/contracts';
@@ -47,11 +26,13 @@ import {
   check,
   createTemporaryDatabase,
   fixed,
+  gitRevision,
   nowMs,
   printTable,
-  repoRoot,
+  progressLog,
   type Summary,
   summarize,
+  writeResults,
 } from './engine-harness.js';
 
 const databaseUrl = process.env['DATABASE_URL'];
@@ -80,21 +61,12 @@ const ANCHOR_ROUNDS = [
   ).flat(),
 ];
 
-/** The commit measured (`+dirty` when the working tree differs from it), for the JSON and the header. */
-const revision = (() => {
-  try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'packages').length > 0 ? '+dirty' : ''}`;
-  } catch {
-    return 'unknown';
-  }
-})();
+const revision = gitRevision();
 
 const benchStart = nowMs();
 /** The 1-minute load average: other work on the machine moves every figure here (fsync above all). */
 const loadAverage = () => fixed(os.loadavg()[0] ?? Number.NaN, 2);
-const log = (message: string) =>
-  process.stdout.write(`  [${((nowMs() - benchStart) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+const log = progressLog(benchStart);
 
 process.stdout.write(
   `Log and anchoring benchmarks at ${revision} — Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ` +
@@ -634,26 +606,10 @@ process.stdout.write(
 );
 
 rmSync(scratch, { recursive: true, force: true });
-const output = path.resolve(import.meta.dirname, 'results/log-anchor.json');
-mkdirSync(path.dirname(output), { recursive: true });
-writeFileSync(
-  output,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      revision,
-      node: process.version,
-      platform: `${os.platform()} ${os.arch()}`,
-      cpu: os.cpus()[0]?.model ?? null,
-      cpus: os.cpus().length,
-      backends,
-      log: { appends: BATCHED_APPENDS, inFlight: IN_FLIGHT, repeats: REPEATS, runs: logRuns },
-      anchoring: { backend: anchorBackend, runs: anchorRuns, bySize, gasRatio },
-      targets: [...logTargets, anchorTarget],
-      totalMs: nowMs() - benchStart,
-    },
-    null,
-    2,
-  )}\n`,
-);
-process.stdout.write(`wrote ${path.relative(process.cwd(), output)}\n`);
+writeResults('log-anchor', revision, {
+  backends,
+  log: { appends: BATCHED_APPENDS, inFlight: IN_FLIGHT, repeats: REPEATS, runs: logRuns },
+  anchoring: { backend: anchorBackend, runs: anchorRuns, bySize, gasRatio },
+  targets: [...logTargets, anchorTarget],
+  totalMs: nowMs() - benchStart,
+});
