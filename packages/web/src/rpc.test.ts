@@ -6,7 +6,7 @@ import {
   startAnvil,
 } from '@saksi/contracts';
 import type { Anchor } from '@saksi/proof';
-import { createWalletClient, encodeAbiParameters, http } from 'viem';
+import { createPublicClient, createWalletClient, encodeAbiParameters, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -82,7 +82,7 @@ describe('createRpcAnchorLookup against a real anvil', () => {
     contract = deployed.address;
     const account = privateKeyToAccount(ANVIL_DEFAULT_PRIVATE_KEY);
     const wallet = createWalletClient({ account, transport: http(anvil.rpcUrl) });
-    await wallet.writeContract({
+    const hash = await wallet.writeContract({
       address: contract,
       abi: [
         {
@@ -100,6 +100,8 @@ describe('createRpcAnchorLookup against a real anvil', () => {
       args: [`0x${root}`, 'anc_web_test'],
       chain: null,
     });
+    // anvil mines in the background: wait for the receipt so the root is on chain before the tests.
+    await createPublicClient({ transport: http(anvil.rpcUrl) }).waitForTransactionReceipt({ hash });
   });
 
   afterAll(async () => {
