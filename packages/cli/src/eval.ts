@@ -21,6 +21,7 @@ import {
   loadBeirSet,
   loadDemoCollections,
   loadEvalSet,
+  loadSquadSet,
   RETRIEVAL_CONFIGS,
   type RetrievalConfig,
   type RetrievalReport,
@@ -38,6 +39,8 @@ export const GATE_SETS = ['lalin-dev', 'apbn-dev', 'redux-dev'] as const;
 /** Every JSONL set `saksi eval all` runs (retrieval on all but the selection set; answers on all). */
 const ALL_SETS = ['lalin-spec-cases', 'lalin-dev', 'apbn-dev', 'redux-dev', 'redux-selection-dev'] as const;
 export const GATE_TOLERANCE = 0.02;
+/** SQuAD 2.0 questions `eval all` asks by default (every k-th of 6,078; all 646 paragraphs ingested). */
+const DEFAULT_SQUAD_SAMPLE = 600;
 
 export const evalCommand: Command = {
   name: 'eval',
@@ -54,7 +57,9 @@ export const evalCommand: Command = {
                                      runs every set in every configuration; writes <set>.md/.json,
                                      retrieval.svg and README.md (with the issue's targets) to --out.
                                      Also ingests facqa-id (BEIR, 275 passages, 311 questions; retrieval
-                                     only). squad2-dev is not run (6,078 questions: too slow here).
+                                     only) and squad2-dev (SQuAD 2.0, English, 646 paragraphs; every k-th
+                                     question, --squad-sample N of 6,078, default ${DEFAULT_SQUAD_SAMPLE}; 0 = all),
+                                     retrieval and answers (refusals of the unanswerable questions).
   gate --baseline eval/baseline.json Fresh temporary data directory, retrieval on ${GATE_SETS.join(', ')} in the
                                      default configuration; exit 1 when a Recall@5 is more than
                                      ${GATE_TOLERANCE} below its baseline. --write stores the run as the baseline.
@@ -73,6 +78,7 @@ Exit status: 0 on success, 1 when the gate fails, 2 on bad input.`,
     sets: { type: 'string' },
     baseline: { type: 'string' },
     write: { type: 'boolean' },
+    'squad-sample': { type: 'string' },
     'data-dir': { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -186,6 +192,15 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
   const directory = setsDirectory(values, io);
   const sets = await Promise.all(ALL_SETS.map((name) => loadSet(path.join(directory, `${name}.jsonl`))));
   sets.push(await loadSet(path.join(directory, 'facqa-id/derived-beir-test')));
+  const squadSample = Number(stringOption(values, 'squad-sample') ?? DEFAULT_SQUAD_SAMPLE);
+  if (!Number.isSafeInteger(squadSample) || squadSample < 0)
+    throw new UsageError('--squad-sample is a number of questions (0: all 6,078)');
+  try {
+    sets.push(await loadSquadSet(path.join(directory, 'squad2-dev/dev-v2.0.json'), squadSample));
+  } catch (error) {
+    if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
+    throw error;
+  }
   const { engine, done } = await freshDemoEngine(io, say);
   const retrieval: RetrievalReport[] = [];
   const answers: AnswersReport[] = [];
@@ -207,7 +222,7 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
           setRetrieval.push(report);
         }
       }
-      const setAnswers = set.kind === 'beir' ? undefined : await evaluateAnswers(engine, set);
+      const setAnswers = set.kind === 'beir' && !set.answers ? undefined : await evaluateAnswers(engine, set);
       if (setAnswers) say(`${set.name} answers: ${JSON.stringify(setAnswers.metrics)} (${setAnswers.ms} ms)`);
       retrieval.push(...setRetrieval);
       if (setAnswers) answers.push(setAnswers);

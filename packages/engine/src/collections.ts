@@ -133,6 +133,16 @@ export async function ensureCollection(
   return (await getCollection(db, options.name, workspaceId))!;
 }
 
+/** The settings a collection's profile holds besides its policy (`require_anchor`). */
+export interface CollectionProfile {
+  /** What the collection holds: which answer prompt and rules suit it. */
+  domain?: 'legal' | 'budget' | 'docs' | 'general';
+  /** Dictionary and pattern groups of the query rewriter; none configured means all. */
+  rewrite_rules?: ('traffic' | 'budget')[];
+  /** Weights of the rewrite variants in the weighted RRF. */
+  rewrite_weights?: { legal?: number; original?: number; phrases?: number };
+}
+
 /** Merges `patch` into a collection's profile (e.g. `{ require_anchor: true }`); returns the collection. */
 export async function updateCollectionProfile(
   db: Database,

@@ -6,6 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CollectionProfile } from './collections.js';
 import type { Engine } from './engine.js';
 import { isSupportedFile } from './ingest/files.js';
 import type { IngestInput, IngestResult } from './ingest/pipeline.js';
@@ -14,6 +15,7 @@ export interface DemoCollection {
   name: string;
   language: 'id' | 'en';
   directory: string;
+  profile: CollectionProfile;
   describe?: (file: string) => Partial<IngestInput>;
 }
 
@@ -63,6 +65,7 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'lalu-lintas',
       language: 'id',
       directory: path.join(corporaDirectory, 'uu-22-2009-llaj'),
+      profile: { domain: 'legal', rewrite_rules: ['traffic'] },
       describe: () => ({
         title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan',
         document_type: 'UU',
@@ -73,12 +76,18 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'apbn',
       language: 'id',
       directory: path.join(corporaDirectory, 'apbn-uu'),
+      profile: { domain: 'budget', rewrite_rules: ['budget'] },
       describe: (file) => {
         const known = APBN_FILES[path.basename(file)];
         return known ? { ...known, source: 'JDIH / data-peraturan' } : {};
       },
     },
-    { name: 'docs', language: 'en', directory: path.join(corporaDirectory, 'docs-redux') },
+    {
+      name: 'docs',
+      language: 'en',
+      directory: path.join(corporaDirectory, 'docs-redux'),
+      profile: { domain: 'docs', rewrite_rules: [] },
+    },
   ];
 }
 
@@ -120,7 +129,7 @@ export async function loadDemoCollections(
         const result = await engine.ingest(
           collection.name,
           { bytes, filename: relative, ...(collection.describe?.(file) ?? {}) },
-          { language: collection.language },
+          { language: collection.language, profile: collection.profile },
         );
         if (!result.deduplicated) added++;
         onProgress({
@@ -141,6 +150,8 @@ export async function loadDemoCollections(
         });
       }
     }
+    // Also for a data directory loaded before the collections had profiles.
+    if (files.length > 0) await engine.configureCollection(collection.name, collection.profile);
   }
   if (added > 0) await engine.analyze();
   return { added, failed };

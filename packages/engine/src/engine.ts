@@ -27,6 +27,7 @@ import { type AskEvent, type AskInput, type AskResult, ask, loadBundle } from '.
 import { archiveDocument, restoreDocument } from './archive.js';
 import {
   type Collection,
+  type CollectionProfile,
   ensureCollection,
   listCollections,
   requireCollection,
@@ -293,6 +294,15 @@ export class Engine {
     return updateCollectionProfile(this.db, name, { require_anchor: policy.require_anchor });
   }
 
+  /**
+   * Merges settings into a collection's profile: `domain` (legal, budget, docs, general — which prompt
+   * and rules suit it), `rewrite_rules` (the dictionary and pattern groups: traffic, budget) and
+   * `rewrite_weights` ({legal, original, phrases}).
+   */
+  async configureCollection(name: string, profile: CollectionProfile): Promise<Collection> {
+    return updateCollectionProfile(this.db, name, { ...profile });
+  }
+
   async collections() {
     return listCollections(this.db);
   }
@@ -301,11 +311,17 @@ export class Engine {
   async ingest(
     collectionName: string,
     input: IngestInput,
-    options: { language?: 'id' | 'en'; onProgress?: (progress: IngestProgress) => void } = {},
+    options: {
+      language?: 'id' | 'en';
+      /** The profile of a collection created by this call (an existing one keeps its own). */
+      profile?: CollectionProfile;
+      onProgress?: (progress: IngestProgress) => void;
+    } = {},
   ): Promise<IngestResult> {
     const collection = await ensureCollection(this.db, {
       name: collectionName,
       language: options.language ?? 'id',
+      ...(options.profile ? { profile: { ...options.profile } } : {}),
       embedding: {
         provider: this.embedding.provider,
         model: this.embedding.modelId,

@@ -29,7 +29,7 @@ import { rewriteQuery } from '../retrieve/rewrite.js';
 import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
 import { type AnswerSource, extractiveAnswer } from './extractive.js';
 import { followUpVariants } from './follow-up.js';
-import { mergeGrounded, selectionChunks } from './selection.js';
+import { continuationAfter, mergeGrounded, selectionChunks } from './selection.js';
 
 export interface AskInput {
   question: string;
@@ -124,7 +124,13 @@ export async function ask(
     .filter((variant) => variant.kind !== 'selection' || grounded.length > 0)
     .map((variant) => variant.text)
     .join(' ');
-  const extractive = extractiveAnswer(scoringText, sources, { language: collection.language });
+  // A question about a selection is usually answered by what follows it (the explanation, the example).
+  const continuation =
+    grounded.length > 0 && input.selection ? continuationAfter(retrieval.results, input.selection, 2) : [];
+  const extractive = extractiveAnswer(scoringText, sources, {
+    language: collection.language,
+    ...(continuation.length > 0 ? { continuation } : {}),
+  });
   for (const piece of extractive.text.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
   const answerMs = performance.now() - answerStart;
 

@@ -53,6 +53,11 @@ export interface ExtractiveOptions {
   maxSentences?: number;
   /** Sources scoring below this are not used. */
   minScore?: number;
+  /**
+   * Sentences that follow the chosen ones whatever their score (selection mode: the text after the
+   * selected passage, which is where an explanation or an example usually is). Offsets into the source.
+   */
+  continuation?: { sourceIndex: number; start: number; end: number; text: string }[];
 }
 
 /** What the answer says when the documents do not answer the question. */
@@ -83,6 +88,11 @@ const AMOUNT =
 /** Headings, fences, admonitions and HTML lines: structure, not statements. */
 const NOT_A_STATEMENT =
   /^(?:#{1,6}\s|```|~~~|:::|<\/?[A-Za-z]|BAB\s+[IVXLCDM]+\b|Bagian\s+Ke[a-z]+\b|Paragraf\s+\d+\b|Pasal\s+\S+$)/;
+
+/** A sentence that can be a claim: not a heading, fence, label or overlong run. */
+export function isStatement(text: string): boolean {
+  return text.length <= MAX_SENTENCE_LENGTH && !NOT_A_STATEMENT.test(text) && !isBareHeading(text);
+}
 
 /** Short lines without sentence punctuation: headings and labels kept in chunk text, not claims. */
 function isBareHeading(text: string): boolean {
@@ -144,10 +154,26 @@ export function extractiveAnswer(
 
   const best = eligible[0]!.score;
   const chosen: Candidate[] = [];
+  const continuation = (options.continuation ?? []).slice(0, maxSentences - 1);
+  const ranked = Math.max(1, maxSentences - continuation.length);
   for (const candidate of eligible) {
-    if (chosen.length >= maxSentences || candidate.score < RELATIVE_SCORE * best) break;
+    if (chosen.length >= ranked || candidate.score < RELATIVE_SCORE * best) break;
     if (chosen.some((other) => jaccard(other.stems, candidate.stems) >= NEAR_DUPLICATE)) continue;
     chosen.push(candidate);
+  }
+  for (const next of continuation) {
+    const stems = new Set(contentWords(next.text, language));
+    if (stems.size === 0 || chosen.some((other) => jaccard(other.stems, stems) >= NEAR_DUPLICATE)) continue;
+    if (chosen.some((other) => other.sourceIndex === next.sourceIndex && other.sentence.start === next.start))
+      continue;
+    chosen.push({
+      sourceIndex: next.sourceIndex,
+      rank: 0,
+      sentence: { text: next.text, start: next.start, end: next.end },
+      stems,
+      hasFigure: false,
+      score: 0,
+    });
   }
 
   // Sources in the order of their best sentence; document order within a source.

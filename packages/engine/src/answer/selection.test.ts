@@ -5,7 +5,7 @@ import { normalizeText, trustOptions, verifyBundle } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
-import { matchKey, mergeGrounded, selectionProbes } from './selection.js';
+import { continuationAfter, matchKey, mergeGrounded, selectionProbes } from './selection.js';
 import { splitSentences } from './sentences.js';
 
 const docs = path.resolve(import.meta.dirname, '../../../../corpora/docs-redux/docs');
@@ -34,6 +34,31 @@ describe('selection probes', () => {
     ]);
     const alone = [chunk('a', 1)];
     expect(mergeGrounded([], alone)).toBe(alone);
+  });
+});
+
+describe('continuationAfter', () => {
+  const source = (text: string, position: number, document_id = 'doc_a') => ({ text, position, document_id });
+  it('takes the statements after the selected sentences, then the next chunk’s', () => {
+    const sources = [
+      source('Intro here is long enough. The selected sentence is this one. Then comes the explanation.', 4),
+      source('Earlier chunk that should not be used at all.', 3),
+      source('## Heading\n\nNext chunk starts with an example sentence. And more after it.', 5),
+    ];
+    const after = continuationAfter(sources, 'the selected sentence is THIS one', 2);
+    expect(after.map((sentence) => [sentence.sourceIndex, sentence.text])).toEqual([
+      [0, 'Then comes the explanation.'],
+      [2, 'Next chunk starts with an example sentence.'],
+    ]);
+    for (const sentence of after)
+      expect(sources[sentence.sourceIndex]!.text.slice(sentence.start, sentence.end)).toBe(sentence.text);
+  });
+
+  it('is empty when no sentence of the first source lies in the selection', () => {
+    expect(continuationAfter([source('Something else entirely here.', 0)], 'not there at all', 2)).toEqual(
+      [],
+    );
+    expect(continuationAfter([], 'anything', 2)).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
+import { isStatement } from './extractive.js';
 import { splitSentences } from './sentences.js';
 
 /** Longest selection considered (characters), as the API accepts. */
@@ -84,4 +85,47 @@ export function mergeGrounded(grounded: RetrievedChunk[], retrieved: RetrievedCh
     ...grounded.map((chunk) => ({ ...chunk, score: byId.get(chunk.chunk_id)?.score ?? chunk.score })),
     ...retrieved.filter((result) => !ids.has(result.chunk_id)),
   ].map((result, index) => ({ ...result, rank: index + 1 }));
+}
+
+/** A sentence of a source, by its index in the sources and its offsets in that source's text. */
+export interface SourceSentence {
+  sourceIndex: number;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The statements that follow `selection` in its document: after the last sentence of the containing
+ * chunk (`sources[0]`, as {@link selectionChunks} puts it first) that lies inside the selection, then
+ * the sentences of the next chunk. At most `count`.
+ */
+export function continuationAfter(
+  sources: readonly Pick<RetrievedChunk, 'text' | 'position' | 'document_id'>[],
+  selection: string,
+  count: number,
+): SourceSentence[] {
+  const hit = sources[0];
+  if (!hit || count < 1) return [];
+  const selected = matchKey(selection);
+  const sentences = splitSentences(hit.text);
+  let last = -1;
+  sentences.forEach((sentence, index) => {
+    const key = matchKey(sentence.text);
+    if (key.length > 0 && selected.includes(key)) last = index;
+  });
+  if (last < 0) return [];
+  const out: SourceSentence[] = [];
+  const take = (sourceIndex: number, list: { text: string; start: number; end: number }[]) => {
+    for (const sentence of list) {
+      if (out.length >= count) return;
+      if (isStatement(sentence.text)) out.push({ sourceIndex, ...sentence });
+    }
+  };
+  take(0, sentences.slice(last + 1));
+  const nextIndex = sources.findIndex(
+    (source) => source.document_id === hit.document_id && source.position === hit.position + 1,
+  );
+  if (nextIndex > 0) take(nextIndex, splitSentences(sources[nextIndex]!.text));
+  return out;
 }

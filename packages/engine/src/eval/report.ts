@@ -84,22 +84,32 @@ export function checkTargets(
   atLeast('apbn-dev Recall@5 ≥ 0.85', recall5(retrieval, 'apbn-dev', 'hybrid+rewrite'), 0.85);
   const apbn = answers.find((report) => report.set === 'apbn-dev');
   atLeast('apbn-dev must_mention hit rate ≥ 0.8 (answerable)', apbn?.metrics.must_mention_hit_rate, 0.8);
-  const unanswerable = answers.filter((report) => report.metrics.unanswerable > 0);
-  const refused = unanswerable.reduce(
-    (sum, report) => sum + (report.metrics.refusal_accuracy ?? 0) * report.metrics.unanswerable,
-    0,
+  // Refusals pooled over Saksi's own sets, and SQuAD 2.0 on its own (its adversarial unanswerable
+  // questions would otherwise drown the handful of the Indonesian sets).
+  const refusalTargets = (label: string, reports: readonly AnswersReport[]) => {
+    const unanswerable = reports.filter((report) => report.metrics.unanswerable > 0);
+    const refused = unanswerable.reduce(
+      (sum, report) => sum + (report.metrics.refusal_accuracy ?? 0) * report.metrics.unanswerable,
+      0,
+    );
+    const totalUnanswerable = unanswerable.reduce((sum, report) => sum + report.metrics.unanswerable, 0);
+    if (totalUnanswerable > 0)
+      atLeast(`≥ 0.8 of unanswerable questions refused (${label})`, refused / totalUnanswerable, 0.8);
+    const answerable = reports.filter((report) => report.metrics.answerable > 0);
+    const falseRefused = answerable.reduce(
+      (sum, report) => sum + (report.metrics.false_refusal_rate ?? 0) * report.metrics.answerable,
+      0,
+    );
+    const totalAnswerable = answerable.reduce((sum, report) => sum + report.metrics.answerable, 0);
+    if (totalAnswerable > 0)
+      atLeast(`≤ 0.1 of answerable questions refused (${label})`, falseRefused / totalAnswerable, 0.1, true);
+  };
+  const isSquad = (report: AnswersReport) => report.set.startsWith('squad');
+  refusalTargets(
+    'Saksi sets pooled',
+    answers.filter((report) => !isSquad(report)),
   );
-  const totalUnanswerable = unanswerable.reduce((sum, report) => sum + report.metrics.unanswerable, 0);
-  if (totalUnanswerable > 0)
-    atLeast('≥ 0.8 of unanswerable questions refused (all sets)', refused / totalUnanswerable, 0.8);
-  const answerable = answers.filter((report) => report.metrics.answerable > 0);
-  const falseRefused = answerable.reduce(
-    (sum, report) => sum + (report.metrics.false_refusal_rate ?? 0) * report.metrics.answerable,
-    0,
-  );
-  const totalAnswerable = answerable.reduce((sum, report) => sum + report.metrics.answerable, 0);
-  if (totalAnswerable > 0)
-    atLeast('≤ 0.1 of answerable questions refused (all sets)', falseRefused / totalAnswerable, 0.1, true);
+  refusalTargets('squad2-dev', answers.filter(isSquad));
   atLeast('redux-dev file-level Recall@5 ≥ 0.85', recall5(retrieval, 'redux-dev', 'hybrid+rewrite'), 0.85);
   const selection = answers.find((report) => report.set === 'redux-selection-dev');
   atLeast(

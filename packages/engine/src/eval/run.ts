@@ -287,7 +287,10 @@ export function answerMetrics(
   };
 }
 
-/** Ingests a BEIR corpus as one text document per passage (`<id>.txt`) into `collection`. */
+/**
+ * Ingests a BEIR corpus as one text document per passage (`<id>.txt`) into `collection`, a general
+ * collection: the traffic-law and budget rewrite rules do not belong to news passages.
+ */
 export async function ingestBeirCorpus(
   engine: Engine,
   set: EvalSet,
@@ -298,7 +301,7 @@ export async function ingestBeirCorpus(
     await engine.ingest(
       collection,
       { bytes: new TextEncoder().encode(text), filename: `${id}.txt`, title: id },
-      { language: 'id' },
+      { language: set.language ?? 'id', profile: { domain: 'general', rewrite_rules: [] } },
     );
     count++;
   }

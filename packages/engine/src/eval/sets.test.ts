@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { matchRelevant } from './run.js';
-import { loadBeirSet, loadEvalSet, parseRow } from './sets.js';
+import { loadBeirSet, loadEvalSet, loadSquadSet, parseRow } from './sets.js';
 
 const EVAL = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data/eval');
 
@@ -71,5 +71,33 @@ describe('matching results against relevant items', () => {
     expect(
       matchRelevant('docs', { filename: 'docs/a.md', section_path: ['Store'] }, relevant, true),
     ).toBeNull();
+  });
+});
+
+describe('SQuAD 2.0', () => {
+  it('reads the dev half: every paragraph a passage, gold answers as must_mention, impossible ones unanswerable', async () => {
+    const set = await loadSquadSet(path.join(EVAL, 'squad2-dev/dev-v2.0.json'));
+    expect(set.corpus?.size).toBe(646);
+    expect(set.questions).toHaveLength(6078);
+    expect(set.questions.filter((question) => !question.answerable)).toHaveLength(3168);
+    const first = set.questions[0]!;
+    expect(first.question).toBe('In what country is Normandy located?');
+    expect(first.relevant).toEqual([{ key: 'Normans-0', document: 'Normans-0' }]);
+    expect(first.must_mention).toEqual(['France']);
+    expect(set.corpus?.get('Normans-0')).toMatch(/^The Normans/);
+    expect(
+      set.questions.filter((question) => !question.answerable).every((q) => q.relevant.length === 0),
+    ).toBe(true);
+    expect(set.language).toBe('en');
+  });
+
+  it('samples every k-th question and rejects a file that is not SQuAD', async () => {
+    const sample = await loadSquadSet(path.join(EVAL, 'squad2-dev/dev-v2.0.json'), 600);
+    expect(sample.questions.length).toBeGreaterThanOrEqual(600);
+    expect(sample.questions.length).toBeLessThan(700);
+    expect(sample.corpus?.size).toBe(646);
+    await expect(loadSquadSet(path.join(EVAL, 'lalin-dev.jsonl'))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 });

@@ -38,8 +38,12 @@ export interface EvalSet {
   /** The demo collection the set is asked against. */
   collection: string;
   questions: EvalQuestion[];
-  /** BEIR only: the passages to ingest (id → text). */
+  /** BEIR and SQuAD: the passages to ingest (id → text). */
   corpus?: Map<string, string>;
+  /** The language of the passages (default Indonesian). */
+  language?: 'id' | 'en';
+  /** A passage set whose answers are measured too (SQuAD 2.0: refusals of unanswerable questions). */
+  answers?: boolean;
 }
 
 function invalid(file: string, line: number, what: string): never {
@@ -177,4 +181,48 @@ export async function loadBeirSet(directory: string, name = 'facqa-id'): Promise
     };
   });
   return { name, kind: 'beir', collection: 'facqa-id', questions, corpus };
+}
+
+/**
+ * SQuAD 2.0 (Rajpurkar et al. 2018) as a passage set: each paragraph one passage (`<title>-<n>`), each
+ * question relevant to its paragraph, its gold answers as `must_mention` (any one counts), and the
+ * `is_impossible` questions unanswerable. `sample` keeps every k-th question so about that many remain
+ * (0: all); the paragraphs are always all ingested.
+ */
+export async function loadSquadSet(file: string, sample = 0, name = 'squad2-dev'): Promise<EvalSet> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, 'utf8'));
+  } catch (cause) {
+    throw new EngineError('INVALID_INPUT', `Cannot read the SQuAD file ${file} as JSON.`, { cause });
+  }
+  const articles = (data as { data?: unknown }).data;
+  if (!Array.isArray(articles))
+    throw new EngineError('INVALID_INPUT', `${file}: no "data" array (SQuAD 2.0).`);
+  const corpus = new Map<string, string>();
+  const all: EvalQuestion[] = [];
+  for (const article of articles as { title?: unknown; paragraphs?: unknown }[]) {
+    const title = String(article.title ?? 'untitled').replace(/[^\p{L}\p{N}_-]+/gu, '_');
+    const paragraphs = Array.isArray(article.paragraphs) ? article.paragraphs : [];
+    paragraphs.forEach((paragraph: { context?: unknown; qas?: unknown }, index: number) => {
+      const id = `${title}-${index}`;
+      corpus.set(id, String(paragraph.context ?? ''));
+      for (const qa of (Array.isArray(paragraph.qas) ? paragraph.qas : []) as Record<string, unknown>[]) {
+        const impossible = qa['is_impossible'] === true;
+        const answers = Array.isArray(qa['answers'])
+          ? (qa['answers'] as { text?: unknown }[]).map((answer) => String(answer.text ?? '')).filter(Boolean)
+          : [];
+        all.push({
+          id: String(qa['id'] ?? `${id}-${all.length}`),
+          question: String(qa['question'] ?? ''),
+          answerable: !impossible,
+          relevant: impossible ? [] : [{ key: id, document: id }],
+          must_mention: impossible ? [] : [...new Set(answers)],
+        });
+      }
+    });
+  }
+  const step = sample > 0 ? Math.max(1, Math.floor(all.length / sample)) : 1;
+  const questions = all.filter((_, index) => index % step === 0);
+  return { name, kind: 'beir', collection: name, questions, corpus, language: 'en', answers: true };
 }

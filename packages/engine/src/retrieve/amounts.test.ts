@@ -10,6 +10,7 @@ import {
   terbilang,
   yearComparison,
 } from './amounts.js';
+import { retrieveForQuestion } from './plan.js';
 import { retrieve } from './retrieve.js';
 import { rewriteQuery } from './rewrite.js';
 
@@ -118,6 +119,35 @@ describe('retrieveAcrossYears', () => {
       expect(result.results[index]?.chunk_id).toBe(alone.results[0]?.chunk_id);
       expect(alone.results.every((chunk) => chunk.document.fiscal_year === year)).toBe(true);
     }
+  });
+
+  it('prefers passages stating a figure for a figure question, and searches one year without its number', async () => {
+    const collection = { ...(await test.engine.collection('apbn')), profile: { rewrite_rules: ['budget'] } };
+    const question = 'Berapa target penerimaan perpajakan APBN 2020?';
+    const planned = await retrieveForQuestion(test.engine.db, test.engine.embedding, collection, question, {
+      topK: 5,
+    });
+    expect(planned.results.every((chunk) => chunk.document.fiscal_year === 2020)).toBe(true);
+    // The year filter does the work of "2020"; the words searched no longer carry it.
+    expect(planned.parameters.rewrite_variants.some((variant) => variant.text.includes('2020'))).toBe(false);
+    expect(planned.results[0]?.ranks['figures']).toBe(1);
+    const figure = /Rp\s?\d|\d{1,3}(?:[.,]\d{3}){2,}/;
+    expect(planned.results[0]?.text).toMatch(figure);
+    const variants = rewriteQuery(question, { language: 'id', profile: collection.profile });
+    const plain = await retrieve(test.engine.db, test.engine.embedding, collection, variants, {
+      topK: 5,
+      fiscalYear: 2020,
+    });
+    const preferring = await retrieve(test.engine.db, test.engine.embedding, collection, variants, {
+      topK: 5,
+      fiscalYear: 2020,
+      preferFigures: 2,
+    });
+    const withFigures = (results: typeof plain.results) =>
+      results.filter((chunk) => figure.test(chunk.text)).length;
+    expect(withFigures(preferring.results)).toBeGreaterThanOrEqual(withFigures(plain.results));
+    expect(preferring.results.some((chunk) => chunk.ranks['figures'] !== undefined)).toBe(true);
+    expect(plain.results.some((chunk) => chunk.ranks['figures'] !== undefined)).toBe(false);
   });
 
   it('rejects an empty set of years', async () => {

@@ -20,6 +20,18 @@ export interface PlanOptions extends RetrieveOptions {
   extraVariants?: QueryVariant[];
 }
 
+/**
+ * `variants` without the fiscal year: searched within that year's documents, the year only favours the
+ * passages that repeat it (headings, tables) over the one that answers.
+ */
+function withoutYear(variants: QueryVariant[], year: number): QueryVariant[] {
+  const pattern = new RegExp(`(?:\\b(?:tahun anggaran|tahun|TA)\\s+)?(?<!\\d)${year}(?!\\d)`, 'giu');
+  return variants.flatMap((variant) => {
+    const text = variant.text.replace(pattern, ' ').replace(/\s+/g, ' ').trim();
+    return text.length > 0 ? [{ ...variant, text }] : [];
+  });
+}
+
 export async function retrieveForQuestion(
   db: Queryable,
   embedding: EmbeddingModel,
@@ -39,6 +51,13 @@ export async function retrieveForQuestion(
   }
   const rewriteOptions = { language: collection.language, profile: collection.profile };
   const detailed = rewriteQueryDetailed(question, rewriteOptions);
+  // A figure question prefers passages that state one (not in a one-arm ablation, which stays pure).
+  if (
+    detailed.hints.rules.includes('figure') &&
+    retrieveOptions.preferFigures === undefined &&
+    (retrieveOptions.arms ?? 'hybrid') === 'hybrid'
+  )
+    retrieveOptions.preferFigures = detailed.weights.legal;
   const variants = [...detailed.variants, ...amountVariants(question), ...extraVariants];
   if (retrieveOptions.fiscalYear === undefined) {
     const comparison = yearComparison(question);
@@ -46,19 +65,23 @@ export async function retrieveForQuestion(
       const byYear = new Map(
         comparison.perYear.map((year) => [
           year.fiscalYear,
-          [
-            ...rewriteQuery(year.question, rewriteOptions),
-            ...amountVariants(year.question),
-            ...extraVariants,
-          ],
+          withoutYear(
+            [
+              ...rewriteQuery(year.question, rewriteOptions),
+              ...amountVariants(year.question),
+              ...extraVariants,
+            ],
+            year.fiscalYear,
+          ),
         ]),
       );
       const across = await retrieveAcrossYears(db, embedding, collection, byYear, retrieveOptions);
       if (across.results.length > 0) return across;
     } else if (detailed.hints.fiscal_year !== undefined) {
-      const within = await retrieve(db, embedding, collection, variants, {
+      const year = detailed.hints.fiscal_year;
+      const within = await retrieve(db, embedding, collection, withoutYear(variants, year), {
         ...retrieveOptions,
-        fiscalYear: detailed.hints.fiscal_year,
+        fiscalYear: year,
       });
       if (within.results.length > 0) return within;
     }

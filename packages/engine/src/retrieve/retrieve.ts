@@ -10,7 +10,7 @@ import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { legalCitationLabel, regulationShortName } from '../ingest/legal-structure.js';
 import type { LegalRef } from '../types.js';
-import { DEFAULT_RRF_K, weightedRrf } from './fusion.js';
+import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
 
 export interface QueryVariant {
   text: string;
@@ -30,6 +30,39 @@ export interface RetrieveOptions {
   includeArchived?: boolean;
   /** Which arms run: both (default, fused), or one alone (the evaluation's ablations). */
   arms?: RetrievalArms;
+  /**
+   * A question asking for a figure ("berapa", "how much"): the fused candidates that state one (an
+   * amount in rupiah, a percentage, a grouped number) form one more ranked list with this weight, so a
+   * Pasal that says "direncanakan sebesar Rp…" outranks the definitions that merely share its words.
+   */
+  preferFigures?: number;
+}
+
+/** A figure in a passage: Rp/USD amounts, percentages, numbers with thousands separators. */
+const FIGURE =
+  /(?:Rp|USD|US\$|\$)\s?\d|\d\s?(?:%|persen\b|percent\b)|\d{1,3}(?:[.,]\s?\d{3}){2,}|\d+(?:[.,]\d+)?\s?(?:triliun|miliar|juta|trillion|billion|million)\b/iu;
+
+/** How many of the fused candidates the figure preference looks at. */
+const FIGURE_CANDIDATES = 50;
+
+/** `fused` with the candidates that state a figure as one more ranked list of `weight`. */
+async function withFigurePreference(
+  db: Queryable,
+  lists: RankedList[],
+  fused: FusedItem[],
+  weight: number,
+  rrfK: number,
+): Promise<FusedItem[]> {
+  const ids = fused.slice(0, FIGURE_CANDIDATES).map((item) => item.id);
+  if (ids.length === 0) return fused;
+  const texts = await db.query<{ id: string; text: string }>(
+    'SELECT id, text FROM chunks WHERE id = ANY($1::text[])',
+    [ids],
+  );
+  const withFigure = new Set(texts.rows.filter((row) => FIGURE.test(row.text)).map((row) => row.id));
+  const figures = ids.filter((id) => withFigure.has(id));
+  if (figures.length === 0) return fused;
+  return weightedRrf([...lists, { ids: figures, weight, label: 'figures' }], rrfK);
 }
 
 /** The arms of the search: `hybrid` (default) fuses lexical and vector; the others run one arm alone. */
@@ -341,7 +374,7 @@ export async function retrieve(
 
   let lexicalMs = 0;
   let vectorMs = 0;
-  const lists = [];
+  const lists: RankedList[] = [];
   for (const [index, variant] of variants.entries()) {
     const lexicalStart = performance.now();
     if (useLexical) {
@@ -365,7 +398,10 @@ export async function retrieve(
     vectorMs += performance.now() - vectorStart;
   }
   const fuseStart = performance.now();
-  const fused = weightedRrf(lists, rrfK).slice(0, topK);
+  let ranked = weightedRrf(lists, rrfK);
+  if (options.preferFigures !== undefined && options.preferFigures > 0)
+    ranked = await withFigurePreference(db, lists, ranked, options.preferFigures, rrfK);
+  const fused = ranked.slice(0, topK);
   const rows = await loadChunks(
     db,
     fused.map((item) => item.id),

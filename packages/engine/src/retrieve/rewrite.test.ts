@@ -50,10 +50,27 @@ describe('query rewriting', () => {
     expect(rewriteQuery('Do I need a SIM card?', { language: 'en' })).toHaveLength(1);
     expect(
       rewriteQuery('Berapa DAU?', { language: 'id', profile: { rewrite_rules: ['budget'] } })[1]!.text,
-    ).toBe('Berapa Dana Alokasi Umum?');
+    ).toBe('Berapa DAU Dana Alokasi Umum?');
     // "knalpot racing" is one term; "motor" inside it would be a second match if overlaps were allowed.
     const legal = rewriteQuery('knalpot racing di sepeda motor', { language: 'id' })[1]!.text;
     expect(legal).toBe('knalpot persyaratan teknis dan laik jalan di Sepeda Motor');
+  });
+
+  it('leaves statute wording in the question alone and keeps an abbreviation beside its expansion', () => {
+    const profile = { rewrite_rules: ['budget'] };
+    const legal = rewriteQuery('Penerimaan Negara Bukan Pajak (PNBP) dalam APBN 2018 berapa?', {
+      language: 'id',
+      profile,
+    })[1]!.text;
+    // "pajak" and "penerimaan negara" inside "Penerimaan Negara Bukan Pajak" are not everyday words here.
+    expect(legal).not.toContain('Penerimaan Perpajakan');
+    expect(legal).not.toContain('Pendapatan Negara');
+    expect(legal).toContain('PNBP Penerimaan Negara Bukan Pajak');
+    expect(legal).toContain('APBN Anggaran Pendapatan dan Belanja Negara');
+    // A lower-case everyday word is replaced, not kept.
+    expect(rewriteQuery('pajak tahun ini', { language: 'id', profile })[1]!.text).toBe(
+      'Penerimaan Perpajakan tahun ini',
+    );
   });
 
   it('reads weights and rule groups from the collection profile', () => {

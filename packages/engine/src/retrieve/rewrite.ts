@@ -106,8 +106,34 @@ interface Match {
   entry: DictionaryEntry;
 }
 
-/** Non-overlapping dictionary matches in `question`, longest terms first. */
+/**
+ * Where `question` already uses the documents' wording: the spans of multi-word expansion phrases. A
+ * dictionary term inside such a span is not rewritten ("pajak" in "Penerimaan Negara Bukan Pajak" is not
+ * an everyday word for "Penerimaan Perpajakan").
+ */
+function statuteSpans(question: string, entries: DictionaryEntry[]): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  for (const entry of entries) {
+    for (const phrase of phrasesOf(entry)) {
+      if (!/\s/.test(phrase)) continue;
+      for (const found of question.matchAll(termPattern(phrase.toLowerCase()))) {
+        spans.push({ start: found.index, end: found.index + found[0].length });
+      }
+    }
+  }
+  return spans;
+}
+
+/** Non-overlapping dictionary matches in `question`, longest terms first, none inside statute wording. */
 function dictionaryMatches(question: string, entries: DictionaryEntry[]): Match[] {
+  const protectedSpans = statuteSpans(question, entries);
+  const insideStatuteWording = (match: Match) =>
+    protectedSpans.some(
+      (span) =>
+        match.start < span.end &&
+        match.end > span.start &&
+        !(match.start <= span.start && match.end >= span.end),
+    );
   const candidates: Match[] = [];
   for (const entry of entries) {
     for (const term of entry.terms) {
@@ -119,6 +145,7 @@ function dictionaryMatches(question: string, entries: DictionaryEntry[]): Match[
   candidates.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
   const chosen: Match[] = [];
   for (const candidate of candidates) {
+    if (insideStatuteWording(candidate)) continue;
     if (chosen.every((taken) => candidate.end <= taken.start || candidate.start >= taken.end))
       chosen.push(candidate);
   }
@@ -139,12 +166,21 @@ function unique(values: string[]): string[] {
   });
 }
 
-/** The question with its dictionary terms replaced by the documents' wording. */
+/** An abbreviation as written: one word in capitals ("PNBP", "APBN-P"); the documents use it too. */
+const isAbbreviation = (text: string) => /^[\p{Lu}\p{N}/-]{2,8}$/u.test(text) && /\p{Lu}{2}/u.test(text);
+
+/**
+ * The question with its dictionary terms replaced by the documents' wording. An abbreviation is kept
+ * beside its expansion, since the statutes define and then use it ("yang selanjutnya disingkat PNBP").
+ */
 function substitute(question: string, matches: Match[]): string {
   let out = '';
   let at = 0;
   for (const match of matches) {
-    out += question.slice(at, match.start) + phrasesOf(match.entry).join(' ');
+    const written = question.slice(match.start, match.end);
+    const expansion = phrasesOf(match.entry).join(' ');
+    out +=
+      question.slice(at, match.start) + (isAbbreviation(written) ? `${written} ${expansion}` : expansion);
     at = match.end;
   }
   return out + question.slice(at);

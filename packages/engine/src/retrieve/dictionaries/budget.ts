@@ -57,4 +57,7 @@ export const BUDGET_DICTIONARY: DictionaryEntry[] = [
   { terms: ['miliar', 'milyar'], expansion: 'miliar' },
   { terms: ['dana cadangan', 'cadangan'], expansion: 'Dana Cadangan' },
   { terms: ['hibah'], expansion: 'Hibah' },
+  { terms: ['dpr', 'dewan', 'parlemen'], expansion: 'Dewan Perwakilan Rakyat' },
+  { terms: ['ruu'], expansion: 'Rancangan Undang-Undang' },
+  { terms: ['paling lambat', 'batas waktu', 'deadline'], expansion: 'selambat-lambatnya' },
 ];
