@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { adminCommand } from './admin.js';
 import { anchorCommand } from './anchor.js';
 import { askCommand } from './ask.js';
+import { attackCommand } from './attack.js';
 import type { Command, OptionValues } from './command.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   vectorsCommand,
   demoCommand,
   evalCommand,
+  attackCommand,
 ];
 
 /** The version of this package, from its package.json. */

@@ -2,6 +2,25 @@ export { AnchorError, type AnchorErrorCode, type AnchorProvider } from './anchor
 export type { AnchorEvent, RoundRow } from './anchor/service.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export {
+  ABLATIONS,
+  type AblationId,
+  ATTACK_CLASSES,
+  ATTACK_NAMES,
+  AttackError,
+  type AttackErrorCode,
+  type AttackReport,
+  bootstrapRate,
+  type Estimate,
+  formatEstimate,
+  generateBundles,
+  type HarnessResult,
+  isAttackError,
+  type Manifest,
+  renderAttackReport,
+  runAttackHarness,
+  summarize as summarizeAttacks,
+} from './attack/index.js';
+export {
   type AdminSession,
   type AdminUser,
   checkCsrfToken,
@@ -19,7 +38,7 @@ export {
   sessionFor,
   verifyPassword,
 } from './auth.js';
-export { type Collection, DEFAULT_WORKSPACE } from './collections.js';
+export { type Collection, type CollectionProfile, DEFAULT_WORKSPACE } from './collections.js';
 export {
   ANCHOR_PRESETS,
   type AnchorConfig,
@@ -69,6 +88,33 @@ export {
   loadOrCreateKeys,
   type SigningKeys,
 } from './keys.js';
+export {
+  type AnswerModel,
+  type AnswerModelRequest,
+  buildPrompt,
+  type CitedAnswer,
+  type CitedSentence,
+  type CreateAnswerModelOptions,
+  createAnswerModel,
+  describeLlmConfig,
+  isLlmError,
+  type LlmConfig,
+  LlmError,
+  type LlmErrorCode,
+  type LlmFinishReason,
+  type LlmProvider,
+  type LlmStreamPart,
+  type LlmTestScenario,
+  type LlmTestServer,
+  type LlmUsage,
+  NO_ANSWER_TEXT,
+  type PromptLanguage,
+  type PromptProfile,
+  type PromptSource,
+  parseCitedAnswer,
+  parseLlmConfig,
+  startLlmTestServer,
+} from './llm/index.js';
 export { LogSequencer, type LogWrite } from './log/sequencer.js';
 export {
   checkpointWithCosignatures,
