@@ -1,7 +1,7 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Engine, loadConfig } from '@saksi/engine';
+import { Engine, type LlmTestServer, loadConfig, startLlmTestServer } from '@saksi/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
@@ -141,6 +141,74 @@ describe('saksi eval', () => {
     const unknown = await run(['eval', 'frobnicate']);
     expect(unknown.code).toBe(2);
     expect(`${missing.stderr}${gate.stderr}`).not.toMatch(/\n\s+at .+:\d+/);
+  });
+
+  it('scores answers from a language model with --llm (a real OpenAI-compatible test server)', async () => {
+    // The "model" answers with the first sentence of source 1, cited, and refuses the bread question.
+    const server: LlmTestServer = await startLlmTestServer({
+      script: (request) => {
+        const prompt = request.body?.messages?.map((message) => String(message.content)).join('\n') ?? '';
+        if (/sourdough/.test(prompt))
+          return { kind: 'text', text: 'The available documents do not answer this question.' };
+        const source = /<source-[0-9a-f]+ n="1"[^>]*>\s*([\s\S]*?)<\/source-/.exec(prompt)?.[1] ?? '';
+        const sentence =
+          source
+            .replace(/^#.*\n+/gm, '')
+            .split(/(?<=\.)\s/)[0]
+            ?.trim() ?? '';
+        return { kind: 'text', text: `${sentence.replace(/\.$/, '')} [1].` };
+      },
+    });
+    try {
+      const result = await runCli(
+        [
+          'eval',
+          'answers',
+          '--set',
+          'redux-mini.jsonl',
+          '--collection',
+          'docs',
+          '--json',
+          '--llm',
+          'openai-compatible:echo',
+          '--llm-base-url',
+          server.url,
+        ],
+        { cwd: directory, env: { SAKSI_DATA_DIR: 'data', NO_COLOR: '1', SAKSI_LLM_MAX_RETRIES: '0' } },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout);
+      expect(report.generator).toBe('llm:openai-compatible:echo');
+      expect(report.metrics).toMatchObject({
+        answerable: 2,
+        unanswerable: 1,
+        refusal_accuracy: 1,
+        false_refusal_rate: 0,
+      });
+      expect(report.metrics.citation_precision).toBeGreaterThan(0);
+      expect(server.requests.length).toBe(3);
+      // A model that fails: a clear error, exit 1, no stack.
+      const failing = await runCli(
+        [
+          'eval',
+          'answers',
+          '--set',
+          'redux-mini.jsonl',
+          '--collection',
+          'docs',
+          '--llm',
+          'openai-compatible:echo',
+          '--llm-base-url',
+          'http://127.0.0.1:9/v1',
+        ],
+        { cwd: directory, env: { SAKSI_DATA_DIR: 'data', NO_COLOR: '1', SAKSI_LLM_MAX_RETRIES: '0' } },
+      );
+      expect(failing.code).toBe(1);
+      expect(failing.stderr).toMatch(/^error: /);
+      expect(failing.stderr).not.toMatch(/\n\s+at .+:\d+/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('parses a baseline and rejects malformed ones', () => {

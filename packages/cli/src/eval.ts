@@ -18,6 +18,7 @@ import {
   gateFailures,
   ingestBeirCorpus,
   isEngineError,
+  isLlmError,
   loadBeirSet,
   loadDemoCollections,
   loadEvalSet,
@@ -53,6 +54,8 @@ export const evalCommand: Command = {
       --config C   hybrid+rewrite (default: what queries use), hybrid, lexical, vector, or all
   answers --set F --collection C     Asks every question: citation precision/recall, must_mention hit
                                      rate (numbers normalized), refusal accuracy, false-refusal rate.
+      --llm provider:model           Answer with a language model instead of extractively (as SAKSI_LLM;
+      --llm-base-url URL             key from SAKSI_LLM_API_KEY); the report names the generator.
   all [--out eval/reports]           Ingests the demo corpora into a fresh temporary data directory and
                                      runs every set in every configuration; writes <set>.md/.json,
                                      retrieval.svg and README.md (with the issue's targets) to --out.
@@ -79,6 +82,8 @@ Exit status: 0 on success, 1 when the gate fails, 2 on bad input.`,
     baseline: { type: 'string' },
     write: { type: 'boolean' },
     'squad-sample': { type: 'string' },
+    llm: { type: 'string' },
+    'llm-base-url': { type: 'string' },
     'data-dir': { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -153,7 +158,10 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
     const set = await loadSet(path.resolve(io.cwd, setFile));
     const dataDir = stringOption(values, 'data-dir');
     const engine = await openEngine(
-      configFrom(io, dataDir ? { SAKSI_DATA_DIR: path.resolve(io.cwd, dataDir) } : {}),
+      configFrom(io, {
+        ...(dataDir ? { SAKSI_DATA_DIR: path.resolve(io.cwd, dataDir) } : {}),
+        ...llmOverrides(values),
+      }),
     );
     try {
       await engine.collection(collection);
@@ -172,6 +180,11 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
       return 0;
     } catch (error) {
       if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
+      if (isLlmError(error))
+        throw new CliError(error.message, {
+          exitCode: 1,
+          hint: 'The language model failed; check SAKSI_LLM, its base URL and key, or try again later.',
+        });
       throw error;
     } finally {
       await engine.close();
@@ -184,6 +197,14 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
       ? 'missing sub-command: retrieval, answers, all or gate'
       : `unknown sub-command ${JSON.stringify(sub)}`,
   );
+}
+
+/** `--llm provider:model [--llm-base-url URL]`: answer with that model (its key from SAKSI_LLM_API_KEY). */
+function llmOverrides(values: OptionValues): Record<string, string | undefined> {
+  const llm = stringOption(values, 'llm');
+  const baseUrl = stringOption(values, 'llm-base-url');
+  if (baseUrl && !llm) throw new UsageError('--llm-base-url needs --llm provider:model');
+  return { ...(llm ? { SAKSI_LLM: llm } : {}), ...(baseUrl ? { SAKSI_LLM_BASE_URL: baseUrl } : {}) };
 }
 
 async function runAll(values: OptionValues, io: Io, say: (text: string) => void): Promise<number> {

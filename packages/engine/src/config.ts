@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
+import { type LlmConfig, parseLlmConfig } from './llm/config.js';
 
 const schema = z.object({
   SAKSI_DATA_DIR: z.string().min(1).optional(),
@@ -39,6 +40,9 @@ const schema = z.object({
   SAKSI_ANCHOR_CONFIRM_TIMEOUT: z.coerce.number().min(1).default(120),
   SAKSI_ANCHOR_FROM_BLOCK: z.coerce.number().int().min(0).optional(),
   SAKSI_ALLOWED_ORIGINS: z.string().default(''),
+  SAKSI_MAX_QUESTION_CHARS: z.coerce.number().int().min(1).max(100_000).default(4_000),
+  SAKSI_CONFIDENCE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
+  SAKSI_VERIFIER: z.enum(['lexical', 'llm-judge']).default('lexical'),
 });
 
 /** Chains with a preset: `SAKSI_ANCHOR=base-sepolia` or `base` (RPC URL overridable). */
@@ -89,6 +93,14 @@ export interface SaksiConfig {
   anchor: AnchorConfig;
   /** Origins other pages may call the public API from (CORS, for the widget); `*` is any origin. */
   allowedOrigins: string[];
+  /** The answer model (`SAKSI_LLM=provider:model`); null answers extractively, offline. */
+  llm: LlmConfig | null;
+  /** Claim verifiers: `lexical` (default) or `llm-judge` (lexical and the model as judge; needs SAKSI_LLM). */
+  verifier: 'lexical' | 'llm-judge';
+  /** Claims whose verifier confidence is below this are not rendered (fail closed). */
+  confidenceThreshold: number;
+  /** Longest question accepted, in characters. */
+  maxQuestionChars: number;
 }
 
 /** Parses the environment; throws `CONFIG_INVALID` naming the variable. Secrets never appear in the message. */
@@ -132,8 +144,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       `SAKSI_EMBEDDING must be "hash" or "openai-compatible:<model>", not "${provider}".`,
     );
   }
+  const llm = parseLlmConfig(env);
+  if (values.SAKSI_VERIFIER === 'llm-judge' && !llm) {
+    throw new EngineError(
+      'CONFIG_INVALID',
+      'SAKSI_VERIFIER=llm-judge needs a model: set SAKSI_LLM=provider:model.',
+    );
+  }
   return {
     anchor: anchorConfig(values),
+    llm,
+    verifier: values.SAKSI_VERIFIER,
+    confidenceThreshold: values.SAKSI_CONFIDENCE_THRESHOLD,
+    maxQuestionChars: values.SAKSI_MAX_QUESTION_CHARS,
     dataDir,
     ...(values.DATABASE_URL ? { databaseUrl: values.DATABASE_URL } : {}),
     port: values.PORT,

@@ -23,7 +23,15 @@ import {
   ROUND_COLUMNS,
   type RoundRow,
 } from './anchor/service.js';
-import { type AskEvent, type AskInput, type AskResult, ask, loadBundle } from './answer/ask.js';
+import {
+  type AskEvent,
+  type AskInput,
+  type AskResult,
+  ask,
+  type ClaimJudge,
+  loadBundle,
+} from './answer/ask.js';
+import { combineVerdicts, createLlmJudge, type LlmJudge } from './answer/judge.js';
 import { archiveDocument, restoreDocument } from './archive.js';
 import {
   type Collection,
@@ -51,6 +59,7 @@ import {
   listDocuments,
 } from './ingest/pipeline.js';
 import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
+import { type AnswerModel, createAnswerModel } from './llm/model.js';
 import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
 import { retrieveForQuestion } from './retrieve/plan.js';
@@ -64,6 +73,8 @@ export interface EngineOptions {
   embedding?: EmbeddingModel;
   /** PGlite data directory override; `null` for an in-memory database (tests). */
   pgliteDataDir?: string | null;
+  /** Use this answer model instead of the configured one (`SAKSI_LLM`); `null` for none. */
+  answerModel?: AnswerModel | null;
 }
 
 export interface QueryInput {
@@ -86,6 +97,8 @@ export class Engine {
   readonly sequencer: LogSequencer;
   private anchorProvider: AnchorProvider | null = null;
   private anchorService: AnchorService | null = null;
+  /** The configured language model, or null (extractive answers). */
+  readonly answerModel: AnswerModel | null;
   private anchorStarting: Promise<AnchorService | null> | null = null;
 
   private constructor(
@@ -94,7 +107,9 @@ export class Engine {
     embedding: EmbeddingModel,
     keys: SigningKeys,
     log: TransparencyLog,
+    answerModel: AnswerModel | null,
   ) {
+    this.answerModel = answerModel;
     this.config = config;
     this.db = db;
     this.embedding = embedding;
@@ -124,7 +139,13 @@ export class Engine {
       signer: keys.logSigner,
       cosigners: keys.cosigners,
     });
-    return new Engine(config, db, embedding, keys, log);
+    const answerModel =
+      options.answerModel !== undefined
+        ? options.answerModel
+        : config.llm
+          ? createAnswerModel(config.llm)
+          : null;
+    return new Engine(config, db, embedding, keys, log, answerModel);
   }
 
   private closed = false;
@@ -404,9 +425,14 @@ export class Engine {
         keys: this.keys,
         log: this.log,
         sequencer: this.sequencer,
-        confidenceThreshold: 0.5,
+        confidenceThreshold: this.config.confidenceThreshold ?? 0.5,
         anchors: (documentIds) => anchorsFor(this.db, documentIds),
         requireAnchor: collection.profile['require_anchor'] === true,
+        ...(this.config.maxQuestionChars ? { maxQuestionChars: this.config.maxQuestionChars } : {}),
+        ...(this.answerModel ? { answerModel: this.answerModel } : {}),
+        ...(this.answerModel && this.config.verifier === 'llm-judge'
+          ? { judge: judgeWith(createLlmJudge(this.answerModel, { language: collection.language })) }
+          : {}),
       },
       collection,
       input,
@@ -558,5 +584,15 @@ function describeRound(row: RoundRow): AnchorRoundSummary {
     last_error: row.last_error,
     created_at: String(row.created_at),
     explorer_url: row.tx_hash ? explorerTxUrl(row.chain_id, row.tx_hash) : null,
+  };
+}
+
+/** The LLM judge as a second verifier: its verdict, combined with the lexical one, is recorded. */
+function judgeWith(judge: LlmJudge): ClaimJudge {
+  return {
+    async judge(claim, evidence, lexical) {
+      const verdict = combineVerdicts(lexical, await judge.judge(claim, evidence));
+      return { label: verdict.label, confidence: verdict.confidence, verifier: verdict.verifier };
+    },
   };
 }

@@ -30,7 +30,8 @@ export class ApiError extends Error {
 
 /** The JSON body of every error response. */
 export interface ErrorBody {
-  error: { code: string; message: string };
+  /** `message_id`: the same message in Indonesian, where the error has one (language-model failures). */
+  error: { code: string; message: string; message_id?: string };
 }
 
 export interface MappedError {
@@ -76,6 +77,22 @@ export function toErrorResponse(error: unknown): MappedError {
     if (error.status === 413)
       return { status: 413, body: body('FILE_TOO_LARGE', error.message), internal: false };
     return { status: error.status, body: body(error.code, error.message), internal: false };
+  }
+  // Language-model failures (429, 5xx, timeouts, broken streams): the user's question was fine, the
+  // model was not; the message says to try again, in English and Indonesian, and never leaks a key.
+  if (isCoded(error, 'LlmError') && typeof error.status === 'number') {
+    const messageId = (error as { message_id?: unknown }).message_id;
+    return {
+      status: error.status,
+      body: {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(typeof messageId === 'string' ? { message_id: messageId } : {}),
+        },
+      },
+      internal: false,
+    };
   }
   if (isCoded(error, 'IngestError')) {
     const status = error.code === 'FILE_TOO_LARGE' ? 413 : error.code === 'UNSUPPORTED_TYPE' ? 415 : 422;

@@ -95,6 +95,8 @@ function failureText(
   if (failure.code === 'STREAM_ENDED') return t('error.stream');
   if (failure.code === 'MALFORMED' || failure.code === 'SSE_MALFORMED' || failure.code === 'SSE_TOO_LARGE')
     return t('error.malformed');
+  if (failure.code === 'LLM_RATE_LIMITED') return t('error.busy');
+  if (failure.code.startsWith('LLM_')) return t('error.model', { code: failure.code });
   if (failure.status === 404) return t('error.notFound', { message: failure.message });
   if (failure.status === 429 || failure.status === 503) return t('error.busy');
   if (failure.status >= 400 && failure.status < 500) return t('error.invalid', { message: failure.message });

@@ -97,6 +97,8 @@ const en = {
   'error.notFound': 'Not found: {message}',
   'error.invalid': 'The request was not accepted: {message}',
   'error.busy': 'The server is busy. Wait a moment and try again.',
+  'error.model':
+    'The language model did not finish its answer ({code}). Nothing was certified; try again in a moment.',
   'error.file': 'The file could not be read.',
   'nav.admin': 'Admin',
   'admin.title': 'Admin portal',
@@ -279,6 +281,8 @@ const id: Record<MessageKey, string> = {
   'error.notFound': 'Tidak ditemukan: {message}',
   'error.invalid': 'Permintaan tidak diterima: {message}',
   'error.busy': 'Server sedang sibuk. Tunggu sebentar lalu coba lagi.',
+  'error.model':
+    'Model bahasa tidak menyelesaikan jawabannya ({code}). Tidak ada yang disertifikasi; coba lagi sebentar lagi.',
   'error.file': 'Berkas tidak dapat dibaca.',
   'nav.admin': 'Admin',
   'admin.title': 'Portal admin',

@@ -20,6 +20,7 @@ import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { SigningKeys } from '../keys.js';
+import type { AnswerModel, LlmUsage } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
 import { bestCheckpointFor } from '../log/witness.js';
@@ -29,7 +30,9 @@ import { rewriteQuery } from '../retrieve/rewrite.js';
 import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
 import { type AnswerSource, extractiveAnswer } from './extractive.js';
 import { followUpVariants } from './follow-up.js';
+import { generateWithModel, promptProfileOf } from './generate-llm.js';
 import { continuationAfter, mergeGrounded, selectionChunks } from './selection.js';
+import { bestSupportingSpan } from './spans.js';
 
 export interface AskInput {
   question: string;
@@ -67,9 +70,65 @@ export interface AskContext {
   anchors?: (documentIds: readonly string[]) => Promise<Map<string, Anchor>>;
   /** Collection policy: claims whose evidence is not anchored are not rendered. */
   requireAnchor?: boolean;
+  /** The configured language model (`SAKSI_LLM`); without it answers are extractive. */
+  answerModel?: AnswerModel;
+  /** A second verifier run on every claim with evidence (the LLM judge); its verdict is recorded. */
+  judge?: ClaimJudge;
+  /** Longest question accepted (characters; default 4,000). */
+  maxQuestionChars?: number;
+  /** Aborts a model call in flight (the client went away). */
+  signal?: AbortSignal;
 }
 
+/** A verifier besides the lexical one: judges a claim against its evidence spans. */
+export interface ClaimJudge {
+  judge(claim: string, evidence: string[], lexical: ClaimVerification): Promise<ClaimVerification>;
+}
+
+export type ClaimVerification = ClaimInput['verification'];
+
+/** Version of the `llm` generator: the prompt, parsing and span selection together. */
+export const LLM_GENERATOR_VERSION = '1';
+
 const MAX_QUESTION = 4_000;
+
+/** An answer before certification: its text, generator and claims with their evidence spans. */
+interface Generated {
+  found: boolean;
+  text: string;
+  generator: { kind: 'extractive' | 'llm'; model: string; version: string };
+  usage?: LlmUsage;
+  claims: {
+    /** As it appears in the answer (with its `[n]` markers). */
+    text: string;
+    /** What the verifiers read. */
+    statement: string;
+    evidence: { sourceIndex: number; span: { start: number; end: number; text: string } }[];
+  }[];
+}
+
+/** The lexical verifier (always), then the judge when one is configured; no evidence is not supported. */
+async function verifyClaim(
+  context: AskContext,
+  statement: string,
+  spans: string[],
+  language: Collection['language'],
+): Promise<ClaimVerification> {
+  if (spans.length === 0) {
+    return {
+      label: 'not_supported',
+      confidence: 0,
+      verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
+    };
+  }
+  const entailment = checkEntailment(statement, spans.join(' '), language);
+  const lexical: ClaimVerification = {
+    label: entailment.label,
+    confidence: Math.round(entailment.confidence * 1000) / 1000,
+    verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
+  };
+  return context.judge ? context.judge.judge(statement, spans, lexical) : lexical;
+}
 
 export async function ask(
   context: AskContext,
@@ -79,8 +138,9 @@ export async function ask(
 ): Promise<AskResult> {
   const question = input.question?.trim() ?? '';
   if (question.length === 0) throw new EngineError('INVALID_INPUT', 'The question is empty.');
-  if (question.length > MAX_QUESTION)
-    throw new EngineError('INVALID_INPUT', `The question is longer than ${MAX_QUESTION} characters.`);
+  const maxQuestion = context.maxQuestionChars ?? MAX_QUESTION;
+  if (question.length > maxQuestion)
+    throw new EngineError('INVALID_INPUT', `The question is longer than ${maxQuestion} characters.`);
   const mode = input.mode ?? 'full';
   if (mode === 'selection' && !input.selection?.trim()) {
     throw new EngineError('INVALID_INPUT', 'mode "selection" needs the selected text in "selection".');
@@ -124,54 +184,104 @@ export async function ask(
     .filter((variant) => variant.kind !== 'selection' || grounded.length > 0)
     .map((variant) => variant.text)
     .join(' ');
-  // A question about a selection is usually answered by what follows it (the explanation, the example).
-  const continuation =
-    grounded.length > 0 && input.selection ? continuationAfter(retrieval.results, input.selection, 2) : [];
-  const extractive = extractiveAnswer(scoringText, sources, {
-    language: collection.language,
-    ...(continuation.length > 0 ? { continuation } : {}),
-  });
-  for (const piece of extractive.text.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
+  let generated: Generated;
+  if (context.answerModel) {
+    const model = context.answerModel;
+    const llm = await generateWithModel(model, {
+      question,
+      sources: retrieval.results.map((result, index) => ({
+        ...sources[index]!,
+        ...(result.citation.label ? { label: result.citation.label } : {}),
+      })),
+      profile: promptProfileOf(collection.profile, collection.language),
+      language: collection.language,
+      onDelta: (text) => onEvent({ type: 'delta', text }),
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    generated = {
+      found: llm.found,
+      text: llm.text,
+      generator: { kind: 'llm', model: `${model.provider}:${model.modelId}`, version: LLM_GENERATOR_VERSION },
+      usage: llm.usage,
+      claims: llm.claims.map((claim) => ({
+        text: claim.text,
+        statement: claim.sentence,
+        evidence: claim.sources.map((sourceIndex) => ({
+          sourceIndex,
+          span: bestSupportingSpan(claim.sentence, sources[sourceIndex]!.text, collection.language),
+        })),
+      })),
+    };
+  } else {
+    // A question about a selection is usually answered by what follows it (the explanation, the example).
+    const continuation =
+      grounded.length > 0 && input.selection ? continuationAfter(retrieval.results, input.selection, 2) : [];
+    const extractive = extractiveAnswer(scoringText, sources, {
+      language: collection.language,
+      ...(continuation.length > 0 ? { continuation } : {}),
+    });
+    for (const piece of extractive.text.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
+    generated = {
+      found: extractive.found,
+      text: extractive.text,
+      generator: { kind: 'extractive', model: 'saksi-extractive', version: '1' },
+      claims: extractive.claims.map((claim) => ({
+        text: claim.text,
+        statement: claim.text,
+        evidence: [{ sourceIndex: claim.source_index, span: claim.span }],
+      })),
+    };
+  }
   const answerMs = performance.now() - answerStart;
 
   const certifyStart = performance.now();
   const anchors = context.anchors
     ? await context.anchors([...new Set(retrieval.results.map((result) => result.document_id))])
     : new Map<string, Anchor>();
-  const claims: ClaimInput[] = extractive.claims.map((claim) => {
-    const source = retrieval.results[claim.source_index]!;
-    const anchor = anchors.get(source.document_id);
-    const entailment = checkEntailment(claim.text, claim.span.text, collection.language);
-    return {
-      text: claim.text,
-      evidence: [
-        {
-          chunk_id: source.chunk_id,
-          document_id: source.document_id,
-          chunk_text: source.text,
-          span_text: claim.span.text,
-          span_from: codePointLength(source.text.slice(0, claim.span.start)),
-          document_proof: {
-            leaf_index: source.position,
-            tree_size: source.document.chunk_count,
-            path: source.proof_path,
-            document_root: source.document.root,
-          },
-          ...(anchor ? { anchor } : {}),
-          citation: source.citation,
+  const claims: ClaimInput[] = [];
+  for (const claim of generated.claims) {
+    const evidence = claim.evidence.map(({ sourceIndex, span }) => {
+      const source = retrieval.results[sourceIndex]!;
+      const anchor = anchors.get(source.document_id);
+      return {
+        chunk_id: source.chunk_id,
+        document_id: source.document_id,
+        chunk_text: source.text,
+        span_text: span.text,
+        span_from: codePointLength(source.text.slice(0, span.start)),
+        document_proof: {
+          leaf_index: source.position,
+          tree_size: source.document.chunk_count,
+          path: source.proof_path,
+          document_root: source.document.root,
         },
-      ],
-      verification: {
-        label: entailment.label,
-        confidence: Math.round(entailment.confidence * 1000) / 1000,
-        verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
-      },
+        ...(anchor ? { anchor } : {}),
+        citation: source.citation,
+      };
+    });
+    const verification = await verifyClaim(
+      context,
+      claim.statement,
+      evidence.map((item) => item.span_text),
+      collection.language,
+    );
+    claims.push({
+      text: claim.text,
+      evidence,
+      verification,
       render: {
-        rendered: entailment.label === 'entailed',
-        reason: entailment.label === 'entailed' ? 'OK' : 'NOT_SUPPORTED',
+        rendered: evidence.length > 0 && verification.label === 'entailed',
+        reason:
+          evidence.length === 0
+            ? 'NO_EVIDENCE'
+            : verification.label === 'entailed'
+              ? 'OK'
+              : verification.label === 'contradicted'
+                ? 'CONTRADICTED'
+                : 'NOT_SUPPORTED',
       },
-    };
-  });
+    });
+  }
   const { certificate, chunks } = buildCertificate({
     issuer: context.keys.issuer,
     query: {
@@ -191,10 +301,7 @@ export async function ask(
         score: result.score,
       })),
     },
-    answer: {
-      text: extractive.text,
-      generator: { kind: 'extractive', model: 'saksi-extractive', version: '1' },
-    },
+    answer: { text: generated.text, generator: generated.generator },
     claims,
     policy: {
       confidence_threshold: context.confidenceThreshold,
@@ -235,8 +342,18 @@ export async function ask(
       ]);
       await tx.query(
         'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
-        [newId('msg'), sessionId, 'assistant', extractive.text, certificate.certificate_id],
+        [newId('msg'), sessionId, 'assistant', generated.text, certificate.certificate_id],
       );
+      if (generated.usage) {
+        await tx.query(
+          `INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'answer.llm', $2, $3)`,
+          [
+            sessionId,
+            certificate.certificate_id,
+            JSON.stringify({ model: generated.generator.model, usage: generated.usage }),
+          ],
+        );
+      }
       await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
     },
   });
@@ -255,8 +372,8 @@ export async function ask(
   onEvent({ type: 'bundle', bundle });
   return {
     session_id: sessionId,
-    found: extractive.found,
-    answer: extractive.text,
+    found: generated.found,
+    answer: generated.text,
     bundle,
     results: retrieval.results,
     timings: {

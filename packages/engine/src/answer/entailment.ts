@@ -24,7 +24,8 @@ import { unsupportedFigures } from '@saksi/proof';
 import { foldText, isStopword, type Language, stemWord } from './stem.js';
 
 export const VERIFIER_ID = 'lexical-entailment';
-export const VERIFIER_VERSION = '1';
+/** 2: evidence that addresses a language model ("ignore previous instructions") supports nothing. */
+export const VERIFIER_VERSION = '2';
 
 /** Coverage from which a claim (without figure or negation problems) is `entailed`. */
 export const ENTAILMENT_COVERAGE_THRESHOLD = 0.7;
@@ -32,7 +33,24 @@ export const ENTAILMENT_COVERAGE_THRESHOLD = 0.7;
 export type EntailmentLabel = 'entailed' | 'not_supported' | 'contradicted';
 
 /** Why a claim was not found entailed. */
-export type EntailmentReason = 'NUMBER_MISMATCH' | 'NEGATION_MISMATCH' | 'LOW_COVERAGE' | 'EMPTY_CLAIM';
+export type EntailmentReason =
+  | 'NUMBER_MISMATCH'
+  | 'NEGATION_MISMATCH'
+  | 'LOW_COVERAGE'
+  | 'EMPTY_CLAIM'
+  | 'INSTRUCTION_IN_EVIDENCE';
+
+/**
+ * Text addressed to a language model rather than to a reader: a prompt injection planted in a
+ * document. A claim resting on it is not supported, whatever words it shares with it.
+ */
+const INSTRUCTION =
+  /\b(?:abaikan|lupakan|acuhkan)\s+(?:semua\s+|seluruh\s+)?(?:instruksi|perintah|arahan)\b|\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|preceding)\s+(?:instructions|prompts?|directions)\b|\bsystem\s+prompt\b|\b(?:you\s+are\s+now|kamu\s+sekarang\s+adalah|anda\s+sekarang\s+adalah)\b/iu;
+
+/** Whether `evidence` carries instructions to a model (see {@link INSTRUCTION}). */
+export function isInstructionLike(evidence: string): boolean {
+  return INSTRUCTION.test(evidence);
+}
 
 export interface Entailment {
   label: EntailmentLabel;
@@ -91,6 +109,14 @@ export function checkEntailment(claim: string, evidence: string, language: Langu
     );
   if (negationMismatch) reasons.push('NEGATION_MISMATCH');
 
+  if (isInstructionLike(evidence)) {
+    return {
+      label: 'not_supported',
+      confidence: 1,
+      coverage: round(coverage),
+      reasons: ['INSTRUCTION_IN_EVIDENCE'],
+    };
+  }
   if (claimStems.length === 0 && !figuresMissing) {
     return { label: 'not_supported', confidence: 1, coverage: 0, reasons: ['EMPTY_CLAIM'] };
   }

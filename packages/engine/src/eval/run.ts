@@ -181,6 +181,8 @@ export interface AnswerRecord {
 export interface AnswersReport {
   set: string;
   collection: string;
+  /** `extractive`, or `llm:<provider>:<model>` when a language model answered. */
+  generator?: string;
   metrics: AnswerMetrics;
   questions: AnswerRecord[];
   ms: number;
@@ -244,9 +246,11 @@ export async function evaluateAnswers(
       answer: result.answer,
     });
   }
+  const model = engine.answerModel;
   return {
     set: set.name,
     collection,
+    generator: model ? `llm:${model.provider}:${model.modelId}` : 'extractive',
     metrics: answerMetrics(set.questions, records),
     questions: records,
     ms: Math.round(performance.now() - started),

@@ -257,6 +257,8 @@ export function createAnswerModel(config: LlmConfig, options: CreateAnswerModelO
       return cause === null ? null : new Aborted(cause);
     };
     const onCallAbort = () => controller.abort(callSignal.reason);
+    // A signal that fired before this attempt fires no event: abort at once.
+    if (callSignal.aborted) onCallAbort();
     callSignal.addEventListener('abort', onCallAbort, { once: true });
     armStall();
     try {

@@ -1,0 +1,122 @@
+/**
+ * The chat API with a configured language model (a real OpenAI-compatible test server): model text
+ * streams as SSE deltas and ends in a certified bundle; a model failure becomes a clear `error` event
+ * (English and Indonesian) with no bundle, or a JSON error with the model's status mapped.
+ */
+import { type LlmTestScenario, startLlmTestServer } from '@saksi/engine';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { createApp } from './app.js';
+
+interface Json {
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected field by field
+  [key: string]: any;
+}
+
+function parseSse(text: string): { event: string; data: Json }[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message';
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
+      return { event, data: JSON.parse(data) as Json };
+    });
+}
+
+const LAW =
+  'Pasal 106\n\n(8) Setiap orang yang mengemudikan Sepeda Motor dan Penumpang Sepeda Motor wajib menggunakan helm yang memenuhi standar nasional Indonesia.\n';
+
+describe('chat with a language model', () => {
+  let test: TestEngine;
+  let app: Hono;
+  let close: () => Promise<void>;
+  let next: LlmTestScenario = { kind: 'text', text: '' };
+
+  beforeAll(async () => {
+    const server = await startLlmTestServer({ script: () => next });
+    close = server.close;
+    test = await openTestEngine({
+      env: {
+        SAKSI_ANCHOR: 'none',
+        SAKSI_LLM: 'openai-compatible:test-model',
+        SAKSI_LLM_BASE_URL: server.url,
+        SAKSI_LLM_MAX_RETRIES: '0',
+        SAKSI_LLM_STALL_MS: '400',
+      },
+    });
+    await test.engine.ingest(
+      'hukum',
+      { bytes: new TextEncoder().encode(LAW), filename: 'uu.md' },
+      { language: 'id' },
+    );
+    app = createApp(test.engine);
+  }, 120_000);
+  afterAll(async () => {
+    await test?.close();
+    await close?.();
+  });
+
+  const chat = (accept: string) =>
+    app.request('/api/v1/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ collection: 'hukum', question: 'Naik motor wajib pakai helm?' }),
+    });
+
+  it('streams the model answer as deltas and ends with a bundle of certified claims', async () => {
+    next = {
+      kind: 'text',
+      text: 'Pengemudi Sepeda Motor wajib menggunakan helm standar nasional Indonesia [1].',
+      chunkSize: 5,
+    };
+    const events = parseSse(await (await chat('text/event-stream')).text());
+    const names = events.map((event) => event.event);
+    expect(names.slice(0, 2)).toEqual(['session', 'retrieval']);
+    expect(names.slice(-2)).toEqual(['bundle', 'done']);
+    expect(names.filter((name) => name === 'delta').length).toBeGreaterThan(5);
+    const bundle = events.at(-2)!.data;
+    expect(bundle['certificate']['answer']['generator']['kind']).toBe('llm');
+    expect(bundle['certificate']['claims'][0]['render']).toEqual({ rendered: true, reason: 'OK' });
+  });
+
+  for (const [name, scenario, code] of [
+    ['an error mid-stream', { kind: 'error-mid-stream', afterText: 'Pengemudi Sepeda ' }, 'LLM_UNAVAILABLE'],
+    ['a stall', { kind: 'stall', afterText: 'Pengemudi ' }, 'LLM_TIMEOUT'],
+    ['a malformed chunk', { kind: 'malformed', text: 'Pengemudi Sepeda Motor wajib.' }, 'LLM_BAD_RESPONSE'],
+    ['429', { kind: 'status', status: 429 }, 'LLM_RATE_LIMITED'],
+  ] as const) {
+    it(`turns ${name} into an error event and issues no bundle`, async () => {
+      next = scenario;
+      const before = (
+        await test.engine.db.query<{ n: number }>('SELECT count(*)::integer AS n FROM certificates')
+      ).rows[0]!.n;
+      const events = parseSse(await (await chat('text/event-stream')).text());
+      const names = events.map((event) => event.event);
+      expect(names).not.toContain('bundle');
+      expect(names.at(-1)).toBe('error');
+      expect(events.at(-1)!.data).toMatchObject({
+        code,
+        message: expect.any(String),
+        message_id: expect.any(String),
+      });
+      expect(JSON.stringify(events.at(-1)!.data)).not.toMatch(/at .*\.ts:\d+|stack/i);
+      const after = (
+        await test.engine.db.query<{ n: number }>('SELECT count(*)::integer AS n FROM certificates')
+      ).rows[0]!.n;
+      expect(after).toBe(before);
+    });
+  }
+
+  it('answers a JSON request that hits 429 with 503 and the code', async () => {
+    next = { kind: 'status', status: 429 };
+    const response = await chat('application/json');
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as Json)['error']['code']).toBe('LLM_RATE_LIMITED');
+  });
+});
