@@ -180,10 +180,10 @@ export async function ask(
   }));
   // Score sentences against the question and its rewrites, so statute wording found by the rewrite counts
   // (and against the selection when it was found: the answer is then about the selected passage).
-  const scoringText = variants
+  const scoringVariants = variants
+    .filter((variant) => variant.kind !== 'original')
     .filter((variant) => variant.kind !== 'selection' || grounded.length > 0)
-    .map((variant) => variant.text)
-    .join(' ');
+    .map((variant) => variant.text);
   let generated: Generated;
   if (context.answerModel) {
     const model = context.answerModel;
@@ -216,8 +216,9 @@ export async function ask(
     // A question about a selection is usually answered by what follows it (the explanation, the example).
     const continuation =
       grounded.length > 0 && input.selection ? continuationAfter(retrieval.results, input.selection, 2) : [];
-    const extractive = extractiveAnswer(scoringText, sources, {
+    const extractive = extractiveAnswer(question, sources, {
       language: collection.language,
+      variants: scoringVariants,
       ...(continuation.length > 0 ? { continuation } : {}),
     });
     for (const piece of extractive.text.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });

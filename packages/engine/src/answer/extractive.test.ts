@@ -97,6 +97,18 @@ describe('extractiveAnswer on UU 22/2009', () => {
     expectWellFormed(answer, sources);
   });
 
+  it('scores each wording of the question on its own: a long slang question answered through its legal rewrite', () => {
+    const question =
+      'Tadi pagi saya buru-buru banget, terus nerobos lampu merah di perempatan dekat kantor, kira-kira kena berapa ya?';
+    const legal = 'melanggar Alat Pemberi Isyarat Lalu Lintas denda paling banyak';
+    // Joined into one text, the rewrite's words are too small a share of all the words for any sentence.
+    expect(extractiveAnswer(`${question} ${legal}`, sources287, { language: 'id' }).found).toBe(false);
+    const answer = extractiveAnswer(question, sources287, { language: 'id', variants: [legal] });
+    expect(answer.found).toBe(true);
+    expect(answer.claims[0]!.span.text).toBe(ayat(287, 2));
+    expectWellFormed(answer, sources287);
+  });
+
   it('says "not found" for an unrelated question and never invents', () => {
     const answer = extractiveAnswer('Siapa presiden pertama?', sources287, { language: 'id' });
     expect(answer).toEqual({ found: false, text: NOT_FOUND_TEXT.id, claims: [] });

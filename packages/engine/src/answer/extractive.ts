@@ -53,6 +53,8 @@ export interface ExtractiveOptions {
   maxSentences?: number;
   /** Sources scoring below this are not used. */
   minScore?: number;
+  /** Other wordings of the question (its rewrites); a sentence scores by the wording it answers best. */
+  variants?: string[];
   /**
    * Sentences that follow the chosen ones whatever their score (selection mode: the text after the
    * selected passage, which is where an explanation or an example usually is). Offsets into the source.
@@ -118,31 +120,46 @@ export function extractiveAnswer(
   const language = options.language;
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? DEFAULT_MAX_SENTENCES));
   const notFound: ExtractiveAnswer = { found: false, text: NOT_FOUND_TEXT[language], claims: [] };
-  const questionStems = [...new Set(contentWords(question, language))];
-  if (questionStems.length === 0) return notFound;
+  // The question and each rewrite of it are scored on their own: a sentence that answers the legal
+  // wording of the question is as good as one that answers its everyday wording.
+  const texts = [question, ...(options.variants ?? [])];
+  const stemLists = texts
+    .map((text) => [...new Set(contentWords(text, language))])
+    .filter((stems) => stems.length > 0);
+  if (stemLists.length === 0) return notFound;
 
   const candidates = collectCandidates(sources, options);
   if (candidates.length === 0) return notFound;
 
-  // Rarer question words weigh more (idf over the candidate sentences).
-  const weights = new Map<string, number>();
-  for (const stem of questionStems) {
-    let df = 0;
-    for (const candidate of candidates) if (candidate.stems.has(stem)) df++;
-    weights.set(stem, 1 + Math.log((candidates.length + 1) / (df + 1)));
-  }
-  const totalWeight = questionStems.reduce((sum, stem) => sum + weights.get(stem)!, 0);
   const wantsFigure = FIGURE_QUESTION.test(question);
   const usedSources = new Set(candidates.map((candidate) => candidate.rank)).size;
-  const requiredMatches = Math.min(MIN_MATCHED_WORDS, questionStems.length);
+  const scorers = stemLists.map((questionStems) => {
+    // Rarer question words weigh more (idf over the candidate sentences).
+    const weights = new Map<string, number>();
+    for (const stem of questionStems) {
+      let df = 0;
+      for (const candidate of candidates) if (candidate.stems.has(stem)) df++;
+      weights.set(stem, 1 + Math.log((candidates.length + 1) / (df + 1)));
+    }
+    const totalWeight = questionStems.reduce((sum, stem) => sum + weights.get(stem)!, 0);
+    const requiredMatches = Math.min(MIN_MATCHED_WORDS, questionStems.length);
+    return (candidate: Candidate): number | null => {
+      const matched = questionStems.filter((stem) => candidate.stems.has(stem));
+      if (matched.length < requiredMatches || matched.length / questionStems.length < MIN_MATCHED_SHARE)
+        return null;
+      const relevance = matched.reduce((sum, stem) => sum + weights.get(stem)!, 0) / totalWeight;
+      return relevance < MIN_MATCHED_SHARE ? null : relevance;
+    };
+  });
 
   const eligible: Candidate[] = [];
   for (const candidate of candidates) {
-    const matched = questionStems.filter((stem) => candidate.stems.has(stem));
-    if (matched.length < requiredMatches || matched.length / questionStems.length < MIN_MATCHED_SHARE)
-      continue;
-    const relevance = matched.reduce((sum, stem) => sum + weights.get(stem)!, 0) / totalWeight;
-    if (relevance < MIN_MATCHED_SHARE) continue;
+    let relevance: number | null = null;
+    for (const score of scorers) {
+      const value = score(candidate);
+      if (value !== null && (relevance === null || value > relevance)) relevance = value;
+    }
+    if (relevance === null) continue;
     candidate.score =
       relevance +
       RANK_BOOST * (1 - candidate.rank / usedSources) +
