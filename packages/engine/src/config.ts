@@ -43,6 +43,7 @@ const schema = z.object({
   SAKSI_MAX_QUESTION_CHARS: z.coerce.number().int().min(1).max(100_000).default(4_000),
   SAKSI_CONFIDENCE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
   SAKSI_VERIFIER: z.enum(['lexical', 'llm-judge']).default('lexical'),
+  SAKSI_QUERY_EXPANSION: z.enum(['none', 'llm']).default('none'),
 });
 
 /** Chains with a preset: `SAKSI_ANCHOR=base-sepolia` or `base` (RPC URL overridable). */
@@ -101,6 +102,8 @@ export interface SaksiConfig {
   confidenceThreshold: number;
   /** Longest question accepted, in characters. */
   maxQuestionChars: number;
+  /** `llm`: the model also rewrites each question into a legal search query and key phrases. */
+  queryExpansion: 'none' | 'llm';
 }
 
 /** Parses the environment; throws `CONFIG_INVALID` naming the variable. Secrets never appear in the message. */
@@ -145,6 +148,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     );
   }
   const llm = parseLlmConfig(env);
+  if (values.SAKSI_QUERY_EXPANSION === 'llm' && !llm) {
+    throw new EngineError(
+      'CONFIG_INVALID',
+      'SAKSI_QUERY_EXPANSION=llm needs a model: set SAKSI_LLM=provider:model.',
+    );
+  }
   if (values.SAKSI_VERIFIER === 'llm-judge' && !llm) {
     throw new EngineError(
       'CONFIG_INVALID',
@@ -155,6 +164,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     anchor: anchorConfig(values),
     llm,
     verifier: values.SAKSI_VERIFIER,
+    queryExpansion: values.SAKSI_QUERY_EXPANSION,
     confidenceThreshold: values.SAKSI_CONFIDENCE_THRESHOLD,
     maxQuestionChars: values.SAKSI_MAX_QUESTION_CHARS,
     dataDir,

@@ -59,9 +59,11 @@ import {
   listDocuments,
 } from './ingest/pipeline.js';
 import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
+import { createLlmExpander } from './llm/expander.js';
 import { type AnswerModel, createAnswerModel } from './llm/model.js';
 import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
+import type { QueryExpander } from './retrieve/expander.js';
 import { retrieveForQuestion } from './retrieve/plan.js';
 import type { RetrievalArms, RetrieveResult } from './retrieve/retrieve.js';
 
@@ -99,6 +101,14 @@ export class Engine {
   private anchorService: AnchorService | null = null;
   /** The configured language model, or null (extractive answers). */
   readonly answerModel: AnswerModel | null;
+  private queryExpander: QueryExpander | undefined;
+
+  /** The LLM query expander when `SAKSI_QUERY_EXPANSION=llm` (and a model is configured). */
+  private expander(): QueryExpander | undefined {
+    if (this.config.queryExpansion !== 'llm' || !this.answerModel) return undefined;
+    this.queryExpander ??= createLlmExpander(this.answerModel);
+    return this.queryExpander;
+  }
   private anchorStarting: Promise<AnchorService | null> | null = null;
 
   private constructor(
@@ -404,6 +414,7 @@ export class Engine {
     const collection = await this.collection(collectionName);
     return retrieveForQuestion(this.db, this.embedding, collection, question.slice(0, 4_000), {
       topK: input.top_k ?? 5,
+      ...(this.expander() ? { expander: this.expander()! } : {}),
       ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
       ...(input.arms !== undefined ? { arms: input.arms } : {}),
       ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
@@ -430,6 +441,7 @@ export class Engine {
         requireAnchor: collection.profile['require_anchor'] === true,
         ...(this.config.maxQuestionChars ? { maxQuestionChars: this.config.maxQuestionChars } : {}),
         ...(this.answerModel ? { answerModel: this.answerModel } : {}),
+        ...(this.expander() ? { expander: this.expander()! } : {}),
         ...(this.answerModel && this.config.verifier === 'llm-judge'
           ? { judge: judgeWith(createLlmJudge(this.answerModel, { language: collection.language })) }
           : {}),

@@ -24,6 +24,7 @@ import type { AnswerModel, LlmUsage } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
 import { bestCheckpointFor } from '../log/witness.js';
+import type { QueryExpander } from '../retrieve/expander.js';
 import { retrieveForQuestion } from '../retrieve/plan.js';
 import type { QueryVariant, RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
@@ -78,6 +79,8 @@ export interface AskContext {
   maxQuestionChars?: number;
   /** Aborts a model call in flight (the client went away). */
   signal?: AbortSignal;
+  /** The LLM layer of the query rewriter (`SAKSI_QUERY_EXPANSION=llm`). */
+  expander?: QueryExpander;
 }
 
 /** A verifier besides the lexical one: judges a claim against its evidence spans. */
@@ -161,6 +164,7 @@ export async function ask(
   const retrieval = await retrieveForQuestion(db, context.embedding, collection, question, {
     topK: input.top_k ?? 5,
     extraVariants,
+    ...(context.expander ? { expander: context.expander } : {}),
     ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
     ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
   });

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEntailment } from './entailment.js';
-import { type AnswerSource, type ExtractiveAnswer, extractiveAnswer, NOT_FOUND_TEXT } from './extractive.js';
+import {
+  type AnswerSource,
+  type ExtractiveAnswer,
+  extractiveAnswer,
+  isStatement,
+  NOT_FOUND_TEXT,
+} from './extractive.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const data = (relative: string) => path.resolve(repoRoot, '../shared/data', relative);
@@ -107,6 +113,22 @@ describe('extractiveAnswer on UU 22/2009', () => {
     expect(answer.found).toBe(true);
     expect(answer.claims[0]!.span.text).toBe(ayat(287, 2));
     expectWellFormed(answer, sources287);
+  });
+
+  it('never quotes a flattened table or a run of capitals as a statement', () => {
+    const table =
+      'POSTUR APBN TAHUN ANGGARAN 2018 A. PENDAPATAN NEGARA I. PENERIMAAN DALAM NEGERI 1. PENERIMAAN PERPAJAKAN 2. PENERIMAAN NEGARA BUKAN PAJAK 1.894.720.327.977 1.618.095.493.162 275.427.969.415.';
+    const sources = [source(table, 0, {}), ...sources287];
+    const answer = extractiveAnswer(
+      'Berapa penerimaan negara bukan pajak dan denda Alat Pemberi Isyarat?',
+      sources,
+      {
+        language: 'id',
+      },
+    );
+    expect(answer.claims.every((claim) => claim.source_index !== 0)).toBe(true);
+    expect(isStatement(table)).toBe(false);
+    expect(isStatement(ayat(287, 2))).toBe(true);
   });
 
   it('says "not found" for an unrelated question and never invents', () => {

@@ -91,9 +91,26 @@ const AMOUNT =
 const NOT_A_STATEMENT =
   /^(?:#{1,6}\s|```|~~~|:::|<\/?[A-Za-z]|BAB\s+[IVXLCDM]+\b|Bagian\s+Ke[a-z]+\b|Paragraf\s+\d+\b|Pasal\s+\S+$)/;
 
-/** A sentence that can be a claim: not a heading, fence, label or overlong run. */
+/** A sentence that can be a claim: not a heading, fence, label, flattened table or overlong run. */
 export function isStatement(text: string): boolean {
-  return text.length <= MAX_SENTENCE_LENGTH && !NOT_A_STATEMENT.test(text) && !isBareHeading(text);
+  return (
+    text.length <= MAX_SENTENCE_LENGTH &&
+    !NOT_A_STATEMENT.test(text) &&
+    !isBareHeading(text) &&
+    !isTableRun(text)
+  );
+}
+
+/**
+ * A flattened table or a run of headings in capitals ("POSTUR APBN TAHUN ANGGARAN 2018 A. PENDAPATAN
+ * NEGARA I. …", rows of figures): mostly words in capitals, or mostly numbers. Not a statement.
+ */
+function isTableRun(text: string): boolean {
+  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu) ?? [];
+  if (tokens.length < 4) return false;
+  const capitals = tokens.filter((token) => /^\p{Lu}{2,}[\p{Lu}.,]*$/u.test(token)).length;
+  const numbers = tokens.filter((token) => /^\d[\d.,]*$/.test(token)).length;
+  return capitals / tokens.length > 0.5 || numbers / tokens.length > 0.4;
 }
 
 /** Short lines without sentence punctuation: headings and labels kept in chunk text, not claims. */
@@ -223,9 +240,9 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
     const source = sources[sourceIndex]!;
     if (options.minScore !== undefined && !(source.score >= options.minScore)) continue;
     for (const sentence of splitSentences(source.text)) {
-      if (sentence.text.length > MAX_SENTENCE_LENGTH || NOT_A_STATEMENT.test(sentence.text)) continue;
-      // A heading carried into the chunk text ("Reducer", "First Attempt: Writing Actions") is no statement.
-      if (isBareHeading(sentence.text)) continue;
+      // Headings carried into the chunk text ("Reducer", "First Attempt: Writing Actions"), fences and
+      // flattened tables are no statements.
+      if (!isStatement(sentence.text)) continue;
       const stems = new Set(contentWords(sentence.text, options.language));
       if (stems.size === 0) continue;
       candidates.push({

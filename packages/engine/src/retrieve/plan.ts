@@ -10,6 +10,7 @@ import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { amountVariants, retrieveAcrossYears, yearComparison } from './amounts.js';
+import { expandQuery, type QueryExpander } from './expander.js';
 import { type QueryVariant, type RetrieveOptions, type RetrieveResult, retrieve } from './retrieve.js';
 import { rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
 
@@ -18,6 +19,8 @@ export interface PlanOptions extends RetrieveOptions {
   rewrite?: boolean;
   /** Variants the caller adds (follow-up, selection), searched in every year too. */
   extraVariants?: QueryVariant[];
+  /** The LLM layer of the rewriter (a legal search query and key phrases); offline without it. */
+  expander?: QueryExpander;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function retrieveForQuestion(
   question: string,
   options: PlanOptions = {},
 ): Promise<RetrieveResult> {
-  const { rewrite, extraVariants = [], ...retrieveOptions } = options;
+  const { rewrite, extraVariants = [], expander, ...retrieveOptions } = options;
   if (rewrite === false) {
     return retrieve(
       db,
@@ -50,7 +53,9 @@ export async function retrieveForQuestion(
     );
   }
   const rewriteOptions = { language: collection.language, profile: collection.profile };
-  const detailed = rewriteQueryDetailed(question, rewriteOptions);
+  const detailed = expander
+    ? await expandQuery(question, { ...rewriteOptions, expander })
+    : rewriteQueryDetailed(question, rewriteOptions);
   // A figure question prefers passages that state one (not in a one-arm ablation, which stays pure).
   if (
     detailed.hints.rules.includes('figure') &&
