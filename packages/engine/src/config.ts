@@ -44,6 +44,7 @@ const schema = z.object({
   SAKSI_CONFIDENCE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
   SAKSI_VERIFIER: z.enum(['lexical', 'llm-judge']).default('lexical'),
   SAKSI_QUERY_EXPANSION: z.enum(['none', 'llm']).default('none'),
+  SAKSI_CLAIMS: z.enum(['sentence', 'llm']).default('sentence'),
 });
 
 /** Chains with a preset: `SAKSI_ANCHOR=base-sepolia` or `base` (RPC URL overridable). */
@@ -104,6 +105,8 @@ export interface SaksiConfig {
   maxQuestionChars: number;
   /** `llm`: the model also rewrites each question into a legal search query and key phrases. */
   queryExpansion: 'none' | 'llm';
+  /** `llm`: the model splits each sentence claim into atomic statements, each verified. */
+  claims: 'sentence' | 'llm';
 }
 
 /** Parses the environment; throws `CONFIG_INVALID` naming the variable. Secrets never appear in the message. */
@@ -148,6 +151,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     );
   }
   const llm = parseLlmConfig(env);
+  if (values.SAKSI_CLAIMS === 'llm' && !llm) {
+    throw new EngineError('CONFIG_INVALID', 'SAKSI_CLAIMS=llm needs a model: set SAKSI_LLM=provider:model.');
+  }
   if (values.SAKSI_QUERY_EXPANSION === 'llm' && !llm) {
     throw new EngineError(
       'CONFIG_INVALID',
@@ -165,6 +171,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     llm,
     verifier: values.SAKSI_VERIFIER,
     queryExpansion: values.SAKSI_QUERY_EXPANSION,
+    claims: values.SAKSI_CLAIMS,
     confidenceThreshold: values.SAKSI_CONFIDENCE_THRESHOLD,
     maxQuestionChars: values.SAKSI_MAX_QUESTION_CHARS,
     dataDir,

@@ -31,6 +31,7 @@ import {
   type ClaimJudge,
   loadBundle,
 } from './answer/ask.js';
+import { createLlmDecomposer } from './answer/decompose.js';
 import { combineVerdicts, createLlmJudge, type LlmJudge } from './answer/judge.js';
 import { archiveDocument, restoreDocument } from './archive.js';
 import {
@@ -442,6 +443,9 @@ export class Engine {
         ...(this.config.maxQuestionChars ? { maxQuestionChars: this.config.maxQuestionChars } : {}),
         ...(this.answerModel ? { answerModel: this.answerModel } : {}),
         ...(this.expander() ? { expander: this.expander()! } : {}),
+        ...(this.answerModel && this.config.claims === 'llm'
+          ? { decomposer: createLlmDecomposer(this.answerModel) }
+          : {}),
         ...(this.answerModel && this.config.verifier === 'llm-judge'
           ? { judge: judgeWith(createLlmJudge(this.answerModel, { language: collection.language })) }
           : {}),

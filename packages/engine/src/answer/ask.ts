@@ -28,6 +28,7 @@ import type { QueryExpander } from '../retrieve/expander.js';
 import { retrieveForQuestion } from '../retrieve/plan.js';
 import type { QueryVariant, RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
+import { type ClaimDecomposer, conjunction } from './decompose.js';
 import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
 import { type AnswerSource, extractiveAnswer } from './extractive.js';
 import { followUpVariants } from './follow-up.js';
@@ -81,6 +82,8 @@ export interface AskContext {
   signal?: AbortSignal;
   /** The LLM layer of the query rewriter (`SAKSI_QUERY_EXPANSION=llm`). */
   expander?: QueryExpander;
+  /** Optional LLM claim decomposition (`SAKSI_CLAIMS=llm`): each atom is verified, the claim is their conjunction. */
+  decomposer?: ClaimDecomposer;
 }
 
 /** A verifier besides the lexical one: judges a claim against its evidence spans. */
@@ -110,7 +113,11 @@ interface Generated {
   }[];
 }
 
-/** The lexical verifier (always), then the judge when one is configured; no evidence is not supported. */
+/**
+ * The lexical verifier (always), then the judge when one is configured; no evidence is not supported.
+ * With a decomposer, each atomic statement of the claim is verified so and the claim gets their
+ * conjunction.
+ */
 async function verifyClaim(
   context: AskContext,
   statement: string,
@@ -124,6 +131,21 @@ async function verifyClaim(
       verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
     };
   }
+  if (context.decomposer) {
+    const atoms = await context.decomposer.decompose(statement, language);
+    const verdicts: ClaimVerification[] = [];
+    for (const atom of atoms) verdicts.push(await verifyStatement(context, atom, spans, language));
+    return conjunction(verdicts, context.decomposer);
+  }
+  return verifyStatement(context, statement, spans, language);
+}
+
+async function verifyStatement(
+  context: AskContext,
+  statement: string,
+  spans: string[],
+  language: Collection['language'],
+): Promise<ClaimVerification> {
   const entailment = checkEntailment(statement, spans.join(' '), language);
   const lexical: ClaimVerification = {
     label: entailment.label,
