@@ -14,6 +14,7 @@ import {
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { type Json, parseSse } from '../test/sse-events.js';
 import { contentSecurityPolicy, createApp } from './app.js';
 import { startServer } from './serve.js';
 
@@ -32,11 +33,6 @@ const uuPidana = new TextEncoder().encode(
 
 let test: TestEngine;
 let app: Hono;
-
-interface Json {
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected field by field
-  [key: string]: any;
-}
 
 async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const init: RequestInit = { method, headers: { ...headers } };
@@ -69,20 +65,6 @@ function checkpointOf(note: string) {
 }
 
 /** Parses a complete `text/event-stream` body into events. */
-function parseSse(text: string): { event: string; data: Json }[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      return { event, data: JSON.parse(data) as Json };
-    });
-}
 
 const documentIds: Record<string, string> = {};
 

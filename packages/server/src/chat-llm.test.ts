@@ -3,63 +3,31 @@
  * streams as SSE deltas and ends in a certified bundle; a model failure becomes a clear `error` event
  * (English and Indonesian) with no bundle, or a JSON error with the model's status mapped.
  */
-import { type LlmTestScenario, startLlmTestServer } from '@saksi/engine';
+import type { LlmTestScenario } from '@saksi/engine';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { type LlmTestEngine, openLlmTestEngine } from '../../engine/test/llm-fixture.js';
+import { type Json, parseSse } from '../test/sse-events.js';
 import { createApp } from './app.js';
-
-interface Json {
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected field by field
-  [key: string]: any;
-}
-
-function parseSse(text: string): { event: string; data: Json }[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      return { event, data: JSON.parse(data) as Json };
-    });
-}
 
 const LAW =
   'Pasal 106\n\n(8) Setiap orang yang mengemudikan Sepeda Motor dan Penumpang Sepeda Motor wajib menggunakan helm yang memenuhi standar nasional Indonesia.\n';
 
 describe('chat with a language model', () => {
-  let test: TestEngine;
+  let test: LlmTestEngine;
   let app: Hono;
-  let close: () => Promise<void>;
   let next: LlmTestScenario = { kind: 'text', text: '' };
 
   beforeAll(async () => {
-    const server = await startLlmTestServer({ script: () => next });
-    close = server.close;
-    test = await openTestEngine({
-      env: {
-        SAKSI_ANCHOR: 'none',
-        SAKSI_LLM: 'openai-compatible:test-model',
-        SAKSI_LLM_BASE_URL: server.url,
-        SAKSI_LLM_MAX_RETRIES: '0',
-        SAKSI_LLM_STALL_MS: '400',
-      },
+    test = await openLlmTestEngine({
+      script: () => next,
+      env: { SAKSI_LLM_STALL_MS: '400' },
+      documents: [{ collection: 'hukum', filename: 'uu.md', text: LAW }],
     });
-    await test.engine.ingest(
-      'hukum',
-      { bytes: new TextEncoder().encode(LAW), filename: 'uu.md' },
-      { language: 'id' },
-    );
     app = createApp(test.engine);
   }, 120_000);
   afterAll(async () => {
     await test?.close();
-    await close?.();
   });
 
   const chat = (accept: string) =>

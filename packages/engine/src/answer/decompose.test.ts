@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
-import { type LlmTestServer, startLlmTestServer } from '../llm/test-server.js';
+import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
 import { type ClaimDecomposer, conjunction, parseAtoms, type Verdict } from './decompose.js';
 
 describe('parseAtoms', () => {
@@ -44,12 +43,11 @@ const LAW = `Pasal 287
 `;
 
 describe('SAKSI_CLAIMS=llm on a real engine', () => {
-  let test: TestEngine;
-  let server: LlmTestServer;
+  let test: LlmTestEngine;
   const ANSWER =
     'Orang yang mengemudikan Kendaraan Bermotor dan melanggar Alat Pemberi Isyarat Lalu Lintas dipidana kurungan paling lama 2 (dua) bulan atau denda paling banyak Rp500.000,00, dan kendaraannya disita [1].';
   beforeAll(async () => {
-    server = await startLlmTestServer({
+    test = await openLlmTestEngine({
       script: (request) =>
         JSON.stringify(request.body).includes('<claim-')
           ? {
@@ -57,25 +55,12 @@ describe('SAKSI_CLAIMS=llm on a real engine', () => {
               text: '["Orang yang melanggar Alat Pemberi Isyarat Lalu Lintas dipidana kurungan paling lama 2 (dua) bulan atau denda paling banyak Rp500.000,00", "Kendaraannya disita"]',
             }
           : { kind: 'text', text: ANSWER },
+      env: { SAKSI_CLAIMS: 'llm' },
+      documents: [{ collection: 'hukum', filename: 'uu.md', text: LAW }],
     });
-    test = await openTestEngine({
-      env: {
-        SAKSI_ANCHOR: 'none',
-        SAKSI_LLM: 'openai-compatible:test-model',
-        SAKSI_LLM_BASE_URL: server.url,
-        SAKSI_LLM_MAX_RETRIES: '0',
-        SAKSI_CLAIMS: 'llm',
-      },
-    });
-    await test.engine.ingest(
-      'hukum',
-      { bytes: new TextEncoder().encode(LAW), filename: 'uu.md' },
-      { language: 'id' },
-    );
   }, 120_000);
   afterAll(async () => {
     await test?.close();
-    await server?.close();
   });
 
   it('blocks a sentence one of whose atoms the evidence does not state, and records the decomposition', async () => {
@@ -88,7 +73,7 @@ describe('SAKSI_CLAIMS=llm on a real engine', () => {
     });
     expect(claim?.render.rendered).toBe(false);
     expect(
-      server.requests.filter((request) => JSON.stringify(request.body).includes('<claim-')),
+      test.server.requests.filter((request) => JSON.stringify(request.body).includes('<claim-')),
     ).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
+import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
 import { parseExpansion } from './expander.js';
-import { type LlmTestScenario, type LlmTestServer, startLlmTestServer } from './test-server.js';
+import type { LlmTestScenario } from './test-server.js';
 
 describe('parseExpansion', () => {
   it('reads the first JSON object with a legal query or phrases, around prose, fences and thinking', () => {
@@ -37,30 +37,18 @@ Pasal 81
 `;
 
 describe('LLM query expansion (SAKSI_QUERY_EXPANSION=llm)', () => {
-  let test: TestEngine;
-  let server: LlmTestServer;
+  let test: LlmTestEngine;
   let next: LlmTestScenario = { kind: 'text', text: '' };
 
   beforeAll(async () => {
-    server = await startLlmTestServer({ script: () => next });
-    test = await openTestEngine({
-      env: {
-        SAKSI_ANCHOR: 'none',
-        SAKSI_LLM: 'openai-compatible:test-model',
-        SAKSI_LLM_BASE_URL: server.url,
-        SAKSI_LLM_MAX_RETRIES: '0',
-        SAKSI_QUERY_EXPANSION: 'llm',
-      },
+    test = await openLlmTestEngine({
+      script: () => next,
+      env: { SAKSI_QUERY_EXPANSION: 'llm' },
+      documents: [{ collection: 'hukum', filename: 'uu.md', text: LAW }],
     });
-    await test.engine.ingest(
-      'hukum',
-      { bytes: new TextEncoder().encode(LAW), filename: 'uu.md' },
-      { language: 'id' },
-    );
   }, 120_000);
   afterAll(async () => {
     await test?.close();
-    await server?.close();
   });
 
   it('adds the model’s legal query and phrases as weighted variants, which find the Pasal', async () => {
@@ -77,7 +65,7 @@ describe('LLM query expansion (SAKSI_QUERY_EXPANSION=llm)', () => {
     expect(kinds).toContainEqual(['llm-phrases', 0.8]);
     expect(result.results[0]?.text).toContain('Alat Pemberi Isyarat');
     // The question went to the model inside nonce tags, as data.
-    const body = JSON.stringify(server.requests.at(-1)!.body);
+    const body = JSON.stringify(test.server.requests.at(-1)!.body);
     expect(body).toMatch(/<question-[0-9a-f]{16}>/);
   });
 
