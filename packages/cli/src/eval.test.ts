@@ -140,6 +140,18 @@ describe('saksi eval', () => {
     expect(gate.stderr).toMatch(/^error: Cannot read the baseline/);
     const unknown = await run(['eval', 'frobnicate']);
     expect(unknown.code).toBe(2);
+    const baseUrlAlone = await run([
+      'eval',
+      'answers',
+      '--set',
+      'redux-mini.jsonl',
+      '--collection',
+      'docs',
+      '--llm-base-url',
+      'http://127.0.0.1:9/v1',
+    ]);
+    expect(baseUrlAlone.code).toBe(2);
+    expect(baseUrlAlone.stderr).toMatch(/--llm-base-url needs --llm/);
     expect(`${missing.stderr}${gate.stderr}`).not.toMatch(/\n\s+at .+:\d+/);
   });
 

@@ -70,3 +70,47 @@ describe('loadConfig: anchoring', () => {
     expect(wrongChain).not.toContain(KEY.slice(2));
   });
 });
+
+describe('loadConfig: language models', () => {
+  it('is offline by default, with the lexical verifier, a 0.5 threshold and 4,000-character questions', () => {
+    const config = loadConfig({}, '/tmp');
+    expect(config).toMatchObject({
+      llm: null,
+      verifier: 'lexical',
+      confidenceThreshold: 0.5,
+      maxQuestionChars: 4000,
+      queryExpansion: 'none',
+      claims: 'sentence',
+    });
+  });
+
+  it('reads a model and the options that use it; refuses those options without a model', () => {
+    const config = loadConfig(
+      {
+        SAKSI_LLM: 'ollama:llama3.1:8b',
+        SAKSI_VERIFIER: 'llm-judge',
+        SAKSI_QUERY_EXPANSION: 'llm',
+        SAKSI_CLAIMS: 'llm',
+        SAKSI_CONFIDENCE_THRESHOLD: '0.8',
+      },
+      '/tmp',
+    );
+    expect(config.llm).toMatchObject({ provider: 'ollama', modelId: 'llama3.1:8b' });
+    expect(config).toMatchObject({
+      verifier: 'llm-judge',
+      queryExpansion: 'llm',
+      claims: 'llm',
+      confidenceThreshold: 0.8,
+    });
+    for (const env of [
+      { SAKSI_VERIFIER: 'llm-judge' },
+      { SAKSI_QUERY_EXPANSION: 'llm' },
+      { SAKSI_CLAIMS: 'llm' },
+    ]) {
+      expect(configError(env)).toMatch(/needs a model: set SAKSI_LLM/);
+    }
+    expect(configError({ SAKSI_CONFIDENCE_THRESHOLD: '1.5' })).toMatch(/SAKSI_CONFIDENCE_THRESHOLD/);
+    expect(configError({ SAKSI_VERIFIER: 'vibes' })).toMatch(/SAKSI_VERIFIER/);
+    expect(configError({ SAKSI_LLM: 'openai:gpt-4o-mini' })).toMatch(/SAKSI_LLM_API_KEY/);
+  });
+});
