@@ -11,6 +11,7 @@
  * itself (decomposition can only add checks, never remove the sentence's own).
  */
 import { randomBytes } from 'node:crypto';
+import { jsonValues } from '../llm/json-output.js';
 import type { AnswerModel } from '../llm/model.js';
 import { contentWords, type Language } from './stem.js';
 
@@ -33,18 +34,10 @@ export interface ClaimDecomposer {
 
 /** The atoms of a JSON list in `output` (the first `[...]` that parses to strings), or null. */
 export function parseAtoms(output: string): string[] | null {
-  const text = output.replace(/<think>[\s\S]*?<\/think>/gi, '');
-  for (let start = text.indexOf('['); start >= 0; start = text.indexOf('[', start + 1)) {
-    for (let end = text.indexOf(']', start); end >= 0; end = text.indexOf(']', end + 1)) {
-      try {
-        const value: unknown = JSON.parse(text.slice(start, end + 1));
-        if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
-          const atoms = value.map((item) => item.replace(/\s+/g, ' ').trim()).filter(Boolean);
-          return atoms.length > 0 ? atoms.slice(0, MAX_ATOMS) : null;
-        }
-      } catch {
-        // not this span
-      }
+  for (const value of jsonValues(output, '[')) {
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+      const atoms = value.map((item) => item.replace(/\s+/g, ' ').trim()).filter(Boolean);
+      return atoms.length > 0 ? atoms.slice(0, MAX_ATOMS) : null;
     }
   }
   return null;

@@ -17,6 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LlmError } from '../llm/errors.js';
+import { jsonValues } from '../llm/json-output.js';
 import type { AnswerModel, LlmUsage } from '../llm/model.js';
 import type { EntailmentLabel } from './entailment.js';
 
@@ -177,26 +178,6 @@ function userPrompt(language: 'id' | 'en', nonce: string, claim: string, evidenc
   return [labels.evidence, blocks.join('\n\n'), '', labels.claim, claimBlock, '', labels.task].join('\n');
 }
 
-/** The JSON object candidates in `text`, in order: each balanced `{…}` outside strings. */
-function* objectCandidates(text: string): Generator<string> {
-  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-      const character = text[i];
-      if (inString) {
-        if (character === '\\') i++;
-        else if (character === '"') inString = false;
-      } else if (character === '"') inString = true;
-      else if (character === '{') depth++;
-      else if (character === '}' && --depth === 0) {
-        yield text.slice(start, i + 1);
-        break;
-      }
-    }
-  }
-}
-
 function labelFrom(value: unknown): EntailmentLabel | undefined {
   if (typeof value !== 'string') return undefined;
   const key = value
@@ -223,14 +204,7 @@ function confidenceFrom(value: unknown): number {
  * not a number. Returns `null` when there is no such object.
  */
 export function parseJudgeOutput(output: string): ParsedJudgement | null {
-  const text = output.replace(/<think>[\s\S]*?<\/think>/gi, ' ');
-  for (const candidate of objectCandidates(text)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
-      continue;
-    }
+  for (const value of jsonValues(output)) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
     const record = value as Record<string, unknown>;
     const label = labelFrom(record['label'] ?? record['verdict']);

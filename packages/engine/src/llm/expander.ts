@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { QueryExpander, QueryExpansion } from '../retrieve/expander.js';
 import { LlmError } from './errors.js';
+import { jsonValues } from './json-output.js';
 import type { AnswerModel } from './model.js';
 
 /** Version of the expansion prompt and parser. */
@@ -32,27 +33,18 @@ function systemPrompt(language: 'id' | 'en', nonce: string): string {
 
 /** The first JSON object in `output` with a `legal_query` or `phrases`; null when there is none. */
 export function parseExpansion(output: string): QueryExpansion | null {
-  const text = output.replace(/<think>[\s\S]*?<\/think>/gi, '');
-  for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
-    for (let end = text.indexOf('}', start); end >= 0; end = text.indexOf('}', end + 1)) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text.slice(start, end + 1));
-      } catch {
-        continue;
-      }
-      if (typeof value !== 'object' || value === null) continue;
-      const record = value as Record<string, unknown>;
-      const legalQuery = record['legal_query'] ?? record['legalQuery'] ?? record['query'];
-      const phrases = record['phrases'] ?? record['key_phrases'];
-      if (typeof legalQuery !== 'string' && !Array.isArray(phrases)) continue;
-      return {
-        legalQuery: typeof legalQuery === 'string' ? legalQuery : '',
-        phrases: Array.isArray(phrases)
-          ? phrases.filter((phrase): phrase is string => typeof phrase === 'string')
-          : [],
-      };
-    }
+  for (const value of jsonValues(output)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const record = value as Record<string, unknown>;
+    const legalQuery = record['legal_query'] ?? record['legalQuery'] ?? record['query'];
+    const phrases = record['phrases'] ?? record['key_phrases'];
+    if (typeof legalQuery !== 'string' && !Array.isArray(phrases)) continue;
+    return {
+      legalQuery: typeof legalQuery === 'string' ? legalQuery : '',
+      phrases: Array.isArray(phrases)
+        ? phrases.filter((phrase): phrase is string => typeof phrase === 'string')
+        : [],
+    };
   }
   return null;
 }
