@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { adminCommand } from './admin.js';
 import { anchorCommand } from './anchor.js';
+import { apiCommand } from './api.js';
+import { apiKeysCommand } from './api-keys.js';
 import { askCommand } from './ask.js';
 import { attackCommand } from './attack.js';
 import type { Command, OptionValues } from './command.js';
@@ -22,6 +24,8 @@ import { safeText } from './text.js';
 import { vectorsCommand } from './vectors.js';
 import { verifyCommand } from './verify.js';
 import { witnessCommand } from './witness.js';
+import { workerCommand } from './worker.js';
+import { workspacesCommand } from './workspaces.js';
 
 export { CliError, type Io, type Output, UsageError } from './io.js';
 
@@ -37,6 +41,10 @@ export const COMMANDS: readonly Command[] = [
   witnessCommand,
   keysCommand,
   adminCommand,
+  workspacesCommand,
+  apiKeysCommand,
+  workerCommand,
+  apiCommand,
   vectorsCommand,
   demoCommand,
   evalCommand,

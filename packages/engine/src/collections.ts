@@ -135,6 +135,8 @@ export async function ensureCollection(
 
 /** The settings a collection's profile holds besides its policy (`require_anchor`). */
 export interface CollectionProfile {
+  /** Anyone may chat with a public collection (and read its certificates) without an API key. */
+  public?: boolean;
   /** What the collection holds: which answer prompt and rules suit it. */
   domain?: 'legal' | 'budget' | 'docs' | 'general';
   /** Dictionary and pattern groups of the query rewriter; none configured means all. */

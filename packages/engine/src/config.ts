@@ -45,6 +45,27 @@ const schema = z.object({
   SAKSI_VERIFIER: z.enum(['lexical', 'llm-judge']).default('lexical'),
   SAKSI_QUERY_EXPANSION: z.enum(['none', 'llm']).default('none'),
   SAKSI_CLAIMS: z.enum(['sentence', 'llm']).default('sentence'),
+  SAKSI_WORKER: z.enum(['inline', 'off']).default('inline'),
+  SAKSI_JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  SAKSI_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
+  SAKSI_RATE_LIMIT_KEY: z.coerce.number().int().min(0).default(600),
+  SAKSI_RATE_LIMIT_IP: z.coerce.number().int().min(0).default(300),
+  SAKSI_PUBLIC_CHAT_LIMIT: z.coerce.number().int().min(0).default(100),
+  SAKSI_MAX_PAGES: z.coerce.number().int().min(1).default(5_000),
+  SAKSI_WORKSPACE_STORAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5 * 1024 * 1024 * 1024),
+  SAKSI_UPLOAD_URL_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(3600),
+  SAKSI_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  SAKSI_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SAKSI_PUBLIC_URL: z.string().url().optional(),
 });
 
 /** Chains with a preset: `SAKSI_ANCHOR=base-sepolia` or `base` (RPC URL overridable). */
@@ -107,6 +128,22 @@ export interface SaksiConfig {
   queryExpansion: 'none' | 'llm';
   /** `llm`: the model splits each sentence claim into atomic statements, each verified. */
   claims: 'sentence' | 'llm';
+  /** `inline`: `saksi serve` runs the job worker in-process; `off`: only `saksi worker` processes do. */
+  worker: 'inline' | 'off';
+  jobs: {
+    /** A claimed job is taken over by another worker when its lease (renewed while working) runs out (ms). */
+    leaseMs: number;
+    maxAttempts: number;
+  };
+  /** Requests per minute per API key and per client address; 0 turns a limit off. */
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; publicChatPerHour: number };
+  /** Defaults for every workspace (a workspace's own `quotas` override them). */
+  quotas: { maxDocumentBytes: number; maxPages: number; maxStorageBytes: number };
+  /** Seconds a two-step upload URL stays valid. */
+  uploadUrlTtlSeconds: number;
+  webhooks: { maxAttempts: number; timeoutMs: number };
+  /** The server's public base URL, used for upload URLs (defaults to the request's origin). */
+  publicUrl?: string;
 }
 
 /** Parses the environment; throws `CONFIG_INVALID` naming the variable. Secrets never appear in the message. */
@@ -183,6 +220,21 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     maxUploadBytes: values.SAKSI_MAX_UPLOAD_BYTES,
     demo: values.SAKSI_DEMO === '1' || values.SAKSI_DEMO === 'true',
     allowedOrigins: allowedOrigins(values.SAKSI_ALLOWED_ORIGINS),
+    worker: values.SAKSI_WORKER,
+    jobs: { leaseMs: values.SAKSI_JOB_LEASE_SECONDS * 1000, maxAttempts: values.SAKSI_JOB_MAX_ATTEMPTS },
+    rateLimits: {
+      perKeyPerMinute: values.SAKSI_RATE_LIMIT_KEY,
+      perIpPerMinute: values.SAKSI_RATE_LIMIT_IP,
+      publicChatPerHour: values.SAKSI_PUBLIC_CHAT_LIMIT,
+    },
+    quotas: {
+      maxDocumentBytes: values.SAKSI_MAX_UPLOAD_BYTES,
+      maxPages: values.SAKSI_MAX_PAGES,
+      maxStorageBytes: values.SAKSI_WORKSPACE_STORAGE_BYTES,
+    },
+    uploadUrlTtlSeconds: values.SAKSI_UPLOAD_URL_TTL,
+    webhooks: { maxAttempts: values.SAKSI_WEBHOOK_MAX_ATTEMPTS, timeoutMs: values.SAKSI_WEBHOOK_TIMEOUT_MS },
+    ...(values.SAKSI_PUBLIC_URL ? { publicUrl: values.SAKSI_PUBLIC_URL.replace(/\/+$/, '') } : {}),
   };
 }
 

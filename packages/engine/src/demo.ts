@@ -65,7 +65,7 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'lalu-lintas',
       language: 'id',
       directory: path.join(corporaDirectory, 'uu-22-2009-llaj'),
-      profile: { domain: 'legal', rewrite_rules: ['traffic'] },
+      profile: { domain: 'legal', rewrite_rules: ['traffic'], public: true },
       describe: () => ({
         title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan',
         document_type: 'UU',
@@ -76,7 +76,7 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'apbn',
       language: 'id',
       directory: path.join(corporaDirectory, 'apbn-uu'),
-      profile: { domain: 'budget', rewrite_rules: ['budget'] },
+      profile: { domain: 'budget', rewrite_rules: ['budget'], public: true },
       describe: (file) => {
         const known = APBN_FILES[path.basename(file)];
         return known ? { ...known, source: 'JDIH / data-peraturan' } : {};
@@ -86,7 +86,7 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'docs',
       language: 'en',
       directory: path.join(corporaDirectory, 'docs-redux'),
-      profile: { domain: 'docs', rewrite_rules: [] },
+      profile: { domain: 'docs', rewrite_rules: [], public: true },
     },
   ];
 }

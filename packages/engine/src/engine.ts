@@ -50,6 +50,14 @@ import type { EmbeddingModel } from './embed/model.js';
 import { createOpenAICompatibleEmbeddingModel } from './embed/openai-compatible.js';
 import { EngineError } from './errors.js';
 import {
+  type EffectiveQuotas,
+  failOrphanedDocuments,
+  ingestJobHandler,
+  type SubmitResult,
+  submitDocument,
+  workspaceStorage,
+} from './ingest/async.js';
+import {
   type DocumentRecord,
   deleteDocument,
   getDocument,
@@ -59,6 +67,7 @@ import {
   ingestDocument,
   listDocuments,
 } from './ingest/pipeline.js';
+import { JobWorker } from './jobs/worker.js';
 import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
 import { createLlmExpander } from './llm/expander.js';
 import { type AnswerModel, createAnswerModel } from './llm/model.js';
@@ -66,7 +75,15 @@ import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
 import type { QueryExpander } from './retrieve/expander.js';
 import { retrieveForQuestion } from './retrieve/plan.js';
-import type { RetrievalArms, RetrieveResult } from './retrieve/retrieve.js';
+import {
+  loadChunks,
+  type RetrievalArms,
+  type RetrievedChunk,
+  type RetrieveResult,
+  toRetrievedChunk,
+} from './retrieve/retrieve.js';
+import { deliverDueWebhooks } from './webhooks.js';
+import { DEFAULT_WORKSPACE, getWorkspace } from './workspaces.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -165,6 +182,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.stopWorker();
     await this.stopAnchoring();
     await this.db.close();
   }
@@ -314,8 +332,8 @@ export class Engine {
     return this.keys.trusted;
   }
 
-  async collection(name: string): Promise<Collection> {
-    return requireCollection(this.db, name);
+  async collection(name: string, workspaceId = DEFAULT_WORKSPACE): Promise<Collection> {
+    return requireCollection(this.db, name, workspaceId);
   }
 
   /**
@@ -335,8 +353,121 @@ export class Engine {
     return updateCollectionProfile(this.db, name, { ...profile });
   }
 
-  async collections() {
-    return listCollections(this.db);
+  async collections(workspaceId = DEFAULT_WORKSPACE) {
+    return listCollections(this.db, workspaceId);
+  }
+
+  /** The collection `name` of a workspace, created (with this engine's embedding model) when missing. */
+  async ensureCollection(
+    name: string,
+    workspaceId: string,
+    language: 'id' | 'en' = 'id',
+    profile?: CollectionProfile & Record<string, unknown>,
+  ): Promise<Collection> {
+    return ensureCollection(this.db, {
+      name,
+      workspaceId,
+      language,
+      ...(profile ? { profile: { ...profile } } : {}),
+      embedding: {
+        provider: this.embedding.provider,
+        model: this.embedding.modelId,
+        dimensions: this.embedding.dimensions,
+      },
+    });
+  }
+
+  /** The quotas in force for a workspace: its own overrides of the configured defaults. */
+  async quotas(workspaceId: string): Promise<EffectiveQuotas> {
+    const workspace = await getWorkspace(this.db, workspaceId);
+    return {
+      max_document_bytes: workspace.quotas.max_document_bytes ?? this.config.quotas.maxDocumentBytes,
+      max_pages: workspace.quotas.max_pages ?? this.config.quotas.maxPages,
+      max_storage_bytes: workspace.quotas.max_storage_bytes ?? this.config.quotas.maxStorageBytes,
+    };
+  }
+
+  /** Documents and stored bytes of a workspace (for its quota). */
+  async usage(workspaceId: string): Promise<{ documents: number; storage_bytes: number }> {
+    const usage = await workspaceStorage(this.db, workspaceId);
+    return { documents: usage.documents, storage_bytes: usage.bytes };
+  }
+
+  /**
+   * Accepts a file for asynchronous ingestion (the API's `POST /documents`): the document is PENDING
+   * and a job is queued, unless the same bytes are already in the workspace (deduplicated, READY).
+   * Creates the collection when needed.
+   */
+  async submit(
+    collectionName: string,
+    input: IngestInput,
+    options: { workspaceId: string; language?: 'id' | 'en'; profile?: CollectionProfile },
+  ): Promise<SubmitResult> {
+    const quotas = await this.quotas(options.workspaceId);
+    const collection = await ensureCollection(this.db, {
+      name: collectionName,
+      workspaceId: options.workspaceId,
+      language: options.language ?? 'id',
+      ...(options.profile ? { profile: { ...options.profile } } : {}),
+      embedding: {
+        provider: this.embedding.provider,
+        model: this.embedding.modelId,
+        dimensions: this.embedding.dimensions,
+      },
+    });
+    const result = await submitDocument(
+      { db: this.db, workspaceId: options.workspaceId, quotas, maxAttempts: this.config.jobs.maxAttempts },
+      collection,
+      input,
+    );
+    if (!result.deduplicated) this.worker?.wake();
+    return result;
+  }
+
+  private worker: JobWorker | null = null;
+
+  /**
+   * A job worker on this engine's database: runs ingestion jobs, delivers webhooks and fails the
+   * documents of abandoned jobs. `saksi serve` starts one in-process (`SAKSI_WORKER=inline`);
+   * `saksi worker` runs one in its own process.
+   */
+  startWorker(options: { workerId?: string; pollMs?: number } = {}): JobWorker {
+    if (this.worker) return this.worker;
+    const worker = new JobWorker({
+      db: this.db,
+      leaseMs: this.config.jobs.leaseMs,
+      ...(options.workerId ? { workerId: options.workerId } : {}),
+      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+      handlers: {
+        ingest: ingestJobHandler({
+          embedding: this.embedding,
+          quotas: (workspaceId) => this.quotas(workspaceId),
+        }),
+      },
+      periodic: [
+        async () => {
+          await deliverDueWebhooks(this.db, {
+            timeoutMs: this.config.webhooks.timeoutMs,
+            maxAttempts: this.config.webhooks.maxAttempts,
+          });
+        },
+        async () => {
+          await failOrphanedDocuments(this.db);
+        },
+      ],
+      onError: (error) => {
+        if (!this.closed) console.error('[saksi] worker:', error instanceof Error ? error.message : error);
+      },
+    });
+    this.worker = worker;
+    worker.start();
+    return worker;
+  }
+
+  async stopWorker(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.stop();
   }
 
   /** Creates the collection if needed (with this engine's embedding model) and ingests one file. */
@@ -348,10 +479,12 @@ export class Engine {
       /** The profile of a collection created by this call (an existing one keeps its own). */
       profile?: CollectionProfile;
       onProgress?: (progress: IngestProgress) => void;
+      workspaceId?: string;
     } = {},
   ): Promise<IngestResult> {
     const collection = await ensureCollection(this.db, {
       name: collectionName,
+      ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}),
       language: options.language ?? 'id',
       ...(options.profile ? { profile: { ...options.profile } } : {}),
       embedding: {
@@ -365,6 +498,7 @@ export class Engine {
         db: this.db,
         embedding: this.embedding,
         maxBytes: this.config.maxUploadBytes,
+        maxPages: this.config.quotas.maxPages,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       },
       collection,
@@ -379,8 +513,13 @@ export class Engine {
     fiscal_year?: number;
     limit?: number;
     offset?: number;
+    /** Only this workspace's documents (default: the default workspace). */
+    workspaceId?: string;
   }) {
-    const collectionId = options.collection ? (await this.collection(options.collection)).id : undefined;
+    const workspaceId = options.workspaceId ?? DEFAULT_WORKSPACE;
+    const collectionId = options.collection
+      ? (await this.collection(options.collection, workspaceId)).id
+      : undefined;
     const limit = options.limit ?? 20;
     const offset = options.offset ?? 0;
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100)
@@ -388,6 +527,7 @@ export class Engine {
     if (!Number.isSafeInteger(offset) || offset < 0)
       throw new EngineError('INVALID_INPUT', 'offset must be ≥ 0.');
     const page = await listDocuments(this.db, {
+      workspaceId,
       ...(collectionId ? { collectionId } : {}),
       ...(options.status ? { status: options.status } : {}),
       ...(options.document_type ? { documentType: options.document_type } : {}),
@@ -398,21 +538,67 @@ export class Engine {
     return { ...page, limit, offset };
   }
 
-  async getDocument(id: string): Promise<DocumentRecord> {
-    const document = await getDocument(this.db, id);
+  /** A document; with `workspaceId`, one of another workspace is not found (the same error as an unknown id). */
+  async getDocument(id: string, workspaceId?: string): Promise<DocumentRecord> {
+    const document = await getDocument(this.db, id, workspaceId);
     if (!document) throw new EngineError('NOT_FOUND', `No document ${id}.`);
     return document;
   }
 
-  async deleteDocument(id: string): Promise<void> {
+  async deleteDocument(id: string, workspaceId?: string): Promise<void> {
+    if (workspaceId !== undefined) await this.getDocument(id, workspaceId);
     if (!(await deleteDocument(this.db, id))) throw new EngineError('NOT_FOUND', `No document ${id}.`);
   }
 
+  /** A document's chunks in order (citation, context, table HTML, hash and proof each); paged. */
+  async documentChunks(
+    id: string,
+    workspaceId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: RetrievedChunk[]; total: number }> {
+    const document = await this.getDocument(id, workspaceId);
+    const ids = await this.db.query<{ id: string }>(
+      'SELECT id FROM chunks WHERE document_id = $1 ORDER BY position LIMIT $2 OFFSET $3',
+      [document.id, page.limit, page.offset],
+    );
+    const rows = await loadChunks(
+      this.db,
+      ids.rows.map((row) => row.id),
+    );
+    const items = ids.rows.flatMap((row) => {
+      const chunk = rows.get(row.id);
+      return chunk ? [toRetrievedChunk(chunk, { score: 0, rank: 0, ranks: {} })] : [];
+    });
+    return { items, total: document.chunk_count };
+  }
+
+  /**
+   * The workspace a certificate or chat session belongs to (through its collection) and whether that
+   * collection is public; null when there is no such record.
+   */
+  async owner(
+    kind: 'certificate' | 'session',
+    id: string,
+  ): Promise<{ workspace_id: string | null; public: boolean } | null> {
+    const table = kind === 'certificate' ? 'certificates' : 'chat_sessions';
+    const result = await this.db.query<{ workspace_id: string | null; public: boolean | null }>(
+      `SELECT c.workspace_id, (c.profile->>'public')::boolean AS public
+         FROM ${table} r LEFT JOIN collections c ON c.id = r.collection_id WHERE r.id = $1`,
+      [id],
+    );
+    const row = result.rows[0];
+    return row ? { workspace_id: row.workspace_id, public: row.public === true } : null;
+  }
+
   /** Retrieval only: ranked chunks with citations, parent context and timings. */
-  async query(collectionName: string, input: QueryInput): Promise<RetrieveResult> {
+  async query(
+    collectionName: string,
+    input: QueryInput,
+    workspaceId = DEFAULT_WORKSPACE,
+  ): Promise<RetrieveResult> {
     const question = input.question?.trim() ?? '';
     if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
-    const collection = await this.collection(collectionName);
+    const collection = await this.collection(collectionName, workspaceId);
     return retrieveForQuestion(this.db, this.embedding, collection, question.slice(0, 4_000), {
       topK: input.top_k ?? 5,
       ...(this.expander() ? { expander: this.expander()! } : {}),
@@ -428,8 +614,9 @@ export class Engine {
     collectionName: string,
     input: AskInput,
     onEvent?: (event: AskEvent) => void,
+    workspaceId = DEFAULT_WORKSPACE,
   ): Promise<AskResult> {
-    const collection = await this.collection(collectionName);
+    const collection = await this.collection(collectionName, workspaceId);
     return ask(
       {
         db: this.db,

@@ -17,7 +17,9 @@ export type EngineErrorCode =
   | 'UNAUTHENTICATED'
   | 'SESSION_EXPIRED'
   | 'CSRF_INVALID'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'FORBIDDEN'
+  | 'QUOTA_EXCEEDED';
 
 const STATUS: Record<EngineErrorCode, number> = {
   NOT_FOUND: 404,
@@ -35,6 +37,8 @@ const STATUS: Record<EngineErrorCode, number> = {
   SESSION_EXPIRED: 401,
   CSRF_INVALID: 403,
   RATE_LIMITED: 429,
+  FORBIDDEN: 403,
+  QUOTA_EXCEEDED: 413,
 };
 
 export class EngineError extends Error {

@@ -38,7 +38,12 @@ export {
   sessionFor,
   verifyPassword,
 } from './auth.js';
-export { type Collection, type CollectionProfile, DEFAULT_WORKSPACE } from './collections.js';
+export {
+  type Collection,
+  type CollectionProfile,
+  DEFAULT_WORKSPACE,
+  updateCollectionProfile,
+} from './collections.js';
 export {
   ANCHOR_PRESETS,
   type AnchorConfig,
@@ -59,6 +64,13 @@ export {
 } from './engine.js';
 export { EngineError, type EngineErrorCode, isEngineError } from './errors.js';
 export * from './eval/index.js';
+export {
+  type EffectiveQuotas,
+  failOrphanedDocuments,
+  ingestJobHandler,
+  publicJob,
+  type SubmitResult,
+} from './ingest/async.js';
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/errors.js';
 export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
 export {
@@ -78,6 +90,20 @@ export type {
   IngestResult,
   IngestStage,
 } from './ingest/pipeline.js';
+export { countTokens } from './ingest/tokens.js';
+export {
+  type ClaimedJob,
+  claimJob,
+  completeJob,
+  enqueueJob,
+  getJob,
+  JOB_STATUSES,
+  JobLeaseLostError,
+  type JobRow,
+  type JobStatus,
+  listJobs,
+} from './jobs/queue.js';
+export { type JobHandler, JobWorker } from './jobs/worker.js';
 export {
   DEFAULT_ISSUER_NAME,
   DEFAULT_LOG_ORIGIN,
@@ -134,3 +160,27 @@ export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.j
 export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
 export type { QueryVariant, RetrievalArms, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
 export { type ChatMessage, type ChatSession, deleteChatSession, getChatSession } from './sessions.js';
+export {
+  createUpload,
+  getUpload,
+  markUploadProcessed,
+  publicUpload,
+  putUploadContent,
+  type UploadRecord,
+  uploadBytes,
+} from './uploads.js';
+export {
+  createWebhook,
+  deleteWebhook,
+  deliverDueWebhooks,
+  enqueueWebhookEvent,
+  listDeliveries,
+  listWebhooks,
+  signWebhookPayload,
+  verifyWebhookSignature,
+  WEBHOOK_EVENTS,
+  type WebhookDelivery,
+  type WebhookEvent,
+  type WebhookRecord,
+} from './webhooks.js';
+export * from './workspaces.js';

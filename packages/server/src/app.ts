@@ -6,9 +6,19 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { AskEvent, AskInput, Engine, RetrievedChunk } from '@saksi/engine';
+import {
+  type AskEvent,
+  type AskInput,
+  type Collection,
+  DEFAULT_WORKSPACE,
+  type Engine,
+  EngineError,
+  type RetrievedChunk,
+  requireScope,
+} from '@saksi/engine';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { type Access, createAccess } from './access.js';
 import { readJsonBody, validate } from './body.js';
 import { cors } from './cors.js';
 import { ApiError, toErrorResponse } from './errors.js';
@@ -18,6 +28,7 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { registerAnchorRoutes } from './routes/anchors.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerTileRoutes } from './routes/tiles.js';
+import { collectionInfo, registerV1Routes } from './routes/v1.js';
 import { registerWitnessRoutes } from './routes/witness.js';
 import {
   type ChatRequest,
@@ -25,17 +36,15 @@ import {
   consistencyQuerySchema,
   IDENTIFIER,
   inclusionQuerySchema,
-  listDocumentsOptions,
-  listDocumentsSchema,
-  queryRequestSchema,
   verifyWrapperSchema,
 } from './schemas.js';
 import { streamEvents } from './sse.js';
-import { parseUpload } from './upload.js';
 
 export interface AppOptions {
   /** A directory of built web assets served at `/` (single-page app: unknown paths get index.html). */
   webRoot?: string;
+  /** Take client addresses from `X-Forwarded-For` (only behind a reverse proxy that sets it). */
+  trustProxy?: boolean;
 }
 
 /** Largest JSON body of chat and query requests. */
@@ -47,12 +56,16 @@ const SNIPPET_LENGTH = 320;
 
 export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   const app = new Hono();
+  const access = createAccess(
+    engine,
+    options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy },
+  );
   app.use('*', cors(engine.config.allowedOrigins));
 
   app.onError((error, c) => {
     const mapped = toErrorResponse(error);
     if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} failed:`, error);
-    return c.json(mapped.body, mapped.status as ContentfulStatusCode);
+    return c.json(mapped.body, mapped.status as ContentfulStatusCode, mapped.headers ?? {});
   });
   app.notFound((c) =>
     c.json(
@@ -70,20 +83,19 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
 
   api.get('/health', async (c) => c.json(await engine.health()));
 
+  // With a key: the workspace's collections; without: the public collections of the default workspace.
   api.get('/collections', async (c) => {
-    const collections = await engine.collections();
+    const principal = await access.principal(c);
+    if (principal) requireScope(principal, 'read');
+    else access.chargeAnonymous(c);
+    const collections = await engine.collections(principal?.workspace_id ?? DEFAULT_WORKSPACE);
     return c.json({
-      items: collections.map((collection) => ({
-        name: collection.name,
-        language: collection.language,
-        text_search_config: collection.text_search_config,
-        embedding: {
-          provider: collection.embedding_provider,
-          model: collection.embedding_model,
-          dimensions: collection.embedding_dimensions,
-        },
-        documents: collection.documents,
-      })),
+      items: collections
+        .filter((collection) => principal !== null || collection.profile['public'] === true)
+        .map((collection) => ({
+          ...collectionInfo(collection),
+          text_search_config: collection.text_search_config,
+        })),
     });
   });
 
@@ -91,9 +103,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     const body = validate(chatRequestSchema, await readJsonBody(c.req.raw, JSON_LIMIT), 'chat request');
     const input = askInput(body);
     // Fail before the stream starts when the collection is unknown: a 404 is clearer than an SSE error event.
-    await engine.collection(body.collection);
-    if (wantsStream(c, body)) return streamChat(c, engine, body.collection, input);
-    const result = await engine.ask(body.collection, input);
+    const collection = await chatCollection(c, engine, access, body.collection);
+    if (wantsStream(c, body)) return streamChat(c, engine, collection, input);
+    const result = await engine.ask(body.collection, input, undefined, collection.workspace_id);
     return c.json({
       session_id: result.session_id,
       answer: result.answer,
@@ -104,39 +116,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     });
   });
 
-  api.post('/query', async (c) => {
-    const body = validate(queryRequestSchema, await readJsonBody(c.req.raw, JSON_LIMIT), 'query request');
-    const result = await engine.query(body.collection, {
-      question: body.question,
-      ...(body.top_k != null ? { top_k: body.top_k } : {}),
-      ...(body.document_type != null ? { document_type: body.document_type } : {}),
-      ...(body.fiscal_year != null ? { fiscal_year: body.fiscal_year } : {}),
-    });
-    return c.json(result);
-  });
-
-  api.post('/documents', async (c) => {
-    const upload = await parseUpload(c, engine);
-    const result = await engine.ingest(upload.collection, upload.input, upload.options);
-    return c.json(result, result.deduplicated ? 200 : 201);
-  });
-
-  api.get('/documents', async (c) => {
-    const query = validate(listDocumentsSchema, c.req.query(), 'document list query');
-    const page = await engine.listDocuments(listDocumentsOptions(query));
-    return c.json({ items: page.items, total: page.total, limit: page.limit, offset: page.offset });
-  });
-
-  api.get('/documents/:id', async (c) =>
-    c.json(await engine.getDocument(identifier(c.req.param('id'), 'document'))),
-  );
-
-  api.delete('/documents/:id', async (c) => {
-    await engine.deleteDocument(identifier(c.req.param('id'), 'document'));
-    return c.body(null, 204);
-  });
-
   api.post('/verify', async (c) => {
+    if ((await access.principal(c)) === null) access.chargeAnonymous(c);
     const body = await readJsonBody(c.req.raw, VERIFY_LIMIT);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError(
@@ -156,9 +137,11 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     );
   });
 
-  api.get('/certificates/:id', async (c) =>
-    c.json(await engine.bundle(identifier(c.req.param('id'), 'certificate'))),
-  );
+  api.get('/certificates/:id', async (c) => {
+    const id = identifier(c.req.param('id'), 'certificate');
+    await requireOwnerAccess(c, engine, access, 'certificate', id);
+    return c.json(await engine.bundle(id));
+  });
 
   api.get('/log/checkpoint', async (c) => c.json(await latestCheckpoint(engine)));
 
@@ -182,8 +165,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   registerTileRoutes(api, engine);
   registerAnchorRoutes(api, engine);
   registerWitnessRoutes(api, engine);
-  registerSessionRoutes(api, engine);
+  registerSessionRoutes(api, engine, (c, id) => requireOwnerAccess(c, engine, access, 'session', id));
   registerAdminRoutes(api, engine);
+  registerV1Routes(api, engine, access);
 
   api.get('/openapi.json', (c) => c.json(openApiDocument()));
 
@@ -239,6 +223,52 @@ export function contentSecurityPolicy(rpcUrl: string | null): string {
   ].join('; ');
 }
 
+/**
+ * The collection a chat addresses: with a key (scope read), one of the key's workspace; without, a
+ * public collection of the default workspace, charged to the address's public-chat budget.
+ */
+async function chatCollection(c: Context, engine: Engine, access: Access, name: string): Promise<Collection> {
+  const principal = await access.principal(c);
+  if (principal) {
+    requireScope(principal, 'read');
+    return engine.collection(name, principal.workspace_id);
+  }
+  access.chargePublicChat(c);
+  const collection = await engine.collection(name, DEFAULT_WORKSPACE);
+  if (collection.profile['public'] !== true) {
+    throw new EngineError(
+      'UNAUTHENTICATED',
+      `Collection "${name}" is not public: send an API key ("Authorization: Bearer saksi_…").`,
+    );
+  }
+  return collection;
+}
+
+/**
+ * A certificate or chat session: anyone may read those of public collections; others need a key (scope
+ * read) of the owning workspace. Another workspace's record is not found, exactly like an unknown id.
+ */
+async function requireOwnerAccess(
+  c: Context,
+  engine: Engine,
+  access: Access,
+  kind: 'certificate' | 'session',
+  id: string,
+): Promise<void> {
+  const what = kind === 'certificate' ? 'certificate' : 'chat session';
+  const owner = await engine.owner(kind, id);
+  const principal = await access.principal(c);
+  if (principal === null) {
+    access.chargeAnonymous(c);
+    if (owner?.public === true) return;
+    if (owner === null) throw new ApiError('NOT_FOUND', 404, `No ${what} ${id}.`);
+    throw new EngineError('UNAUTHENTICATED', `This ${what} is not public: send an API key of its workspace.`);
+  }
+  requireScope(principal, 'read');
+  if (owner?.public === true || (owner !== null && owner.workspace_id === principal.workspace_id)) return;
+  throw new ApiError('NOT_FOUND', 404, `No ${what} ${id}.`);
+}
+
 function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/.well-known/');
 }
@@ -285,24 +315,29 @@ function wantsStream(c: Context, body: ChatRequest): boolean {
  * Chat as Server-Sent Events: `session`, `retrieval`, `delta`…, `bundle`, then `done`. The bundle is
  * sent only after its log entry is durable; on failure an `error` event `{code, message}` replaces it.
  */
-function streamChat(c: Context, engine: Engine, collection: string, input: AskInput): Response {
+function streamChat(c: Context, engine: Engine, collection: Collection, input: AskInput): Response {
   return streamEvents(c, async (send) => {
-    const result = await engine.ask(collection, input, (event: AskEvent) => {
-      switch (event.type) {
-        case 'session':
-          send('session', { session_id: event.session_id });
-          break;
-        case 'retrieval':
-          send('retrieval', { results: event.results.map(summarizeResult), timings: event.timings });
-          break;
-        case 'delta':
-          send('delta', { text: event.text });
-          break;
-        case 'bundle':
-          send('bundle', event.bundle);
-          break;
-      }
-    });
+    const result = await engine.ask(
+      collection.name,
+      input,
+      (event: AskEvent) => {
+        switch (event.type) {
+          case 'session':
+            send('session', { session_id: event.session_id });
+            break;
+          case 'retrieval':
+            send('retrieval', { results: event.results.map(summarizeResult), timings: event.timings });
+            break;
+          case 'delta':
+            send('delta', { text: event.text });
+            break;
+          case 'bundle':
+            send('bundle', event.bundle);
+            break;
+        }
+      },
+      collection.workspace_id,
+    );
     send('done', {
       session_id: result.session_id,
       certificate_id: result.bundle.certificate.certificate_id,

@@ -14,6 +14,8 @@ export type ApiErrorCode =
   | 'BODY_TOO_LARGE'
   | 'EMPTY_FILE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
   | 'INTERNAL';
 
 export class ApiError extends Error {
@@ -39,6 +41,8 @@ export interface MappedError {
   body: ErrorBody;
   /** True when the error is not one the caller caused or can act on: log it, send a generic message. */
   internal: boolean;
+  /** Response headers the error needs (`Retry-After` on 429). */
+  headers?: Record<string, string>;
 }
 
 const GENERIC_MESSAGE =
@@ -63,6 +67,20 @@ function isCoded(error: unknown, name: string): error is CodedError {
 
 /** Maps any thrown value to a status and a safe body. Stacks and causes never leave the server. */
 export function toErrorResponse(error: unknown): MappedError {
+  const retryAfter = (error as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  if (
+    error instanceof Error &&
+    (error as { status?: unknown }).status === 429 &&
+    typeof retryAfter === 'number' &&
+    Number.isFinite(retryAfter)
+  ) {
+    return {
+      status: 429,
+      body: body('RATE_LIMITED', error.message),
+      internal: false,
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) },
+    };
+  }
   if (error instanceof ApiError) {
     return { status: error.status, body: body(error.code, error.message), internal: false };
   }
@@ -74,7 +92,7 @@ export function toErrorResponse(error: unknown): MappedError {
     if (isCoded(cause, 'IngestError')) {
       return { status: error.status, body: body(cause.code, error.message), internal: false };
     }
-    if (error.status === 413)
+    if (error.status === 413 && error.code !== 'QUOTA_EXCEEDED')
       return { status: 413, body: body('FILE_TOO_LARGE', error.message), internal: false };
     return { status: error.status, body: body(error.code, error.message), internal: false };
   }

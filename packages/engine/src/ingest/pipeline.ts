@@ -13,7 +13,7 @@ import { embedMany } from '../embed/embed-many.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { ChunkDraft } from '../types.js';
+import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { buildDocumentTree } from './document-tree.js';
 import { isIngestError } from './errors.js';
@@ -61,6 +61,15 @@ export interface DocumentRecord {
   /** PENDING_ANCHOR → ANCHORING (in a sent round) → ANCHORED (its round is confirmed on chain). */
   anchor_state: 'PENDING_ANCHOR' | 'ANCHORING' | 'ANCHORED';
   created_at: string;
+  updated_at: string;
+  /** The ingestion stage last reached (parsing, chunking, embedding, storing, done). */
+  stage: string | null;
+  /** 0–1, from the document's latest job. */
+  progress: number;
+  /** Why ingestion failed (status FAILED). */
+  error: { code: string; message: string } | null;
+  /** The document's latest ingestion job. */
+  job_id: string | null;
 }
 
 export interface IngestResult {
@@ -73,12 +82,17 @@ export interface IngestContext {
   db: Database;
   embedding: EmbeddingModel;
   maxBytes: number;
+  /** Documents with more pages fail with QUOTA_EXCEEDED. */
+  maxPages?: number;
   onProgress?: (progress: IngestProgress) => void;
 }
 
 const DOCUMENT_COLUMNS = `d.id, c.name AS collection, d.title, d.filename, d.mime, d.original_sha256, d.size, d.status, d.root,
   d.chunk_count, d.pages, d.document_type, d.fiscal_year, d.source, d.metadata, d.anchor_state,
-  d.created_at::text AS created_at`;
+  d.created_at::text AS created_at, d.stage, d.error, d.updated_at::text AS updated_at,
+  (SELECT j.id FROM jobs j WHERE j.document_id = d.id ORDER BY j.created_at DESC LIMIT 1) AS job_id,
+  COALESCE((SELECT j.progress FROM jobs j WHERE j.document_id = d.id ORDER BY j.created_at DESC LIMIT 1),
+    CASE WHEN d.status IN ('READY', 'ARCHIVED') THEN 1 ELSE 0 END)::real AS progress`;
 
 export async function findDocumentBySha(
   db: Queryable,
@@ -92,15 +106,22 @@ export async function findDocumentBySha(
   return result.rows[0] ?? null;
 }
 
-export async function getDocument(db: Queryable, id: string): Promise<DocumentRecord | null> {
+/** A document by id; with `workspaceId`, only if it belongs to that workspace. */
+export async function getDocument(
+  db: Queryable,
+  id: string,
+  workspaceId?: string,
+): Promise<DocumentRecord | null> {
   const result = await db.query<DocumentRecord>(
-    `SELECT ${DOCUMENT_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id WHERE d.id = $1`,
-    [id],
+    `SELECT ${DOCUMENT_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id
+      WHERE d.id = $1 AND ($2::text IS NULL OR c.workspace_id = $2)`,
+    [id, workspaceId ?? null],
   );
   return result.rows[0] ?? null;
 }
 
 export interface ListDocumentsOptions {
+  workspaceId?: string;
   collectionId?: string;
   status?: string;
   documentType?: string;
@@ -119,13 +140,14 @@ export async function listDocuments(
     params.push(value);
     where.push(sql.replace('?', `$${params.length}`));
   };
+  if (options.workspaceId) add('c.workspace_id = ?', options.workspaceId);
   if (options.collectionId) add('d.collection_id = ?', options.collectionId);
   if (options.status) add('d.status = ?', options.status);
   if (options.documentType) add('d.document_type = ?', options.documentType);
   if (options.fiscalYear !== undefined) add('d.fiscal_year = ?', options.fiscalYear);
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const total = await db.query<{ n: number }>(
-    `SELECT count(*)::integer AS n FROM documents d ${clause}`,
+    `SELECT count(*)::integer AS n FROM documents d JOIN collections c ON c.id = d.collection_id ${clause}`,
     params,
   );
   const items = await db.query<DocumentRecord>(
@@ -156,10 +178,95 @@ async function setJob(
 }
 
 /** A chunk ready to store: the draft plus its hash, proof and vector. */
-interface PreparedChunk extends ChunkDraft {
+export interface PreparedChunk extends ChunkDraft {
   sha256: string;
   proof: string[];
   embedding: number[];
+}
+
+/** What parsing, chunking, hashing and embedding made of a file, ready to store. */
+export interface PreparedDocument {
+  parsed: ParsedDocument;
+  prepared: PreparedChunk[];
+  root: Uint8Array;
+}
+
+/**
+ * Parses, chunks, normalizes, hashes (document tree and per-chunk proofs) and embeds a file; stores
+ * nothing. `onStage` hears each stage as it starts (the synchronous path and the job worker record it).
+ */
+export async function prepareDocument(
+  context: Pick<IngestContext, 'embedding' | 'maxBytes' | 'maxPages' | 'onProgress'>,
+  collection: Collection,
+  input: IngestInput,
+  onStage: (stage: IngestStage, progress: number) => Promise<unknown> = async () => undefined,
+): Promise<PreparedDocument> {
+  const report = (stage: IngestStage, progress: number, detail?: string) =>
+    context.onProgress?.({ stage, progress, ...(detail ? { detail } : {}) });
+  report('parsing', 0.05);
+  await onStage('parsing', 0.05);
+  let parsed = await parseDocument(input.bytes, {
+    filename: input.filename,
+    ...(input.mime ? { mime: input.mime } : {}),
+    maxBytes: context.maxBytes,
+  });
+  if (context.maxPages !== undefined && parsed.pages !== undefined && parsed.pages > context.maxPages) {
+    throw new EngineError(
+      'QUOTA_EXCEEDED',
+      `The document has ${parsed.pages} pages; the limit is ${context.maxPages}.`,
+      { status: 413 },
+    );
+  }
+  // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
+  if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
+    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), input.filename);
+    if (regulation)
+      parsed = {
+        ...regulation,
+        mime: parsed.mime,
+        metadata: { ...parsed.metadata, ...regulation.metadata },
+      };
+  }
+  await onStage('chunking', 0.2);
+  report('chunking', 0.2);
+  const drafts = chunkDocument(parsed).map((draft) => ({ ...draft, text: normalizeText(draft.text) }));
+  if (drafts.length === 0) throw new EngineError('INGEST_FAILED', 'The document has no text to index.');
+  const leafHashes = drafts.map((draft) => hashLeaf(sha256(utf8Encode(draft.text))));
+  const tree = buildDocumentTree(leafHashes);
+
+  await onStage('embedding', 0.3);
+  let reported = 0;
+  const vectors = await embedMany(
+    context.embedding,
+    drafts.map((draft) => draft.text),
+    {
+      onProgress: (done, total) => {
+        const progress = 0.3 + 0.6 * (done / total);
+        report('embedding', progress, `${done}/${total} chunks`);
+        // Persist coarse steps only: one write per tenth of the embedding work.
+        if (progress - reported >= 0.06) {
+          reported = progress;
+          void onStage('embedding', progress);
+        }
+      },
+    },
+  );
+  const wrong = vectors.findIndex((vector) => vector?.length !== collection.embedding_dimensions);
+  if (wrong >= 0 || vectors.length !== drafts.length) {
+    throw new EngineError(
+      'INGEST_FAILED',
+      `The embedding model returned ${vectors[wrong]?.length ?? 'no'} dimensions; collection "${collection.name}" uses ${collection.embedding_dimensions}.`,
+    );
+  }
+  const prepared: PreparedChunk[] = drafts.map((draft, index) => ({
+    ...draft,
+    sha256: toHex(sha256(utf8Encode(draft.text))),
+    proof: tree.proof(index).map(toHex),
+    embedding: vectors[index]!,
+  }));
+  await onStage('storing', 0.92);
+  report('storing', 0.92);
+  return { parsed, prepared, root: tree.root };
 }
 
 /** Ingests one document into `collection`. Throws `EngineError` (INGEST_FAILED / INVALID_INPUT) on failure. */
@@ -196,57 +303,12 @@ export async function ingestDocument(
 
   let stage: IngestStage = 'parsing';
   try {
-    report('parsing', 0.05);
-    let parsed = await parseDocument(input.bytes, {
-      filename: input.filename,
-      ...(input.mime ? { mime: input.mime } : {}),
-      maxBytes: context.maxBytes,
+    const { parsed, prepared, root } = await prepareDocument(context, collection, input, (next, progress) => {
+      stage = next;
+      return setJob(db, jobId, { stage: next, progress });
     });
-    // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
-    if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
-      const regulation = parseRegulation(new TextDecoder().decode(input.bytes), input.filename);
-      if (regulation)
-        parsed = {
-          ...regulation,
-          mime: parsed.mime,
-          metadata: { ...parsed.metadata, ...regulation.metadata },
-        };
-    }
-    stage = 'chunking';
-    await setJob(db, jobId, { stage, progress: 0.2 });
-    report('chunking', 0.2);
-    const drafts = chunkDocument(parsed).map((draft) => ({ ...draft, text: normalizeText(draft.text) }));
-    if (drafts.length === 0) throw new EngineError('INGEST_FAILED', 'The document has no text to index.');
-    const leafHashes = drafts.map((draft) => hashLeaf(sha256(utf8Encode(draft.text))));
-    const tree = buildDocumentTree(leafHashes);
-    const root = tree.root;
-
-    stage = 'embedding';
-    await setJob(db, jobId, { stage, progress: 0.3 });
-    const vectors = await embedMany(
-      context.embedding,
-      drafts.map((draft) => draft.text),
-      {
-        onProgress: (done, total) =>
-          report('embedding', 0.3 + 0.6 * (done / total), `${done}/${total} chunks`),
-      },
-    );
-    const wrong = vectors.findIndex((vector) => vector?.length !== collection.embedding_dimensions);
-    if (wrong >= 0 || vectors.length !== drafts.length) {
-      throw new EngineError(
-        'INGEST_FAILED',
-        `The embedding model returned ${vectors[wrong]?.length ?? 'no'} dimensions; collection "${collection.name}" uses ${collection.embedding_dimensions}.`,
-      );
-    }
-    const prepared: PreparedChunk[] = drafts.map((draft, index) => ({
-      ...draft,
-      sha256: toHex(sha256(utf8Encode(draft.text))),
-      proof: tree.proof(index).map(toHex),
-      embedding: vectors[index]!,
-    }));
 
     stage = 'storing';
-    report('storing', 0.92);
     const documentId = newId('doc');
     const metadata = { ...parsed.metadata, ...input.metadata };
     const title = input.title ?? parsed.title;
@@ -320,7 +382,7 @@ export async function ingestDocument(
   }
 }
 
-function stringValue(value: unknown): string | undefined {
+export function stringValue(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0
     ? value
     : typeof value === 'number'
@@ -328,7 +390,7 @@ function stringValue(value: unknown): string | undefined {
       : undefined;
 }
 
-function numberValue(value: unknown): number | undefined {
+export function numberValue(value: unknown): number | undefined {
   const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
   return Number.isSafeInteger(number) ? number : undefined;
 }
@@ -336,7 +398,7 @@ function numberValue(value: unknown): number | undefined {
 const CHUNK_COLUMNS = 17;
 const ROWS_PER_INSERT = 200;
 
-async function insertChunks(
+export async function insertChunks(
   tx: Queryable,
   documentId: string,
   collection: Collection,

@@ -242,6 +242,7 @@ export async function retrieveAcrossYears(
       top_k: topK,
       rewrite_variants: perYear.flatMap((result) => result.parameters.rewrite_variants),
     },
+    hybrid: first.hybrid,
     timings: {
       embed_ms: sum((result) => result.timings.embed_ms),
       lexical_ms: sum((result) => result.timings.lexical_ms),

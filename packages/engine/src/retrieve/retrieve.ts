@@ -75,6 +75,8 @@ export interface RetrievedChunk {
   sha256: string;
   position: number;
   kind: string;
+  /** Tokens in `text` (the chunker's count). */
+  token_count: number;
   score: number;
   rank: number;
   ranks: Record<string, number>;
@@ -110,6 +112,8 @@ export interface RetrieveResult {
     rewrite_variants: QueryVariant[];
   };
   timings: { embed_ms: number; lexical_ms: number; vector_ms: number; fuse_ms: number; total_ms: number };
+  /** True when both arms ran and were fused (false for one-arm searches). */
+  hybrid: boolean;
 }
 
 /** Words for an OR-tsquery: letters and digits only, so user text can never inject tsquery syntax. */
@@ -288,6 +292,7 @@ export interface ChunkRow {
   context_before: string;
   context_after: string;
   proof_path: string[];
+  token_count: number;
   title: string;
   root: string;
   chunk_count: number;
@@ -300,7 +305,7 @@ export async function loadChunks(db: Queryable, ids: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const result = await db.query<ChunkRow>(
     `SELECT c.id, c.document_id, c.text, c.sha256, c.position, c.kind, c.page, c.section_path, c.legal, c.table_html,
-            c.context_before, c.context_after, c.proof_path, d.title, d.root, d.chunk_count, d.filename, d.document_type, d.fiscal_year
+            c.context_before, c.context_after, c.proof_path, c.token_count, d.title, d.root, d.chunk_count, d.filename, d.document_type, d.fiscal_year
        FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY($1::text[])`,
     [ids],
   );
@@ -321,6 +326,7 @@ export function toRetrievedChunk(
     sha256: row.sha256,
     position: row.position,
     kind: row.kind,
+    token_count: row.token_count,
     score: ranking.score,
     rank: ranking.rank,
     ranks: ranking.ranks,
@@ -435,5 +441,6 @@ export async function retrieve(
       fuse_ms: round(fuseMs),
       total_ms: round(performance.now() - started),
     },
+    hybrid: useLexical && useVector,
   };
 }

@@ -24,6 +24,7 @@ import { ApiError, toErrorResponse } from '../errors.js';
 import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema, uploadFieldsSchema } from '../schemas.js';
 import { streamEvents } from '../sse.js';
 import { parseUpload } from '../upload.js';
+import { registerAdminWorkspaceRoutes } from './admin-workspaces.js';
 
 export const SESSION_COOKIE = 'saksi_session';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -167,6 +168,8 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
     await engine.deleteDocument(documentId(c.req.param('id')));
     return c.body(null, 204);
   });
+
+  registerAdminWorkspaceRoutes(api, engine, requireSession);
 }
 
 /** A document id from the path; one the engine could never have issued is simply not found. */

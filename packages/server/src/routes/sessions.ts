@@ -4,16 +4,28 @@
  * log entries stay, they are public record).
  */
 import { deleteChatSession, type Engine, getChatSession } from '@saksi/engine';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { ApiError } from '../errors.js';
 import { IDENTIFIER } from '../schemas.js';
 
-export function registerSessionRoutes(api: Hono, engine: Engine): void {
-  api.get('/sessions/:id', async (c) =>
-    c.json(await getChatSession(engine.db, sessionId(c.req.param('id')))),
-  );
+/**
+ * `authorize` throws unless the caller may see the session (anyone for a public collection's, a key of
+ * the owning workspace otherwise; another workspace's session is not found).
+ */
+export function registerSessionRoutes(
+  api: Hono,
+  engine: Engine,
+  authorize: (c: Context, id: string) => Promise<void>,
+): void {
+  api.get('/sessions/:id', async (c) => {
+    const id = sessionId(c.req.param('id'));
+    await authorize(c, id);
+    return c.json(await getChatSession(engine.db, id));
+  });
   api.delete('/sessions/:id', async (c) => {
-    await deleteChatSession(engine.db, sessionId(c.req.param('id')));
+    const id = sessionId(c.req.param('id'));
+    await authorize(c, id);
+    await deleteChatSession(engine.db, id);
     return c.body(null, 204);
   });
 }

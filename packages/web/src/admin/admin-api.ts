@@ -253,3 +253,94 @@ export async function uploadDocument(
   }
   return outcome.result;
 }
+
+export type ApiKeyScope = 'read' | 'ingest' | 'admin';
+export const API_KEY_SCOPES: readonly ApiKeyScope[] = ['read', 'ingest', 'admin'];
+
+export interface AdminWorkspace {
+  id: string;
+  name: string;
+  quotas: Record<string, number>;
+  created_at: string;
+  documents: number;
+  /** Keys not revoked. */
+  keys: number;
+}
+
+/** An API key as lists show it: its visible prefix, never the secret. */
+export interface ApiKeyRecord {
+  id: string;
+  workspace_id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A new key: `key` is the secret, shown this once and never again. */
+export interface CreatedApiKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+function items<T>(body: { items?: unknown }, what: string): T[] {
+  if (!Array.isArray(body.items)) throw new AdminApiError('MALFORMED', `The ${what} list is malformed.`);
+  return body.items as T[];
+}
+
+function workspacePath(id: string): string {
+  return `/workspaces/${encodeURIComponent(id)}/keys`;
+}
+
+export async function listWorkspaces(): Promise<AdminWorkspace[]> {
+  return items<AdminWorkspace>(await json(await request('/workspaces')), 'workspace');
+}
+
+export async function createWorkspace(auth: AdminSession, name: string): Promise<AdminWorkspace> {
+  const response = await request('/workspaces', {
+    method: 'POST',
+    csrfToken: auth.csrfToken,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  const body = await json<{ workspace?: AdminWorkspace }>(response);
+  if (!body.workspace) throw new AdminApiError('MALFORMED', 'The reply has no workspace.', response.status);
+  return { ...body.workspace, documents: 0, keys: 0 };
+}
+
+export async function listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+  return items<ApiKeyRecord>(await json(await request(workspacePath(workspaceId))), 'key');
+}
+
+export async function createApiKey(
+  auth: AdminSession,
+  workspaceId: string,
+  input: { name: string; scopes: readonly ApiKeyScope[] },
+): Promise<CreatedApiKey> {
+  const response = await request(workspacePath(workspaceId), {
+    method: 'POST',
+    csrfToken: auth.csrfToken,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: input.name, scopes: input.scopes }),
+  });
+  const body = await json<Partial<CreatedApiKey>>(response);
+  if (typeof body.key !== 'string' || !body.record)
+    throw new AdminApiError('MALFORMED', 'The reply has no key.', response.status);
+  return { key: body.key, record: body.record };
+}
+
+export async function revokeApiKey(
+  auth: AdminSession,
+  workspaceId: string,
+  keyId: string,
+): Promise<ApiKeyRecord> {
+  const response = await request(`${workspacePath(workspaceId)}/${encodeURIComponent(keyId)}/revoke`, {
+    method: 'POST',
+    csrfToken: auth.csrfToken,
+  });
+  const body = await json<{ record?: ApiKeyRecord }>(response);
+  if (!body.record) throw new AdminApiError('MALFORMED', 'The reply has no key.', response.status);
+  return body.record;
+}

@@ -8,6 +8,7 @@ import { LoginForm } from './login.js';
 import { type LoginNotice, loginNotice } from './notices.js';
 import { ToastProvider } from './toasts.js';
 import { UploadForm } from './upload.js';
+import { WorkspacesSection } from './workspaces.js';
 import './admin.css';
 
 type Auth =
@@ -132,6 +133,7 @@ function Portal(props: {
         refreshKey={refreshKey}
         onUnauthorized={props.onUnauthorized}
       />
+      <WorkspacesSection session={props.session} onUnauthorized={props.onUnauthorized} />
     </div>
   );
 }

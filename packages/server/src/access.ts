@@ -1,0 +1,158 @@
+/**
+ * Who is calling and what they may touch (issue 8, DESIGN.md §11). A request carries an API key
+ * (`Authorization: Bearer saksi_…` or `X-API-Key`), an admin session cookie, or nothing. Keys act on
+ * their own workspace only; an admin session acts on the workspace named by `X-Saksi-Workspace`
+ * (default: the default workspace) and needs the CSRF header for anything that changes state.
+ * Without either, only public routes and the chat of collections marked public answer.
+ *
+ * Rate limits (token buckets, per process): per key, per client address for requests without a key,
+ * and the public chat's own hourly budget per address. A 429 carries `Retry-After`.
+ */
+import type { IncomingMessage } from 'node:http';
+import {
+  API_KEY_SCOPES,
+  type ApiKeyScope,
+  authenticateApiKey,
+  checkCsrfToken,
+  DEFAULT_WORKSPACE,
+  type Engine,
+  EngineError,
+  loadOrCreateAuthSecret,
+  requireScope,
+  sessionFor,
+} from '@saksi/engine';
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { enforce, limiterFromRate } from './rate-limit.js';
+
+export const SESSION_COOKIE = 'saksi_session';
+export const CSRF_HEADER = 'X-CSRF-Token';
+export const WORKSPACE_HEADER = 'X-Saksi-Workspace';
+
+export type Principal =
+  | { kind: 'api_key'; key_id: string; workspace_id: string; scopes: ApiKeyScope[] }
+  | { kind: 'admin'; email: string; session_id: string; workspace_id: string; scopes: ApiKeyScope[] };
+
+export interface AccessOptions {
+  /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
+  trustProxy?: boolean;
+}
+
+const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const PRINCIPAL = 'saksi.principal';
+
+export interface Access {
+  /** The caller, or null for an anonymous request; a presented but bad key is 401, never anonymous. */
+  principal(c: Context): Promise<Principal | null>;
+  /** The caller, who must hold `scope`; anonymous is 401, a missing scope 403. */
+  require(c: Context, scope: ApiKeyScope): Promise<Principal>;
+  /** Charges the anonymous budget of the client's address (public routes). */
+  chargeAnonymous(c: Context): void;
+  /** Charges the public chat's hourly budget of the client's address. */
+  chargePublicChat(c: Context): void;
+  clientAddress(c: Context): string;
+}
+
+export function createAccess(engine: Engine, options: AccessOptions = {}): Access {
+  const limits = engine.config.rateLimits;
+  const perKey = limiterFromRate(limits.perKeyPerMinute, 60);
+  const perIp = limiterFromRate(limits.perIpPerMinute, 60);
+  const publicChat = limiterFromRate(limits.publicChatPerHour, 3600);
+  let secretLoading: Promise<Uint8Array> | undefined;
+  const secret = () => {
+    secretLoading ??= loadOrCreateAuthSecret(engine.config.keysDir).catch((error) => {
+      secretLoading = undefined;
+      throw error;
+    });
+    return secretLoading;
+  };
+  const clientAddress = (c: Context) => address(c, options.trustProxy === true);
+
+  const resolve = async (c: Context): Promise<Principal | null> => {
+    const presented = presentedKey(c);
+    if (presented !== null) {
+      const key = await authenticateApiKey(engine.db, presented);
+      enforce(perKey, key.key_id, 'API key');
+      return { kind: 'api_key', key_id: key.key_id, workspace_id: key.workspace_id, scopes: key.scopes };
+    }
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (cookie) {
+      const key = await secret();
+      const session = await sessionFor(engine.db, cookie, { secret: key });
+      const method = c.req.method.toUpperCase();
+      if (
+        method !== 'GET' &&
+        method !== 'HEAD' &&
+        !checkCsrfToken(key, session.session_id, c.req.header(CSRF_HEADER))
+      ) {
+        throw new EngineError(
+          'CSRF_INVALID',
+          `This request needs the ${CSRF_HEADER} header with the csrf_token from /api/v1/admin/me.`,
+        );
+      }
+      const workspace = c.req.header(WORKSPACE_HEADER)?.trim() || DEFAULT_WORKSPACE;
+      if (!WORKSPACE_ID.test(workspace)) throw new EngineError('NOT_FOUND', 'No such workspace.');
+      return {
+        kind: 'admin',
+        email: session.email,
+        session_id: session.session_id,
+        workspace_id: workspace,
+        scopes: [...API_KEY_SCOPES],
+      };
+    }
+    return null;
+  };
+
+  return {
+    async principal(c) {
+      const cached = c.get(PRINCIPAL as never) as Principal | null | undefined;
+      if (cached !== undefined) return cached;
+      const principal = await resolve(c);
+      c.set(PRINCIPAL as never, principal as never);
+      return principal;
+    },
+    async require(c, scope) {
+      const principal = await this.principal(c);
+      if (principal === null) {
+        this.chargeAnonymous(c);
+        throw new EngineError(
+          'UNAUTHENTICATED',
+          'This route needs an API key: send "Authorization: Bearer saksi_…" (create one with `saksi api-keys create`).',
+        );
+      }
+      requireScope(principal, scope);
+      return principal;
+    },
+    chargeAnonymous(c) {
+      enforce(perIp, clientAddress(c), 'address');
+    },
+    chargePublicChat(c) {
+      enforce(publicChat, clientAddress(c), 'address on the public chat');
+    },
+    clientAddress,
+  };
+}
+
+/** The key in `Authorization: Bearer …` or `X-API-Key`, or null when neither header is present. */
+function presentedKey(c: Context): string | null {
+  const authorization = c.req.header('authorization');
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) {
+      throw new EngineError('UNAUTHENTICATED', 'Send the API key as "Authorization: Bearer saksi_…".');
+    }
+    return match[1]!;
+  }
+  const header = c.req.header('x-api-key');
+  return header === undefined ? null : header.trim();
+}
+
+/** The client's address: the socket's, or the proxy's `X-Forwarded-For` when it is trusted. */
+export function address(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded.slice(0, 100);
+  }
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'unknown';
+}

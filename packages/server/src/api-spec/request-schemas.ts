@@ -1,0 +1,95 @@
+/**
+ * Request schemas (zod) of the developer API routes of issue 8, single-sourced: the routes validate
+ * with them and the OpenAPI document is generated from them. As in schemas.ts, unknown fields are
+ * ignored and `null` counts as absent for optional JSON fields.
+ */
+import { z } from 'zod';
+import { COLLECTION_NAME, text } from '../schemas.js';
+
+const collection = z
+  .string()
+  .regex(
+    COLLECTION_NAME,
+    'must be 1–63 characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit',
+  );
+const fiscalYear = z.number().int().min(1900).max(2200);
+const nonEmpty = (max: number) => text(max).refine((value) => value.trim().length > 0, 'must not be empty');
+
+/** A whole number in a query string. */
+const integerString = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const API_KEY_SCOPES = ['read', 'ingest', 'admin'] as const;
+export const WEBHOOK_EVENTS = ['document.ready', 'document.failed'] as const;
+export const JOB_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
+
+/** `POST /api/v1/workspaces` */
+export const createWorkspaceBody = z.object({
+  name: nonEmpty(80).describe('1–80 letters, digits, spaces, ".", "_" or "-"'),
+});
+
+/** `POST /api/v1/keys` */
+export const createKeyBody = z.object({
+  name: nonEmpty(100),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES))
+    .min(1)
+    .max(API_KEY_SCOPES.length)
+    .describe('`admin` implies every scope'),
+});
+
+/** `POST /api/v1/collections` */
+export const createCollectionBody = z.object({
+  name: collection,
+  language: z.enum(['id', 'en']),
+  public: z.boolean().nullish().describe('Anyone may chat with a public collection without a key'),
+  domain: z.enum(['legal', 'budget', 'docs', 'general']).nullish(),
+});
+
+/** `POST /api/v1/uploads`: the metadata of a large file whose bytes follow by PUT. */
+export const createUploadBody = z.object({
+  collection,
+  filename: nonEmpty(500),
+  size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullish().describe('Declared size in bytes'),
+  mime: text(200).nullish(),
+  title: nonEmpty(500).nullish(),
+  language: z.enum(['id', 'en']).nullish(),
+  document_type: text(100).nullish(),
+  fiscal_year: fiscalYear.nullish(),
+  source: text(2_000).nullish(),
+});
+
+/** `POST /api/v1/webhooks` */
+export const createWebhookBody = z.object({
+  url: z
+    .string()
+    .max(2_000)
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL'),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).nullish().describe('Default: every event'),
+});
+
+/** `POST /api/v1/query` */
+export const queryBodyV1 = z.object({
+  collection,
+  question: nonEmpty(4_000),
+  top_k: z.number().int().min(1).max(50).nullish().describe('1–50, default 5'),
+  document_type: text(100).nullish(),
+  fiscal_year: fiscalYear.nullish(),
+});
+
+/** Query string of `GET /api/v1/jobs`. */
+export const listJobsQuery = z.object({
+  status: z.enum(JOB_STATUSES).optional(),
+  limit: integerString(1, 100).optional().describe('1–100, default 20'),
+  offset: integerString(0, 1_000_000_000).optional().describe('Default 0'),
+});
+
+/** Query string of `GET /api/v1/documents/:id/chunks`. */
+export const listChunksQuery = z.object({
+  limit: integerString(1, 100).optional().describe('1–100, default 20'),
+  offset: integerString(0, 1_000_000_000).optional().describe('Default 0'),
+});

@@ -1,0 +1,456 @@
+/**
+ * Response shapes of the v1 API (docs/api.md, issue 8) as zod schemas, for the OpenAPI document. They
+ * say what a client can rely on; the server may add fields. The certificate bundle and the verifier's
+ * report are described loosely: their normative definitions are the certificate schema and
+ * `verifyBundle` of `@saksi/proof` (docs/certificate.md, docs/verification.md).
+ */
+import { z } from 'zod';
+
+const timestamp = z.string().describe('ISO 8601 timestamp');
+const nullableTimestamp = timestamp.nullable();
+const hex = z.string().regex(/^[0-9a-f]*$/);
+
+export const errorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Stable machine-readable code, e.g. INVALID_INPUT, NOT_FOUND'),
+      message: z.string().describe('What happened and what to do'),
+      message_id: z.string().optional().describe('The same message in Indonesian, where there is one'),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    database: z.object({ kind: z.string(), ok: z.boolean() }),
+    log: z.object({ origin: z.string(), size: z.number().int() }),
+    anchor: z.object({
+      provider: z.string(),
+      running: z.boolean(),
+      chain_id: z.number().int().nullable(),
+      contract: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'Health' });
+
+export const quotasSchema = z
+  .object({
+    max_document_bytes: z.number().int().optional(),
+    max_pages: z.number().int().optional(),
+    max_storage_bytes: z.number().int().optional(),
+  })
+  .meta({ id: 'WorkspaceQuotas', description: 'Overrides of the configured quotas' });
+
+export const workspaceSchema = z
+  .object({ id: z.string(), name: z.string(), quotas: quotasSchema, created_at: timestamp })
+  .meta({ id: 'Workspace' });
+
+export const scopeSchema = z.enum(['read', 'ingest', 'admin']).meta({ id: 'Scope' });
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string(),
+    name: z.string(),
+    prefix: z.string().describe('The visible start of the key, e.g. saksi_AbCdEfGh'),
+    scopes: z.array(scopeSchema),
+    created_at: timestamp,
+    last_used_at: nullableTimestamp,
+    revoked_at: nullableTimestamp,
+  })
+  .meta({ id: 'ApiKey', description: 'An API key record: never the secret or its hash' });
+
+export const createdKeySchema = z
+  .object({
+    key: z.string().describe('The secret key, shown only this once: saksi_<43 base64url characters>'),
+    record: apiKeySchema,
+  })
+  .meta({ id: 'CreatedKey' });
+
+export const createdWorkspaceSchema = z
+  .object({ workspace: workspaceSchema, api_key: createdKeySchema })
+  .meta({ id: 'CreatedWorkspace' });
+
+export const workspaceInfoSchema = z
+  .object({
+    workspace: workspaceSchema,
+    principal: z.object({ key_id: z.string().nullable(), scopes: z.array(scopeSchema) }),
+    quotas: z.object({
+      max_document_bytes: z.number().int(),
+      max_pages: z.number().int(),
+      max_storage_bytes: z.number().int(),
+    }),
+    usage: z.object({ documents: z.number().int(), storage_bytes: z.number().int() }),
+  })
+  .meta({ id: 'WorkspaceInfo' });
+
+export const keyListSchema = z.object({ items: z.array(apiKeySchema) });
+export const keyRecordSchema = z.object({ record: apiKeySchema });
+
+export const collectionInfoSchema = z
+  .object({
+    name: z.string(),
+    language: z.enum(['id', 'en']),
+    public: z.boolean(),
+    domain: z.string(),
+    documents: z.number().int(),
+    embedding: z.object({ provider: z.string(), model: z.string(), dimensions: z.number().int() }),
+  })
+  .meta({ id: 'CollectionInfo' });
+
+export const collectionListSchema = z.object({ items: z.array(collectionInfoSchema) });
+export const createdCollectionSchema = z.object({ collection: collectionInfoSchema });
+
+const failure = z.object({ code: z.string(), message: z.string() }).nullable();
+
+export const documentStatusSchema = z
+  .enum(['PENDING', 'PROCESSING', 'READY', 'FAILED', 'ARCHIVED'])
+  .meta({ id: 'DocumentStatus' });
+
+export const documentSchema = z
+  .object({
+    id: z.string(),
+    collection: z.string(),
+    title: z.string(),
+    filename: z.string(),
+    mime: z.string(),
+    original_sha256: hex,
+    size: z.number().int(),
+    status: documentStatusSchema,
+    stage: z.string().nullable().describe('The ingestion stage last reached'),
+    progress: z.number().min(0).max(1),
+    error: failure.describe('Why ingestion failed (status FAILED)'),
+    root: hex.nullable().describe('RFC 6962 root over the chunk hashes, hex'),
+    chunk_count: z.number().int(),
+    pages: z.number().int().nullable(),
+    document_type: z.string().nullable(),
+    fiscal_year: z.number().int().nullable(),
+    source: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    anchor_state: z.enum(['PENDING_ANCHOR', 'ANCHORING', 'ANCHORED']),
+    created_at: timestamp,
+    job_id: z.string().nullable().describe('The latest ingestion job'),
+  })
+  .meta({ id: 'Document' });
+
+export const jobSchema = z
+  .object({
+    id: z.string(),
+    kind: z.literal('ingest'),
+    status: z.enum(['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED']),
+    stage: z.string().nullable(),
+    progress: z.number().min(0).max(1),
+    attempts: z.number().int(),
+    max_attempts: z.number().int(),
+    error: failure,
+    document_id: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    finished_at: nullableTimestamp,
+  })
+  .meta({ id: 'Job' });
+
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  });
+
+export const documentPageSchema = page(documentSchema);
+export const jobPageSchema = page(jobSchema);
+
+export const ingestAcceptedSchema = z
+  .object({
+    document: documentSchema,
+    job: jobSchema,
+    deduplicated: z.boolean().describe('True when the same bytes were already in the workspace'),
+  })
+  .meta({ id: 'IngestAccepted' });
+
+export const createdUploadSchema = z
+  .object({
+    upload: z.object({ id: z.string(), status: z.literal('CREATED'), expires_at: timestamp }),
+    upload_url: z.string().describe('Absolute URL with a one-use ?token=…; PUT the bytes there, no API key'),
+    method: z.literal('PUT'),
+  })
+  .meta({ id: 'CreatedUpload' });
+
+export const uploadedSchema = z
+  .object({
+    upload: z.object({ id: z.string(), status: z.literal('UPLOADED'), size: z.number().int(), sha256: hex }),
+  })
+  .meta({ id: 'Uploaded' });
+
+export const webhookEventSchema = z.enum(['document.ready', 'document.failed']).meta({ id: 'WebhookEvent' });
+
+export const webhookSchema = z
+  .object({ id: z.string(), url: z.string(), events: z.array(webhookEventSchema), created_at: timestamp })
+  .meta({ id: 'Webhook' });
+
+export const createdWebhookSchema = z
+  .object({
+    webhook: webhookSchema,
+    secret: z.string().describe('whsec_…, shown only this once; verifies Saksi-Signature'),
+  })
+  .meta({ id: 'CreatedWebhook' });
+
+export const webhookListSchema = z.object({ items: z.array(webhookSchema) });
+
+export const deliverySchema = z
+  .object({
+    id: z.string(),
+    event_id: z.string().describe('Stable across retries (the Saksi-Delivery header)'),
+    event: webhookEventSchema,
+    status: z.enum(['PENDING', 'DELIVERED', 'FAILED']),
+    attempts: z.number().int(),
+    last_status: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: nullableTimestamp,
+    delivered_at: nullableTimestamp,
+    created_at: timestamp,
+  })
+  .meta({ id: 'Delivery' });
+
+export const deliveryListSchema = z.object({ items: z.array(deliverySchema) });
+
+export const citationSchema = z
+  .object({
+    document_name: z.string().optional(),
+    document_title: z.string(),
+    page: z.number().int().nullable().optional(),
+    section_header: z.string().nullable().optional(),
+    section_path: z.array(z.string()).optional().describe('Section hierarchy, outermost first'),
+    pasal: z.string().optional(),
+    ayat: z.string().optional(),
+    label: z.string().optional().describe('How the citation reads, e.g. "Pasal 287 ayat (2) UU 22/2009"'),
+    url: z.string().optional(),
+  })
+  .meta({ id: 'Citation' });
+
+export const queryResultSchema = z
+  .object({
+    id: z.string().describe('Chunk id'),
+    document_id: z.string(),
+    text: z.string(),
+    score: z.number().describe('Reciprocal rank fusion score'),
+    rank: z.number().int(),
+    ranks: z.record(z.string(), z.number().int()).describe('Rank in each retrieval arm'),
+    kind: z.string(),
+    token_count: z.number().int(),
+    context: z.object({ before: z.string(), after: z.string() }),
+    citation: citationSchema,
+    table_html: z.string().nullable(),
+    chunk_hash: hex,
+    document: z.object({
+      id: z.string(),
+      root: hex,
+      chunk_count: z.number().int(),
+      filename: z.string(),
+      document_type: z.string().nullable(),
+      fiscal_year: z.number().int().nullable(),
+    }),
+    proof: z.object({
+      leaf_index: z.number().int(),
+      tree_size: z.number().int(),
+      path: z.array(hex),
+      root: hex,
+    }),
+  })
+  .meta({ id: 'QueryResult' });
+
+export const chunkPageSchema = page(queryResultSchema.partial({ score: true, rank: true, ranks: true }));
+
+export const queryResponseSchema = z
+  .object({
+    results: z.array(queryResultSchema),
+    hybrid: z.boolean(),
+    timings: z.object({
+      embed_ms: z.number(),
+      lexical_ms: z.number(),
+      vector_ms: z.number(),
+      fuse_ms: z.number(),
+      total_ms: z.number(),
+    }),
+    tokens: z.object({ question: z.number().int(), results: z.number().int() }),
+    parameters: z.object({
+      top_k: z.number().int(),
+      rrf_k: z.number().int(),
+      weights: z.record(z.string(), z.number()),
+      rewrite_variants: z.array(z.unknown()),
+    }),
+  })
+  .meta({ id: 'QueryResponse' });
+
+export const bundleSchema = z
+  .looseObject({
+    certificate: z.looseObject({
+      schema: z.literal('saksi.certificate/v1'),
+      certificate_id: z.string(),
+      issued_at: timestamp,
+    }),
+    signature: z.string().describe('Ed25519 over the RFC 8785 canonical certificate, base64'),
+    log: z.looseObject({
+      origin: z.string(),
+      leaf_index: z.number().int(),
+      inclusion_proof: z.array(z.string()),
+      checkpoint: z.string().describe('C2SP signed checkpoint note'),
+      cosignatures: z.array(z.string()),
+    }),
+    chunks: z.array(z.looseObject({ chunk_id: z.string(), text: z.string() })),
+  })
+  .meta({
+    id: 'Bundle',
+    description:
+      'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1; see docs/certificate.md).',
+  });
+
+export const resultSummarySchema = z
+  .object({
+    chunk_id: z.string(),
+    document_id: z.string(),
+    score: z.number(),
+    rank: z.number().int(),
+    citation: citationSchema,
+    snippet: z.string(),
+    context: z.object({ before: z.string(), after: z.string() }),
+  })
+  .meta({ id: 'ResultSummary' });
+
+export const chatResponseSchema = z
+  .looseObject({
+    session_id: z.string(),
+    answer: z.string(),
+    found: z.boolean().describe('False when the documents hold no good evidence'),
+    bundle: bundleSchema,
+    results: z.array(resultSummarySchema),
+    timings: z.record(z.string(), z.number()),
+  })
+  .meta({ id: 'ChatResponse' });
+
+export const chatSessionSchema = z
+  .object({
+    session_id: z.string(),
+    collection: z.string().nullable(),
+    messages: z.array(
+      z.object({
+        role: z.enum(['user', 'assistant']),
+        content: z.string(),
+        certificate_id: z.string().nullable(),
+        created_at: timestamp,
+      }),
+    ),
+  })
+  .meta({ id: 'ChatSession' });
+
+export const verificationSchema = z
+  .looseObject({
+    verdict: z.enum(['verified', 'failed']),
+    certificate_id: z.string().nullable(),
+    checks: z.array(z.record(z.string(), z.unknown())),
+    codes: z.array(z.string()),
+    claims: z.array(z.record(z.string(), z.unknown())),
+    summary: z.record(z.string(), z.unknown()),
+    checkpoint: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({
+    id: 'Verification',
+    description:
+      'The result of verifyBundle (@saksi/proof): every check, integrity codes and per-claim render decisions.',
+  });
+
+export const checkpointSchema = z
+  .object({
+    origin: z.string(),
+    size: z.number().int(),
+    root_hash: hex.describe('hex'),
+    checkpoint: z.string().describe('C2SP signed note'),
+    cosignatures: z.array(z.string()),
+  })
+  .meta({ id: 'Checkpoint' });
+
+export const inclusionProofSchema = z.object({
+  leaf_index: z.number().int(),
+  tree_size: z.number().int(),
+  proof: z.array(hex),
+});
+
+export const consistencyProofSchema = z.object({
+  first: z.number().int(),
+  second: z.number().int(),
+  proof: z.array(hex),
+});
+
+export const cosignaturesSchema = z.object({ size: z.number().int(), cosignatures: z.array(z.string()) });
+
+export const anchorStatusSchema = z
+  .looseObject({
+    provider: z.enum(['local', 'evm', 'none']),
+    chain: z
+      .object({
+        provider: z.string(),
+        chain_id: z.number().int(),
+        contract: z.string(),
+        rpc_url: z.string().nullable().describe('Local chain only'),
+      })
+      .nullable(),
+    documents: z.record(z.string(), z.number().int()).describe('READY documents per anchor state'),
+    rounds: z.array(
+      z.looseObject({
+        id: z.string(),
+        status: z.enum(['BUILT', 'SENT', 'CONFIRMED']),
+        explorer_url: z.string().nullable(),
+      }),
+    ),
+    document: z
+      .looseObject({
+        id: z.string(),
+        title: z.string(),
+        root: hex.nullable(),
+        anchor_state: z.enum(['PENDING_ANCHOR', 'ANCHORING', 'ANCHORED']),
+        anchor: z.record(z.string(), z.unknown()).nullable().describe('The certificate evidence anchor'),
+        explorer_url: z.string().nullable(),
+      })
+      .optional(),
+  })
+  .meta({
+    id: 'AnchorStatus',
+    description:
+      'provider, chain, documents per anchor state and recent rounds (id, status, chain_id, contract, batch_root, size, log_size, tx_hash, block_number, block_timestamp, gas_used, attempts, last_error, created_at, explorer_url); for one document also `document`.',
+  });
+
+export const trustedKeysSchema = z
+  .record(z.string(), z.unknown())
+  .describe('Public keys to pin: certificate issuers, the log, witnesses');
+
+export const openApiSchema = z.record(z.string(), z.unknown()).describe('OpenAPI 3.1');
+
+export const adminIdentitySchema = z
+  .object({
+    email: z.string(),
+    csrf_token: z.string().describe('Send as X-CSRF-Token on every non-GET admin request'),
+  })
+  .meta({ id: 'AdminIdentity' });
+
+export const adminDocumentSchema = z
+  .object({
+    ...documentSchema.shape,
+    anchor: z
+      .object({
+        chain_id: z.number().int(),
+        tx_hash: z.string(),
+        block_number: z.number().int(),
+        explorer_url: z.string().nullable().describe('null for the local chain'),
+      })
+      .nullable()
+      .describe('The confirmed on-chain anchor, or null'),
+  })
+  .meta({ id: 'AdminDocument' });
+
+export const adminDocumentPageSchema = page(adminDocumentSchema);
+
+export const adminIngestSchema = z.object({ document: documentSchema, deduplicated: z.boolean() });
+export const adminDocumentResultSchema = z.object({ document: documentSchema });

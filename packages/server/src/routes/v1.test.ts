@@ -1,0 +1,378 @@
+/**
+ * The developer's afternoon (issue 8 "done when"), over real HTTP with the typed client: create a
+ * workspace with an admin key, register a webhook, upload a PDF and a DOCX (202 + jobs), receive the
+ * signed `document.ready` webhooks, query with citations and check each proof against the document
+ * root; the two-step upload; dedupe; keys, scopes and rate limits.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { SaksiApiError, SaksiClient, verifyWebhookSignature } from '@saksi/client';
+import { createApiKey, DEFAULT_WORKSPACE } from '@saksi/engine';
+import {
+  fromHex,
+  hashLeaf,
+  normalizeText,
+  sha256,
+  toHex,
+  utf8Encode,
+  verifyInclusionProof,
+} from '@saksi/proof';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
+import { type RunningServer, startServer } from '../serve.js';
+
+const shared = path.resolve(import.meta.dirname, '../../../../../shared/data');
+const readShared = (relative: string) => new Uint8Array(readFileSync(path.join(shared, relative)));
+const pdf = readShared('corpora/pmk-transfer-pdf/PMK_Nomor_16_Tahun_2014.pdf');
+const docx = readShared('files/docx-samples/mammoth/tables.docx');
+const markdown = readShared('corpora/docs-redux/docs/api/compose.md');
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let test: TestEngine;
+let server: RunningServer;
+let hooks: Server;
+let hookUrl: string;
+const received: Received[] = [];
+let bootstrap: SaksiClient;
+
+beforeAll(async () => {
+  test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none' } });
+  test.engine.startWorker({ pollMs: 50 });
+  server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });
+  hooks = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/saksi`;
+  const { key } = await createApiKey(test.engine.db, {
+    workspaceId: DEFAULT_WORKSPACE,
+    name: 'operator',
+    scopes: ['admin'],
+  });
+  bootstrap = new SaksiClient({ baseUrl: server.url, apiKey: key });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => hooks?.close(resolve));
+  await test?.close();
+});
+
+async function until<T>(
+  probe: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('a developer with an API key', () => {
+  let acme: SaksiClient;
+  let secret: string;
+  const documents: Record<string, { id: string; root: string | null }> = {};
+
+  it('creates a workspace and gets its own admin key', async () => {
+    const created = await bootstrap.createWorkspace({ name: 'Acme Docs' });
+    expect(created.workspace.name).toBe('Acme Docs');
+    expect(created.api_key.key).toMatch(/^saksi_[A-Za-z0-9_-]{43}$/);
+    expect(created.api_key.record.scopes).toEqual(['admin']);
+    expect(JSON.stringify(created.api_key.record)).not.toContain(created.api_key.key);
+    acme = new SaksiClient({ baseUrl: server.url, apiKey: created.api_key.key });
+    const info = await acme.workspace();
+    expect(info.workspace.id).toBe(created.workspace.id);
+    expect(info.usage).toEqual({ documents: 0, storage_bytes: 0 });
+    expect(info.quotas.max_document_bytes).toBeGreaterThan(0);
+  });
+
+  it('registers a webhook; the secret is shown once', async () => {
+    const created = await acme.createWebhook({ url: hookUrl });
+    secret = created.secret;
+    expect(secret).toMatch(/^whsec_/);
+    const listed = await acme.listWebhooks();
+    expect(listed.map((hook) => hook.id)).toEqual([created.webhook.id]);
+    expect(JSON.stringify(listed)).not.toContain(secret);
+  });
+
+  it('uploads a PDF and a DOCX: 202 at once, PENDING, then READY through the job statuses', async () => {
+    await acme.createCollection({ name: 'handbook', language: 'id' });
+    for (const [name, bytes] of [
+      ['pmk-16-2014.pdf', pdf],
+      ['tables.docx', docx],
+    ] as const) {
+      const accepted = await acme.uploadDocument({ collection: 'handbook', file: bytes, filename: name });
+      expect(accepted.deduplicated).toBe(false);
+      expect(accepted.document.status).toBe('PENDING');
+      expect(['QUEUED', 'RUNNING']).toContain(accepted.job.status);
+      const seen = new Set<string>();
+      const ready = await acme.waitForDocument(accepted.document.id, {
+        intervalMs: 20,
+        timeoutMs: 60_000,
+        onProgress: (document) => seen.add(document.status),
+      });
+      expect(ready.status).toBe('READY');
+      expect(ready.root).toMatch(/^[0-9a-f]{64}$/);
+      expect(ready.progress).toBe(1);
+      expect(ready.error).toBeNull();
+      const job = await acme.getJob(accepted.job.id);
+      expect(job).toMatchObject({ status: 'SUCCEEDED', stage: 'done', progress: 1, document_id: ready.id });
+      documents[name] = { id: ready.id, root: ready.root };
+    }
+    const jobs = await acme.listJobs({ status: 'SUCCEEDED' });
+    expect(jobs.total).toBe(2);
+  });
+
+  it('receives a signed document.ready webhook for each document', async () => {
+    await until(() => received.length >= 2, 'two webhook deliveries');
+    const events = received.map((delivery) => ({
+      delivery,
+      payload: JSON.parse(delivery.body) as { id: string; type: string; data: { document: { id: string } } },
+    }));
+    expect(events.map((event) => event.payload.type)).toEqual(['document.ready', 'document.ready']);
+    expect(new Set(events.map((event) => event.payload.data.document.id))).toEqual(
+      new Set(Object.values(documents).map((document) => document.id)),
+    );
+    for (const { delivery, payload } of events) {
+      const signature = delivery.headers['saksi-signature'] as string;
+      expect(await verifyWebhookSignature(secret, signature, delivery.body)).toBe(true);
+      expect(await verifyWebhookSignature(secret, signature, delivery.body.replace('READY', 'FAILED'))).toBe(
+        false,
+      );
+      expect(await verifyWebhookSignature('whsec_wrong', signature, delivery.body)).toBe(false);
+      expect(delivery.headers['saksi-delivery']).toBe(payload.id);
+      expect(delivery.headers['saksi-event']).toBe('document.ready');
+    }
+  });
+
+  it('queries with citations, parent context, chunk hashes and proofs that check against the document root', async () => {
+    const response = await acme.query({ collection: 'handbook', question: 'dana alokasi khusus', top_k: 5 });
+    expect(response.hybrid).toBe(true);
+    expect(response.results.length).toBeGreaterThan(0);
+    expect(response.tokens.question).toBeGreaterThan(0);
+    expect(response.tokens.results).toBe(response.results.reduce((sum, item) => sum + item.token_count, 0));
+    for (const key of ['embed_ms', 'lexical_ms', 'vector_ms', 'fuse_ms', 'total_ms'] as const) {
+      expect(response.timings[key]).toBeGreaterThanOrEqual(0);
+    }
+    for (const result of response.results) {
+      expect(result.score).toBeGreaterThan(0);
+      expect(result.citation.document_name).toBe('pmk-16-2014.pdf');
+      expect(result.citation.page).toBeGreaterThanOrEqual(1);
+      expect(Array.isArray(result.citation.section_path)).toBe(true);
+      expect(typeof result.context.before).toBe('string');
+      expect(result.document.root).toBe(documents['pmk-16-2014.pdf']!.root);
+      // The chunk hash is SHA-256 of the normalized text, and its proof leads to the published root.
+      expect(result.chunk_hash).toBe(toHex(sha256(utf8Encode(normalizeText(result.text)))));
+      const leaf = hashLeaf(fromHex(result.chunk_hash));
+      expect(
+        verifyInclusionProof(
+          result.proof.leaf_index,
+          result.proof.tree_size,
+          leaf,
+          result.proof.path.map((hex) => fromHex(hex)),
+          fromHex(result.proof.root),
+        ),
+      ).toBe(true);
+      const tampered = hashLeaf(sha256(utf8Encode(`${result.text} `)));
+      expect(
+        verifyInclusionProof(
+          result.proof.leaf_index,
+          result.proof.tree_size,
+          tampered,
+          result.proof.path.map((hex) => fromHex(hex)),
+          fromHex(result.proof.root),
+        ),
+      ).toBe(false);
+    }
+  });
+
+  it('returns tables as HTML', async () => {
+    const chunks = await acme.listChunks(documents['tables.docx']!.id, { limit: 100 });
+    const tables = chunks.items.filter((chunk) => chunk.table_html !== null);
+    expect(tables.length).toBeGreaterThan(0);
+    expect(tables[0]!.table_html).toMatch(/^<table[\s>]/);
+    expect(chunks.total).toBe(chunks.items.length);
+  });
+
+  it('deduplicates the same bytes in the workspace: instant, same document and root, no parsing', async () => {
+    const before = (await acme.listJobs()).total;
+    const again = await acme.uploadDocument({ collection: 'handbook', file: pdf, filename: 'again.pdf' });
+    expect(again.deduplicated).toBe(true);
+    expect(again.document.id).toBe(documents['pmk-16-2014.pdf']!.id);
+    expect(again.document.status).toBe('READY');
+    expect(again.job.status).toBe('SUCCEEDED');
+    expect((await acme.listJobs()).total).toBe(before + 1);
+    expect((await acme.listJobs({ status: 'QUEUED' })).total).toBe(0);
+  });
+
+  it('uploads a large file in two steps: create, PUT to the upload URL, process', async () => {
+    const created = await acme.createUpload({
+      collection: 'handbook',
+      filename: 'compose.md',
+      size: markdown.length,
+    });
+    expect(created.method).toBe('PUT');
+    expect(created.upload_url).toContain(`/api/v1/uploads/${created.upload.id}/content?token=`);
+    // Processing before the bytes arrive is a conflict, not a half-made document.
+    await expect(acme.processUpload(created.upload.id)).rejects.toMatchObject({ status: 409 });
+    const put = await acme.putUploadContent(created.upload_url, markdown);
+    expect(put.upload).toMatchObject({ status: 'UPLOADED', size: markdown.length });
+    // The URL is single-use.
+    await expect(acme.putUploadContent(created.upload_url, markdown)).rejects.toMatchObject({ status: 409 });
+    const accepted = await acme.processUpload(created.upload.id);
+    expect(accepted.document.status).toBe('PENDING');
+    const ready = await acme.waitForDocument(accepted.document.id, { intervalMs: 20, timeoutMs: 60_000 });
+    expect(ready.status).toBe('READY');
+    expect(ready.filename).toBe('compose.md');
+    // A guessed token is simply not found.
+    const forged = created.upload_url.replace(/token=.*/, `token=${'A'.repeat(43)}`);
+    await expect(acme.putUploadContent(forged, markdown)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('reports a malformed file as FAILED with its reason, and sends document.failed', async () => {
+    const broken = new TextEncoder().encode('%PDF-1.7\nnot really a PDF at all');
+    const accepted = await acme.uploadDocument({
+      collection: 'handbook',
+      file: broken,
+      filename: 'broken.pdf',
+    });
+    expect(accepted.document.status).toBe('PENDING');
+    const failed = await acme.waitForDocument(accepted.document.id, { intervalMs: 20, timeoutMs: 30_000 });
+    expect(failed.status).toBe('FAILED');
+    expect(failed.error?.code).toBe('MALFORMED_FILE');
+    expect((await acme.listChunks(failed.id)).total).toBe(0);
+    const job = await acme.getJob(accepted.job.id);
+    expect(job.status).toBe('FAILED');
+    expect(job.error?.code).toBe('MALFORMED_FILE');
+    await until(
+      () => received.some((delivery) => JSON.parse(delivery.body).type === 'document.failed'),
+      'the document.failed webhook',
+    );
+  });
+
+  it('manages keys by scope: a read key queries but cannot upload; a revoked key stops working', async () => {
+    const created = await acme.createKey({ name: 'reader', scopes: ['read'] });
+    expect(created.record.prefix).toBe(created.key.slice(0, 14));
+    const reader = new SaksiClient({ baseUrl: server.url, apiKey: created.key });
+    expect(
+      (await reader.query({ collection: 'handbook', question: 'dana alokasi' })).results.length,
+    ).toBeGreaterThan(0);
+    await expect(
+      reader.uploadDocument({ collection: 'handbook', file: markdown, filename: 'x.md' }),
+    ).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    await expect(reader.listKeys()).rejects.toMatchObject({ status: 403 });
+    const keys = await acme.listKeys();
+    expect(keys.map((key) => key.name)).toContain('reader');
+    expect(JSON.stringify(keys)).not.toContain(created.key);
+    await acme.revokeKey(created.record.id);
+    await expect(reader.query({ collection: 'handbook', question: 'dana' })).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHENTICATED',
+    });
+  });
+
+  it('answers 401 without a key and for a malformed one, with no stack and no data', async () => {
+    const anonymous = new SaksiClient({ baseUrl: server.url });
+    await expect(anonymous.listDocuments()).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    const forged = new SaksiClient({ baseUrl: server.url, apiKey: `saksi_${'x'.repeat(43)}` });
+    await expect(forged.query({ collection: 'handbook', question: 'dana' })).rejects.toMatchObject({
+      status: 401,
+    });
+    const response = await fetch(`${server.url}/api/v1/documents`, {
+      headers: { authorization: 'Basic abc' },
+    });
+    expect(response.status).toBe(401);
+    expect(await response.text()).not.toMatch(/\n\s+at /);
+  });
+
+  it('serves an OpenAPI 3.1 document listing the developer routes', async () => {
+    const document = (await acme.openApi()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe('3.1.0');
+    for (const route of [
+      '/api/v1/documents',
+      '/api/v1/query',
+      '/api/v1/uploads',
+      '/api/v1/webhooks',
+      '/api/v1/jobs/{id}',
+    ]) {
+      expect(Object.keys(document.paths)).toContain(route);
+    }
+  });
+});
+
+describe('rate limits', () => {
+  let limited: TestEngine;
+  let limitedServer: RunningServer;
+
+  beforeAll(async () => {
+    limited = await openTestEngine({
+      env: {
+        SAKSI_ANCHOR: 'none',
+        SAKSI_RATE_LIMIT_KEY: '3',
+        SAKSI_PUBLIC_CHAT_LIMIT: '2',
+        SAKSI_RATE_LIMIT_IP: '1000',
+      },
+    });
+    await limited.engine.ingest('open', { bytes: markdown, filename: 'compose.md' }, { language: 'en' });
+    await limited.engine.configureCollection('open', { public: true });
+    limitedServer = await startServer(limited.engine, { port: 0, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await limitedServer?.close();
+    await limited?.close();
+  });
+
+  it('gives each key a token bucket: over it, 429 with Retry-After', async () => {
+    const { key } = await createApiKey(limited.engine.db, {
+      workspaceId: DEFAULT_WORKSPACE,
+      name: 'busy',
+      scopes: ['read'],
+    });
+    const client = new SaksiClient({ baseUrl: limitedServer.url, apiKey: key });
+    for (let i = 0; i < 3; i++) await client.listDocuments();
+    const error = await client.listDocuments().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SaksiApiError);
+    expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect((error as SaksiApiError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // Another key has its own bucket.
+    const other = await createApiKey(limited.engine.db, {
+      workspaceId: DEFAULT_WORKSPACE,
+      name: 'calm',
+      scopes: ['read'],
+    });
+    await new SaksiClient({ baseUrl: limitedServer.url, apiKey: other.key }).listDocuments();
+  });
+
+  it('limits the public chat per address', async () => {
+    const chat = () =>
+      fetch(`${limitedServer.url}/api/v1/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ collection: 'open', question: 'What does compose do?' }),
+      });
+    expect((await chat()).status).toBe(200);
+    expect((await chat()).status).toBe(200);
+    const refused = await chat();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+  });
+});

@@ -1,0 +1,436 @@
+/**
+ * The developer API (issue 8, DESIGN.md §1 fourth use, §11): workspaces and keys, collections,
+ * asynchronous document ingestion with jobs, two-step uploads, completion webhooks, and retrieval
+ * with full-fidelity results. Every route here needs an API key (or an admin session) and touches
+ * only the caller's workspace: another workspace's ids are simply not found.
+ */
+import {
+  countTokens,
+  createApiKey,
+  createUpload,
+  createWebhook,
+  createWorkspace,
+  deleteWebhook,
+  type Engine,
+  EngineError,
+  getJob,
+  getUpload,
+  getWorkspace,
+  listApiKeys,
+  listDeliveries,
+  listJobs,
+  listWebhooks,
+  markUploadProcessed,
+  publicJob,
+  publicUpload,
+  putUploadContent,
+  type RetrievedChunk,
+  revokeApiKey,
+  type SubmitResult,
+  updateCollectionProfile,
+  uploadBytes,
+} from '@saksi/engine';
+import type { Hono } from 'hono';
+import type { Access, Principal } from '../access.js';
+import {
+  createCollectionBody,
+  createKeyBody,
+  createUploadBody,
+  createWebhookBody,
+  createWorkspaceBody,
+  listChunksQuery,
+  listJobsQuery,
+  queryBodyV1,
+} from '../api-spec/request-schemas.js';
+import { readBodyLimited, readJsonBody, validate } from '../body.js';
+import { ApiError } from '../errors.js';
+import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema } from '../schemas.js';
+import { parseUpload, safeFilename } from '../upload.js';
+
+const JSON_LIMIT = 1024 * 1024;
+
+export function registerV1Routes(api: Hono, engine: Engine, access: Access): void {
+  // Workspaces and keys.
+  api.post('/workspaces', async (c) => {
+    const principal = await access.require(c, 'admin');
+    const body = validate(createWorkspaceBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'workspace');
+    const workspace = await createWorkspace(engine.db, { name: body.name });
+    const apiKey = await createApiKey(engine.db, {
+      workspaceId: workspace.id,
+      name: `${workspace.name} admin`,
+      scopes: ['admin'],
+      createdBy: actor(principal),
+    });
+    c.header('Cache-Control', 'no-store');
+    return c.json({ workspace, api_key: apiKey }, 201);
+  });
+
+  api.get('/workspace', async (c) => {
+    const principal = await access.require(c, 'read');
+    const [workspace, quotas, usage] = await Promise.all([
+      getWorkspace(engine.db, principal.workspace_id),
+      engine.quotas(principal.workspace_id),
+      engine.usage(principal.workspace_id),
+    ]);
+    return c.json({
+      workspace,
+      principal: {
+        kind: principal.kind,
+        key_id: principal.kind === 'api_key' ? principal.key_id : null,
+        scopes: principal.scopes,
+      },
+      quotas,
+      usage,
+    });
+  });
+
+  api.get('/keys', async (c) => {
+    const principal = await access.require(c, 'admin');
+    return c.json({ items: await listApiKeys(engine.db, principal.workspace_id) });
+  });
+
+  api.post('/keys', async (c) => {
+    const principal = await access.require(c, 'admin');
+    const body = validate(createKeyBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'API key');
+    const created = await createApiKey(engine.db, {
+      workspaceId: principal.workspace_id,
+      name: body.name,
+      scopes: body.scopes,
+      createdBy: actor(principal),
+    });
+    c.header('Cache-Control', 'no-store');
+    return c.json(created, 201);
+  });
+
+  api.delete('/keys/:id', async (c) => {
+    const principal = await access.require(c, 'admin');
+    const record = await revokeApiKey(
+      engine.db,
+      principal.workspace_id,
+      identifier(c.req.param('id'), 'API key'),
+      actor(principal),
+    );
+    return c.json({ record });
+  });
+
+  // Collections.
+  api.post('/collections', async (c) => {
+    const principal = await access.require(c, 'ingest');
+    const body = validate(createCollectionBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'collection');
+    if (await engineCollection(engine, body.name, principal.workspace_id)) {
+      throw new EngineError('CONFLICT', `Collection "${body.name}" already exists.`);
+    }
+    await engine.ensureCollection(body.name, principal.workspace_id, body.language);
+    const profile = {
+      public: body.public === true,
+      ...(body.domain != null ? { domain: body.domain } : {}),
+    };
+    const collection = await updateCollectionProfile(engine.db, body.name, profile, principal.workspace_id);
+    return c.json({ collection: collectionInfo({ ...collection, documents: 0 }) }, 201);
+  });
+
+  // Documents: asynchronous ingestion.
+  api.post('/documents', async (c) => {
+    const principal = await access.require(c, 'ingest');
+    const upload = await parseUpload(c, engine);
+    const result = await engine.submit(
+      upload.collection,
+      { ...upload.input, uploader: actor(principal) },
+      { workspaceId: principal.workspace_id, ...upload.options },
+    );
+    return c.json(submitted(result), result.deduplicated ? 200 : 202);
+  });
+
+  api.get('/documents', async (c) => {
+    const principal = await access.require(c, 'read');
+    const query = validate(listDocumentsSchema, c.req.query(), 'document list query');
+    const page = await engine.listDocuments({
+      ...listDocumentsOptions(query),
+      workspaceId: principal.workspace_id,
+    });
+    return c.json({ items: page.items, total: page.total, limit: page.limit, offset: page.offset });
+  });
+
+  api.get('/documents/:id', async (c) => {
+    const principal = await access.require(c, 'read');
+    return c.json(
+      await engine.getDocument(identifier(c.req.param('id'), 'document'), principal.workspace_id),
+    );
+  });
+
+  api.get('/documents/:id/chunks', async (c) => {
+    const principal = await access.require(c, 'read');
+    const query = validate(listChunksQuery, c.req.query(), 'chunk list query');
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await engine.documentChunks(
+      identifier(c.req.param('id'), 'document'),
+      principal.workspace_id,
+      {
+        limit,
+        offset,
+      },
+    );
+    return c.json({ items: page.items.map(fidelityResult), total: page.total, limit, offset });
+  });
+
+  api.delete('/documents/:id', async (c) => {
+    const principal = await access.require(c, 'ingest');
+    await engine.deleteDocument(identifier(c.req.param('id'), 'document'), principal.workspace_id);
+    return c.body(null, 204);
+  });
+
+  // Jobs.
+  api.get('/jobs', async (c) => {
+    const principal = await access.require(c, 'read');
+    const query = validate(listJobsQuery, c.req.query(), 'job list query');
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listJobs(engine.db, {
+      workspaceId: principal.workspace_id,
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      limit,
+      offset,
+    });
+    return c.json({ items: page.items.map(publicJob), total: page.total, limit, offset });
+  });
+
+  api.get('/jobs/:id', async (c) => {
+    const principal = await access.require(c, 'read');
+    const id = identifier(c.req.param('id'), 'job');
+    const job = await getJob(engine.db, id, principal.workspace_id);
+    if (!job) throw new ApiError('NOT_FOUND', 404, `No job ${JSON.stringify(id)}.`);
+    return c.json(publicJob(job));
+  });
+
+  // Two-step uploads.
+  api.post('/uploads', async (c) => {
+    const principal = await access.require(c, 'ingest');
+    const body = validate(createUploadBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'upload');
+    const quotas = await engine.quotas(principal.workspace_id);
+    const { upload, token } = await createUpload(engine.db, {
+      workspaceId: principal.workspace_id,
+      collection: body.collection,
+      filename: safeFilename(body.filename),
+      ...(body.mime != null ? { mime: body.mime } : {}),
+      ...(body.size != null ? { declaredSize: body.size } : {}),
+      fields: {
+        ...(body.title != null ? { title: body.title.trim() } : {}),
+        ...(body.language != null ? { language: body.language } : {}),
+        ...(body.document_type != null ? { document_type: body.document_type } : {}),
+        ...(body.fiscal_year != null ? { fiscal_year: body.fiscal_year } : {}),
+        ...(body.source != null ? { source: body.source } : {}),
+      },
+      ttlSeconds: engine.config.uploadUrlTtlSeconds,
+      maxBytes: quotas.max_document_bytes,
+    });
+    const base = engine.config.publicUrl ?? new URL(c.req.url).origin;
+    c.header('Cache-Control', 'no-store');
+    return c.json(
+      {
+        upload: publicUpload(upload),
+        upload_url: `${base}/api/v1/uploads/${upload.id}/content?token=${token}`,
+        method: 'PUT',
+      },
+      201,
+    );
+  });
+
+  api.put('/uploads/:id/content', async (c) => {
+    const id = identifier(c.req.param('id'), 'upload');
+    const token = c.req.query('token') ?? '';
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
+      access.chargeAnonymous(c);
+      throw new ApiError('NOT_FOUND', 404, 'No upload at this URL, or it has expired; create a new one.');
+    }
+    const maxBytes = engine.config.quotas.maxDocumentBytes;
+    const bytes = await readBodyLimited(c.req.raw, maxBytes, 'FILE_TOO_LARGE');
+    const upload = await putUploadContent(engine.db, id, token, bytes, maxBytes);
+    return c.json({ upload: publicUpload(upload) });
+  });
+
+  api.post('/uploads/:id/process', async (c) => {
+    const principal = await access.require(c, 'ingest');
+    const id = identifier(c.req.param('id'), 'upload');
+    const upload = await getUpload(engine.db, principal.workspace_id, id);
+    const bytes = await uploadBytes(engine.db, principal.workspace_id, id);
+    const result = await engine.submit(
+      upload.collection,
+      {
+        bytes,
+        filename: upload.filename,
+        ...(upload.mime ? { mime: upload.mime } : {}),
+        ...(upload.fields.title ? { title: upload.fields.title } : {}),
+        ...(upload.fields.document_type ? { document_type: upload.fields.document_type } : {}),
+        ...(upload.fields.fiscal_year !== undefined ? { fiscal_year: upload.fields.fiscal_year } : {}),
+        ...(upload.fields.source ? { source: upload.fields.source } : {}),
+        uploader: actor(principal),
+      },
+      {
+        workspaceId: principal.workspace_id,
+        ...(upload.fields.language ? { language: upload.fields.language } : {}),
+      },
+    );
+    const processed = await markUploadProcessed(engine.db, id, result.document.id, result.job.id);
+    return c.json({ ...submitted(result), upload: publicUpload(processed) }, result.deduplicated ? 200 : 202);
+  });
+
+  // Webhooks.
+  api.post('/webhooks', async (c) => {
+    const principal = await access.require(c, 'admin');
+    const body = validate(createWebhookBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'webhook');
+    const created = await createWebhook(engine.db, {
+      workspaceId: principal.workspace_id,
+      url: body.url,
+      ...(body.events != null ? { events: body.events } : {}),
+    });
+    c.header('Cache-Control', 'no-store');
+    return c.json(created, 201);
+  });
+
+  api.get('/webhooks', async (c) => {
+    const principal = await access.require(c, 'admin');
+    return c.json({ items: await listWebhooks(engine.db, principal.workspace_id) });
+  });
+
+  api.delete('/webhooks/:id', async (c) => {
+    const principal = await access.require(c, 'admin');
+    await deleteWebhook(engine.db, principal.workspace_id, identifier(c.req.param('id'), 'webhook'));
+    return c.body(null, 204);
+  });
+
+  api.get('/webhooks/:id/deliveries', async (c) => {
+    const principal = await access.require(c, 'admin');
+    const items = await listDeliveries(
+      engine.db,
+      principal.workspace_id,
+      identifier(c.req.param('id'), 'webhook'),
+      { limit: 100 },
+    );
+    return c.json({ items });
+  });
+
+  // Retrieval.
+  api.post('/query', async (c) => {
+    const principal = await access.require(c, 'read');
+    const body = validate(queryBodyV1, await readJsonBody(c.req.raw, JSON_LIMIT), 'query request');
+    const result = await engine.query(
+      body.collection,
+      {
+        question: body.question,
+        ...(body.top_k != null ? { top_k: body.top_k } : {}),
+        ...(body.document_type != null ? { document_type: body.document_type } : {}),
+        ...(body.fiscal_year != null ? { fiscal_year: body.fiscal_year } : {}),
+      },
+      principal.workspace_id,
+    );
+    const results = result.results.map(fidelityResult);
+    return c.json({
+      results,
+      hybrid: result.hybrid,
+      timings: result.timings,
+      tokens: {
+        question: countTokens(body.question),
+        results: results.reduce((total, item) => total + item.token_count, 0),
+      },
+      parameters: result.parameters,
+    });
+  });
+}
+
+/** The collection, or null (never throws for a missing one). */
+async function engineCollection(engine: Engine, name: string, workspaceId: string) {
+  try {
+    return await engine.collection(name, workspaceId);
+  } catch (error) {
+    if (error instanceof EngineError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/** Who did it, for the audit log and the document's uploader: the key id or the admin's email. */
+function actor(principal: Principal): string {
+  return principal.kind === 'api_key' ? `key:${principal.key_id}` : principal.email;
+}
+
+function submitted(result: SubmitResult) {
+  return { document: result.document, job: publicJob(result.job), deduplicated: result.deduplicated };
+}
+
+export function collectionInfo(collection: {
+  name: string;
+  language: string;
+  profile: Record<string, unknown>;
+  embedding_provider: string;
+  embedding_model: string;
+  embedding_dimensions: number;
+  documents: number;
+}) {
+  const domain = collection.profile['domain'];
+  return {
+    name: collection.name,
+    language: collection.language,
+    public: collection.profile['public'] === true,
+    domain: typeof domain === 'string' ? domain : null,
+    documents: collection.documents,
+    embedding: {
+      provider: collection.embedding_provider,
+      model: collection.embedding_model,
+      dimensions: collection.embedding_dimensions,
+    },
+  };
+}
+
+/**
+ * A retrieval result with everything needed to render and check a citation: parent context, where it
+ * sits (document, page, section path), the table as HTML, the chunk hash and its RFC 6962 inclusion
+ * proof to the document root (leaf index = position, tree size = the document's chunk count).
+ */
+export function fidelityResult(result: RetrievedChunk) {
+  const sectionPath = result.citation.section_path ?? [];
+  return {
+    id: result.chunk_id,
+    document_id: result.document_id,
+    text: result.text,
+    score: result.score,
+    rank: result.rank,
+    ranks: result.ranks,
+    kind: result.kind,
+    token_count: result.token_count,
+    context: { before: result.context_before, after: result.context_after },
+    citation: {
+      document_name: result.document.filename,
+      document_title: result.citation.document_title,
+      page: result.citation.page ?? null,
+      section_header: sectionPath.at(-1) ?? null,
+      section_path: sectionPath,
+      ...(result.citation.pasal ? { pasal: result.citation.pasal } : {}),
+      ...(result.citation.ayat ? { ayat: result.citation.ayat } : {}),
+      ...(result.citation.label ? { label: result.citation.label } : {}),
+    },
+    table_html: result.table_html,
+    chunk_hash: result.sha256,
+    document: {
+      id: result.document_id,
+      root: result.document.root,
+      chunk_count: result.document.chunk_count,
+      filename: result.document.filename,
+      document_type: result.document.document_type,
+      fiscal_year: result.document.fiscal_year,
+    },
+    proof: {
+      algorithm: 'rfc6962-sha256',
+      leaf_index: result.position,
+      tree_size: result.document.chunk_count,
+      path: result.proof_path,
+      root: result.document.root,
+    },
+  };
+}
+
+/** An id from the path; one the engine could never have issued is simply not found. */
+function identifier(value: string, what: string): string {
+  if (!IDENTIFIER.test(value))
+    throw new ApiError('NOT_FOUND', 404, `No ${what} ${JSON.stringify(value.slice(0, 100))}.`);
+  return value;
+}
