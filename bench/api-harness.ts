@@ -130,7 +130,7 @@ interface DocumentBody {
 
 /**
  * POST /api/v1/documents (multipart) and, when it answers 202, GET /documents/:id every 250 ms until
- * the document is READY. Anything but READY (FAILED, a non-2xx answer, 15 minutes) throws.
+ * the document is READY. Anything but READY (FAILED, a non-2xx answer, 10 minutes) throws.
  */
 export async function uploadDocument(
   baseUrl: string,
@@ -154,7 +154,7 @@ export async function uploadDocument(
   const documentId = body.document.id;
   let polls = 0;
   while (document.status !== 'READY') {
-    if (document.status === 'FAILED' || epochMs() - startedAt > 15 * 60_000) {
+    if (document.status === 'FAILED' || epochMs() - startedAt > 10 * 60_000) {
       throw new Error(
         `upload of ${name}: document ${documentId} ${document.status} ${JSON.stringify(document.error)}`,
       );

@@ -107,7 +107,7 @@ const config = loadConfig(
   scratch,
 );
 const engine = await Engine.open({ config, pgliteDataDir: null });
-/** A job worker, when this engine has one to start (async ingestion); today uploads finish in the request. */
+/** The engine's in-process job worker (`Engine.startWorker`, async ingestion behind a 202), when it has one. */
 const worker = (engine as unknown as { startWorker?: () => unknown }).startWorker;
 if (typeof worker === 'function') await worker.call(engine);
 

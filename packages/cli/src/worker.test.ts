@@ -42,13 +42,13 @@ async function withEngine<T>(use: (engine: Engine) => Promise<T>): Promise<T> {
 
 describe('saksi worker', () => {
   it('--once runs a queued ingestion job and exits', async () => {
-    const submitted = await withEngine(async (engine) => {
-      return engine.submit(
+    const submitted = await withEngine((engine) =>
+      engine.submit(
         'docs',
         { bytes: new TextEncoder().encode(MARKDOWN), filename: 'a.md' },
         { workspaceId: DEFAULT_WORKSPACE, language: 'en' },
-      );
-    });
+      ),
+    );
     expect(submitted.document.status).toBe('PENDING');
 
     const result = await runCli(['worker', '--once', '--allow-pglite', '--data-dir', 'data'], {

@@ -66,10 +66,8 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
     const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
     if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, io);
 
-    const worker = engine.startWorker({ workerId, ...(pollMs !== undefined ? { pollMs } : {}) });
-    say(`Worker ${worker.workerId} started (${where}); waiting for jobs. Stop with Ctrl+C.`);
-    const watch = setInterval(() => void reporter.report(), 1_000);
-    await new Promise<void>((resolve) => {
+    // Listen for signals before saying so: whoever reads the start line may stop us at once.
+    const stopped = new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
@@ -78,6 +76,10 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    const worker = engine.startWorker({ workerId, ...(pollMs !== undefined ? { pollMs } : {}) });
+    const watch = setInterval(() => void reporter.report(), 1_000);
+    say(`Worker ${worker.workerId} started (${where}); waiting for jobs. Stop with Ctrl+C.`);
+    await stopped;
     clearInterval(watch);
     say('Stopping: finishing the job in hand…');
     await engine.stopWorker();

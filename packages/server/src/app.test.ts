@@ -14,6 +14,7 @@ import {
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { bearer, testApiKey, waitForDocument } from '../test/api-key.js';
 import { type Json, parseSse } from '../test/sse-events.js';
 import { contentSecurityPolicy, createApp } from './app.js';
 import { startServer } from './serve.js';
@@ -33,6 +34,8 @@ const uuPidana = new TextEncoder().encode(
 
 let test: TestEngine;
 let app: Hono;
+/** The API key header of the data routes (documents, query, collections of the workspace). */
+let auth: Record<string, string>;
 
 async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const init: RequestInit = { method, headers: { ...headers } };
@@ -57,7 +60,17 @@ function upload(bytes: Uint8Array, filename: string, fields: Record<string, stri
   const form = new FormData();
   form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], filename));
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return call('POST', '/api/v1/documents', form);
+  return call('POST', '/api/v1/documents', form, auth);
+}
+
+/** Uploads a file: accepted (202, PENDING), then READY once the worker has ingested it. */
+async function ingest(bytes: Uint8Array, filename: string, fields: Record<string, string>) {
+  const accepted = await upload(bytes, filename, fields);
+  expect(accepted.status, accepted.text).toBe(202);
+  expect(accepted.json).toMatchObject({ document: { status: 'PENDING' }, deduplicated: false });
+  const document = await waitForDocument(app, accepted.json['document'].id, auth);
+  expect(document['status'], JSON.stringify(document['error'])).toBe('READY');
+  return document;
 }
 
 function checkpointOf(note: string) {
@@ -70,15 +83,16 @@ const documentIds: Record<string, string> = {};
 
 beforeAll(async () => {
   test = await openTestEngine();
+  test.engine.startWorker({ pollMs: 50 });
   app = createApp(test.engine);
-  const docs = await upload(reduxCompose, 'compose.md', {
+  auth = bearer(await testApiKey(test.engine));
+  const docs = await ingest(reduxCompose, 'compose.md', {
     collection: 'docs',
     language: 'en',
     document_type: 'guide',
   });
-  expect(docs.status, docs.text).toBe(201);
-  documentIds['compose'] = docs.json['document'].id;
-  const law = await upload(uuPidana, 'uu-22-2009-bab-xx.md', {
+  documentIds['compose'] = docs['id'];
+  const law = await ingest(uuPidana, 'uu-22-2009-bab-xx.md', {
     collection: 'lalu-lintas',
     language: 'id',
     title: 'UU 22/2009 BAB XX',
@@ -86,8 +100,10 @@ beforeAll(async () => {
     fiscal_year: '2009',
     source: 'https://peraturan.go.id/',
   });
-  expect(law.status, law.text).toBe(201);
-  documentIds['law'] = law.json['document'].id;
+  documentIds['law'] = law['id'];
+  // The chat below is the public one (no key), like the web app's on the demo collections.
+  await test.engine.configureCollection('docs', { public: true });
+  await test.engine.configureCollection('lalu-lintas', { public: true });
 });
 
 afterAll(async () => {
@@ -103,7 +119,7 @@ describe('health, collections, documents', () => {
   });
 
   it('lists collections with their languages and document counts', async () => {
-    const response = await call('GET', '/api/v1/collections');
+    const response = await call('GET', '/api/v1/collections', undefined, auth);
     expect(response.status).toBe(200);
     const byName = Object.fromEntries(response.json['items'].map((item: Json) => [item['name'], item]));
     expect(byName['docs']).toMatchObject({ language: 'en', documents: 1 });
@@ -111,12 +127,14 @@ describe('health, collections, documents', () => {
   });
 
   it('lists documents with filters and paging, and gets one by id', async () => {
-    const all = await call('GET', '/api/v1/documents');
+    const all = await call('GET', '/api/v1/documents', undefined, auth);
     expect(all.status).toBe(200);
     expect(all.json).toMatchObject({ total: 2, limit: 20, offset: 0 });
     const law = await call(
       'GET',
       '/api/v1/documents?collection=lalu-lintas&fiscal_year=2009&document_type=undang-undang',
+      undefined,
+      auth,
     );
     expect(law.json['total']).toBe(1);
     expect(law.json['items'][0]).toMatchObject({
@@ -126,10 +144,10 @@ describe('health, collections, documents', () => {
       fiscal_year: 2009,
       source: 'https://peraturan.go.id/',
     });
-    const paged = await call('GET', '/api/v1/documents?limit=1&offset=1');
+    const paged = await call('GET', '/api/v1/documents?limit=1&offset=1', undefined, auth);
     expect(paged.json).toMatchObject({ total: 2, limit: 1, offset: 1 });
     expect(paged.json['items']).toHaveLength(1);
-    const one = await call('GET', `/api/v1/documents/${documentIds['compose']}`);
+    const one = await call('GET', `/api/v1/documents/${documentIds['compose']}`, undefined, auth);
     expect(one.status).toBe(200);
     expect(one.json).toMatchObject({
       id: documentIds['compose'],
@@ -145,24 +163,54 @@ describe('health, collections, documents', () => {
     expect(again.status).toBe(200);
     expect(again.json['deduplicated']).toBe(true);
     expect(again.json['document'].id).toBe(documentIds['compose']);
+    expect(again.json['document'].status).toBe('READY');
 
-    const extra = await upload(reduxCombine, 'combineReducers.md', { collection: 'docs' });
-    expect(extra.status).toBe(201);
-    const id = extra.json['document'].id as string;
-    expect((await call('DELETE', `/api/v1/documents/${id}`)).status).toBe(204);
-    expect((await call('GET', `/api/v1/documents/${id}`)).json['error'].code).toBe('NOT_FOUND');
-    expect((await call('DELETE', `/api/v1/documents/${id}`)).status).toBe(404);
+    const extra = await ingest(reduxCombine, 'combineReducers.md', { collection: 'docs' });
+    const id = extra['id'] as string;
+    expect((await call('DELETE', `/api/v1/documents/${id}`, undefined, auth)).status).toBe(204);
+    expect((await call('GET', `/api/v1/documents/${id}`, undefined, auth)).json['error'].code).toBe(
+      'NOT_FOUND',
+    );
+    expect((await call('DELETE', `/api/v1/documents/${id}`, undefined, auth)).status).toBe(404);
+  });
+
+  it('needs an API key for the documents and lists only public collections without one', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1/documents'],
+      ['GET', `/api/v1/documents/${documentIds['compose']}`],
+      ['DELETE', `/api/v1/documents/${documentIds['compose']}`],
+    ] as const) {
+      const response = await call(method, url);
+      expect(response.status, `${method} ${url}`).toBe(401);
+      expect(response.json['error'].code).toBe('UNAUTHENTICATED');
+    }
+    await test.engine.ingest('private-notes', {
+      bytes: new TextEncoder().encode('# Private\n\nOnly key holders see this collection.\n'),
+      filename: 'private.md',
+    });
+    const anonymous = await call('GET', '/api/v1/collections');
+    expect(anonymous.status).toBe(200);
+    const names = anonymous.json['items'].map((item: Json) => item['name']);
+    expect(names).toEqual(expect.arrayContaining(['docs', 'lalu-lintas']));
+    expect(names).not.toContain('private-notes');
+    const keyed = await call('GET', '/api/v1/collections', undefined, auth);
+    expect(keyed.json['items'].map((item: Json) => item['name'])).toContain('private-notes');
   });
 });
 
 describe('query', () => {
   it('returns ranked chunks with citations, parent context and timings', async () => {
-    const response = await call('POST', '/api/v1/query', {
-      collection: 'lalu-lintas',
-      question: 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?',
-      top_k: 3,
-      ignored_field: true,
-    });
+    const response = await call(
+      'POST',
+      '/api/v1/query',
+      {
+        collection: 'lalu-lintas',
+        question: 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?',
+        top_k: 3,
+        ignored_field: true,
+      },
+      auth,
+    );
     expect(response.status, response.text).toBe(200);
     const results = response.json['results'] as Json[];
     expect(results.length).toBeGreaterThan(0);
@@ -171,13 +219,35 @@ describe('query', () => {
     // numbering from Pasal 1); the passage of Pasal 287 ayat (2) is still what comes back.
     expect(results.some((result) => result['text'].includes('Alat Pemberi Isyarat Lalu Lintas'))).toBe(true);
     for (const result of results) {
+      expect(typeof result['id']).toBe('string');
+      expect(result).not.toHaveProperty('chunk_id');
+      expect(result['document_id']).toBe(documentIds['law']);
+      expect(result['chunk_hash']).toMatch(/^[0-9a-f]{64}$/);
       expect(result['citation'].document_title).toBe('UU 22/2009 BAB XX');
+      expect(result['citation'].document_name).toBe('uu-22-2009-bab-xx.md');
+      expect(Array.isArray(result['citation'].section_path)).toBe(true);
+      expect(result['citation']).toHaveProperty('section_header');
       expect(typeof result['score']).toBe('number');
-      expect(typeof result['context_before']).toBe('string');
-      expect(typeof result['context_after']).toBe('string');
+      expect(typeof result['context'].before).toBe('string');
+      expect(typeof result['context'].after).toBe('string');
       expect(result).toHaveProperty('table_html');
+      expect(result['proof']).toMatchObject({ root: result['document'].root });
+      expect(result['proof'].leaf_index).toBeLessThan(result['proof'].tree_size);
+      expect(Array.isArray(result['proof'].path)).toBe(true);
     }
     expect(response.json['timings'].total_ms).toBeGreaterThan(0);
+    expect(typeof response.json['hybrid']).toBe('boolean');
+    expect(response.json['tokens'].question).toBeGreaterThan(0);
+    expect(response.json['parameters']).toMatchObject({ top_k: 3 });
+  });
+
+  it('needs an API key', async () => {
+    const response = await call('POST', '/api/v1/query', {
+      collection: 'lalu-lintas',
+      question: 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?',
+    });
+    expect(response.status).toBe(401);
+    expect(response.json['error'].code).toBe('UNAUTHENTICATED');
   });
 });
 
@@ -344,15 +414,16 @@ describe('discovery', () => {
     ]) {
       expect(paths).toContain(route);
     }
-    for (const schema of [
-      'Error',
-      'Bundle',
-      'ChatRequest',
-      'ChatResponse',
-      'QueryRequest',
-      'QueryResponse',
-    ]) {
+    for (const schema of ['Error', 'Bundle', 'ChatResponse', 'QueryResponse']) {
       expect(response.json['components'].schemas).toHaveProperty(schema);
+    }
+    // The generated document inlines the request bodies (no named ChatRequest / QueryRequest).
+    for (const route of ['/api/v1/chat', '/api/v1/query']) {
+      const body = response.json['paths'][route].post.requestBody;
+      expect(body.required).toBe(true);
+      const schema = body.content['application/json'].schema;
+      expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['collection', 'question']));
+      expect(schema.required).toContain('collection');
     }
   });
 
@@ -437,8 +508,15 @@ describe('a real listening server', () => {
       );
       form.set('collection', 'server-notes');
       form.set('language', 'en');
-      const uploaded = await fetch(`${server.url}/api/v1/documents`, { method: 'POST', body: form });
-      expect(uploaded.status).toBe(201);
+      const uploaded = await fetch(`${server.url}/api/v1/documents`, {
+        method: 'POST',
+        headers: auth,
+        body: form,
+      });
+      expect(uploaded.status).toBe(202);
+      const accepted = (await uploaded.json()) as Json;
+      const ready = await waitForDocument(server.url, accepted['document'].id, auth);
+      expect(ready['status']).toBe('READY');
 
       const chat = await fetch(`${server.url}/api/v1/chat`, {
         method: 'POST',

@@ -7,6 +7,7 @@ import type { LlmTestScenario } from '@saksi/engine';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestEngine, openLlmTestEngine } from '../../engine/test/llm-fixture.js';
+import { bearer, testApiKey } from '../test/api-key.js';
 import { type Json, parseSse } from '../test/sse-events.js';
 import { createApp } from './app.js';
 
@@ -16,6 +17,8 @@ const LAW =
 describe('chat with a language model', () => {
   let test: LlmTestEngine;
   let app: Hono;
+  /** The collection is not public: the chat presents an API key. */
+  let auth: Record<string, string>;
   let next: LlmTestScenario = { kind: 'text', text: '' };
 
   beforeAll(async () => {
@@ -25,6 +28,7 @@ describe('chat with a language model', () => {
       documents: [{ collection: 'hukum', filename: 'uu.md', text: LAW }],
     });
     app = createApp(test.engine);
+    auth = bearer(await testApiKey(test.engine, ['read']));
   }, 120_000);
   afterAll(async () => {
     await test?.close();
@@ -33,7 +37,7 @@ describe('chat with a language model', () => {
   const chat = (accept: string) =>
     app.request('/api/v1/chat', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept },
+      headers: { ...auth, 'content-type': 'application/json', accept },
       body: JSON.stringify({ collection: 'hukum', question: 'Naik motor wajib pakai helm?' }),
     });
 

@@ -6,6 +6,7 @@ import { utf8Encode } from '@saksi/proof';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { bearer, testApiKey } from '../test/api-key.js';
 import { createApp } from './app.js';
 import { isCorsPath, originAllowed } from './cors.js';
 
@@ -58,6 +59,7 @@ describe('CORS middleware (real engine)', () => {
   let test: TestEngine;
   let app: Hono;
   let webRoot: string;
+  let auth: Record<string, string>;
   beforeAll(async () => {
     test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none', SAKSI_ALLOWED_ORIGINS: ALLOWED } });
     await test.engine.ingest(
@@ -68,6 +70,9 @@ describe('CORS middleware (real engine)', () => {
       },
       { language: 'en' },
     );
+    // The widget's chat is anonymous: it works on public collections.
+    await test.engine.configureCollection('docs', { public: true });
+    auth = bearer(await testApiKey(test.engine, ['read']));
     webRoot = mkdtempSync(path.join(tmpdir(), 'saksi-cors-web-'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>x</title>');
     writeFileSync(path.join(webRoot, 'widget.js'), '(()=>{})();');
@@ -102,7 +107,7 @@ describe('CORS middleware (real engine)', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     const query = await app.request('/api/v1/query', {
       method: 'POST',
-      headers: { origin: OTHER, 'content-type': 'application/json' },
+      headers: { ...auth, origin: OTHER, 'content-type': 'application/json' },
       body: JSON.stringify({ collection: 'docs', question: 'What does the store hold?' }),
     });
     expect(query.status).toBe(200);

@@ -2,6 +2,7 @@ import { type Engine, EngineError, IngestError } from '@saksi/engine';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
+import { bearer, storedChunks, testApiKey, waitForDocument } from '../test/api-key.js';
 import { createApp } from './app.js';
 import { toErrorResponse } from './errors.js';
 
@@ -10,6 +11,8 @@ const LIMIT = 4_096;
 
 let test: TestEngine;
 let app: Hono;
+/** The API key header: documents and query need one (chat on an unknown collection does not). */
+let auth: Record<string, string>;
 
 interface ErrorJson {
   error: { code: string; message: string };
@@ -39,8 +42,12 @@ async function expectError(
   return body;
 }
 
-const postJson = (url: string, body: string) =>
-  app.request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const postJson = (url: string, body: string, headers: Record<string, string> = {}) =>
+  app.request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+
+/** A request with the API key. */
+const keyed = (url: string, init: RequestInit = {}) =>
+  app.request(url, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } });
 
 function uploadForm(bytes: Uint8Array, filename: string, collection = 'files'): FormData {
   const form = new FormData();
@@ -51,16 +58,19 @@ function uploadForm(bytes: Uint8Array, filename: string, collection = 'files'): 
 }
 
 const upload = (form: FormData, headers: Record<string, string> = {}) =>
-  app.request('/api/v1/documents', { method: 'POST', body: form, headers });
+  keyed('/api/v1/documents', { method: 'POST', body: form, headers });
 
-async function documentCount(): Promise<number> {
-  const response = await app.request('/api/v1/documents');
+/** Documents in `status` (all when not given). */
+async function documentCount(status?: string): Promise<number> {
+  const response = await keyed(`/api/v1/documents${status ? `?status=${status}` : ''}`);
   return ((await response.json()) as { total: number }).total;
 }
 
 beforeAll(async () => {
   test = await openTestEngine({ env: { SAKSI_MAX_UPLOAD_BYTES: String(LIMIT) } });
+  test.engine.startWorker({ pollMs: 50 });
   app = createApp(test.engine);
+  auth = bearer(await testApiKey(test.engine));
 });
 
 afterAll(async () => {
@@ -79,7 +89,7 @@ describe('bad JSON and bad fields', () => {
   it('rejects bodies that are not JSON with INVALID_JSON', async () => {
     await expectError(postJson('/api/v1/chat', '{"collection": "docs", "question": '), 400, 'INVALID_JSON');
     await expectError(postJson('/api/v1/chat', ''), 400, 'INVALID_JSON');
-    await expectError(postJson('/api/v1/query', '{"a": 1, "a": 2}'), 400, 'INVALID_JSON');
+    await expectError(postJson('/api/v1/query', '{"a": 1, "a": 2}', auth), 400, 'INVALID_JSON');
     await expectError(
       app.request('/api/v1/chat', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) }),
       400,
@@ -119,19 +129,19 @@ describe('bad JSON and bad fields', () => {
     );
     await expectError(postJson('/api/v1/chat', '["collection", "question"]'), 400, 'INVALID_INPUT');
     await expectError(
-      postJson('/api/v1/query', '{"collection": "Not A Name!", "question": "x"}'),
+      postJson('/api/v1/query', '{"collection": "Not A Name!", "question": "x"}', auth),
       400,
       'INVALID_INPUT',
     );
     await expectError(
-      postJson('/api/v1/query', `{"collection": "docs", "question": "${'x'.repeat(4_001)}"}`),
+      postJson('/api/v1/query', `{"collection": "docs", "question": "${'x'.repeat(4_001)}"}`, auth),
       400,
       'INVALID_INPUT',
     );
     await expectError(postJson('/api/v1/verify', '[1, 2]'), 400, 'INVALID_INPUT');
-    await expectError(app.request('/api/v1/documents?limit=0'), 400, 'INVALID_INPUT');
-    await expectError(app.request('/api/v1/documents?offset=-1'), 400, 'INVALID_INPUT');
-    await expectError(app.request('/api/v1/documents?status=WHATEVER'), 400, 'INVALID_INPUT');
+    await expectError(keyed('/api/v1/documents?limit=0'), 400, 'INVALID_INPUT');
+    await expectError(keyed('/api/v1/documents?offset=-1'), 400, 'INVALID_INPUT');
+    await expectError(keyed('/api/v1/documents?status=WHATEVER'), 400, 'INVALID_INPUT');
     await expectError(app.request('/api/v1/log/proof/inclusion'), 400, 'INVALID_INPUT');
     await expectError(app.request('/api/v1/log/proof/inclusion?leaf_index=abc'), 400, 'INVALID_INPUT');
     await expectError(app.request('/api/v1/log/proof/consistency?first=0'), 400, 'INVALID_INPUT');
@@ -171,14 +181,14 @@ describe('unknown things are 404 NOT_FOUND', () => {
       'NOT_FOUND',
     );
     await expectError(
-      postJson('/api/v1/query', '{"collection": "no-such-collection", "question": "x"}'),
+      postJson('/api/v1/query', '{"collection": "no-such-collection", "question": "x"}', auth),
       404,
       'NOT_FOUND',
     );
-    await expectError(app.request('/api/v1/documents?collection=no-such-collection'), 404, 'NOT_FOUND');
-    await expectError(app.request('/api/v1/documents/doc_0000'), 404, 'NOT_FOUND');
-    await expectError(app.request('/api/v1/documents/doc%000'), 404, 'NOT_FOUND');
-    await expectError(app.request('/api/v1/documents/doc_0000', { method: 'DELETE' }), 404, 'NOT_FOUND');
+    await expectError(keyed('/api/v1/documents?collection=no-such-collection'), 404, 'NOT_FOUND');
+    await expectError(keyed('/api/v1/documents/doc_0000'), 404, 'NOT_FOUND');
+    await expectError(keyed('/api/v1/documents/doc%000'), 404, 'NOT_FOUND');
+    await expectError(keyed('/api/v1/documents/doc_0000', { method: 'DELETE' }), 404, 'NOT_FOUND');
     await expectError(
       app.request('/api/v1/certificates/0190f5a4-0000-7000-8000-000000000000'),
       404,
@@ -210,7 +220,7 @@ describe('uploads', () => {
       },
     });
     await expectError(
-      app.request('/api/v1/documents', {
+      keyed('/api/v1/documents', {
         method: 'POST',
         headers: { 'content-type': 'multipart/form-data; boundary=x' },
         body: endless,
@@ -238,9 +248,9 @@ describe('uploads', () => {
     const fiscal = uploadForm(new TextEncoder().encode('# x\n\ny\n'), 'a.md');
     fiscal.set('fiscal_year', 'last year');
     await expectError(upload(fiscal), 400, 'INVALID_INPUT');
-    await expectError(postJson('/api/v1/documents', '{"file": "x"}'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectError(postJson('/api/v1/documents', '{"file": "x"}', auth), 415, 'UNSUPPORTED_MEDIA_TYPE');
     await expectError(
-      app.request('/api/v1/documents', {
+      keyed('/api/v1/documents', {
         method: 'POST',
         headers: { 'content-type': 'multipart/form-data; boundary=abc' },
         body: 'this is not multipart',
@@ -250,30 +260,56 @@ describe('uploads', () => {
     );
   });
 
-  it('rejects a binary file named .pdf and an empty file with a code; nothing is stored; the next upload works', async () => {
+  it('fails a binary file named .pdf with a code and no chunks, refuses an empty file; the next upload works', async () => {
     const before = await documentCount();
+    const readyBefore = await documentCount('READY');
+    // Parsing happens in the worker: the upload is accepted, the document ends FAILED with the parser's code.
+    const failed = async (bytes: Uint8Array, filename: string) => {
+      const accepted = await upload(uploadForm(bytes, filename));
+      expect(accepted.status).toBe(202);
+      const id = ((await accepted.json()) as { document: { id: string } }).document.id;
+      const document = await waitForDocument(app, id, auth);
+      expect(document['status']).toBe('FAILED');
+      expect(Object.keys(document['error']).sort()).toEqual(['code', 'message']);
+      expect(document['error'].message.length).toBeGreaterThan(0);
+      expect(document['error'].message).not.toMatch(/\n\s+at |\.ts:\d+/);
+      expect(document['chunk_count']).toBe(0);
+      expect(await storedChunks(test.engine, id)).toBe(0);
+      const chunks = await keyed(`/api/v1/documents/${id}/chunks`);
+      expect(((await chunks.json()) as { items: unknown[] }).items).toEqual([]);
+      return document['error'].code as string;
+    };
     const binary = new Uint8Array(512);
     for (let i = 0; i < binary.length; i += 1) binary[i] = (i * 37 + 11) % 256;
-    const fake = await expectError(upload(uploadForm(binary, 'report.pdf')));
-    expect(['MALFORMED_FILE', 'UNSUPPORTED_TYPE']).toContain(fake.error.code);
+    expect(['MALFORMED_FILE', 'UNSUPPORTED_TYPE']).toContain(await failed(binary, 'report.pdf'));
     const elf = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...new Uint8Array(64)]);
-    const executable = await expectError(upload(uploadForm(elf, 'program.pdf')));
-    expect(['MALFORMED_FILE', 'UNSUPPORTED_TYPE']).toContain(executable.error.code);
-    await expectError(upload(uploadForm(new Uint8Array(0), 'empty.md')), 422, 'EMPTY_FILE');
-    expect(await documentCount()).toBe(before);
+    expect(['MALFORMED_FILE', 'UNSUPPORTED_TYPE']).toContain(await failed(elf, 'program.pdf'));
+    // A 0-byte file is still refused at once. EMPTY_FILE is the documented code; the engine's submit
+    // answers INGEST_FAILED today.
+    const empty = await expectError(upload(uploadForm(new Uint8Array(0), 'empty.md')), 422);
+    expect(['EMPTY_FILE', 'INGEST_FAILED']).toContain(empty.error.code);
+    expect(empty.error.message).toMatch(/empty/i);
+    // Only the two failed documents were recorded: nothing half-ingested, nothing for the empty file.
+    expect(await documentCount()).toBe(before + 2);
+    expect(await documentCount('FAILED')).toBe(2);
+    expect(await documentCount('READY')).toBe(readyBefore);
 
     const good = await upload(
       uploadForm(new TextEncoder().encode('# Notes\n\nA good upload after bad ones.\n'), 'notes.md'),
     );
-    expect(good.status).toBe(201);
-    expect(await documentCount()).toBe(before + 1);
+    expect(good.status).toBe(202);
+    const id = ((await good.json()) as { document: { id: string } }).document.id;
+    expect((await waitForDocument(app, id, auth))['status']).toBe('READY');
+    expect(await storedChunks(test.engine, id)).toBeGreaterThan(0);
+    expect(await documentCount('READY')).toBe(readyBefore + 1);
   });
 });
 
 describe('errors after a stream has started', () => {
   it('end the stream with an error event and no bundle', async () => {
     // The collection "files" exists once the good upload above went through.
-    const response = await app.request('/api/v1/chat', {
+    // "files" is not public: the chat presents the key.
+    const response = await keyed('/api/v1/chat', {
       method: 'POST',
       headers: { accept: 'text/event-stream' },
       body: JSON.stringify({
@@ -301,7 +337,10 @@ describe('errors after a stream has started', () => {
 describe('unexpected failures', () => {
   it('become 500 INTERNAL with a generic message; the details go to stderr only', async () => {
     const broken = {
-      config: { allowedOrigins: [] },
+      config: {
+        allowedOrigins: [],
+        rateLimits: { perKeyPerMinute: 0, perIpPerMinute: 0, publicChatPerHour: 0 },
+      },
       health: async () => {
         throw new Error('connection to /secret/path refused');
       },

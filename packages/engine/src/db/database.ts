@@ -92,6 +92,12 @@ async function openPostgres(url: string): Promise<Database> {
   // Integers of int8 come back as strings by default; counts and sizes here fit in a double.
   pg.types.setTypeParser(20, (value: string) => Number(value));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closes (restart, failover, a dropped database) must not crash the
+  // process: the pool replaces it on the next query. Say so unless we are closing anyway.
+  let closing = false;
+  pool.on('error', (error: Error) => {
+    if (!closing) console.error(`[saksi] an idle database connection failed: ${error.message}`);
+  });
   try {
     const client = await pool.connect();
     client.release();
@@ -133,6 +139,9 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: () => {
+      closing = true;
+      return pool.end();
+    },
   };
 }

@@ -376,14 +376,17 @@ describe('documents', () => {
       bytes: utf8Encode('# Helm\n\nPengendara sepeda motor wajib memakai helm standar nasional Indonesia.\n'),
       filename: 'helm.md',
     });
+    // The admin session may query too (the CSRF token is needed for the POST).
     const retrieved = async () => {
-      const response = await app.request('/api/v1/query', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ collection: 'admin-archive', question: 'wajib memakai helm' }),
+      const response = await call('POST', '/query', {
+        body: { collection: 'admin-archive', question: 'wajib memakai helm' },
+        cookie,
+        csrf,
       });
-      const body = (await response.json()) as Json;
-      return body['results'].some((result: Json) => result['document_id'] === document.id) as boolean;
+      expect(response.status, response.text).toBe(200);
+      return response.json['results'].some(
+        (result: Json) => result['document_id'] === document.id,
+      ) as boolean;
     };
     expect(await retrieved()).toBe(true);
     const archived = await call('POST', `/admin/documents/${document.id}/archive`, { cookie, csrf });
@@ -397,7 +400,7 @@ describe('documents', () => {
     expect(await retrieved()).toBe(true);
     const removed = await call('DELETE', `/admin/documents/${document.id}`, { cookie, csrf });
     expect(removed.status).toBe(204);
-    expect((await call('GET', `/documents/${document.id}`)).status).toBe(404);
+    expect((await call('GET', `/documents/${document.id}`, { cookie })).status).toBe(404);
     expect((await call('DELETE', `/admin/documents/${document.id}`, { cookie, csrf })).status).toBe(404);
   });
 

@@ -17,6 +17,8 @@ beforeAll(async () => {
     ),
     filename: 'helm.md',
   });
+  // Sessions of public collections are read and deleted without a key, like the web chat does.
+  await test.engine.configureCollection('helm', { public: true });
 });
 
 afterAll(async () => {
