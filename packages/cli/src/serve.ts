@@ -68,6 +68,12 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
     }
   }
   await startAnchoring(engine, say);
+  if (config.worker === 'inline') {
+    engine.startWorker();
+    say('Jobs: ingestion and webhooks run in this process (SAKSI_WORKER=off leaves them to `saksi worker`).');
+  } else {
+    say('Jobs: SAKSI_WORKER=off — run `saksi worker` to process uploads and deliver webhooks.');
+  }
   const webRoot = path.join(repositoryRoot(), 'packages', 'web', 'dist');
   const hasWeb = existsSync(path.join(webRoot, 'index.html'));
   const server = await startServer(engine, {
@@ -83,6 +89,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say(`  Admin: ${server.url}/admin`);
   say(`  Keys:    ${server.url}/.well-known/saksi-keys.json`);
   say(`  API:     ${server.url}/api/v1/openapi.json`);
+  say(`  Developer API: docs/api.md — API keys from /admin (Workspaces & API keys) or \`saksi workspaces create\`.`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '@saksi/engine';
 import {
   type Bundle,
   type Checkpoint,
@@ -20,6 +21,7 @@ import {
 } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
+import { bearer, testApiKey } from '../../server/test/api-key.js';
 import { runCli } from './run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -40,6 +42,8 @@ let directory: string;
 let dataDir: string;
 let env: Record<string, string>;
 let server: ChildProcess | undefined;
+/** The header of an API key: the collection is not public, so the chat and certificates need one. */
+let auth: Record<string, string>;
 
 const cli = (argv: string[]) => runCli(argv, { cwd: directory, env });
 
@@ -49,6 +53,13 @@ beforeAll(async () => {
   await cp(templateDirectory(), path.join(dataDir, 'pglite'), { recursive: true });
   env = { SAKSI_DATA_DIR: dataDir, NO_COLOR: '1' };
   await writeFile(path.join(directory, 'helm.md'), LAW);
+  // Created in the database before any process opens it.
+  const db = await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
+  try {
+    auth = bearer(await testApiKey(db, ['read']));
+  } finally {
+    await db.close();
+  }
 });
 
 afterAll(async () => {
@@ -140,7 +151,7 @@ describe('anchored, logged, witnessed — and still so after a restart', () => {
     ({ url, rpcUrl } = await startServer());
     const chat = await fetch(`${url}/api/v1/chat`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({
         collection: 'lalu-lintas',
         question: 'Apakah pengendara sepeda motor wajib memakai helm?',
@@ -154,7 +165,9 @@ describe('anchored, logged, witnessed — and still so after a restart', () => {
     const witness = await cli(['witness', '--log', url, '--key', witnessKey, '--once']);
     expect(witness.code, witness.stdout + witness.stderr).toBe(0);
     bundle = (await (
-      await fetch(`${url}/api/v1/certificates/${answer.bundle.certificate.certificate_id}`)
+      await fetch(`${url}/api/v1/certificates/${answer.bundle.certificate.certificate_id}`, {
+        headers: auth,
+      })
     ).json()) as Bundle;
     expect(bundle.log.cosignatures).toHaveLength(2);
 
@@ -174,7 +187,7 @@ describe('anchored, logged, witnessed — and still so after a restart', () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/✓ anchor_onchain/);
     const served = (await (
-      await fetch(`${url}/api/v1/certificates/${bundle.certificate.certificate_id}`)
+      await fetch(`${url}/api/v1/certificates/${bundle.certificate.certificate_id}`, { headers: auth })
     ).json()) as Bundle;
     expect(served).toEqual(bundle);
   });

@@ -38,6 +38,7 @@ import { createPublicClient, type Hex, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
+import { bearer, testApiKey, waitForDocument } from '../../server/test/api-key.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(repoRoot, 'packages/cli/bin/saksi.js');
@@ -153,14 +154,26 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url);
+async function getJson<T>(url: string, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(url, { headers });
   if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
+/** The header of a new API key, written to the data directory's database before a server opens it. */
+async function apiKeyHeader(dataDir: string): Promise<Record<string, string>> {
+  const db = await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
+  try {
+    return bearer(await testApiKey(db, ['read', 'ingest']));
+  } finally {
+    await db.close();
+  }
+}
+
+/** Uploads a document (accepted, 202) and waits until the server's worker made it READY. */
 async function upload(
   server: Server,
+  auth: Record<string, string>,
   collection: string,
   filename: string,
   text: string,
@@ -168,11 +181,18 @@ async function upload(
   const form = new FormData();
   form.set('file', new Blob([text], { type: 'text/markdown' }), filename);
   form.set('collection', collection);
-  const response = await fetch(`${server.url}/api/v1/documents`, { method: 'POST', body: form });
-  expect(response.status).toBe(201);
-  const body = (await response.json()) as { document: { id: string; root: string; status: string } };
-  expect(body.document.status).toBe('READY');
-  return body.document;
+  const response = await fetch(`${server.url}/api/v1/documents`, {
+    method: 'POST',
+    headers: auth,
+    body: form,
+  });
+  expect(response.status).toBe(202);
+  const body = (await response.json()) as { document: { id: string; status: string } };
+  expect(body.document.status).toBe('PENDING');
+  const document = await waitForDocument(server.url, body.document.id, auth);
+  expect(document['status'], JSON.stringify(document['error'])).toBe('READY');
+  expect(document['root']).toMatch(/^[0-9a-f]{64}$/);
+  return { id: document['id'] as string, root: document['root'] as string };
 }
 
 describe.concurrent('anchoring: killed after the transaction is sent, before its receipt', () => {
@@ -183,6 +203,7 @@ describe.concurrent('anchoring: killed after the transaction is sent, before its
   let env: Record<string, string>;
   let dataDir: string;
   let server: Server;
+  let auth: Record<string, string>;
 
   interface DocumentStatus {
     rounds: { status: string; tx_hash: string | null; batch_root: string }[];
@@ -216,12 +237,13 @@ describe.concurrent('anchoring: killed after the transaction is sent, before its
     ).map((log) => log.transactionHash);
 
   const status = (documentId: string) =>
-    getJson<DocumentStatus>(`${server.url}/api/v1/anchors/${documentId}`);
+    getJson<DocumentStatus>(`${server.url}/api/v1/anchors/${documentId}`, auth);
 
   /** Uploads a document and waits until its round is SENT and the transaction sits in anvil's pool. */
   async function uploadUntilSent(name: string): Promise<{ id: string; txHash: string; batchRoot: string }> {
     const document = await upload(
       server,
+      auth,
       'anchored',
       `${name}.md`,
       `# ${name}\n\nPasal 1\nDokumen ${name} dicatat pada ${new Date().toISOString()}.\n`,
@@ -269,6 +291,7 @@ describe.concurrent('anchoring: killed after the transaction is sent, before its
       SAKSI_ANCHOR_INTERVAL: '0.1',
       SAKSI_ANCHOR_CONFIRM_TIMEOUT: '1',
     };
+    auth = await apiKeyHeader(dataDir);
     server = await startServer(dataDir, env);
   });
 
@@ -328,6 +351,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
   ];
   let dataDir: string;
   let server: Server;
+  let auth: Record<string, string>;
   let keys: TrustedKeys;
   const env = { SAKSI_ANCHOR: 'none' };
   /** Every bundle a client received, across all runs. */
@@ -343,7 +367,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
   async function chat(question: string): Promise<Bundle> {
     const response = await fetch(`${server.url}/api/v1/chat`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ collection: 'lalu-lintas', question }),
     });
     if (response.status !== 200) throw new HttpError(`chat: ${response.status} ${await response.text()}`);
@@ -437,7 +461,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
         codes: [],
       });
       // The bundle as the restarted server serves it.
-      const served = await getJson<Bundle>(`${server.url}/api/v1/certificates/${id}`);
+      const served = await getJson<Bundle>(`${server.url}/api/v1/certificates/${id}`, auth);
       expect(served.signature).toBe(bundle.signature);
       expect(served.log.leaf_index).toBe(bundle.log.leaf_index);
       const verified = await verifyBundle(served, trustOptions(keys));
@@ -452,6 +476,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
   beforeAll(async () => {
     dataDir = path.join(directory, 'log');
     await cp(templateDirectory(), path.join(dataDir, 'pglite'), { recursive: true });
+    auth = await apiKeyHeader(dataDir);
     server = await startServer(dataDir, env);
     const law = await readFile(LAW, 'utf8');
     const start = law.indexOf('\nPasal 285\n');
@@ -460,6 +485,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
     expect(end).toBeGreaterThan(start);
     await upload(
       server,
+      auth,
       'lalu-lintas',
       'uu-22-2009-pidana.md',
       `BAB XX KETENTUAN PIDANA${law.slice(start, end)}\n`,

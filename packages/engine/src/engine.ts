@@ -573,14 +573,14 @@ export class Engine {
   }
 
   /**
-   * The workspace a certificate or chat session belongs to (through its collection) and whether that
+   * The workspace a certificate, chat session or document belongs to (through its collection) and whether that
    * collection is public; null when there is no such record.
    */
   async owner(
-    kind: 'certificate' | 'session',
+    kind: 'certificate' | 'session' | 'document',
     id: string,
   ): Promise<{ workspace_id: string | null; public: boolean } | null> {
-    const table = kind === 'certificate' ? 'certificates' : 'chat_sessions';
+    const table = { certificate: 'certificates', session: 'chat_sessions', document: 'documents' }[kind];
     const result = await this.db.query<{ workspace_id: string | null; public: boolean | null }>(
       `SELECT c.workspace_id, (c.profile->>'public')::boolean AS public
          FROM ${table} r LEFT JOIN collections c ON c.id = r.collection_id WHERE r.id = $1`,

@@ -38,7 +38,7 @@ export interface UploadRecord {
 }
 
 const COLUMNS = `id, workspace_id, collection, filename, mime, fields, declared_size::float8 AS declared_size, status, sha256,
-  size::float8 AS size, document_id, job_id, expires_at::text AS expires_at, created_at::text AS created_at`;
+  size::float8 AS size, document_id, job_id, to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

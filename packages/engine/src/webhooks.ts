@@ -68,9 +68,9 @@ export interface WebhookPayload {
   data: Record<string, unknown>;
 }
 
-const WEBHOOK_COLUMNS = 'id, workspace_id, url, events, created_at::text AS created_at';
+const WEBHOOK_COLUMNS = `id, workspace_id, url, events, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 const DELIVERY_COLUMNS = `id, event_id, event, status, attempts, last_status, last_error,
-  next_attempt_at::text AS next_attempt_at, delivered_at::text AS delivered_at, created_at::text AS created_at`;
+  to_char(next_attempt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS next_attempt_at, to_char(delivered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS delivered_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
 export function isWebhookEvent(value: unknown): value is WebhookEvent {
   return typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);

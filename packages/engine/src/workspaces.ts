@@ -54,9 +54,9 @@ export interface ApiPrincipal {
   scopes: ApiKeyScope[];
 }
 
-const WORKSPACE_COLUMNS = 'id, name, quotas, created_at::text AS created_at';
-const KEY_COLUMNS = `id, workspace_id, name, prefix, scopes, created_at::text AS created_at,
-  last_used_at::text AS last_used_at, revoked_at::text AS revoked_at`;
+const WORKSPACE_COLUMNS = `id, name, quotas, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
+const KEY_COLUMNS = `id, workspace_id, name, prefix, scopes, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_used_at, to_char(revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS revoked_at`;
 
 export function isApiKeyScope(value: unknown): value is ApiKeyScope {
   return typeof value === 'string' && (API_KEY_SCOPES as readonly string[]).includes(value);
@@ -90,7 +90,7 @@ export async function listWorkspaces(
   db: Queryable,
 ): Promise<(Workspace & { documents: number; keys: number })[]> {
   const result = await db.query<Workspace & { documents: number; keys: number }>(
-    `SELECT w.id, w.name, w.quotas, w.created_at::text AS created_at,
+    `SELECT w.id, w.name, w.quotas, to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
        (SELECT count(*)::integer FROM documents d JOIN collections c ON c.id = d.collection_id WHERE c.workspace_id = w.id) AS documents,
        (SELECT count(*)::integer FROM api_keys k WHERE k.workspace_id = w.id AND k.revoked_at IS NULL) AS keys
      FROM workspaces w WHERE w.disabled_at IS NULL ORDER BY w.created_at, w.id`,

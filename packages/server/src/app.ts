@@ -163,7 +163,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   });
 
   registerTileRoutes(api, engine);
-  registerAnchorRoutes(api, engine);
+  registerAnchorRoutes(api, engine, (c, id) => requireOwnerAccess(c, engine, access, 'document', id));
   registerWitnessRoutes(api, engine);
   registerSessionRoutes(api, engine, (c, id) => requireOwnerAccess(c, engine, access, 'session', id));
   registerAdminRoutes(api, engine);
@@ -252,10 +252,10 @@ async function requireOwnerAccess(
   c: Context,
   engine: Engine,
   access: Access,
-  kind: 'certificate' | 'session',
+  kind: 'certificate' | 'session' | 'document',
   id: string,
 ): Promise<void> {
-  const what = kind === 'certificate' ? 'certificate' : 'chat session';
+  const what = kind === 'session' ? 'chat session' : kind;
   const owner = await engine.owner(kind, id);
   const principal = await access.principal(c);
   if (principal === null) {

@@ -2,16 +2,26 @@
  * Test helpers for the developer API (issue 8): an API key of the default workspace, its header, and
  * waiting for the job worker to finish a document submitted with `POST /api/v1/documents`.
  */
-import { type ApiKeyScope, createApiKey, DEFAULT_WORKSPACE, type Engine } from '@saksi/engine';
+import {
+  type ApiKeyScope,
+  createApiKey,
+  DEFAULT_WORKSPACE,
+  type Engine,
+  type Queryable,
+} from '@saksi/engine';
 import type { Hono } from 'hono';
 import type { Json } from './sse-events.js';
 
-/** A new API key of the default workspace (all scopes unless told). */
+/**
+ * A new API key of the default workspace (all scopes unless told), created through an engine or
+ * straight in a database (one a server process will open later).
+ */
 export async function testApiKey(
-  engine: Engine,
+  target: Engine | Queryable,
   scopes: ApiKeyScope[] = ['read', 'ingest', 'admin'],
 ): Promise<string> {
-  const { key } = await createApiKey(engine.db, { workspaceId: DEFAULT_WORKSPACE, name: 'test', scopes });
+  const db = 'db' in target ? target.db : target;
+  const { key } = await createApiKey(db, { workspaceId: DEFAULT_WORKSPACE, name: 'test', scopes });
   return key;
 }
 

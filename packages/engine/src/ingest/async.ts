@@ -20,6 +20,7 @@ import { newId } from '../ids.js';
 import { type ClaimedJob, completeJob, enqueueJob, getJob, type JobRow } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
+import { detectType, MIME_TYPES } from './detect.js';
 import { isIngestError } from './errors.js';
 import {
   type DocumentRecord,
@@ -133,7 +134,7 @@ export async function submitDocument(
         collection.id,
         input.title ?? input.filename,
         input.filename,
-        input.mime ?? 'application/octet-stream',
+        likelyMime(input),
         originalSha,
         input.bytes.length,
         JSON.stringify(input.metadata ?? {}),
@@ -430,6 +431,18 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
       await finishFailed(db, job, documentId, { code, message: message.slice(0, 500) });
     }
   };
+}
+
+/**
+ * The file's type as the document shows it while PENDING: what detection says (the job parses it
+ * again and reports any problem as the document's FAILED reason), else what the client declared.
+ */
+function likelyMime(input: IngestInput): string {
+  try {
+    return MIME_TYPES[detectType(input.bytes, input.filename, input.mime)];
+  } catch {
+    return input.mime ?? 'application/octet-stream';
+  }
 }
 
 function isLeaseLost(error: unknown): boolean {

@@ -89,7 +89,7 @@ export interface IngestContext {
 
 const DOCUMENT_COLUMNS = `d.id, c.name AS collection, d.title, d.filename, d.mime, d.original_sha256, d.size, d.status, d.root,
   d.chunk_count, d.pages, d.document_type, d.fiscal_year, d.source, d.metadata, d.anchor_state,
-  d.created_at::text AS created_at, d.stage, d.error, d.updated_at::text AS updated_at,
+  to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, d.stage, d.error, to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at,
   (SELECT j.id FROM jobs j WHERE j.document_id = d.id ORDER BY j.created_at DESC LIMIT 1) AS job_id,
   COALESCE((SELECT j.progress FROM jobs j WHERE j.document_id = d.id ORDER BY j.created_at DESC LIMIT 1),
     CASE WHEN d.status IN ('READY', 'ARCHIVED') THEN 1 ELSE 0 END)::real AS progress`;

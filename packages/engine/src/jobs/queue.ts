@@ -117,9 +117,9 @@ const BACKOFF_MAX_MS = 60_000;
 const BACKOFF_JITTER = 0.2;
 
 export const JOB_COLUMNS = `id, kind, status, workspace_id, collection_id, document_id, stage, progress, error, payload,
-  attempts, max_attempts, claim_token, locked_by, locked_until::text AS locked_until, run_after::text AS run_after,
-  created_at::text AS created_at, updated_at::text AS updated_at, started_at::text AS started_at,
-  finished_at::text AS finished_at`;
+  attempts, max_attempts, claim_token, locked_by, to_char(locked_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS locked_until, to_char(run_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS run_after,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS started_at,
+  to_char(finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS finished_at`;
 
 /** `now()` plus a parameter in milliseconds. */
 const plusMs = (param: string) => `now() + (${param}::float8 * interval '1 millisecond')`;

@@ -17,6 +17,8 @@ beforeAll(async () => {
     filename: 'helm.md',
   });
   documentId = result.document.id;
+  // A public collection's document anchors are public; a private one's need a key (isolation.test.ts).
+  await test.engine.configureCollection('helm', { public: true });
 });
 
 afterAll(async () => {

@@ -223,6 +223,11 @@ describe.each([
       await expectNotFound(victim(), id, call(key, 'GET', `/documents/${id}`));
       await expectNotFound(victim(), id, call(key, 'GET', `/documents/${id}/chunks`));
       await expectNotFound(victim(), id, call(key, 'DELETE', `/documents/${id}`));
+      await expectNotFound(victim(), id, call(key, 'GET', `/anchors/${id}`));
+      const anonymous = await fetch(`${server.url}/api/v1/anchors/${id}`);
+      const reply = { status: anonymous.status, text: await anonymous.text() };
+      expect(reply.status).toBe(401);
+      expectNothingOf(victim(), reply, id);
     }
     for (const query of ['', '?collection=laporan', '?status=READY', '?limit=100', '?fiscal_year=2020']) {
       const listed = await call(key, 'GET', `/documents${query}`);
