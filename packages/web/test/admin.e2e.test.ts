@@ -183,7 +183,10 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', () => {
   });
 
   it('the public chat answers from the uploaded document', async () => {
-    const chat = await context.newPage();
+    // The operator makes the collection public; a visitor (no admin session) asks in the chat.
+    await test.engine.configureCollection(COLLECTION, { public: true });
+    const visitor = await web!.browser.newContext({ viewport: VIEWPORTS.desktop });
+    const chat = await visitor.newPage();
     chat.on('pageerror', (error) => pageErrors.push(`${chat.url()}: ${error.message}`));
     await chat.goto(`${server.url}/`);
     await chat.getByTestId('collection-picker').selectOption(COLLECTION);
@@ -197,7 +200,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', () => {
     await source.waitFor({ state: 'visible' });
     const [item] = (await test.engine.listDocuments({ collection: COLLECTION })).items;
     expect((await source.textContent()) ?? '').toContain(item?.title ?? '(no document)');
-    await chat.close();
+    await visitor.close();
   });
 
   it('archives, restores, and deletes (after confirmation) the document', async () => {

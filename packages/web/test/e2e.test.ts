@@ -120,6 +120,9 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
           { language: 'en' },
         );
         await opened.engine.anchorNow();
+        // The chat here is the public one (no key), as on the demo collections.
+        await opened.engine.configureCollection('lalu-lintas', { public: true });
+        await opened.engine.configureCollection('catatan', { public: true });
       },
     });
     ({ test, server, browser, context } = web);

@@ -95,6 +95,8 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
             { language: 'en' },
           );
         }
+        // The widget's chat is anonymous: it works on public collections.
+        await opened.engine.configureCollection('docs', { public: true });
       },
     });
     ({ test, server, context } = web);

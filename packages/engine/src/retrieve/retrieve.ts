@@ -145,6 +145,12 @@ const documentFrequencies = new Map<string, { total: number; df: Map<string, num
 const COMMON_SHARE = 0.2;
 /** At most this many of the rarest lexemes select candidates. */
 const MAX_TERMS = 12;
+/**
+ * In a large collection, a lexeme found in more than this many chunks selects no candidates either:
+ * scoring every chunk it occurs in costs more than its small idf is worth (binding above 10,000
+ * chunks, where a fifth is more than this).
+ */
+const MAX_TERM_CHUNKS = 2_000;
 
 async function termWeights(
   db: Queryable,
@@ -180,9 +186,9 @@ async function termWeights(
     .filter((term) => term.df > 0)
     .map((term) => ({ ...term, idf: Math.log((total - term.df + 0.5) / (term.df + 0.5) + 1) }))
     .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1));
-  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest ones.
-  const rare = weighted.filter((term) => term.df <= COMMON_SHARE * total);
-  return (rare.length > 0 ? rare : weighted.slice(0, 3))
+  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
+  const rare = weighted.filter((term) => term.df <= Math.min(COMMON_SHARE * total, MAX_TERM_CHUNKS));
+  return (rare.length > 0 ? rare : weighted.slice(0, 1))
     .slice(0, MAX_TERMS)
     .map(({ lexeme, idf }) => ({ lexeme, idf }));
 }
@@ -192,8 +198,8 @@ async function termWeights(
  * stopwords removed), each weighted by its inverse document frequency in the collection (BM25's idf),
  * summed over the lexemes a chunk contains; shorter chunks win ties. A question rarely shares all of
  * its words with the passage that answers it, so this is an OR over the lexemes, never an AND; lexemes
- * found in more than a fifth of the collection select no candidates (they would only add noise and
- * cost), and document frequencies are cached per collection until its chunk count changes.
+ * found in more than a fifth of the collection (or in more than 2,000 chunks) select no candidates
+ * (they would only add noise and cost), and document frequencies are cached per collection until its chunk count changes.
  */
 async function lexicalArm(
   db: Queryable,
@@ -217,12 +223,13 @@ async function lexicalArm(
        SELECT quote_literal(t.lexeme)::tsquery AS q, t.idf FROM unnest($2::text[], $3::float8[]) AS t(lexeme, idf)
      ),
      scored AS (
-       SELECT c.id, sum(w.idf) AS score FROM chunks c JOIN weighted w ON c.tsv @@ w.q
+       SELECT c.id, sum(w.idf) AS score, min(c.token_count) AS token_count, min(c.document_id) AS document_id
+         FROM chunks c JOIN weighted w ON c.tsv @@ w.q
         WHERE c.collection_id = $1 GROUP BY c.id
      )
-     SELECT s.id FROM scored s JOIN chunks c ON c.id = s.id JOIN documents d ON d.id = c.document_id
+     SELECT s.id FROM scored s JOIN documents d ON d.id = s.document_id
       WHERE ${where}
-      ORDER BY s.score DESC, c.token_count, s.id LIMIT $4`,
+      ORDER BY s.score DESC, s.token_count, s.id LIMIT $4`,
     params,
   );
   return result.rows.map((row) => row.id);
