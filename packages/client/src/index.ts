@@ -46,6 +46,7 @@ export type {
   QueryResult,
   ResultSummary,
   Scope,
+  SourceCitation,
   UploadDocumentInput,
   Uploaded,
   UploadLargeInput,

@@ -263,6 +263,16 @@ export interface Citation {
   url?: string;
 }
 
+/** The citation of a query result or a document chunk: always names the document and its place. */
+export interface SourceCitation extends Citation {
+  /** The uploaded file's name. */
+  document_name: string;
+  page: number | null;
+  /** The innermost section heading, or null. */
+  section_header: string | null;
+  section_path: string[];
+}
+
 export interface QueryResult {
   /** Chunk id. */
   id: string;
@@ -276,7 +286,7 @@ export interface QueryResult {
   kind: string;
   token_count: number;
   context: { before: string; after: string };
-  citation: Citation;
+  citation: SourceCitation;
   table_html: string | null;
   chunk_hash: string;
   document: {

@@ -68,15 +68,28 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
   };
   const clientAddress = (c: Context) => address(c, options.trustProxy === true);
 
-  const resolve = async (c: Context): Promise<Principal | null> => {
+  /**
+   * The caller. A presented key must be valid (401 otherwise). An admin cookie that is stale, or a
+   * state-changing request without its CSRF token, does not make the request anonymous-with-rights:
+   * public routes treat it as anonymous, and `require` reports the session's own error.
+   */
+  const resolve = async (c: Context): Promise<{ principal: Principal | null; sessionError?: unknown }> => {
     const presented = presentedKey(c);
     if (presented !== null) {
       const key = await authenticateApiKey(engine.db, presented);
       enforce(perKey, key.key_id, 'API key');
-      return { kind: 'api_key', key_id: key.key_id, workspace_id: key.workspace_id, scopes: key.scopes };
+      return {
+        principal: {
+          kind: 'api_key',
+          key_id: key.key_id,
+          workspace_id: key.workspace_id,
+          scopes: key.scopes,
+        },
+      };
     }
     const cookie = getCookie(c, SESSION_COOKIE);
-    if (cookie) {
+    if (!cookie) return { principal: null };
+    try {
       const key = await secret();
       const session = await sessionFor(engine.db, cookie, { secret: key });
       const method = c.req.method.toUpperCase();
@@ -93,28 +106,37 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
       const workspace = c.req.header(WORKSPACE_HEADER)?.trim() || DEFAULT_WORKSPACE;
       if (!WORKSPACE_ID.test(workspace)) throw new EngineError('NOT_FOUND', 'No such workspace.');
       return {
-        kind: 'admin',
-        email: session.email,
-        session_id: session.session_id,
-        workspace_id: workspace,
-        scopes: [...API_KEY_SCOPES],
+        principal: {
+          kind: 'admin',
+          email: session.email,
+          session_id: session.session_id,
+          workspace_id: workspace,
+          scopes: [...API_KEY_SCOPES],
+        },
       };
+    } catch (error) {
+      if (error instanceof EngineError) return { principal: null, sessionError: error };
+      throw error;
     }
-    return null;
+  };
+
+  const resolved = async (c: Context) => {
+    const cached = c.get(PRINCIPAL as never) as Awaited<ReturnType<typeof resolve>> | undefined;
+    if (cached !== undefined) return cached;
+    const result = await resolve(c);
+    c.set(PRINCIPAL as never, result as never);
+    return result;
   };
 
   return {
     async principal(c) {
-      const cached = c.get(PRINCIPAL as never) as Principal | null | undefined;
-      if (cached !== undefined) return cached;
-      const principal = await resolve(c);
-      c.set(PRINCIPAL as never, principal as never);
-      return principal;
+      return (await resolved(c)).principal;
     },
     async require(c, scope) {
-      const principal = await this.principal(c);
+      const { principal, sessionError } = await resolved(c);
       if (principal === null) {
         this.chargeAnonymous(c);
+        if (sessionError !== undefined) throw sessionError;
         throw new EngineError(
           'UNAUTHENTICATED',
           'This route needs an API key: send "Authorization: Bearer saksi_…" (create one with `saksi api-keys create`).',

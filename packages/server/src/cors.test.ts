@@ -99,7 +99,9 @@ describe('CORS middleware (real engine)', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(response.headers.get('vary')).toContain('Origin');
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(response.headers.get('access-control-allow-headers')).toBe('content-type, accept');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'content-type, accept, authorization, x-api-key',
+    );
   });
 
   it('gives another origin no CORS header, on preflight and on the request itself', async () => {

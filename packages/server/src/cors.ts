@@ -25,7 +25,7 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
 }
 
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
-const ALLOW_HEADERS = 'content-type, accept';
+const ALLOW_HEADERS = 'content-type, accept, authorization, x-api-key';
 /** How long a browser may cache a preflight answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
 /** `/widget.js`: an hour in caches (the file name is not hashed, so not immutable). */

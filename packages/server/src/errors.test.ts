@@ -284,10 +284,9 @@ describe('uploads', () => {
     expect(['MALFORMED_FILE', 'UNSUPPORTED_TYPE']).toContain(await failed(binary, 'report.pdf'));
     const elf = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...new Uint8Array(64)]);
     expect(['MALFORMED_FILE', 'UNSUPPORTED_TYPE']).toContain(await failed(elf, 'program.pdf'));
-    // A 0-byte file is still refused at once. EMPTY_FILE is the documented code; the engine's submit
-    // answers INGEST_FAILED today.
+    // A 0-byte file is still refused at once, with the documented code.
     const empty = await expectError(upload(uploadForm(new Uint8Array(0), 'empty.md')), 422);
-    expect(['EMPTY_FILE', 'INGEST_FAILED']).toContain(empty.error.code);
+    expect(empty.error.code).toBe('EMPTY_FILE');
     expect(empty.error.message).toMatch(/empty/i);
     // Only the two failed documents were recorded: nothing half-ingested, nothing for the empty file.
     expect(await documentCount()).toBe(before + 2);

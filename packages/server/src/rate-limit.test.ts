@@ -161,6 +161,6 @@ describe('setRateHeaders', () => {
     expect(headers.get('Retry-After')).toBe('12');
     const untouched = new Headers();
     setRateHeaders(untouched, null);
-    expect([...untouched.keys()]).toEqual([]);
+    expect(Array.from(untouched as unknown as Iterable<unknown>)).toEqual([]);
   });
 });

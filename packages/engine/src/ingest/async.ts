@@ -21,7 +21,7 @@ import { type ClaimedJob, completeJob, enqueueJob, getJob, type JobRow } from '.
 import type { JobHandler } from '../jobs/worker.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
 import { detectType, MIME_TYPES } from './detect.js';
-import { isIngestError } from './errors.js';
+import { IngestError, isIngestError } from './errors.js';
 import {
   type DocumentRecord,
   findDocumentBySha,
@@ -91,7 +91,8 @@ export async function submitDocument(
     throw new EngineError('NOT_FOUND', `No collection named "${collection.name}".`);
   }
   if (input.bytes.length === 0) {
-    throw new EngineError('INGEST_FAILED', 'The file is empty.', { status: 422 });
+    const empty = new IngestError('EMPTY_FILE', `${input.filename} is empty (0 bytes); upload the file again.`);
+    throw new EngineError('INGEST_FAILED', empty.message, { status: 422, cause: empty });
   }
   if (input.bytes.length > quotas.max_document_bytes) {
     throw new EngineError(

@@ -182,6 +182,24 @@ describe('sessions', () => {
     expect(expired.json['error'].code).toBe('SESSION_EXPIRED');
   });
 
+  it('acts on the developer API as the admin (CSRF on changes); public routes ignore a stale or CSRF-less cookie', async () => {
+    const { cookie, csrf } = await signIn();
+    expect((await call('GET', '/documents', { cookie })).status).toBe(200);
+    const missing = await call('POST', '/keys', { cookie, body: { name: 'ci', scopes: ['read'] } });
+    expect(missing.status).toBe(403);
+    expect(missing.json['error'].code).toBe('CSRF_INVALID');
+    const created = await call('POST', '/keys', { cookie, csrf, body: { name: 'ci', scopes: ['read'] } });
+    expect(created.status).toBe(201);
+    expect(created.json['key']).toMatch(/^saksi_/);
+    // A signed-in admin using the public chat or /verify sends no CSRF token; a stale cookie is no key.
+    for (const stale of [cookie, 'made-up-token']) {
+      const verify = await call('POST', '/verify', { cookie: stale, body: { bundle: {} } });
+      expect([200, 400]).toContain(verify.status);
+      const expired = await call('GET', '/documents', { cookie: 'made-up-token' });
+      expect(expired.status).toBe(401);
+    }
+  });
+
   it('logout deletes the session and clears the cookie', async () => {
     const { cookie } = await signIn();
     const out = await call('POST', '/admin/logout', { cookie });
