@@ -89,7 +89,9 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say(`  Admin: ${server.url}/admin`);
   say(`  Keys:    ${server.url}/.well-known/saksi-keys.json`);
   say(`  API:     ${server.url}/api/v1/openapi.json`);
-  say(`  Developer API: docs/api.md — API keys from /admin (Workspaces & API keys) or \`saksi workspaces create\`.`);
+  say(
+    `  Developer API: docs/api.md — API keys from /admin (Workspaces & API keys) or \`saksi workspaces create\`.`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

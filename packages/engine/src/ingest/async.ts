@@ -91,7 +91,10 @@ export async function submitDocument(
     throw new EngineError('NOT_FOUND', `No collection named "${collection.name}".`);
   }
   if (input.bytes.length === 0) {
-    const empty = new IngestError('EMPTY_FILE', `${input.filename} is empty (0 bytes); upload the file again.`);
+    const empty = new IngestError(
+      'EMPTY_FILE',
+      `${input.filename} is empty (0 bytes); upload the file again.`,
+    );
     throw new EngineError('INGEST_FAILED', empty.message, { status: 422, cause: empty });
   }
   if (input.bytes.length > quotas.max_document_bytes) {
