@@ -17,6 +17,7 @@ export default function setup(): void {
       'contracts',
       'packages/engine',
       'packages/server',
+      'packages/client',
       'packages/cli',
     ],
     { cwd: root, stdio: 'inherit' },
