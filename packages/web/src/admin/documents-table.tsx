@@ -13,6 +13,7 @@ import {
   listDocuments,
   setArchived,
 } from './admin-api.js';
+import { AdminTable } from './admin-table.js';
 import { DocumentTypeOptions, Field, YearInput } from './fields.js';
 import { shortHash } from './notices.js';
 import { useToast } from './toasts.js';
@@ -212,43 +213,34 @@ export function DocumentsTable(props: {
         </Field>
       </fieldset>
 
-      {loadError && (
-        <p className="error" role="alert">
-          {t('admin.documents.failed', { code: loadError.code, message: loadError.message })}
-        </p>
-      )}
-      {!page && !loadError && <p className="muted">{t('admin.documents.loading')}</p>}
-
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <section className="table-scroll" tabIndex={0} aria-labelledby={`${ids}-caption`}>
-        <table className="documents" data-testid="documents-table">
-          <caption id={`${ids}-caption`} className="visually-hidden">
-            {t('admin.documents.caption')}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('admin.column.document')}</th>
-              <th scope="col">{t('admin.column.status')}</th>
-              <th scope="col">{t('admin.column.chunks')}</th>
-              <th scope="col">{t('admin.column.root')}</th>
-              <th scope="col">{t('admin.column.anchor')}</th>
-              <th scope="col">{t('admin.column.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page?.items.map((document) => (
-              <DocumentRow
-                key={document.id}
-                document={document}
-                busy={busyId === document.id}
-                onArchive={() => void act(document, 'archive')}
-                onRestore={() => void act(document, 'restore')}
-                onDelete={(trigger) => askDelete(document, trigger)}
-              />
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <AdminTable
+        ids={ids}
+        testId="documents-table"
+        caption="admin.documents.caption"
+        columns={[
+          'admin.column.document',
+          'admin.column.status',
+          'admin.column.chunks',
+          'admin.column.root',
+          'admin.column.anchor',
+          'admin.column.actions',
+        ]}
+        loadError={loadError}
+        failedMessage="admin.documents.failed"
+        loading={!page}
+        loadingMessage="admin.documents.loading"
+      >
+        {page?.items.map((document) => (
+          <DocumentRow
+            key={document.id}
+            document={document}
+            busy={busyId === document.id}
+            onArchive={() => void act(document, 'archive')}
+            onRestore={() => void act(document, 'restore')}
+            onDelete={(trigger) => askDelete(document, trigger)}
+          />
+        ))}
+      </AdminTable>
       {page && page.items.length === 0 && <p className="muted">{t('admin.documents.empty')}</p>}
 
       <nav className="pager" aria-label={t('admin.page.label')}>

@@ -20,6 +20,7 @@ import {
   listWorkspaces,
   revokeApiKey,
 } from './admin-api.js';
+import { AdminTable } from './admin-table.js';
 import { Field } from './fields.js';
 import { useToast } from './toasts.js';
 
@@ -124,61 +125,52 @@ export function WorkspacesSection(props: {
         </button>
       </form>
 
-      {loadError && (
-        <p className="error" role="alert">
-          {t('admin.workspaces.failed', { code: loadError.code, message: loadError.message })}
-        </p>
-      )}
-      {!workspaces && !loadError && <p className="muted">{t('admin.workspaces.loading')}</p>}
-
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <section className="table-scroll" tabIndex={0} aria-labelledby={`${ids}-caption`}>
-        <table className="documents" data-testid="workspaces-table">
-          <caption id={`${ids}-caption`} className="visually-hidden">
-            {t('admin.workspaces.caption')}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('admin.workspaces.column.name')}</th>
-              <th scope="col">{t('admin.workspaces.column.documents')}</th>
-              <th scope="col">{t('admin.workspaces.column.keys')}</th>
-              <th scope="col">{t('admin.workspaces.column.created')}</th>
-              <th scope="col">{t('admin.column.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {workspaces?.map((workspace) => (
-              <tr key={workspace.id} data-testid="workspace-row" data-id={workspace.id}>
-                <td data-label={t('admin.workspaces.column.name')}>
-                  <span className="document-title">{workspace.name}</span>
-                  <code className="document-meta muted break">{workspace.id}</code>
-                </td>
-                <td className="number" data-label={t('admin.workspaces.column.documents')}>
-                  {workspace.documents}
-                </td>
-                <td className="number" data-label={t('admin.workspaces.column.keys')}>
-                  {workspace.keys}
-                </td>
-                <td data-label={t('admin.workspaces.column.created')}>
-                  {formatTimestamp(workspace.created_at, lang)}
-                </td>
-                <td data-label={t('admin.column.actions')}>
-                  <button
-                    type="button"
-                    className="button secondary"
-                    data-testid="workspace-select"
-                    aria-pressed={workspace.id === selectedId}
-                    aria-label={t('admin.workspaces.manageLabel', { name: workspace.name })}
-                    onClick={() => setSelectedId(workspace.id)}
-                  >
-                    {t('admin.workspaces.manage')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <AdminTable
+        ids={ids}
+        testId="workspaces-table"
+        caption="admin.workspaces.caption"
+        columns={[
+          'admin.workspaces.column.name',
+          'admin.workspaces.column.documents',
+          'admin.workspaces.column.keys',
+          'admin.workspaces.column.created',
+          'admin.column.actions',
+        ]}
+        loadError={loadError}
+        failedMessage="admin.workspaces.failed"
+        loading={!workspaces}
+        loadingMessage="admin.workspaces.loading"
+      >
+        {workspaces?.map((workspace) => (
+          <tr key={workspace.id} data-testid="workspace-row" data-id={workspace.id}>
+            <td data-label={t('admin.workspaces.column.name')}>
+              <span className="document-title">{workspace.name}</span>
+              <code className="document-meta muted break">{workspace.id}</code>
+            </td>
+            <td className="number" data-label={t('admin.workspaces.column.documents')}>
+              {workspace.documents}
+            </td>
+            <td className="number" data-label={t('admin.workspaces.column.keys')}>
+              {workspace.keys}
+            </td>
+            <td data-label={t('admin.workspaces.column.created')}>
+              {formatTimestamp(workspace.created_at, lang)}
+            </td>
+            <td data-label={t('admin.column.actions')}>
+              <button
+                type="button"
+                className="button secondary"
+                data-testid="workspace-select"
+                aria-pressed={workspace.id === selectedId}
+                aria-label={t('admin.workspaces.manageLabel', { name: workspace.name })}
+                onClick={() => setSelectedId(workspace.id)}
+              >
+                {t('admin.workspaces.manage')}
+              </button>
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
       {workspaces && workspaces.length === 0 && <p className="muted">{t('admin.workspaces.empty')}</p>}
 
       {selected && (
@@ -439,90 +431,77 @@ function KeysPanel(props: {
         )}
       </div>
 
-      {loadError && (
-        <p className="error" role="alert">
-          {t('admin.keys.failed', { code: loadError.code, message: loadError.message })}
-        </p>
-      )}
-      {!keys && !loadError && <p className="muted">{t('admin.keys.loading')}</p>}
-
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <section className="table-scroll" tabIndex={0} aria-labelledby={`${ids}-caption`}>
-        <table className="documents" data-testid="keys-table">
-          <caption id={`${ids}-caption`} className="visually-hidden">
-            {t('admin.keys.caption')}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('admin.keys.column.name')}</th>
-              <th scope="col">{t('admin.keys.column.prefix')}</th>
-              <th scope="col">{t('admin.keys.column.scopes')}</th>
-              <th scope="col">{t('admin.keys.column.created')}</th>
-              <th scope="col">{t('admin.keys.column.lastUsed')}</th>
-              <th scope="col">{t('admin.keys.column.status')}</th>
-              <th scope="col">{t('admin.keys.column.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys?.map((record) => {
-              const revoked = record.revoked_at !== null;
-              return (
-                <tr
-                  key={record.id}
-                  data-testid="key-row"
-                  data-id={record.id}
-                  data-status={revoked ? 'revoked' : 'active'}
+      <AdminTable
+        ids={ids}
+        testId="keys-table"
+        caption="admin.keys.caption"
+        columns={[
+          'admin.keys.column.name',
+          'admin.keys.column.prefix',
+          'admin.keys.column.scopes',
+          'admin.keys.column.created',
+          'admin.keys.column.lastUsed',
+          'admin.keys.column.status',
+          'admin.keys.column.actions',
+        ]}
+        loadError={loadError}
+        failedMessage="admin.keys.failed"
+        loading={!keys}
+        loadingMessage="admin.keys.loading"
+      >
+        {keys?.map((record) => {
+          const revoked = record.revoked_at !== null;
+          return (
+            <tr
+              key={record.id}
+              data-testid="key-row"
+              data-id={record.id}
+              data-status={revoked ? 'revoked' : 'active'}
+            >
+              <td data-label={t('admin.keys.column.name')}>
+                <span className="document-title">{record.name}</span>
+              </td>
+              <td data-label={t('admin.keys.column.prefix')}>
+                <code data-testid="key-prefix">{record.prefix}…</code>
+              </td>
+              <td data-label={t('admin.keys.column.scopes')}>{record.scopes.join(', ')}</td>
+              <td data-label={t('admin.keys.column.created')}>{formatTimestamp(record.created_at, lang)}</td>
+              <td data-label={t('admin.keys.column.lastUsed')}>
+                {record.last_used_at ? formatTimestamp(record.last_used_at, lang) : t('admin.keys.never')}
+              </td>
+              <td data-label={t('admin.keys.column.status')}>
+                <span
+                  className={`status ${revoked ? 'status-failed' : 'status-ready'}`}
+                  data-testid="key-status"
+                  title={revoked && record.revoked_at ? formatTimestamp(record.revoked_at, lang) : undefined}
                 >
-                  <td data-label={t('admin.keys.column.name')}>
-                    <span className="document-title">{record.name}</span>
-                  </td>
-                  <td data-label={t('admin.keys.column.prefix')}>
-                    <code data-testid="key-prefix">{record.prefix}…</code>
-                  </td>
-                  <td data-label={t('admin.keys.column.scopes')}>{record.scopes.join(', ')}</td>
-                  <td data-label={t('admin.keys.column.created')}>
-                    {formatTimestamp(record.created_at, lang)}
-                  </td>
-                  <td data-label={t('admin.keys.column.lastUsed')}>
-                    {record.last_used_at ? formatTimestamp(record.last_used_at, lang) : t('admin.keys.never')}
-                  </td>
-                  <td data-label={t('admin.keys.column.status')}>
-                    <span
-                      className={`status ${revoked ? 'status-failed' : 'status-ready'}`}
-                      data-testid="key-status"
-                      title={
-                        revoked && record.revoked_at ? formatTimestamp(record.revoked_at, lang) : undefined
-                      }
-                    >
-                      {t(revoked ? 'admin.keys.status.revoked' : 'admin.keys.status.active')}
-                    </span>
-                  </td>
-                  <td data-label={t('admin.keys.column.actions')}>
-                    {!revoked && (
-                      <button
-                        type="button"
-                        className="button secondary danger-text"
-                        data-testid="key-revoke"
-                        disabled={busyId === record.id}
-                        aria-label={t('admin.actionLabel', {
-                          action: t('admin.keys.revoke'),
-                          title: record.name,
-                        })}
-                        onClick={(event) => {
-                          returnFocus.current = event.currentTarget;
-                          setPendingRevoke(record);
-                        }}
-                      >
-                        {t('admin.keys.revoke')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </section>
+                  {t(revoked ? 'admin.keys.status.revoked' : 'admin.keys.status.active')}
+                </span>
+              </td>
+              <td data-label={t('admin.keys.column.actions')}>
+                {!revoked && (
+                  <button
+                    type="button"
+                    className="button secondary danger-text"
+                    data-testid="key-revoke"
+                    disabled={busyId === record.id}
+                    aria-label={t('admin.actionLabel', {
+                      action: t('admin.keys.revoke'),
+                      title: record.name,
+                    })}
+                    onClick={(event) => {
+                      returnFocus.current = event.currentTarget;
+                      setPendingRevoke(record);
+                    }}
+                  >
+                    {t('admin.keys.revoke')}
+                  </button>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </AdminTable>
       {keys && keys.length === 0 && <p className="muted">{t('admin.keys.empty')}</p>}
 
       <dialog
