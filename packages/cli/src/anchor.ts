@@ -35,7 +35,8 @@ RFC 6962 root over every waiting document root (and the latest log root) to Docu
                          The key comes from SAKSI_ANCHOR_PRIVATE_KEY (never from a flag)
 
 Options:
-  --server <url>       status: ask a running server (GET <url>/api/v1/anchors) instead of the data directory
+  --server <url>       status: ask a running server (GET <url>/api/v1/anchors) instead of the data directory;
+                       $SAKSI_API_KEY is sent for a document of a private collection
   --rpc <url>          deploy: the chain's JSON-RPC endpoint (default: the --chain preset's public RPC)
   --chain <name|id>    deploy: base-sepolia, base, or a chain id (default: the RPC's own)
   --json               machine-readable output`,
@@ -79,7 +80,7 @@ async function status(values: OptionValues, rest: readonly string[], io: Io): Pr
   const server = stringOption(values, 'server');
   let result: AnchorStatus;
   if (server) {
-    result = await fetchStatus(server, documentId);
+    result = await fetchStatus(server, documentId, io.env['SAKSI_API_KEY']);
   } else {
     const engine = await openEngine(configFrom(io));
     try {
@@ -103,7 +104,12 @@ async function status(values: OptionValues, rest: readonly string[], io: Io): Pr
   return 0;
 }
 
-async function fetchStatus(server: string, documentId: string | undefined): Promise<AnchorStatus> {
+/** A private collection's document needs a key of its workspace: `$SAKSI_API_KEY` is sent when set. */
+async function fetchStatus(
+  server: string,
+  documentId: string | undefined,
+  apiKey: string | undefined,
+): Promise<AnchorStatus> {
   let url: URL;
   try {
     url = new URL(
@@ -115,7 +121,10 @@ async function fetchStatus(server: string, documentId: string | undefined): Prom
   }
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(15_000),
+      ...(apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {}),
+    });
   } catch (error) {
     throw new CliError(
       `cannot reach ${safeText(url.origin)}: ${error instanceof Error ? error.message : String(error)}`,
