@@ -92,7 +92,9 @@ describe('saksi api-keys', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^ID\s+PREFIX\s+NAME\s+SCOPES\s+CREATED\s+LAST USED\s+REVOKED\n/);
     expect(list.stdout).toMatch(
-      new RegExp(`${record.id}\\s+${record.prefix}…\\s+ci\\s+read,ingest\\s+\\S+ \\S+\\s+-\\s+-\\n`),
+      new RegExp(
+        `${record.id}\\s+${record.prefix}…\\s+ci\\s+read,ingest\\s+\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\s+-\\s+-\\n`,
+      ),
     );
     expect(list.stdout).not.toContain(key);
 
