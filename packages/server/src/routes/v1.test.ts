@@ -305,6 +305,53 @@ describe('a developer with an API key', () => {
     expect(await response.text()).not.toMatch(/\n\s+at /);
   });
 
+  it('answers bad input with typed errors and keeps nothing of it', async () => {
+    const { key } = await acme.createKey({ name: 'hostile', scopes: ['admin'] });
+    const send = async (method: string, route: string, body: string, type = 'application/json') => {
+      const response = await fetch(`${server.url}/api/v1${route}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': type },
+        body,
+      });
+      const text = await response.text();
+      expect(text).not.toMatch(/\n\s+at /);
+      return {
+        status: response.status,
+        code: (JSON.parse(text) as { error?: { code: string } }).error?.code,
+      };
+    };
+    const keysBefore = (await acme.listKeys()).length;
+    expect(await send('POST', '/keys', '{"name": "x", ')).toEqual({ status: 400, code: 'INVALID_JSON' });
+    expect(await send('POST', '/keys', '{"name": "x", "scopes": ["root"]}')).toMatchObject({ status: 400 });
+    expect((await acme.listKeys()).length).toBe(keysBefore);
+    const hooksBefore = (await acme.listWebhooks()).length;
+    expect(await send('POST', '/webhooks', '{"url": "ftp://example.org/x"}')).toMatchObject({ status: 400 });
+    expect(await send('POST', '/webhooks', '{"url": "http://user:pw@127.0.0.1/x"}')).toMatchObject({
+      status: 400,
+    });
+    expect((await acme.listWebhooks()).length).toBe(hooksBefore);
+    expect(
+      await send('POST', '/query', '{"collection": "handbook", "question": "dana", "top_k": 500}'),
+    ).toMatchObject({
+      status: 400,
+      code: 'INVALID_INPUT',
+    });
+    expect(await send('POST', '/query', '{"collection": "nope", "question": "dana"}')).toMatchObject({
+      status: 404,
+    });
+    expect(await send('POST', '/workspaces', '{"name": ""}')).toMatchObject({ status: 400 });
+    expect(await send('POST', '/documents', '{"file": "x"}')).toEqual({
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+    });
+    await expect(acme.getJob('job_unknown')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    await expect(acme.getDocument('../../etc/passwd')).rejects.toMatchObject({ status: 404 });
+    // A PUT that does not match the declared size stores nothing; the upload still takes the right bytes.
+    const created = await acme.createUpload({ collection: 'handbook', filename: 'sized.md', size: 10 });
+    await expect(acme.putUploadContent(created.upload_url, markdown)).rejects.toMatchObject({ status: 400 });
+    await expect(acme.processUpload(created.upload.id)).rejects.toMatchObject({ status: 409 });
+  });
+
   it('serves an OpenAPI 3.1 document listing the developer routes', async () => {
     const document = (await acme.openApi()) as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toBe('3.1.0');
