@@ -1,5 +1,5 @@
 /** The documents table: filters, paging, archive / restore / delete (with a confirmation dialog). */
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useT } from '../app.js';
 import type { MessageKey } from '../i18n.js';
 import {
@@ -14,6 +14,7 @@ import {
   setArchived,
 } from './admin-api.js';
 import { AdminTable } from './admin-table.js';
+import { useConfirmDialog } from './confirm-dialog.js';
 import { DocumentTypeOptions, Field, YearInput } from './fields.js';
 import { shortHash } from './notices.js';
 import { useToast } from './toasts.js';
@@ -54,10 +55,8 @@ export function DocumentsTable(props: {
   const [loadError, setLoadError] = useState<AdminApiError | undefined>();
   const [busyId, setBusyId] = useState<string | undefined>();
   const [reload, setReload] = useState(0);
-  const [pendingDelete, setPendingDelete] = useState<AdminDocument | undefined>();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  const returnFocus = useRef<HTMLElement | null>(null);
+  const confirmation = useConfirmDialog<AdminDocument>();
+  const pendingDelete = confirmation.pending;
 
   useEffect(() => {
     void props.refreshKey;
@@ -123,31 +122,11 @@ export function DocumentsTable(props: {
     [session, toast, t, onUnauthorized],
   );
 
-  const askDelete = (document: AdminDocument, trigger: HTMLElement) => {
-    returnFocus.current = trigger;
-    setPendingDelete(document);
-  };
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (pendingDelete && !element.open) {
-      element.showModal();
-      cancelButton.current?.focus();
-    } else if (!pendingDelete && element.open) element.close();
-  }, [pendingDelete]);
-
-  const closeDialog = () => {
-    setPendingDelete(undefined);
-    const target = returnFocus.current;
-    returnFocus.current = null;
-    if (target?.isConnected) target.focus();
-  };
-
+  const askDelete = (document: AdminDocument, trigger: HTMLElement) => confirmation.ask(document, trigger);
+  const closeDialog = () => confirmation.cancel();
+  // The row goes away with the document, so focus does not return to its button.
   const confirmDelete = () => {
-    const document = pendingDelete;
-    setPendingDelete(undefined);
-    returnFocus.current = null;
+    const document = confirmation.confirm(false);
     if (document) void act(document, 'delete');
   };
 
@@ -268,7 +247,7 @@ export function DocumentsTable(props: {
       </nav>
 
       <dialog
-        ref={dialog}
+        ref={confirmation.dialog}
         className="confirm-dialog"
         aria-labelledby={`${ids}-confirm-title`}
         aria-describedby={`${ids}-confirm-body`}
@@ -281,7 +260,12 @@ export function DocumentsTable(props: {
           {t('admin.confirm.body', { title: pendingDelete?.title || pendingDelete?.filename || '' })}
         </p>
         <div className="dialog-actions">
-          <button ref={cancelButton} type="button" className="button secondary" onClick={closeDialog}>
+          <button
+            ref={confirmation.cancelButton}
+            type="button"
+            className="button secondary"
+            onClick={closeDialog}
+          >
             {t('admin.confirm.cancel')}
           </button>
           <button

@@ -21,6 +21,7 @@ import {
   revokeApiKey,
 } from './admin-api.js';
 import { AdminTable } from './admin-table.js';
+import { useConfirmDialog } from './confirm-dialog.js';
 import { Field } from './fields.js';
 import { useToast } from './toasts.js';
 
@@ -206,12 +207,10 @@ function KeysPanel(props: {
   const [created, setCreated] = useState<CreatedApiKey | undefined>();
   const [copyState, setCopyState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const [busyId, setBusyId] = useState<string | undefined>();
-  const [pendingRevoke, setPendingRevoke] = useState<ApiKeyRecord | undefined>();
+  const confirmation = useConfirmDialog<ApiKeyRecord>();
+  const pendingRevoke = confirmation.pending;
   const secretInput = useRef<HTMLInputElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  const returnFocus = useRef<HTMLElement | null>(null);
 
   useEffect(() => {
     void reload;
@@ -302,28 +301,9 @@ function KeysPanel(props: {
     }
   };
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (pendingRevoke && !element.open) {
-      element.showModal();
-      cancelButton.current?.focus();
-    } else if (!pendingRevoke && element.open) element.close();
-  }, [pendingRevoke]);
-
-  const closeDialog = () => {
-    setPendingRevoke(undefined);
-    const target = returnFocus.current;
-    returnFocus.current = null;
-    if (target?.isConnected) target.focus();
-  };
-
+  const closeDialog = () => confirmation.cancel();
   const confirmRevoke = () => {
-    const record = pendingRevoke;
-    setPendingRevoke(undefined);
-    const target = returnFocus.current;
-    returnFocus.current = null;
-    if (target?.isConnected) target.focus();
+    const record = confirmation.confirm(true);
     if (record) void revoke(record);
   };
 
@@ -489,10 +469,7 @@ function KeysPanel(props: {
                       action: t('admin.keys.revoke'),
                       title: record.name,
                     })}
-                    onClick={(event) => {
-                      returnFocus.current = event.currentTarget;
-                      setPendingRevoke(record);
-                    }}
+                    onClick={(event) => confirmation.ask(record, event.currentTarget)}
                   >
                     {t('admin.keys.revoke')}
                   </button>
@@ -505,7 +482,7 @@ function KeysPanel(props: {
       {keys && keys.length === 0 && <p className="muted">{t('admin.keys.empty')}</p>}
 
       <dialog
-        ref={dialog}
+        ref={confirmation.dialog}
         className="confirm-dialog"
         aria-labelledby={`${ids}-confirm-title`}
         aria-describedby={`${ids}-confirm-body`}
@@ -521,7 +498,12 @@ function KeysPanel(props: {
           })}
         </p>
         <div className="dialog-actions">
-          <button ref={cancelButton} type="button" className="button secondary" onClick={closeDialog}>
+          <button
+            ref={confirmation.cancelButton}
+            type="button"
+            className="button secondary"
+            onClick={closeDialog}
+          >
             {t('admin.confirm.cancel')}
           </button>
           <button
