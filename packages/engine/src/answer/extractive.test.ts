@@ -264,3 +264,32 @@ describe('headings kept in chunk text', () => {
     ]);
   });
 });
+
+describe('quoting whole statements', () => {
+  it('quotes a list introduction with its items, or not at all', async () => {
+    const { completeSpan } = await import('./extractive.js');
+    const source =
+      'Syarat usia ditentukan sebagai berikut:\na. usia 17 (tujuh belas) tahun untuk SIM A;\nb. usia 21 tahun.\n\nLain.';
+    const intro = 'Syarat usia ditentukan sebagai berikut:';
+    const span = completeSpan(source, { start: 0, end: intro.length, text: intro });
+    expect(span?.text).toBe(
+      'Syarat usia ditentukan sebagai berikut:\na. usia 17 (tujuh belas) tahun untuk SIM A;\nb. usia 21 tahun.',
+    );
+    expect(source.slice(span!.start, span!.end)).toBe(span!.text);
+    expect(completeSpan(intro, { start: 0, end: intro.length, text: intro })).toBeUndefined();
+  });
+
+  it('never quotes OCR noise or flattened tables', async () => {
+    const { hasOcrNoise, isStatement } = await import('./extractive.js');
+    expect(hasOcrNoise('Gaji pokok Rp7O.OOO per bulan pada tahun 2Ol8.')).toBe(true);
+    expect(
+      hasOcrNoise(
+        '2.759.847.940.000,00 2.1.2.2 Penerimaan Penerusan Pinjaman 4.319.371.871.000,00 4.471.943.465.000,00',
+      ),
+    ).toBe(true);
+    expect(
+      hasOcrNoise('Pendapatan negara direncanakan sebesar Rp2.463.024.859.739.000,00 pada tahun 2023.'),
+    ).toBe(false);
+    expect(isStatement('Can I put a Promise in the store state?')).toBe(false);
+  });
+});

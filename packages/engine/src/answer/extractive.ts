@@ -60,6 +60,11 @@ export interface ExtractiveOptions {
    * selected passage, which is where an explanation or an example usually is). Offsets into the source.
    */
   continuation?: { sourceIndex: number; start: number; end: number; text: string }[];
+  /**
+   * Whether a sentence is the kind of statement the question asks for (a penalty for a sanction
+   * question, an amount for a figure question): such sentences score {@link INTENT_BOOST} more.
+   */
+  answersIntent?: (text: string) => boolean;
 }
 
 /** What the answer says when the documents do not answer the question. */
@@ -78,6 +83,8 @@ export const RELATIVE_SCORE = 0.75;
 /** Two sentences whose stem sets overlap this much (Jaccard) are the same sentence. */
 const NEAR_DUPLICATE = 0.9;
 const RANK_BOOST = 0.05;
+/** Added to a sentence of the kind the question's intent asks for. */
+export const INTENT_BOOST = 0.25;
 const FIGURE_BOOST = 0.1;
 /** Bounds on the work done for one question. */
 const MAX_SOURCES = 20;
@@ -91,14 +98,81 @@ const AMOUNT =
 const NOT_A_STATEMENT =
   /^(?:#{1,6}\s|```|~~~|:::|<\/?[A-Za-z]|BAB\s+[IVXLCDM]+\b|Bagian\s+Ke[a-z]+\b|Paragraf\s+\d+\b|Pasal\s+\S+$)/;
 
-/** A sentence that can be a claim: not a heading, fence, label, flattened table or overlong run. */
+/**
+ * A sentence that can be a claim: not a heading, fence, label, flattened table, overlong run, a
+ * question (a FAQ's question echoes the reader's), or text with OCR noise.
+ */
 export function isStatement(text: string): boolean {
   return (
     text.length <= MAX_SENTENCE_LENGTH &&
     !NOT_A_STATEMENT.test(text) &&
     !isBareHeading(text) &&
-    !isTableRun(text)
+    !isTableRun(text) &&
+    !/\?\s*$/.test(text) &&
+    !hasOcrNoise(text)
   );
+}
+
+/**
+ * OCR noise and flattened tables: letters inside digit groups ("2Ol8", "Rp7O.OOO", "-6.0s0.000.000"),
+ * a run of bare numbers with no words between them, three or more amounts or outline numbers
+ * ("2.1.2.2") in one sentence. Such text is never quoted.
+ */
+export function hasOcrNoise(text: string): boolean {
+  if (
+    /(?<![\p{L}])\d+[OoIlSs]+\d|(?<![\p{L}\d])[OoIl]\d{2,}|\d[.,][OoIlSs]\d|\d{1,3}\.[OoIlSs]{3}\b|[.,]\d[a-z]\d/u.test(
+      text,
+    )
+  )
+    return true;
+  if (/(?:\d[\d.,]*\s+){6,}\d/.test(text)) return true;
+  // A flattened budget table: several amounts, or outline numbers ("2.1.2.2"), in one "sentence".
+  const amounts = text.match(/(?<![\d.,])-?\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?(?![\d.,])/g)?.length ?? 0;
+  return amounts >= 3 || /(?<![\d.])\d{1,2}(?:\.\d{1,2}){2,}(?![\d.])/.test(text);
+}
+
+/** An item of a list in a statute or a document: "a. …", "1. …", "(1) …", "- …". */
+const LIST_ITEM = /^(?:[a-z]\.|\d{1,3}[.)]|\(\d{1,3}\)|[-*•]) /;
+
+/**
+ * A span ending with ":" announces a list or a code block: the span is extended over the items (or
+ * the block) that follow it in the same source. `undefined` when nothing follows: a list introduction
+ * is never quoted without its items.
+ */
+export function completeSpan(
+  source: string,
+  span: { start: number; end: number; text: string },
+): { start: number; end: number; text: string } | undefined {
+  if (!/:\s*$/.test(span.text)) return span;
+  const rest = source.slice(span.end);
+  const lines = rest.split('\n');
+  let consumed = 0;
+  let items = 0;
+  let index = 0;
+  // Skip the remainder of the current line and blank lines.
+  while (index < lines.length && lines[index]!.trim() === '') {
+    consumed += lines[index]!.length + 1;
+    index++;
+  }
+  if (index < lines.length && /^\s*(?:```|~~~)/.test(lines[index]!)) {
+    const fence = lines[index]!.trim().slice(0, 3);
+    let end = index + 1;
+    while (end < lines.length && !lines[end]!.trim().startsWith(fence)) end++;
+    if (end >= lines.length) return undefined;
+    consumed += lines.slice(index, end + 1).reduce((sum, line) => sum + line.length + 1, 0) - 1;
+    items = 1;
+  } else {
+    while (index < lines.length && LIST_ITEM.test(lines[index]!.trim())) {
+      consumed += lines[index]!.length + 1;
+      items++;
+      index++;
+    }
+    consumed -= 1;
+  }
+  if (items === 0) return undefined;
+  const end = span.end + consumed;
+  const text = source.slice(span.start, end).replace(/\s+$/, '');
+  return { start: span.start, end: span.start + text.length, text };
 }
 
 /**
@@ -180,7 +254,8 @@ export function extractiveAnswer(
     candidate.score =
       relevance +
       RANK_BOOST * (1 - candidate.rank / usedSources) +
-      (wantsFigure && candidate.hasFigure ? FIGURE_BOOST : 0);
+      (wantsFigure && candidate.hasFigure ? FIGURE_BOOST : 0) +
+      (options.answersIntent?.(candidate.sentence.text) ? INTENT_BOOST : 0);
     eligible.push(candidate);
   }
   if (eligible.length === 0) return notFound;
@@ -220,16 +295,18 @@ export function extractiveAnswer(
   const claims: ExtractiveClaim[] = [];
   let citation = 0;
   for (const [sourceIndex, group] of groups) {
-    citation++;
     group.sort((a, b) => a.sentence.start - b.sentence.start);
-    for (const { sentence } of group) {
-      claims.push({
-        text: `${sentence.text} [${citation}]`,
-        source_index: sourceIndex,
-        span: { text: sentence.text, start: sentence.start, end: sentence.end },
-      });
-    }
+    const spans = group
+      .map(({ sentence }) => completeSpan(sources[sourceIndex]!.text, sentence))
+      .filter((span) => span !== undefined)
+      // A completed list may already contain the next chosen sentence.
+      .filter((span, index, all) => !all.some((other, j) => j < index && other.end >= span.end));
+    if (spans.length === 0) continue;
+    citation++;
+    for (const span of spans)
+      claims.push({ text: `${span.text} [${citation}]`, source_index: sourceIndex, span });
   }
+  if (claims.length === 0) return notFound;
   return { found: true, text: claims.map((claim) => claim.text).join(' '), claims };
 }
 

@@ -11,6 +11,7 @@ import { EngineError } from '../errors.js';
 import { legalCitationLabel, regulationShortName } from '../ingest/legal-structure.js';
 import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
+import { lexemeStatistics, lexemesOf } from './lexemes.js';
 
 export interface QueryVariant {
   text: string;
@@ -138,9 +139,6 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
   return clauses.join(' AND ');
 }
 
-/** Document frequencies per collection, keyed by the collection's chunk count (a new document changes it). */
-const documentFrequencies = new Map<string, { total: number; df: Map<string, number> }>();
-
 /** A lexeme that occurs in more than this share of a collection's chunks is too common to find candidates by. */
 const COMMON_SHARE = 0.2;
 /** At most this many of the rarest lexemes select candidates. */
@@ -157,34 +155,11 @@ async function termWeights(
   collection: Collection,
   text: string,
 ): Promise<{ lexeme: string; idf: number }[]> {
-  const lexemes = await db.query<{ lexeme: string }>(
-    'SELECT DISTINCT unnest(tsvector_to_array(to_tsvector($1::regconfig, $2))) AS lexeme',
-    [collection.text_search_config, text],
-  );
-  if (lexemes.rows.length === 0) return [];
-  const totals = await db.query<{ total: number }>(
-    "SELECT COALESCE(sum(chunk_count), 0)::integer AS total FROM documents WHERE collection_id = $1 AND status IN ('READY', 'ARCHIVED')",
-    [collection.id],
-  );
-  const total = Math.max(1, totals.rows[0]?.total ?? 0);
-  let cache = documentFrequencies.get(collection.id);
-  if (!cache || cache.total !== total) {
-    cache = { total, df: new Map() };
-    documentFrequencies.set(collection.id, cache);
-  }
-  const missing = lexemes.rows.map((row) => row.lexeme).filter((lexeme) => !cache!.df.has(lexeme));
-  if (missing.length > 0) {
-    const counts = await db.query<{ lexeme: string; df: number }>(
-      `SELECT t.lexeme, (SELECT count(*)::integer FROM chunks c WHERE c.collection_id = $1 AND c.tsv @@ quote_literal(t.lexeme)::tsquery) AS df
-         FROM unnest($2::text[]) AS t(lexeme)`,
-      [collection.id, missing],
-    );
-    for (const row of counts.rows) cache.df.set(row.lexeme, row.df);
-  }
-  const weighted = lexemes.rows
-    .map((row) => ({ lexeme: row.lexeme, df: cache!.df.get(row.lexeme) ?? 0 }))
+  const [lexemes = []] = await lexemesOf(db, collection, [text]);
+  if (lexemes.length === 0) return [];
+  const { total, statistics } = await lexemeStatistics(db, collection, lexemes);
+  const weighted = [...statistics.values()]
     .filter((term) => term.df > 0)
-    .map((term) => ({ ...term, idf: Math.log((total - term.df + 0.5) / (term.df + 0.5) + 1) }))
     .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1));
   // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
   const rare = weighted.filter((term) => term.df <= Math.min(COMMON_SHARE * total, MAX_TERM_CHUNKS));

@@ -1,0 +1,157 @@
+/**
+ * The check stage: for each claim, whether it is supported by its spans and whether its evidence is
+ * relevant to the question — two results certified apart from authenticity (docs/certificate.md,
+ * "Three results").
+ *
+ * - A verbatim quote is supported by construction: its verifier is `verbatim`, not an entailment
+ *   score (a verifier checks the span's hash and offsets in its chunk).
+ * - Anything a model wrote goes through the lexical entailment verifier and, when configured, the
+ *   LLM judge (and the claim decomposer).
+ * - Relevance is `lexical-v3` (relevance.ts) over the evidence spans and the citation's headings.
+ */
+import type { ClaimInput } from '@saksi/proof';
+import type { Collection } from '../collections.js';
+import type { Queryable } from '../db/database.js';
+import { lexemesOf } from '../retrieve/lexemes.js';
+import type { ComposedClaim } from './compose.js';
+import { type ClaimDecomposer, conjunction } from './decompose.js';
+import { checkEntailment, VERIFIER_ID, VERIFIER_VERSION } from './entailment.js';
+import { type QuestionTerms, type RelevanceResult, relevanceOf } from './relevance.js';
+import type { Language } from './stem.js';
+import type { QuestionPlan } from './understand.js';
+
+export type ClaimVerification = ClaimInput['verification'];
+
+/** A verifier besides the lexical one: judges a claim against its evidence spans. */
+export interface ClaimJudge {
+  judge(claim: string, evidence: string[], lexical: ClaimVerification): Promise<ClaimVerification>;
+}
+
+export interface Support {
+  result: 'verbatim' | 'entailed' | 'not_supported' | 'contradicted';
+  method: string;
+  score?: number;
+}
+
+export interface CheckedClaim {
+  claim: ComposedClaim;
+  verification: ClaimVerification;
+  support: Support;
+  relevance: RelevanceResult;
+}
+
+export const VERBATIM_VERIFIER = { id: 'verbatim', version: '1' } as const;
+
+export interface CheckContext {
+  judge?: ClaimJudge;
+  decomposer?: ClaimDecomposer;
+}
+
+/** Where a claim's evidence comes from: its text and the headings of its citation. */
+export interface CheckSource {
+  text: string;
+  citation: { label?: string; section_path?: string[]; document_title: string };
+}
+
+async function verifyStatement(
+  context: CheckContext,
+  statement: string,
+  spans: string[],
+  language: Language,
+): Promise<ClaimVerification> {
+  const entailment = checkEntailment(statement, spans.join(' '), language);
+  const lexical: ClaimVerification = {
+    label: entailment.label,
+    confidence: Math.round(entailment.confidence * 1000) / 1000,
+    verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
+  };
+  return context.judge ? context.judge.judge(statement, spans, lexical) : lexical;
+}
+
+/**
+ * The lexical verifier (always), then the judge when one is configured; no evidence is not
+ * supported. With a decomposer, each atomic statement is verified and the claim gets their conjunction.
+ */
+export async function verifyGenerated(
+  context: CheckContext,
+  statement: string,
+  spans: string[],
+  language: Language,
+): Promise<ClaimVerification> {
+  if (spans.length === 0)
+    return {
+      label: 'not_supported',
+      confidence: 0,
+      verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
+    };
+  if (context.decomposer) {
+    const atoms = await context.decomposer.decompose(statement, language);
+    const verdicts: ClaimVerification[] = [];
+    for (const atom of atoms) verdicts.push(await verifyStatement(context, atom, spans, language));
+    return conjunction(verdicts, context.decomposer);
+  }
+  return verifyStatement(context, statement, spans, language);
+}
+
+/** Whether the claim's text is exactly its one evidence span (a quote). */
+export function isVerbatim(claim: ComposedClaim): boolean {
+  return claim.evidence.length === 1 && claim.statement === claim.evidence[0]!.span.text;
+}
+
+/**
+ * Checks every claim: support (verbatim or verified) and relevance to the question, and the
+ * relevance of the answer as a whole (all its evidence together: a sanction and the rule it punishes
+ * answer a question neither answers alone).
+ */
+export async function checkClaims(
+  db: Queryable,
+  collection: Pick<Collection, 'text_search_config'>,
+  context: CheckContext,
+  plan: Pick<QuestionPlan, 'intent' | 'requirement'>,
+  terms: QuestionTerms,
+  claims: readonly ComposedClaim[],
+  sources: readonly CheckSource[],
+  language: Language,
+): Promise<{ claims: CheckedClaim[]; answer: RelevanceResult }> {
+  const evidenceTexts = claims.map((claim) =>
+    claim.evidence
+      .map(({ sourceIndex, span }) => {
+        const citation = sources[sourceIndex]!.citation;
+        return [span.text, ...(citation.section_path ?? []), citation.label ?? ''].join('\n');
+      })
+      .join('\n'),
+  );
+  const lexemes = await lexemesOf(db, collection, [...evidenceTexts, evidenceTexts.join('\n')]);
+  const answer = relevanceOf(
+    plan,
+    terms,
+    new Set(lexemes[claims.length] ?? []),
+    claims.flatMap((claim) => claim.evidence.map((item) => item.span.text)).join('\n'),
+  );
+  const checked: CheckedClaim[] = [];
+  for (const [index, claim] of claims.entries()) {
+    const spans = claim.evidence.map((item) => item.span.text);
+    const relevance = relevanceOf(plan, terms, new Set(lexemes[index] ?? []), spans.join('\n'));
+    if (isVerbatim(claim)) {
+      checked.push({
+        claim,
+        verification: { label: 'entailed', confidence: 1, verifier: { ...VERBATIM_VERIFIER } },
+        support: { result: 'verbatim', method: 'verbatim' },
+        relevance,
+      });
+      continue;
+    }
+    const verification = await verifyGenerated(context, claim.statement, spans, language);
+    checked.push({
+      claim,
+      verification,
+      support: {
+        result: verification.label,
+        method: verification.verifier.id,
+        score: verification.confidence,
+      },
+      relevance,
+    });
+  }
+  return { claims: checked, answer };
+}

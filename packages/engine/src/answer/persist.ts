@@ -1,0 +1,139 @@
+/**
+ * The persist stage: the chat session, and the certificate appended to the transparency log in the
+ * same transaction as its row and the session's messages, so a bundle is returned only after its
+ * log entry is durable (docs/transparency-log.md). Stored bundles are rebuilt with their log proof.
+ */
+import type { Bundle, Certificate } from '@saksi/proof';
+import { logLeafInput } from '@saksi/proof';
+import type { Collection } from '../collections.js';
+import type { Database } from '../db/database.js';
+import { EngineError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { LlmUsage } from '../llm/model.js';
+import type { LogSequencer } from '../log/sequencer.js';
+import type { TransparencyLog } from '../log/transparency-log.js';
+import { bestCheckpointFor } from '../log/witness.js';
+
+export interface PersistInput {
+  certificate: Certificate;
+  signature: string;
+  chunks: Bundle['chunks'];
+  collection: Collection;
+  sessionId: string;
+  question: string;
+  answer: string;
+  generatorModel: string;
+  usage?: LlmUsage;
+}
+
+/** Appends the certificate to the log with its rows, in one transaction; returns the bundle. */
+export async function persistAnswer(
+  log: TransparencyLog,
+  sequencer: LogSequencer,
+  input: PersistInput,
+): Promise<Bundle> {
+  const { certificate, signature, chunks, collection, sessionId } = input;
+  const logged = await sequencer.append({
+    certificateId: certificate.certificate_id,
+    leafInput: logLeafInput(certificate, signature),
+    write: async (tx, appended) => {
+      await tx.query(
+        'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [
+          certificate.certificate_id,
+          collection.id,
+          certificate.issued_at,
+          JSON.stringify(certificate),
+          signature,
+          JSON.stringify(chunks),
+          appended.leaf_index,
+        ],
+      );
+      await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [
+        newId('msg'),
+        sessionId,
+        'user',
+        input.question,
+      ]);
+      await tx.query(
+        'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
+        [newId('msg'), sessionId, 'assistant', input.answer, certificate.certificate_id],
+      );
+      if (input.usage) {
+        await tx.query(
+          `INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'answer.llm', $2, $3)`,
+          [
+            sessionId,
+            certificate.certificate_id,
+            JSON.stringify({ model: input.generatorModel, usage: input.usage }),
+          ],
+        );
+      }
+      await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
+    },
+  });
+  return {
+    certificate,
+    signature,
+    log: {
+      origin: log.origin,
+      leaf_index: logged.leaf_index,
+      inclusion_proof: logged.inclusion_proof,
+      checkpoint: logged.checkpoint,
+      cosignatures: logged.cosignatures,
+    },
+    chunks,
+  };
+}
+
+export async function ensureSession(
+  db: Database,
+  collection: Collection,
+  sessionId: string | undefined,
+): Promise<string> {
+  if (sessionId !== undefined) {
+    const found = await db.query<{ id: string }>(
+      'SELECT id FROM chat_sessions WHERE id = $1 AND collection_id = $2',
+      [sessionId, collection.id],
+    );
+    if (found.rows.length === 0)
+      throw new EngineError('NOT_FOUND', `No chat session ${sessionId} in collection ${collection.name}.`);
+    return sessionId;
+  }
+  const id = newId('ses');
+  await db.query('INSERT INTO chat_sessions (id, collection_id) VALUES ($1, $2)', [id, collection.id]);
+  return id;
+}
+
+/** A stored bundle by certificate id, rebuilt with its original log proof and checkpoint. */
+export async function loadBundle(
+  db: Database,
+  log: TransparencyLog,
+  certificateId: string,
+): Promise<Bundle | null> {
+  const result = await db.query<{
+    certificate: Bundle['certificate'];
+    signature: string;
+    chunks: Bundle['chunks'];
+    leaf_index: number;
+  }>('SELECT certificate, signature, chunks, leaf_index FROM certificates WHERE id = $1', [certificateId]);
+  const row = result.rows[0];
+  if (!row) return null;
+  // The most-cosigned checkpoint that includes the entry, so bundles fetched later carry witnesses.
+  const stored = await bestCheckpointFor(db, row.leaf_index);
+  if (!stored)
+    throw new EngineError('LOG_ERROR', `No stored checkpoint includes certificate ${certificateId}.`);
+  const proof = await log.inclusionProof(db, row.leaf_index, stored.size);
+  return {
+    certificate: row.certificate,
+    signature: row.signature,
+    log: {
+      origin: log.origin,
+      leaf_index: row.leaf_index,
+      inclusion_proof: proof.proof,
+      checkpoint: stored.note,
+      cosignatures: stored.cosignatures,
+    },
+    chunks: row.chunks,
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Relevance (`lexical-v3`): how well a claim's evidence answers the question, separate from whether
+ * the quote is authentic (hashes, proofs) or supported (the claim follows from its spans). See
+ * docs/certificate.md, "Three results".
+ *
+ * The question's wordings — as asked, and the rewrites that put everyday words into the statute's
+ * terms or the collection's language — are reduced to lexemes under the collection's text-search
+ * configuration and weighted by their idf in the collection, so a distinctive word ("isyarat",
+ * "konsentrasi", "thunk") counts for more than a common one ("lalu lintas", "redux"). A claim's
+ * coverage is the weighted share of a wording's lexemes its evidence contains (spans and the
+ * citation's headings), the best over the wordings. Words the collection never uses do not count:
+ * they are everyday words the rewrite already mapped, or words nothing could answer anyway.
+ *
+ * The intent then asks for the right kind of statement: a sanction question for a penalty, a figure
+ * question for an amount, an age question for a number of years, a definition for a defining
+ * sentence. Evidence of the wrong kind keeps only part of its score.
+ */
+import type { Collection } from '../collections.js';
+import type { Queryable } from '../db/database.js';
+import { type LexemeStatistic, lexemeStatistics, lexemesOf } from '../retrieve/lexemes.js';
+import { foldText, isStopword } from './stem.js';
+import type { QuestionPlan } from './understand.js';
+
+export const RELEVANCE_METHOD = 'lexical-v3';
+/** Below this a claim is not an answer to the question (render reason NOT_RELEVANT). */
+export const RELEVANCE_THRESHOLD = 0.3;
+/** Evidence of the wrong kind for the question's intent keeps this share of its coverage. */
+const WRONG_KIND = 0.6;
+
+/** One wording of the question as weighted lexemes. */
+interface Wording {
+  lexemes: LexemeStatistic[];
+  total: number;
+}
+
+export interface QuestionTerms {
+  wordings: Wording[];
+}
+
+/**
+ * Words that ask rather than say what the question is about: everyday question and filler words
+ * (function words are the stemmer's stopwords), and years, which the fiscal-year filter of retrieval
+ * already holds to.
+ */
+const ASKING = new Set(
+  `berapa brp gimana gmn kayak kalau kalo sih dong deh kah nya aja kena bisa boleh nggak gak enggak ga
+  tolong mohon jelaskan sebutkan jadi terus trus emang memang kira kira2 dianggarkan ditetapkan
+  please tell explain exactly even really actually`.split(/\s+/),
+);
+
+/** The words of a wording that say what it is about, for the lexical analysis. */
+export function distinctiveText(text: string): string {
+  return (foldText(text).match(/\p{L}+|\p{N}+/gu) ?? [])
+    .filter(
+      (word) =>
+        !ASKING.has(word) &&
+        !isStopword(word, 'id') &&
+        !isStopword(word, 'en') &&
+        !/^(?:19|20)\d\d$/.test(word),
+    )
+    .join(' ');
+}
+
+/** The weighted lexemes of each wording of the question (wordings without a known lexeme are dropped). */
+export async function questionTerms(
+  db: Queryable,
+  collection: Pick<Collection, 'id' | 'text_search_config'>,
+  wordings: readonly string[],
+): Promise<QuestionTerms> {
+  const lists = await lexemesOf(db, collection, wordings.map(distinctiveText));
+  const all = [...new Set(lists.flat())];
+  const { statistics } = await lexemeStatistics(db, collection, all);
+  const result: Wording[] = [];
+  for (const list of lists) {
+    const lexemes = list.map((lexeme) => statistics.get(lexeme)!).filter((item) => item.df > 0);
+    const total = lexemes.reduce((sum, item) => sum + item.idf, 0);
+    if (total > 0) result.push({ lexemes, total });
+  }
+  return { wordings: result };
+}
+
+/** The best weighted share of a wording's lexemes found in `evidence` (a set of lexemes). */
+export function coverage(terms: QuestionTerms, evidence: ReadonlySet<string>): number {
+  let best = 0;
+  for (const wording of terms.wordings) {
+    let matched = 0;
+    for (const item of wording.lexemes) if (evidence.has(item.lexeme)) matched += item.idf;
+    best = Math.max(best, matched / wording.total);
+  }
+  return best;
+}
+
+const PENALTY = /\b(?:dipidana|pidana|denda|sanksi administratif|fined?|penalty|imprisonment)\b/iu;
+const AMOUNT =
+  /(?:Rp\.?\s?|\$|€|USD\s?|IDR\s?)\d|\d{1,3}(?:[.,]\d{3})+|\d\s*(?:%|persen\b|percent\b|ribu\b|juta\b|miliar\b|triliun\b|million\b|billion\b|trillion\b)/iu;
+const YEARS_OF_AGE = /\d+\s*(?:\([^)]{1,40}\)\s*)?tahun|\d+\s*years?/iu;
+const DEFINING =
+  /\b(?:adalah|ialah|merupakan|yaitu|yakni|yang dimaksud dengan)\b|\b(?:is|are|means|refers to|describes)\b/iu;
+
+/** Whether `text` is the kind of statement the question's intent asks for. */
+export function answersIntent(plan: Pick<QuestionPlan, 'intent' | 'requirement'>, text: string): boolean {
+  switch (plan.intent) {
+    case 'sanction':
+      return PENALTY.test(text);
+    case 'figure':
+    case 'comparison':
+      return AMOUNT.test(text);
+    case 'requirement':
+      return plan.requirement === 'age' ? YEARS_OF_AGE.test(text) : true;
+    case 'definition':
+      return DEFINING.test(text);
+    default:
+      return true;
+  }
+}
+
+export interface RelevanceResult {
+  score: number;
+  method: typeof RELEVANCE_METHOD;
+  threshold: number;
+}
+
+/** Rounds to three decimals, as certificates carry scores. */
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * Relevance of evidence to the question: coverage of the question's distinctive words by the
+ * evidence's lexemes, reduced when the evidence is not the kind of statement the intent asks for.
+ */
+export function relevanceOf(
+  plan: Pick<QuestionPlan, 'intent' | 'requirement'>,
+  terms: QuestionTerms,
+  evidenceLexemes: ReadonlySet<string>,
+  evidenceText: string,
+): RelevanceResult {
+  const share = coverage(terms, evidenceLexemes);
+  const score = answersIntent(plan, evidenceText) ? share : share * WRONG_KIND;
+  return { score: round(score), method: RELEVANCE_METHOD, threshold: RELEVANCE_THRESHOLD };
+}

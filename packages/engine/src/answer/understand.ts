@@ -1,0 +1,265 @@
+/**
+ * The first stage of answering: what the question asks (docs/engine.md, "Answering"). One plan per
+ * question — its language, its intent, the slots it names (fiscal years, budget measures, actors,
+ * concepts) and its normalized wording — that retrieval, selection, composition and the relevance
+ * check all read, so the offline and the language-model paths agree on what was asked.
+ *
+ * Rule-based: the intent comes from the question's own words in Indonesian (formal and everyday) or
+ * English, checked in an order where the more specific intent wins ("berapa tahun penjara" is a
+ * sanction, not a figure; "umur minimal SIM" a requirement). Which words are distinctive is decided
+ * later against the collection's statistics (`terms.ts`), not here.
+ */
+import { type BudgetMeasure, measuresIn } from '../budget/measures.js';
+import { detectLanguage } from '../language/detect.js';
+import { yearsIn } from '../retrieve/patterns.js';
+import type { Language } from './stem.js';
+
+export type Intent =
+  | 'sanction'
+  | 'obligation'
+  | 'requirement'
+  | 'definition'
+  | 'figure'
+  | 'comparison'
+  | 'procedure'
+  | 'reason'
+  | 'other';
+
+export const INTENTS: readonly Intent[] = [
+  'sanction',
+  'obligation',
+  'requirement',
+  'definition',
+  'figure',
+  'comparison',
+  'procedure',
+  'reason',
+  'other',
+];
+
+/** What a requirement question asks for. */
+export type RequirementKind = 'age' | 'documents' | 'duration';
+
+export interface QuestionSlots {
+  /** Fiscal or calendar years the question names (1945–2099), in order of appearance. */
+  years: number[];
+  /** Budget measures it names ("pendapatan negara", "defisit", "village fund"). */
+  measures: BudgetMeasure[];
+  /** Vehicles and road users it names, in the statute's words ("sepeda motor", "pejalan kaki"). */
+  actors: string[];
+  /** Code identifiers and quoted names (`createSlice`, `useSelector`, "reducer"). */
+  concepts: string[];
+}
+
+export interface QuestionPlan {
+  /** The question as asked, trimmed. */
+  question: string;
+  /** One line, no emoji or control characters, everyday abbreviations written out ("brp" → "berapa"). */
+  normalized: string;
+  /** The question's language (the collection's when the words do not tell). */
+  language: Language;
+  intent: Intent;
+  requirement?: RequirementKind;
+  slots: QuestionSlots;
+  /** The question tries to instruct the system ("ignore previous instructions"); it is answered as text. */
+  instructions: boolean;
+  /** Nothing to search for: no letters or digits after normalization (emoji only, punctuation only). */
+  empty: boolean;
+}
+
+/** Everyday Indonesian spellings, written out so rules and the statute's words meet them. */
+const ABBREVIATIONS: Record<string, string> = {
+  brp: 'berapa',
+  brapa: 'berapa',
+  gmn: 'gimana',
+  gmna: 'gimana',
+  bgmn: 'bagaimana',
+  yg: 'yang',
+  dgn: 'dengan',
+  dg: 'dengan',
+  utk: 'untuk',
+  tdk: 'tidak',
+  gk: 'nggak',
+  ga: 'nggak',
+  gak: 'nggak',
+  ngga: 'nggak',
+  krn: 'karena',
+  kalo: 'kalau',
+  klo: 'kalau',
+  kl: 'kalau',
+  sdh: 'sudah',
+  udh: 'sudah',
+  udah: 'sudah',
+  blm: 'belum',
+  bs: 'bisa',
+  bsa: 'bisa',
+  org: 'orang',
+  thn: 'tahun',
+  th: 'tahun',
+  jt: 'juta',
+  dr: 'dari',
+  pd: 'pada',
+  sm: 'sama',
+  spt: 'seperti',
+  aja: 'saja',
+  gaes: '',
+  wkwk: '',
+};
+
+const B = '(?<![\\p{L}\\p{N}])';
+const E = '(?![\\p{L}\\p{N}])';
+function words(source: string): RegExp {
+  return new RegExp(`${B}(?:${source})${E}`, 'iu');
+}
+
+/** Intent rules, most specific first; the first that matches wins. */
+const INTENT_RULES: { intent: Intent; pattern: RegExp; requirement?: RequirementKind }[] = [
+  {
+    intent: 'comparison',
+    pattern: words(
+      'bandingkan|membandingkan|dibandingkan|perbandingan|dibanding|selisih\\p{L}*|naik atau turun|kenaikan|penurunan|compare[ds]?|comparison|difference between|differ|versus|vs\\.?',
+    ),
+  },
+  {
+    intent: 'sanction',
+    pattern: words(
+      'dend[ae]\\p{L}*|sanksi\\p{L}*|hukuman\\p{L}*|dihukum|dipenjara|penjara\\p{L}*|dipidana|pidana\\p{L}*|kurungan|ditilang|tilang|kena berapa|kena apa|ancaman\\p{L}*|fine[sd]?|penalt(?:y|ies)|punish\\p{L}*|jail|prison|imprison\\p{L}*|sentence[ds]?|ticket(?:ed)?',
+    ),
+  },
+  {
+    intent: 'requirement',
+    requirement: 'age',
+    pattern: words(
+      'umur\\p{L}*|usia\\p{L}*|berapa tahun (?:minimal|minimum|paling)|minimal (?:umur|usia)|how old|minimum age|age (?:limit|requirement)|old enough',
+    ),
+  },
+  {
+    intent: 'requirement',
+    requirement: 'duration',
+    pattern: words(
+      'masa berlaku\\p{L}*|berlaku (?:berapa|sampai|selama)|berapa lama|how long|valid for|expire\\p{L}*',
+    ),
+  },
+  {
+    intent: 'requirement',
+    requirement: 'documents',
+    pattern: words(
+      'syarat\\p{L}*|persyaratan|dokumen apa|berkas apa|perlu (?:bawa|membawa)|harus (?:bawa|membawa)|requirements?|required documents|what do i need',
+    ),
+  },
+  {
+    intent: 'definition',
+    pattern: words(
+      "apa itu|apa sih|apa yang dimaksud|yang dimaksud|yang namanya|pengertian\\p{L}*|definisi\\p{L}*|artinya|maksudnya|what(?:'s| is| are| exactly is| even is| does .{1,40} mean)|define|definition|meaning of|explain",
+    ),
+  },
+  {
+    intent: 'reason',
+    pattern: words('mengapa|kenapa|alasan\\p{L}*|why|reason'),
+  },
+  {
+    intent: 'procedure',
+    pattern: words(
+      'bagaimana cara|gimana cara|cara (?:\\p{L}+)|langkah\\p{L}*|prosedur\\p{L}*|tata cara|how (?:do|can|should|to|would)|steps?|set ?up|configure|install',
+    ),
+  },
+  {
+    intent: 'obligation',
+    pattern: words(
+      'boleh(?:kah)?|dilarang|larangan|diperbolehkan|dibolehkan|harus(?:kah)?|wajib(?:kah)?|melanggar|legal(?:kah)?|can i|am i allowed|allowed|is it (?:legal|ok|okay|illegal|required)|must|required to|should i|have to|mandatory|forbidden|prohibited',
+    ),
+  },
+  {
+    intent: 'figure',
+    pattern: words(
+      'berapa\\p{L}*|jumlah\\p{L}*|besar(?:an|nya)|total\\p{L}*|alokasi\\p{L}*|target\\p{L}*|nilai\\p{L}*|how (?:much|many)|amount|figure',
+    ),
+  },
+];
+
+/** Road users and vehicles, each with the statute's own name (what the composer and retrieval match). */
+const ACTORS: { name: string; pattern: RegExp }[] = [
+  { name: 'sepeda motor', pattern: words('sepeda motor|motor|motorcycle|motorbike|scooter|ojek') },
+  { name: 'mobil penumpang', pattern: words('mobil|car') },
+  { name: 'pejalan kaki', pattern: words('pejalan kaki|pedestrian\\p{L}*') },
+  { name: 'sepeda', pattern: words('sepeda|bicycle|bike') },
+  { name: 'angkutan umum', pattern: words('angkot|angkutan umum|bus|taksi|taxi|public transport') },
+  { name: 'mobil barang', pattern: words('truk|truck|mobil barang|pick ?up') },
+  { name: 'pengemudi', pattern: words('pengemudi|sopir|supir|driver|nyetir|menyetir|mengemudi') },
+  { name: 'penumpang', pattern: words('penumpang|passenger|bonceng\\p{L}*') },
+  { name: 'anak', pattern: words('anak|child(?:ren)?|kid') },
+];
+
+const INSTRUCTIONS = words(
+  'ignore (?:all |the )?(?:previous|prior|above)|disregard (?:all |the )?(?:previous|prior|above)|system prompt|you are now|act as|pretend (?:to be|you)|abaikan (?:semua )?(?:instruksi|perintah)|lupakan (?:semua )?(?:instruksi|perintah)|jailbreak',
+);
+
+/** Emoji, pictographs, variation selectors and other symbols that carry no searchable words. */
+const SYMBOLS = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u{FE0F}|\u{200D}|\u{20E3}/gu;
+
+/**
+ * One line, symbols dropped, and — unless the question is English — everyday Indonesian
+ * abbreviations written out; the case is kept.
+ */
+export function normalizeQuestion(question: string, language?: Language): string {
+  const line = question
+    .normalize('NFKC')
+    .replace(SYMBOLS, ' ')
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+  const written =
+    language === 'en'
+      ? line
+      : line.replace(/\p{L}+/gu, (word) => {
+          const full = ABBREVIATIONS[word.toLowerCase()];
+          return full === undefined ? word : full;
+        });
+  return written.replace(/\s+/g, ' ').trim();
+}
+
+/** Code identifiers (camelCase, calls, dotted names, backticked) and quoted names in a question. */
+function conceptsIn(question: string): string[] {
+  const found = new Set<string>();
+  for (const match of question.matchAll(/`([^`]{1,60})`|"([^"]{1,60})"|“([^”]{1,60})”/gu))
+    found.add((match[1] ?? match[2] ?? match[3] ?? '').trim());
+  for (const match of question.matchAll(
+    /(?<![\p{L}\p{N}])([a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*\(\))/gu,
+  ))
+    found.add(match[1]!.replace(/\(\)$/, ''));
+  found.delete('');
+  return [...found];
+}
+
+export interface UnderstandOptions {
+  /** The collection's language: the plan's language when the question's words do not tell. */
+  collectionLanguage: Language;
+}
+
+/** The plan of `question`: language, intent, slots and normalized wording. */
+export function understand(question: string, options: UnderstandOptions): QuestionPlan {
+  const asked = question.trim();
+  const language = detectLanguage(normalizeQuestion(asked, 'en')) ?? options.collectionLanguage;
+  const normalized = normalizeQuestion(asked, language);
+  const empty = !/[\p{L}\p{N}]/u.test(normalized);
+  const years = yearsIn(normalized);
+  let intent: Intent = 'other';
+  let requirement: RequirementKind | undefined;
+  for (const rule of INTENT_RULES) {
+    if (!rule.pattern.test(normalized)) continue;
+    // A comparison needs two things to compare: two years, or an explicit comparison word with a measure.
+    if (rule.intent === 'comparison' && years.length < 2 && !/compar|banding/iu.test(normalized)) continue;
+    intent = rule.intent;
+    requirement = rule.requirement;
+    break;
+  }
+  const actors = ACTORS.filter((actor) => actor.pattern.test(normalized)).map((actor) => actor.name);
+  return {
+    question: asked,
+    normalized,
+    language,
+    intent,
+    ...(requirement ? { requirement } : {}),
+    slots: { years, measures: measuresIn(normalized), actors, concepts: conceptsIn(asked) },
+    instructions: INSTRUCTIONS.test(normalized),
+    empty,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Cross-references between the provisions of a statute. A criminal provision names the rule it
+ * punishes ("… sebagaimana dimaksud dalam Pasal 106 ayat (8) dipidana …"), so a sanction can be
+ * found from its rule and a rule from its sanction, in the stored chunks of one collection
+ * (docs/engine.md, "Answering").
+ */
+import type { Collection } from '../collections.js';
+import type { Queryable } from '../db/database.js';
+import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
+
+export interface ProvisionRef {
+  pasal: string;
+  ayat?: string;
+}
+
+const PASAL = /^\d{1,4}[A-Z]?$/;
+const AYAT = /^\d{1,3}[a-z]?$/;
+/** "Pasal 106 ayat (8)", "Pasal 48 ayat (2) dan ayat (3)", "Pasal 77". */
+const REFERENCE = /Pasal\s+(\d{1,4}[A-Z]?)((?:\s*(?:,|dan|atau)?\s*ayat\s*\(\d{1,3}[a-z]?\))*)/g;
+
+/** The provisions `text` refers to, in order, without repeats. */
+export function parseReferences(text: string): ProvisionRef[] {
+  const refs: ProvisionRef[] = [];
+  const seen = new Set<string>();
+  const push = (ref: ProvisionRef) => {
+    const key = `${ref.pasal}/${ref.ayat ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    refs.push(ref);
+  };
+  for (const match of text.matchAll(REFERENCE)) {
+    const pasal = match[1]!;
+    const ayat = [...(match[2] ?? '').matchAll(/\((\d{1,3}[a-z]?)\)/g)].map((item) => item[1]!);
+    if (ayat.length === 0) push({ pasal });
+    for (const item of ayat) push({ pasal, ayat: item });
+  }
+  return refs;
+}
+
+const SANCTION = '(dipidana|sanksi administratif)';
+
+async function asResults(db: Queryable, ids: string[]): Promise<RetrievedChunk[]> {
+  const rows = await loadChunks(db, ids);
+  return ids.flatMap((id) => {
+    const row = rows.get(id);
+    return row ? [toRetrievedChunk(row, { score: 0, rank: 0, ranks: {} })] : [];
+  });
+}
+
+/** Criminal provisions of the collection that refer to `ref` (READY documents, body text only). */
+export async function sanctionsFor(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  ref: ProvisionRef,
+  limit = 3,
+): Promise<RetrievedChunk[]> {
+  if (!PASAL.test(ref.pasal) || (ref.ayat !== undefined && !AYAT.test(ref.ayat))) return [];
+  const pattern =
+    ref.ayat !== undefined
+      ? `Pasal ${ref.pasal}(\\s*(,|dan|atau)?\\s*ayat\\s*\\(\\d+[a-z]?\\))*\\s*(,|dan|atau)?\\s*ayat\\s*\\(${ref.ayat}\\)`
+      : `Pasal ${ref.pasal}([^0-9A-Z]|$)`;
+  const found = await db.query<{ id: string }>(
+    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = false
+        AND c.text ~ $2 AND c.text ~ $3
+      ORDER BY c.position LIMIT $4`,
+    [collection.id, SANCTION, pattern, limit],
+  );
+  return asResults(
+    db,
+    found.rows.map((row) => row.id),
+  );
+}
+
+/**
+ * The provisions a criminal provision refers to (READY documents, body text only); its own Pasal
+ * (the heading its chunk starts with) is not a reference.
+ */
+export async function rulesFor(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  sanction: { text: string; pasal?: string },
+  limit = 2,
+): Promise<RetrievedChunk[]> {
+  const refs = parseReferences(sanction.text)
+    .filter((ref) => ref.pasal !== sanction.pasal)
+    .slice(0, limit);
+  const ids: string[] = [];
+  for (const ref of refs) {
+    const found = await db.query<{ id: string }>(
+      `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
+        WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = false
+          AND c.legal->>'pasal' = $2 AND ($3::text IS NULL OR c.legal->>'ayat' = $3)
+        ORDER BY c.position LIMIT 1`,
+      [collection.id, ref.pasal, ref.ayat ?? null],
+    );
+    for (const row of found.rows) if (!ids.includes(row.id)) ids.push(row.id);
+  }
+  return asResults(db, ids);
+}
