@@ -227,5 +227,9 @@ describe('saksi eval', () => {
     expect(parseBaseline('{"recall@5":{"lalin-dev":0.8}}', 'b.json')).toEqual({ 'lalin-dev': 0.8 });
     expect(() => parseBaseline('{', 'b.json')).toThrow(/not JSON/);
     expect(() => parseBaseline('{"recall@5":{"x":2}}', 'b.json')).toThrow(/from 0 to 1/);
+    expect(
+      parseBaseline('{"recall@5":{"lalin-dev":0.8},"answers":{"lalin-dev answered":0.9}}', 'b.json'),
+    ).toEqual({ 'lalin-dev': 0.8, 'lalin-dev answered': 0.9 });
+    expect(() => parseBaseline('{"recall@5":{},"answers":{"x y":-1}}', 'b.json')).toThrow(/from 0 to 1/);
   });
 });

@@ -36,9 +36,36 @@ import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
 
 /** The dev sets the CI gate checks. */
-export const GATE_SETS = ['lalin-dev', 'apbn-dev', 'redux-dev'] as const;
+export const GATE_SETS = [
+  'lalin-dev',
+  'apbn-dev',
+  'redux-dev',
+  'lalin-dev2',
+  'apbn-dev2',
+  'redux-dev2',
+] as const;
+/**
+ * Answer metrics the gate also holds (higher is better; "answered" is 1 − the false-refusal rate),
+ * stored in the baseline's "answers" object under "<set> <metric>".
+ */
+const GATE_ANSWER_METRICS = [
+  'must_mention_hit_rate',
+  'citation_precision',
+  'refusal_accuracy',
+  'answered',
+] as const;
 /** Every JSONL set `saksi eval all` runs (retrieval on all but the selection set; answers on all). */
-const ALL_SETS = ['lalin-spec-cases', 'lalin-dev', 'apbn-dev', 'redux-dev', 'redux-selection-dev'] as const;
+const ALL_SETS = [
+  'lalin-spec-cases',
+  'lalin-dev',
+  'apbn-dev',
+  'redux-dev',
+  'redux-selection-dev',
+  'lalin-dev2',
+  'apbn-dev2',
+  'redux-dev2',
+  'redux-selection-dev2',
+] as const;
 export const GATE_TOLERANCE = 0.02;
 /** SQuAD 2.0 questions `eval all` asks by default (every k-th of 6,078; all 646 paragraphs ingested). */
 const DEFAULT_SQUAD_SAMPLE = 600;
@@ -300,11 +327,19 @@ export function parseBaseline(text: string, file: string): Record<string, number
   const recall = (parsed as { 'recall@5'?: unknown } | null)?.['recall@5'];
   if (typeof recall !== 'object' || recall === null)
     throw new CliError(`${file} has no "recall@5" object.`, { exitCode: 2 });
+  const answers = (parsed as { answers?: unknown } | null)?.answers ?? {};
+  if (typeof answers !== 'object' || answers === null)
+    throw new CliError(`${file}: "answers" must be an object.`, { exitCode: 2 });
   const result: Record<string, number> = {};
-  for (const [set, value] of Object.entries(recall)) {
-    if (typeof value !== 'number' || value < 0 || value > 1)
-      throw new CliError(`${file}: "recall@5"."${set}" must be a number from 0 to 1.`, { exitCode: 2 });
-    result[set] = value;
+  for (const [group, entries] of [
+    ['recall@5', recall],
+    ['answers', answers],
+  ] as const) {
+    for (const [key, value] of Object.entries(entries)) {
+      if (typeof value !== 'number' || value < 0 || value > 1)
+        throw new CliError(`${file}: "${group}"."${key}" must be a number from 0 to 1.`, { exitCode: 2 });
+      result[key] = value;
+    }
   }
   return result;
 }
@@ -331,8 +366,21 @@ async function runGate(values: OptionValues, io: Io, say: (text: string) => void
   const { engine, done } = await freshDemoEngine(io, say);
   const current: Record<string, number> = {};
   try {
-    for (const set of sets)
+    for (const set of sets) {
       current[set.name] = (await evaluateRetrieval(engine, set, DEFAULT_CONFIG)).metrics['recall@5'];
+      const answers = (await evaluateAnswers(engine, set)).metrics;
+      const values: Record<(typeof GATE_ANSWER_METRICS)[number], number | null> = {
+        must_mention_hit_rate: answers.must_mention_hit_rate,
+        citation_precision: answers.citation_precision,
+        refusal_accuracy: answers.refusal_accuracy,
+        answered: answers.false_refusal_rate === null ? null : 1 - answers.false_refusal_rate,
+      };
+      for (const metric of GATE_ANSWER_METRICS) {
+        const value = values[metric];
+        if (value !== null && value !== undefined)
+          current[`${set.name} ${metric}`] = Math.round(value * 1e4) / 1e4;
+      }
+    }
   } finally {
     await done();
   }
@@ -341,7 +389,16 @@ async function runGate(values: OptionValues, io: Io, say: (text: string) => void
     await mkdir(path.dirname(baselineFile), { recursive: true });
     await writeFile(
       baselineFile,
-      `${JSON.stringify({ config: DEFAULT_CONFIG, tolerance: GATE_TOLERANCE, 'recall@5': current }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          config: DEFAULT_CONFIG,
+          tolerance: GATE_TOLERANCE,
+          'recall@5': Object.fromEntries(Object.entries(current).filter(([key]) => !key.includes(' '))),
+          answers: Object.fromEntries(Object.entries(current).filter(([key]) => key.includes(' '))),
+        },
+        null,
+        2,
+      )}\n`,
     );
     io.stdout.write(`Baseline written to ${baselineFile}: ${JSON.stringify(current)} (${seconds} s)\n`);
     return 0;
@@ -354,15 +411,15 @@ async function runGate(values: OptionValues, io: Io, say: (text: string) => void
       const expected = baseline[set];
       const failed = failures.some((failure) => failure.set === set);
       io.stdout.write(
-        `${failed ? 'FAIL' : 'ok  '} ${set}: Recall@5 ${value.toFixed(3)} (baseline ${expected === undefined ? '—' : expected.toFixed(3)})\n`,
+        `${failed ? 'FAIL' : 'ok  '} ${set.includes(' ') ? set.replace(' ', ': ') : `${set}: Recall@5`} ${value.toFixed(3)} (baseline ${expected === undefined ? '—' : expected.toFixed(3)})\n`,
       );
     }
     for (const failure of failures.filter((f) => !(f.set in current)))
       io.stdout.write(`FAIL ${failure.set}: not run (baseline ${failure.baseline.toFixed(3)})\n`);
     io.stdout.write(
       failures.length > 0
-        ? `Recall@5 fell more than ${GATE_TOLERANCE} below the baseline in ${failures.length} set(s) (${seconds} s).\n`
-        : `Retrieval gate passed (${seconds} s).\n`,
+        ? `${failures.length} figure(s) fell more than ${GATE_TOLERANCE} below the baseline (${seconds} s).\n`
+        : `Quality gate passed: Recall@5 and answer metrics (${seconds} s).\n`,
     );
   }
   return failures.length > 0 ? 1 : 0;
