@@ -1,6 +1,7 @@
 /**
- * `saksi eval` — the evaluation harness of issue 6: retrieval metrics per configuration, answer
- * metrics, the full report under eval/reports, and the CI gate on Recall@5 against eval/baseline.json.
+ * `saksi eval` — the evaluation harness (docs/evaluation.md): retrieval metrics per configuration,
+ * answer metrics (citations, must_mention, refusals, EM / F1 / ROUGE-L, per intent), the full report
+ * under eval/reports, and the CI gate on Recall@5 and answer metrics against eval/baseline.json.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import {
   evaluateRetrieval,
   gateFailures,
   ingestBeirCorpus,
+  intentTable,
   isEngineError,
   isLlmError,
   loadBeirSet,
@@ -28,7 +30,10 @@ import {
   type RetrievalReport,
   recallChartSvg,
   retrievalTable,
+  sampleAnswerable,
   setMarkdown,
+  TARGET_DOMAINS,
+  TARGET_THRESHOLDS,
   targetsTable,
 } from '@saksi/engine';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
@@ -69,6 +74,8 @@ const ALL_SETS = [
 export const GATE_TOLERANCE = 0.02;
 /** SQuAD 2.0 questions `eval all` asks by default (every k-th of 6,078; all 646 paragraphs ingested). */
 const DEFAULT_SQUAD_SAMPLE = 600;
+/** FacQA questions `eval all` asks for the answer metrics (every k-th of 311; retrieval runs on all). */
+const DEFAULT_FACQA_SAMPLE = 150;
 
 export const evalCommand: Command = {
   name: 'eval',
@@ -80,19 +87,24 @@ export const evalCommand: Command = {
                                      answerable questions (top 10) against the data directory's engine.
       --config C   hybrid+rewrite (default: what queries use), hybrid, lexical, vector, or all
   answers --set F --collection C     Asks every question: citation precision/recall, must_mention hit
-                                     rate (numbers normalized), refusal accuracy, false-refusal rate.
+                                     rate (numbers normalized), refusal accuracy, false-refusal rate,
+                                     EM / F1 / ROUGE-L where the set has gold answers, all per intent too.
       --llm provider:model           Answer with a language model instead of extractively (as SAKSI_LLM;
       --llm-base-url URL             key from SAKSI_LLM_API_KEY); the report names the generator.
   all [--out eval/reports]           Ingests the demo corpora into a fresh temporary data directory and
                                      runs every set in every configuration; writes <set>.md/.json,
-                                     retrieval.svg and README.md (with the issue's targets) to --out.
-                                     Also ingests facqa-id (BEIR, 275 passages, 311 questions; retrieval
-                                     only) and squad2-dev (SQuAD 2.0, English, 646 paragraphs; every k-th
-                                     question, --squad-sample N of 6,078, default ${DEFAULT_SQUAD_SAMPLE}; 0 = all),
-                                     retrieval and answers (refusals of the unanswerable questions).
-  gate --baseline eval/baseline.json Fresh temporary data directory, retrieval on ${GATE_SETS.join(', ')} in the
-                                     default configuration; exit 1 when a Recall@5 is more than
-                                     ${GATE_TOLERANCE} below its baseline. --write stores the run as the baseline.
+                                     retrieval.svg and README.md (with the quality targets) to --out.
+                                     Also ingests facqa-id (BEIR, 275 passages, 311 questions; answers
+                                     on every k-th question against its gold spans, --facqa-sample N,
+                                     default ${DEFAULT_FACQA_SAMPLE}; 0 = all) and squad2-dev (SQuAD 2.0, English, 646
+                                     paragraphs; every k-th question, --squad-sample N of 6,078, default
+                                     ${DEFAULT_SQUAD_SAMPLE}; 0 = all), retrieval and answers.
+  gate --baseline eval/baseline.json Fresh temporary data directory, retrieval and answers on
+                                     ${GATE_SETS.join(', ')} in the
+                                     default configuration; exit 1 when a Recall@5 or an answer metric
+                                     (must_mention hit rate, citation precision, unanswerable refused,
+                                     answered = 1 − answerable refused) is more than ${GATE_TOLERANCE} below its
+                                     baseline. --write stores the run as the baseline.
 
 Options:
   --sets <dir>      Where the sets are (default ../shared/data/eval beside the repository)
@@ -109,6 +121,7 @@ Exit status: 0 on success, 1 when the gate fails, 2 on bad input.`,
     baseline: { type: 'string' },
     write: { type: 'boolean' },
     'squad-sample': { type: 'string' },
+    'facqa-sample': { type: 'string' },
     llm: { type: 'string' },
     'llm-base-url': { type: 'string' },
     'data-dir': { type: 'string' },
@@ -202,7 +215,11 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
         );
       } else {
         const report = await evaluateAnswers(engine, set, collection);
-        io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : `${answersTable([report])}\n`);
+        io.stdout.write(
+          json
+            ? `${JSON.stringify(report, null, 2)}\n`
+            : `${answersTable([report])}\n\nPer intent:\n\n${intentTable(report)}\n`,
+        );
       }
       return 0;
     } catch (error) {
@@ -238,13 +255,22 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
   const started = performance.now();
   const out = path.resolve(io.cwd, stringOption(values, 'out') ?? 'eval/reports');
   const directory = setsDirectory(values, io);
-  const sets = await Promise.all(ALL_SETS.map((name) => loadSet(path.join(directory, `${name}.jsonl`))));
-  sets.push(await loadSet(path.join(directory, 'facqa-id/derived-beir-test')));
   const squadSample = Number(stringOption(values, 'squad-sample') ?? DEFAULT_SQUAD_SAMPLE);
   if (!Number.isSafeInteger(squadSample) || squadSample < 0)
     throw new UsageError('--squad-sample is a number of questions (0: all 6,078)');
+  const facqaSample = Number(stringOption(values, 'facqa-sample') ?? DEFAULT_FACQA_SAMPLE);
+  if (!Number.isSafeInteger(facqaSample) || facqaSample < 0)
+    throw new UsageError('--facqa-sample is a number of questions (0: all 311)');
+  // Each set with the questions its answers run asks: every question of the JSONL sets, a sample of
+  // FacQA's (its gold spans), and the SQuAD 2.0 questions already sampled when loaded.
+  const runs: { set: EvalSet; answers: EvalSet | undefined }[] = (
+    await Promise.all(ALL_SETS.map((name) => loadSet(path.join(directory, `${name}.jsonl`))))
+  ).map((set) => ({ set, answers: set }));
+  const facqa = await loadSet(path.join(directory, 'facqa-id/derived-beir-test'));
+  runs.push({ set: facqa, answers: facqa.answers ? sampleAnswerable(facqa, facqaSample) : undefined });
   try {
-    sets.push(await loadSquadSet(path.join(directory, 'squad2-dev/dev-v2.0.json'), squadSample));
+    const squad = await loadSquadSet(path.join(directory, 'squad2-dev/dev-v2.0.json'), squadSample);
+    runs.push({ set: squad, answers: squad });
   } catch (error) {
     if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
     throw error;
@@ -254,7 +280,7 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
   const answers: AnswersReport[] = [];
   try {
     await mkdir(out, { recursive: true });
-    for (const set of sets) {
+    for (const { set, answers: answerSet } of runs) {
       if (set.kind === 'beir') {
         const ingestStart = performance.now();
         const count = await ingestBeirCorpus(engine, set);
@@ -270,7 +296,7 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
           setRetrieval.push(report);
         }
       }
-      const setAnswers = set.kind === 'beir' && !set.answers ? undefined : await evaluateAnswers(engine, set);
+      const setAnswers = answerSet ? await evaluateAnswers(engine, answerSet) : undefined;
       if (setAnswers) say(`${set.name} answers: ${JSON.stringify(setAnswers.metrics)} (${setAnswers.ms} ms)`);
       retrieval.push(...setRetrieval);
       if (setAnswers) answers.push(setAnswers);
@@ -288,32 +314,54 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   await writeFile(
     path.join(out, 'README.md'),
-    `${[
-      '# Evaluation reports',
-      '',
-      `Written by \`saksi eval all\` (${new Date().toISOString().slice(0, 10)}, ${seconds} s) on the demo corpora with the offline defaults (hash embedding, no language model). Configurations: \`lexical\` and \`vector\` run one arm alone, \`hybrid\` fuses both, \`hybrid+rewrite\` adds the dictionary rewrites (the default). Retrieval counts the answerable questions, top 10 per question.`,
-      '',
-      'Relevance: the Pasal (traffic law; its body or its elucidation), the document and Pasal (budgets: `documents` × `relevant_pasal_by_doc`), the file (docs; the heading-level figure is in redux-dev.md). Answers: a claim is supported when its verification label is `entailed` and its evidence comes from a relevant item; citation precision = supported claims / claims; citation recall = answerable questions with at least one supported claim; must_mention hit rate = phrases found in the answer / all phrases of answerable questions — a figure-only phrase matches an amount of the answer under `amountsMatch` of @saksi/proof (so `Rp222,5 triliun` matches `Rp222.506.897.630.000,00`), any other phrase as text after number normalization (`Rp`, thousands dots, `,00` dropped); "any" = questions with at least one phrase found; a refusal is an answer with `found: false`. Refusal targets pool every set with such questions. facqa-id (BEIR) is retrieval only; squad2-dev is not run (6,078 questions).',
-      '',
-      '![Recall@5 per set and configuration](retrieval.svg)',
-      '',
-      '## Targets (issue 6)',
-      '',
-      targetsTable(targets),
-      '',
-      '## Retrieval',
-      '',
-      retrievalTable(retrieval),
-      '',
-      '## Answers',
-      '',
-      answersTable(answers),
-      '',
-    ].join('\n')}`,
+    reportsReadme({ seconds, targets: targetsTable(targets), retrieval, answers, facqaSample, squadSample }),
   );
   if (flag(values, 'json')) io.stdout.write(`${JSON.stringify({ retrieval, answers, targets }, null, 2)}\n`);
   else io.stdout.write(`${targetsTable(targets)}\n\nReports written to ${out} in ${seconds} s.\n`);
   return 0;
+}
+
+/** eval/reports/README.md: how the figures were made, the targets, and the retrieval and answer tables. */
+function reportsReadme(run: {
+  seconds: string;
+  targets: string;
+  retrieval: readonly RetrievalReport[];
+  answers: readonly AnswersReport[];
+  facqaSample: number;
+  squadSample: number;
+}): string {
+  const domains = TARGET_DOMAINS.map(
+    (domain) =>
+      `${domain.name} (${domain.sets.join(' + ')}; must_mention ≥ ${domain.mustMention.toFixed(2)})`,
+  ).join(', ');
+  return `${[
+    '# Evaluation reports',
+    '',
+    `Written by \`saksi eval all\` (${new Date().toISOString().slice(0, 10)}, ${run.seconds} s) on the demo corpora with the offline defaults (hash embedding, no language model). Configurations: \`lexical\` and \`vector\` run one arm alone, \`hybrid\` fuses both, \`hybrid+rewrite\` adds the dictionary rewrites (the default). Retrieval counts the answerable questions, top 10 per question. Answers are asked in the default configuration. How each figure is computed: [docs/evaluation.md](../../docs/evaluation.md).`,
+    '',
+    "Relevance: the Pasal (traffic law; its body or its elucidation), the document and Pasal (budgets: `documents` × `relevant_pasal_by_doc`; a row without Pasal counts the document), the file (docs: a stored path matches when one is a path-suffix of the other at a `/`; the heading-level figure is in each docs set's report), the passage (facqa-id, squad2-dev).",
+    '',
+    'Answers: a claim is supported when it is rendered (`render.rendered`), labelled `entailed`, and its evidence comes from a relevant item; citation precision = supported claims / claims of the answers to answerable questions; citation recall = answerable questions with at least one supported claim. must_mention hit rate = phrases found in the answer / all phrases of answerable questions — a figure-only phrase matches an amount of the answer under `amountsMatch` of @saksi/proof (so `Rp222,5 triliun` matches `Rp222.506.897.630.000,00`), any other phrase as text after number normalization (`Rp`, thousands dots, `,00` dropped); "any" = questions with at least one phrase found. A refusal is an answer with `found: false` or a certificate whose answer status is `refused`. EM, F1 and ROUGE-L compare the answer text (citation markers removed; a refusal scores 0) with the gold answers — SQuAD 2.0 and FacQA answer spans, a budget row\'s `answer` — the best gold answer per question, after SQuAD normalization (English) or figure and punctuation normalization (Indonesian). Each set\'s report groups its answers by the intent the engine read from the question.',
+    '',
+    `facqa-id: retrieval on all 311 questions, answers on ${run.facqaSample === 0 ? 'all of them' : `every k-th (about ${run.facqaSample})`} against their gold spans. squad2-dev: ${run.squadSample === 0 ? 'all 6,078 questions' : `every k-th of the 6,078 questions (about ${run.squadSample})`}, all 646 paragraphs ingested; its unanswerable questions are written against the same paragraphs on purpose and are not part of the targets.`,
+    '',
+    '![Recall@5 per set and configuration](retrieval.svg)',
+    '',
+    '## Targets',
+    '',
+    `The targets of the answer-quality work, each met or MISSED with its figure and, after the colon, its parts. Per domain — ${domains} — Recall@5 ≥ ${TARGET_THRESHOLDS['recall@5'].toFixed(2)} and the must_mention hit rate pool the dev and dev2 sets by question; the refusal and citation targets pool the six sets.`,
+    '',
+    run.targets,
+    '',
+    '## Retrieval',
+    '',
+    retrievalTable(run.retrieval),
+    '',
+    '## Answers',
+    '',
+    answersTable(run.answers),
+    '',
+  ].join('\n')}`;
 }
 
 /** Recall@5 per set from a baseline file: `{ "recall@5": { "lalin-dev": 0.9, … } }`. */

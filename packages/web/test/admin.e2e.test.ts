@@ -36,7 +36,8 @@ const PDF = path.resolve(
   repoRoot,
   '../shared/data/files/pdf-samples/004-pdflatex-4-pages/pdflatex-4-pages.pdf',
 );
-const PDF_QUESTION = 'Is there a difference between this text and some nonsense like Huardest gefburn?';
+// Answered by a statement of the document (its own questions are never quoted back as answers).
+const PDF_QUESTION = 'What information does a blind text like this give you?';
 const COLLECTION = 'apbn-sampel';
 
 const ADMIN_EMAIL = 'admin@saksi.test';

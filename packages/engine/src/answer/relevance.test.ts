@@ -9,7 +9,7 @@ describe('relevance', () => {
     expect(distinctiveText('what exactly is a thunk?')).toBe('thunk');
   });
 
-  it('weighs covered lexemes by idf, the best wording counting', () => {
+  it('weighs covered lexemes by idf + 1, the best wording counting', () => {
     const terms = {
       wordings: [
         {
@@ -17,11 +17,13 @@ describe('relevance', () => {
             { lexeme: 'isyarat', df: 3, idf: 5 },
             { lexeme: 'denda', df: 90, idf: 1 },
           ],
-          total: 6,
+          total: 8,
         },
       ],
     };
-    expect(coverage(terms, new Set(['denda']))).toBeCloseTo(1 / 6);
+    // Weights 5 + 1 and 1 + 1: the common word is a quarter of the question.
+    expect(coverage(terms, new Set(['denda']))).toBeCloseTo(2 / 8);
+    expect(coverage(terms, new Set(['isyarat']))).toBeCloseTo(6 / 8);
     expect(coverage(terms, new Set(['isyarat', 'denda']))).toBe(1);
     expect(coverage({ wordings: [] }, new Set(['denda']))).toBe(0);
   });
@@ -37,6 +39,14 @@ describe('relevance', () => {
     ).toBe(true);
     expect(answersIntent({ intent: 'definition' }, 'A reducer is a function that receives the state.')).toBe(
       true,
+    );
+  });
+});
+
+describe('figure questions', () => {
+  it('do not take a fine for the figure asked', () => {
+    expect(answersIntent({ intent: 'figure' }, 'dipidana dengan denda paling banyak Rp1.000.000,00')).toBe(
+      false,
     );
   });
 });

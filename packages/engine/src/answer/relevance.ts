@@ -73,10 +73,18 @@ export async function questionTerms(
   const result: Wording[] = [];
   for (const list of lists) {
     const lexemes = list.map((lexeme) => statistics.get(lexeme)!).filter((item) => item.df > 0);
-    const total = lexemes.reduce((sum, item) => sum + item.idf, 0);
+    const total = lexemes.reduce((sum, item) => sum + weightOf(item), 0);
     if (total > 0) result.push({ lexemes, total });
   }
   return { wordings: result };
+}
+
+/**
+ * A lexeme's weight: its idf plus one, so a word found in every chunk of a small collection (a single
+ * uploaded document) still counts, while a rare word still counts for more.
+ */
+function weightOf(item: LexemeStatistic): number {
+  return item.idf + 1;
 }
 
 /** The best weighted share of a wording's lexemes found in `evidence` (a set of lexemes). */
@@ -84,7 +92,7 @@ export function coverage(terms: QuestionTerms, evidence: ReadonlySet<string>): n
   let best = 0;
   for (const wording of terms.wordings) {
     let matched = 0;
-    for (const item of wording.lexemes) if (evidence.has(item.lexeme)) matched += item.idf;
+    for (const item of wording.lexemes) if (evidence.has(item.lexeme)) matched += weightOf(item);
     best = Math.max(best, matched / wording.total);
   }
   return best;
@@ -104,7 +112,8 @@ export function answersIntent(plan: Pick<QuestionPlan, 'intent' | 'requirement'>
       return PENALTY.test(text);
     case 'figure':
     case 'comparison':
-      return AMOUNT.test(text);
+      // A fine is not the figure a non-sanction question asks for (a fee, an allocation, a count).
+      return AMOUNT.test(text) && !PENALTY.test(text);
     case 'requirement':
       return plan.requirement === 'age' ? YEARS_OF_AGE.test(text) : true;
     case 'definition':

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  answerTextScores,
+  exactMatch,
   foundAt,
   gateFailures,
   hitAt,
+  lcsLength,
   mentions,
   ndcgAt,
+  normalizeAnswer,
   normalizeForMatch,
   precisionAt,
   reciprocalRank,
   retrievalMetrics,
+  rougeL,
+  tokenF1,
 } from './metrics.js';
 
 describe('retrieval metrics on hand-made rankings', () => {
@@ -69,6 +75,66 @@ describe('must_mention matching', () => {
     expect(mentions('sebesar 20,59% dari belanja', '20,59%')).toBe(true);
     expect(mentions('sebesar 20,59 dari belanja', '20,59%')).toBe(false);
     expect(mentions('kurungan paling lama 2 bulan', '6 bulan')).toBe(false);
+  });
+});
+
+describe('answer text metrics', () => {
+  it('normalizes English as the SQuAD script: case, ASCII punctuation, articles, whitespace', () => {
+    expect(normalizeAnswer('The  Duchy of Normandy!', 'en')).toBe('duchy of normandy');
+    expect(normalizeAnswer("an apple, a pear & the rest's", 'en')).toBe('apple pear rests');
+    expect(normalizeAnswer('Theatre', 'en')).toBe('theatre');
+  });
+
+  it('normalizes Indonesian figures like must_mention, and punctuation except a decimal point', () => {
+    expect(normalizeAnswer('Denda Rp500.000,00.', 'id')).toBe('denda 500000');
+    expect(normalizeAnswer('49,07 detik', 'id')).toBe('49.07 detik');
+    expect(normalizeAnswer('(sekitar Rp1.761,6 triliun)', 'id')).toBe('sekitar 1761.6 triliun');
+    // Indonesian has no articles: "a" stays a word.
+    expect(normalizeAnswer('Pasal 1 huruf a', 'id')).toBe('pasal 1 huruf a');
+  });
+
+  it('exact match compares normalized text', () => {
+    expect(exactMatch('the France.', 'France', 'en')).toBe(1);
+    expect(exactMatch('in France', 'France', 'en')).toBe(0);
+    expect(exactMatch('Rp 500.000', 'Rp500.000,00', 'id')).toBe(1);
+  });
+
+  it('token F1 counts the overlap of the two bags of tokens', () => {
+    // prediction: "richard i of normandy" (4 tokens), gold: "richard i" (2): overlap 2.
+    expect(tokenF1('Richard I of Normandy', 'Richard I', 'en')).toBeCloseTo((2 * 0.5 * 1) / 1.5, 10);
+    // A repeated token counts as often as the gold has it.
+    expect(tokenF1('paris paris', 'paris', 'en')).toBeCloseTo((2 * 0.5 * 1) / 1.5, 10);
+    expect(tokenF1('London', 'Paris', 'en')).toBe(0);
+    expect(tokenF1('', 'Paris', 'en')).toBe(0);
+    expect(tokenF1('the', 'a', 'en')).toBe(1);
+  });
+
+  it('ROUGE-L is the F-measure of the longest common subsequence', () => {
+    expect(lcsLength(['a', 'b', 'c', 'd'], ['a', 'c', 'd', 'b'])).toBe(3);
+    expect(lcsLength([], ['a'])).toBe(0);
+    // prediction tokens: police killed the gunman (the removed → 3), gold: police kill the gunman → 3;
+    // LCS "police gunman" = 2: precision 2/3, recall 2/3.
+    expect(rougeL('police killed the gunman', 'police kill the gunman', 'en')).toBeCloseTo(2 / 3, 10);
+    // Order matters for ROUGE-L but not for F1.
+    expect(rougeL('seine river', 'river seine', 'en')).toBeCloseTo(0.5, 10);
+    expect(tokenF1('seine river', 'river seine', 'en')).toBe(1);
+  });
+
+  it('keeps the best score over the gold answers, and none without gold answers', () => {
+    const scores = answerTextScores(
+      'Denda paling banyak Rp500.000,00',
+      ['Rp1.000.000', 'Rp500.000,00'],
+      'id',
+    );
+    expect(scores?.exact_match).toBe(0);
+    expect(scores?.f1).toBeCloseTo((2 * 0.25 * 1) / 1.25, 4);
+    expect(scores?.rouge_l).toBeCloseTo(0.4, 4);
+    expect(answerTextScores('France', ['in France', 'France'], 'en')).toEqual({
+      exact_match: 1,
+      f1: 1,
+      rouge_l: 1,
+    });
+    expect(answerTextScores('France', [], 'en')).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Retrieval and answer metrics (issue 6 §5). A ranking is the list of the relevant-item keys its
+ * Retrieval and answer metrics (docs/evaluation.md). A ranking is the list of the relevant-item keys its
  * results match, best first (`null` for a result that matches none); relevance is binary.
  *
  * - Recall@k: 1 when at least one relevant item is among the top k (the specification's sense),
@@ -129,6 +129,115 @@ export function mentions(answer: string, phrase: string): boolean {
     return false;
   const found = parseAmounts(answer);
   return amounts.every((amount) => found.some((other) => amountsMatch(amount, other)));
+}
+
+/** The language an answer is normalized in: English strips articles, Indonesian normalizes figures. */
+export type AnswerLanguage = 'id' | 'en';
+
+/** ASCII punctuation, as Python's `string.punctuation` that the SQuAD evaluation script strips. */
+const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+
+/**
+ * An answer normalized for exact match, token F1 and ROUGE-L. English follows the SQuAD 2.0
+ * evaluation script (Rajpurkar et al. 2018): lower-case, ASCII punctuation removed, the articles
+ * "a", "an", "the" removed, whitespace collapsed. Indonesian first normalizes figures as the
+ * `must_mention` matcher does ({@link normalizeForMatch}: `Rp12.000.000,00` → `12000000`,
+ * `49,07` → `49.07`), then removes punctuation and symbols except a decimal point between digits.
+ */
+export function normalizeAnswer(text: string, language: AnswerLanguage): string {
+  if (language === 'en')
+    return text
+      .toLowerCase()
+      .replace(ASCII_PUNCTUATION, '')
+      .replace(/\b(?:a|an|the)\b/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  return normalizeForMatch(text)
+    .replace(/(?<!\d)\.|\.(?!\d)|[^\p{L}\p{N}\s.]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const tokensOf = (text: string, language: AnswerLanguage) =>
+  normalizeAnswer(text, language).split(' ').filter(Boolean);
+
+/** Harmonic mean of precision and recall (0 when both are 0). */
+const fMeasure = (precision: number, recall: number) =>
+  precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+
+/** 1 when the normalized prediction equals the normalized gold answer, else 0. */
+export function exactMatch(prediction: string, gold: string, language: AnswerLanguage): number {
+  return normalizeAnswer(prediction, language) === normalizeAnswer(gold, language) ? 1 : 0;
+}
+
+/**
+ * Token F1 as in the SQuAD evaluation script: the overlap of the two bags of normalized tokens;
+ * when either side has no tokens, 1 if both are empty, else 0.
+ */
+export function tokenF1(prediction: string, gold: string, language: AnswerLanguage): number {
+  const predicted = tokensOf(prediction, language);
+  const expected = tokensOf(gold, language);
+  if (predicted.length === 0 || expected.length === 0) return predicted.length === expected.length ? 1 : 0;
+  const counts = new Map<string, number>();
+  for (const token of expected) counts.set(token, (counts.get(token) ?? 0) + 1);
+  let same = 0;
+  for (const token of predicted) {
+    const left = counts.get(token) ?? 0;
+    if (left > 0) {
+      same++;
+      counts.set(token, left - 1);
+    }
+  }
+  return fMeasure(same / predicted.length, same / expected.length);
+}
+
+/** Length of the longest common subsequence of two token lists (two rows of the table). */
+export function lcsLength(a: readonly string[], b: readonly string[]): number {
+  let previous = new Array<number>(b.length + 1).fill(0);
+  let current = new Array<number>(b.length + 1).fill(0);
+  for (const token of a) {
+    for (let j = 1; j <= b.length; j++)
+      current[j] =
+        token === b[j - 1] ? (previous[j - 1] ?? 0) + 1 : Math.max(previous[j] ?? 0, current[j - 1] ?? 0);
+    [previous, current] = [current, previous];
+  }
+  return previous[b.length] ?? 0;
+}
+
+/**
+ * ROUGE-L (Lin 2004): the F-measure (β = 1) of the longest common subsequence of normalized tokens,
+ * precision over the prediction's tokens and recall over the gold answer's.
+ */
+export function rougeL(prediction: string, gold: string, language: AnswerLanguage): number {
+  const predicted = tokensOf(prediction, language);
+  const expected = tokensOf(gold, language);
+  if (predicted.length === 0 || expected.length === 0) return predicted.length === expected.length ? 1 : 0;
+  const common = lcsLength(predicted, expected);
+  return fMeasure(common / predicted.length, common / expected.length);
+}
+
+export interface AnswerTextScores {
+  exact_match: number;
+  f1: number;
+  rouge_l: number;
+}
+
+/**
+ * EM, token F1 and ROUGE-L of `prediction` against the gold answers, each the maximum over the gold
+ * answers (the SQuAD convention); `null` when there is no gold answer.
+ */
+export function answerTextScores(
+  prediction: string,
+  golds: readonly string[],
+  language: AnswerLanguage,
+): AnswerTextScores | null {
+  if (golds.length === 0) return null;
+  const best = (score: (gold: string) => number) => Math.max(...golds.map(score));
+  return {
+    exact_match: best((gold) => exactMatch(prediction, gold, language)),
+    f1: Math.round(best((gold) => tokenF1(prediction, gold, language)) * 1e4) / 1e4,
+    rouge_l: Math.round(best((gold) => rougeL(prediction, gold, language)) * 1e4) / 1e4,
+  };
 }
 
 /** A gate failure: a set whose Recall@5 fell more than the tolerance below its baseline. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
-import { evaluateRetrieval } from './run.js';
+import { answerTextForScoring, evaluateAnswers, evaluateRetrieval, intentOf, isRefusal } from './run.js';
 import type { EvalSet } from './sets.js';
 
 let test: TestEngine;
@@ -63,5 +63,81 @@ describe('retrieval configurations', () => {
       expect(report.metrics['recall@3']).toBe(1);
       expect(report.questions[0]!.first_relevant).toBeLessThanOrEqual(2);
     }
+  });
+});
+
+describe('answers', () => {
+  const set: EvalSet = {
+    name: 'uji',
+    kind: 'docs',
+    collection: 'uji',
+    language: 'id',
+    questions: [
+      {
+        id: 'q1',
+        question: 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?',
+        answerable: true,
+        relevant: [{ key: 'pasal.md', file: 'pasal.md' }],
+        must_mention: ['Rp500.000,00'],
+        gold_answers: ['denda paling banyak Rp500.000,00'],
+      },
+      {
+        id: 'q2',
+        question: 'Berapa harga bensin pertalite di Jakarta?',
+        answerable: false,
+        relevant: [],
+        must_mention: [],
+      },
+    ],
+  };
+
+  it('scores citations of rendered claims only, EM / F1 / ROUGE-L against gold, and groups by intent', async () => {
+    const report = await evaluateAnswers(test.engine, set);
+    const [answered] = report.questions;
+    expect(answered!.refused).toBe(false);
+    expect(answered!.rendered).toBeGreaterThan(0);
+    expect(answered!.supported).toBeGreaterThan(0);
+    expect(answered!.must_mention).toEqual([{ phrase: 'Rp500.000,00', found: true }]);
+    // The answer quotes the Pasal, which holds the gold answer.
+    expect(answered!.scores!.f1).toBeGreaterThan(0);
+    expect(answered!.scores!.rouge_l).toBeGreaterThan(0);
+    expect(report.metrics.f1).toBe(answered!.scores!.f1);
+    expect(report.metrics.exact_match).toBe(answered!.scores!.exact_match);
+    expect(report.questions.every((record) => typeof record.intent === 'string' && record.intent)).toBe(true);
+    const intents = report.by_intent.map((group) => group.intent);
+    expect(new Set(intents).size).toBe(intents.length);
+    expect(report.by_intent.reduce((sum, group) => sum + group.questions, 0)).toBe(2);
+    const group = report.by_intent.find((entry) => entry.intent === answered!.intent)!;
+    expect(group.metrics.answerable).toBeGreaterThanOrEqual(1);
+
+    // A collection that requires anchored evidence renders no claim over unanchored documents: the
+    // same answer then has claims, none of them rendered, and no supported citation.
+    await test.engine.setCollectionPolicy('uji', { require_anchor: true });
+    try {
+      const blocked = await evaluateAnswers(test.engine, { ...set, questions: [set.questions[0]!] });
+      const [record] = blocked.questions;
+      expect(record!.claims).toBeGreaterThan(0);
+      expect(record!.rendered).toBe(0);
+      expect(record!.supported).toBe(0);
+      expect(blocked.metrics.citation_precision).toBe(0);
+    } finally {
+      await test.engine.setCollectionPolicy('uji', { require_anchor: false });
+    }
+  });
+
+  it('reads the intent and the refusal defensively', () => {
+    expect(intentOf({ plan: { intent: 'sanction', language: 'id' } })).toBe('sanction');
+    expect(intentOf({ plan: {} })).toBe('other');
+    expect(intentOf({})).toBe('other');
+    expect(intentOf(null)).toBe('other');
+    expect(isRefusal({ found: false })).toBe(true);
+    expect(isRefusal({ found: true, bundle: { certificate: { answer: { text: 'x' } } } })).toBe(false);
+    expect(isRefusal({ found: true, bundle: { certificate: { answer: { status: 'refused' } } } })).toBe(true);
+    expect(isRefusal({ found: true, bundle: { certificate: { answer: { status: 'answered' } } } })).toBe(
+      false,
+    );
+    expect(answerTextForScoring('Denda Rp500.000,00. [1] Kurungan 2 bulan. [2, 3]')).toBe(
+      'Denda Rp500.000,00. Kurungan 2 bulan.',
+    );
   });
 });

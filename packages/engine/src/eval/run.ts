@@ -1,13 +1,17 @@
 /**
- * Running an evaluation set against an engine: retrieval in the four configurations of issue 6
- * (lexical only, vector only, hybrid, hybrid + rewriting — the default), and answers (citations,
- * `must_mention`, refusals). Never tuned to individual questions: it only measures.
+ * Running an evaluation set against an engine: retrieval in four configurations (lexical only, vector
+ * only, hybrid, hybrid + rewriting — the default), and answers (citations, `must_mention`, refusals,
+ * EM / F1 / ROUGE-L against gold answers, all grouped by the question's intent too). Never tuned to
+ * individual questions: it only measures (docs/evaluation.md).
  */
 import path from 'node:path';
 import type { Claim } from '@saksi/proof';
 import type { Engine } from '../engine.js';
 import type { RetrievalArms, RetrievedChunk } from '../retrieve/retrieve.js';
 import {
+  type AnswerLanguage,
+  type AnswerTextScores,
+  answerTextScores,
   hitAt,
   mentions,
   type RankedQuestion,
@@ -34,7 +38,27 @@ const samePasal = (a: string | undefined, b: string | undefined) =>
 
 const baseName = (filename: string) =>
   path.posix.basename(filename.replace(/\\/g, '/')).replace(/\.[^.]+$/, '');
-const normalizeFile = (filename: string) => filename.replace(/\\/g, '/').replace(/^\.\//, '');
+/** Path segments (`\` read as `/`), empty and `.` segments dropped. */
+const segmentsOf = (filename: string) =>
+  filename
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.');
+
+/**
+ * Whether a stored document path and a set's file name the same file: one is a path-suffix of the
+ * other at a `/` boundary, so `api/Store.md`, `docs/api/Store.md` and `/home/me/redux/docs/api/Store.md`
+ * all match `docs/api/Store.md` (a collection ingested from another folder than the demo's), but
+ * `Store.md` does not match `docs/api/MyStore.md`.
+ */
+export function sameFile(stored: string, wanted: string): boolean {
+  const a = segmentsOf(stored);
+  const b = segmentsOf(wanted);
+  const length = Math.min(a.length, b.length);
+  if (length === 0) return false;
+  for (let index = 1; index <= length; index++) if (a[a.length - index] !== b[b.length - index]) return false;
+  return true;
+}
 const normalizeHeading = (heading: string) =>
   heading
     .replace(/[`*_#]/g, '')
@@ -63,7 +87,7 @@ export function matchRelevant(
     } else if (kind === 'budget' || kind === 'beir') {
       if (item.document !== baseName(located.filename)) continue;
       if (item.pasal === undefined || samePasal(item.pasal, located.pasal)) return item.key;
-    } else if (item.file !== undefined && normalizeFile(located.filename) === normalizeFile(item.file)) {
+    } else if (item.file !== undefined && sameFile(located.filename, item.file)) {
       if (!withHeading || item.heading === undefined) return item.key;
       const wanted = normalizeHeading(item.heading);
       if ((located.section_path ?? []).some((heading) => normalizeHeading(heading) === wanted))
@@ -154,7 +178,11 @@ export async function evaluateRetrieval(
 export interface AnswerMetrics {
   answerable: number;
   unanswerable: number;
-  /** Supported claims / claims, over the answers to answerable questions. */
+  /**
+   * Supported claims / claims, over the answers to answerable questions: a claim is supported when it
+   * is rendered (`render.rendered`), labelled `entailed`, and one of its evidence spans comes from a
+   * relevant item.
+   */
   citation_precision: number;
   /** Answerable questions whose answer has at least one supported claim / answerable questions. */
   citation_recall: number;
@@ -166,16 +194,39 @@ export interface AnswerMetrics {
   refusal_accuracy: number | null;
   /** Answerable questions refused / answerable questions. */
   false_refusal_rate: number | null;
+  /** Mean exact match against the gold answers (answerable questions that have them; a refusal scores 0). */
+  exact_match: number | null;
+  /** Mean token F1 against the gold answers (the best gold answer per question). */
+  f1: number | null;
+  /** Mean ROUGE-L F-measure against the gold answers (the best gold answer per question). */
+  rouge_l: number | null;
 }
 
 export interface AnswerRecord {
   id: string;
   answerable: boolean;
+  /** The question's intent as the engine understood it (`plan.intent`), `other` when it gives none. */
+  intent: string;
+  /** `found` of the ask result. */
   found: boolean;
+  /** The engine declined to answer: `found` is false, or the certificate's answer status is `refused`. */
+  refused: boolean;
   claims: number;
+  /** Claims shown as verified (`render.rendered`). */
+  rendered: number;
+  /** Rendered, entailed claims with evidence from a relevant item. */
   supported: number;
   must_mention: { phrase: string; found: boolean }[];
+  /** EM, token F1 and ROUGE-L against the question's gold answers, when it has any. */
+  scores?: AnswerTextScores;
   answer: string;
+}
+
+/** The answer metrics of the questions of one intent. */
+export interface IntentAnswerMetrics {
+  intent: string;
+  questions: number;
+  metrics: AnswerMetrics;
 }
 
 export interface AnswersReport {
@@ -184,6 +235,8 @@ export interface AnswersReport {
   /** `extractive`, or `llm:<provider>:<model>` when a language model answered. */
   generator?: string;
   metrics: AnswerMetrics;
+  /** The same metrics per question intent, most frequent first. */
+  by_intent: IntentAnswerMetrics[];
   questions: AnswerRecord[];
   ms: number;
 }
@@ -192,9 +245,40 @@ const ratio = (numerator: number, denominator: number) =>
   denominator === 0 ? null : Math.round((numerator / denominator) * 1e4) / 1e4;
 
 /**
+ * The intent an ask result's question plan names (`plan.intent`), or `other`. Read defensively: a
+ * result without a plan (an older engine) counts as `other`.
+ */
+export function intentOf(result: unknown): string {
+  const plan =
+    typeof result === 'object' && result !== null ? (result as { plan?: unknown }).plan : undefined;
+  const intent =
+    typeof plan === 'object' && plan !== null ? (plan as { intent?: unknown }).intent : undefined;
+  return typeof intent === 'string' && intent.length > 0 ? intent : 'other';
+}
+
+/**
+ * Whether an ask result is a refusal: `found` is false, or its certificate says so
+ * (`certificate.answer.status === 'refused'`, when the certificate carries an answer status).
+ */
+export function isRefusal(result: { found: boolean; bundle?: unknown }): boolean {
+  if (!result.found) return true;
+  const bundle = result.bundle as { certificate?: { answer?: { status?: unknown } } } | null | undefined;
+  return bundle?.certificate?.answer?.status === 'refused';
+}
+
+/** The answer text that is scored against gold answers: citation markers (`[1]`, `[2, 3]`) removed. */
+export function answerTextForScoring(answer: string): string {
+  return answer
+    .replace(/\[\d+(?:\s*,\s*\d+)*\]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
  * Asks every question of `set` (selected-text rows in selection mode) and scores the answers. A claim
- * is supported when its verification label is `entailed` and one of its evidence spans comes from a
- * relevant item (Pasal, document + Pasal, or file); an answer is a refusal when `found` is false.
+ * is supported when it is rendered, its verification label is `entailed` and one of its evidence spans
+ * comes from a relevant item (Pasal, document + Pasal, or file); see {@link isRefusal} for refusals. A
+ * refusal has no claims and scores 0 against gold answers.
  */
 export async function evaluateAnswers(
   engine: Engine,
@@ -211,16 +295,18 @@ export async function evaluateAnswers(
     }
     return name;
   };
+  const language: AnswerLanguage = set.language ?? 'id';
   const records: AnswerRecord[] = [];
   for (const question of set.questions) {
     const result = await engine.ask(collection, {
       question: question.question,
       ...(question.selection ? { mode: 'selection' as const, selection: question.selection } : {}),
     });
-    const claims: Claim[] = result.found ? result.bundle.certificate.claims : [];
+    const refused = isRefusal(result);
+    const claims: Claim[] = refused ? [] : result.bundle.certificate.claims;
     let supported = 0;
     for (const claim of claims) {
-      if (claim.verification.label !== 'entailed') continue;
+      if (!claim.render.rendered || claim.verification.label !== 'entailed') continue;
       for (const evidence of claim.evidence) {
         const located: Located = {
           filename: await filenameOf(evidence.document_id),
@@ -233,16 +319,28 @@ export async function evaluateAnswers(
         }
       }
     }
+    const scores =
+      question.answerable && question.gold_answers
+        ? answerTextScores(
+            refused ? '' : answerTextForScoring(result.answer),
+            question.gold_answers,
+            language,
+          )
+        : null;
     records.push({
       id: question.id,
       answerable: question.answerable,
+      intent: intentOf(result),
       found: result.found,
+      refused,
       claims: claims.length,
+      rendered: claims.filter((claim) => claim.render.rendered).length,
       supported,
       must_mention: question.must_mention.map((phrase) => ({
         phrase,
-        found: result.found && mentions(result.answer, phrase),
+        found: !refused && mentions(result.answer, phrase),
       })),
+      ...(scores ? { scores } : {}),
       answer: result.answer,
     });
   }
@@ -252,6 +350,7 @@ export async function evaluateAnswers(
     collection,
     generator: model ? `llm:${model.provider}:${model.modelId}` : 'extractive',
     metrics: answerMetrics(set.questions, records),
+    by_intent: answerMetricsByIntent(set.questions, records),
     questions: records,
     ms: Math.round(performance.now() - started),
   };
@@ -263,11 +362,17 @@ export function answerMetrics(
 ): AnswerMetrics {
   const answerable = records.filter((record) => record.answerable);
   const unanswerable = records.filter((record) => !record.answerable);
-  const answered = answerable.filter((record) => record.found);
+  const answered = answerable.filter((record) => !record.refused);
   const withRelevant = new Set(questions.filter((q) => q.relevant.length > 0).map((q) => q.id));
   const cited = answered.filter((record) => withRelevant.has(record.id) || withRelevant.size === 0);
   const phrases = answerable.flatMap((record) => record.must_mention);
   const withPhrases = answerable.filter((record) => record.must_mention.length > 0);
+  const scored = answerable.flatMap((record) => (record.scores ? [record.scores] : []));
+  const meanScore = (key: keyof AnswerTextScores) =>
+    ratio(
+      scored.reduce((sum, scores) => sum + scores[key], 0),
+      scored.length,
+    );
   return {
     answerable: answerable.length,
     unanswerable: unanswerable.length,
@@ -286,9 +391,31 @@ export function answerMetrics(
       withPhrases.filter((record) => record.must_mention.some((phrase) => phrase.found)).length,
       withPhrases.length,
     ),
-    refusal_accuracy: ratio(unanswerable.filter((record) => !record.found).length, unanswerable.length),
-    false_refusal_rate: ratio(answerable.filter((record) => !record.found).length, answerable.length),
+    refusal_accuracy: ratio(unanswerable.filter((record) => record.refused).length, unanswerable.length),
+    false_refusal_rate: ratio(answerable.filter((record) => record.refused).length, answerable.length),
+    exact_match: meanScore('exact_match'),
+    f1: meanScore('f1'),
+    rouge_l: meanScore('rouge_l'),
   };
+}
+
+/** {@link answerMetrics} per intent, the most frequent intent first (ties by name). */
+export function answerMetricsByIntent(
+  questions: readonly EvalQuestion[],
+  records: readonly AnswerRecord[],
+): IntentAnswerMetrics[] {
+  const groups = new Map<string, AnswerRecord[]>();
+  for (const record of records) groups.set(record.intent, [...(groups.get(record.intent) ?? []), record]);
+  return (
+    [...groups.entries()]
+      // All the set's questions: which of them have relevant items is decided over the whole set.
+      .map(([intent, group]) => ({
+        intent,
+        questions: group.length,
+        metrics: answerMetrics(questions, group),
+      }))
+      .sort((a, b) => b.questions - a.questions || a.intent.localeCompare(b.intent))
+  );
 }
 
 /**

@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { matchRelevant } from './run.js';
-import { loadBeirSet, loadEvalSet, loadSquadSet, parseRow } from './sets.js';
+import { matchRelevant, sameFile } from './run.js';
+import { loadBeirSet, loadEvalSet, loadSquadSet, parseRow, sampleAnswerable } from './sets.js';
 
-const EVAL = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data/eval');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const EVAL = path.resolve(HERE, '../../../../../shared/data/eval');
+const REDUX = path.resolve(HERE, '../../../../corpora/docs-redux');
 
 describe('evaluation sets from ../shared/data/eval', () => {
   it('loads the traffic-law sets with Pasal-level relevance', async () => {
@@ -38,11 +41,70 @@ describe('evaluation sets from ../shared/data/eval', () => {
     expect(selection.questions.every((question) => question.selection)).toBe(true);
   });
 
-  it('loads the facqa-id BEIR set', async () => {
+  it('loads the facqa-id BEIR set with its gold answer spans', async () => {
     const set = await loadBeirSet(path.join(EVAL, 'facqa-id/derived-beir-test'));
     expect(set.corpus?.size).toBe(275);
     expect(set.questions).toHaveLength(311);
     expect(set.questions[0]!.relevant[0]!.document).toBe('pc50dc8debb41');
+    expect(set.answers).toBe(true);
+    expect(set.questions[0]!.gold_answers).toEqual(['Christian Hadinata']);
+    expect(set.questions[0]!.must_mention).toEqual(['Christian Hadinata']);
+    expect(set.questions.every((question) => question.answerable && question.gold_answers?.length)).toBe(
+      true,
+    );
+    // Every gold span is text of its passage.
+    const passage = (id: string) => set.corpus?.get(id) ?? '';
+    const inPassage = set.questions.filter((question) =>
+      question.gold_answers?.some((answer) => passage(question.relevant[0]!.document!).includes(answer)),
+    );
+    expect(inPassage.length / set.questions.length).toBeGreaterThan(0.95);
+    const sample = sampleAnswerable(set, 150);
+    expect(sample.questions.length).toBeGreaterThanOrEqual(150);
+    expect(sample.questions.length).toBeLessThan(160);
+    expect(sample.corpus).toBe(set.corpus);
+  });
+
+  it('loads the dev2 sets: every row parses, with the same relevance as their dev siblings', async () => {
+    const expected = {
+      'lalin-dev2': [56, 6],
+      'apbn-dev2': [35, 4],
+      'redux-dev2': [34, 4],
+      'redux-selection-dev2': [10, 0],
+    };
+    for (const [name, [rows, unanswerable]] of Object.entries(expected)) {
+      const set = await loadEvalSet(path.join(EVAL, `${name}.jsonl`));
+      expect(set.questions, name).toHaveLength(rows!);
+      expect(
+        set.questions.filter((question) => !question.answerable),
+        name,
+      ).toHaveLength(unanswerable!);
+      // An answerable question always has something to find; an unanswerable one nothing.
+      for (const question of set.questions)
+        expect(question.relevant.length > 0, `${name} ${question.id}`).toBe(question.answerable);
+    }
+    const budget = await loadEvalSet(path.join(EVAL, 'apbn-dev2.jsonl'));
+    // A comparison across two documents: each document with its Pasal.
+    expect(budget.questions.find((question) => question.id === 'apbn-036')!.relevant).toEqual([
+      { key: 'uu-2016-18#9', document: 'uu-2016-18', pasal: '9' },
+      { key: 'uu-2022-28#14', document: 'uu-2022-28', pasal: '14' },
+    ]);
+    // A row whose answer is in the elucidation (relevant_section, no Pasal): the document counts.
+    expect(budget.questions.find((question) => question.id === 'apbn-005')!.relevant).toEqual([
+      { key: 'uu-2015-3', document: 'uu-2015-3' },
+    ]);
+    expect(budget.questions.find((question) => question.id === 'apbn-005')!.gold_answers?.[0]).toMatch(
+      /USD60/,
+    );
+    expect(budget.questions.filter((question) => !question.answerable).every((q) => !q.gold_answers)).toBe(
+      true,
+    );
+    // Every file a docs set names exists in the demo corpus.
+    for (const name of ['redux-dev', 'redux-dev2', 'redux-selection-dev', 'redux-selection-dev2']) {
+      const set = await loadEvalSet(path.join(EVAL, `${name}.jsonl`));
+      expect(set.language).toBe('en');
+      for (const item of set.questions.flatMap((question) => question.relevant))
+        expect(existsSync(path.join(REDUX, item.file!)), `${name}: ${item.file}`).toBe(true);
+    }
   });
 
   it('rejects a row without a question and an unknown set name', async () => {
@@ -59,6 +121,34 @@ describe('matching results against relevant items', () => {
     expect(matchRelevant('budget', { filename: 'uu-2015-3.md', pasal: '18' }, relevant)).toBe('uu-2015-3#18');
     expect(matchRelevant('budget', { filename: 'uu-2016-18.md', pasal: '18' }, relevant)).toBeNull();
     expect(matchRelevant('budget', { filename: 'uu-2015-3.md', pasal: '17' }, relevant)).toBeNull();
+  });
+
+  it("matches a stored path to a set's file when one is a path-suffix of the other at a /", () => {
+    for (const stored of [
+      'docs/api/Store.md',
+      'api/Store.md',
+      'Store.md',
+      '/home/me/redux/docs/api/Store.md',
+      './docs/api/Store.md',
+      'docs\\api\\Store.md',
+    ])
+      expect(sameFile(stored, 'docs/api/Store.md'), stored).toBe(true);
+    expect(sameFile('docs/api/MyStore.md', 'docs/api/Store.md')).toBe(false);
+    expect(sameFile('docs/api/Store.md', 'Store.md')).toBe(true);
+    expect(sameFile('other/Store.md', 'docs/api/Store.md')).toBe(false);
+    expect(sameFile('docs/api/Store.mdx', 'docs/api/Store.md')).toBe(false);
+    expect(sameFile('', 'docs/api/Store.md')).toBe(false);
+    const relevant = [{ key: 'docs/api/Store.md', file: 'docs/api/Store.md' }];
+    expect(matchRelevant('docs', { filename: 'api/Store.md' }, relevant)).toBe('docs/api/Store.md');
+    expect(matchRelevant('selection', { filename: '/srv/redux/docs/api/Store.md' }, relevant)).toBe(
+      'docs/api/Store.md',
+    );
+    // Budget documents match by file name stem, wherever they were stored.
+    expect(
+      matchRelevant('budget', { filename: 'apbn/uu-2015-3.md', pasal: '18' }, [
+        { key: 'uu-2015-3#18', document: 'uu-2015-3', pasal: '18' },
+      ]),
+    ).toBe('uu-2015-3#18');
   });
 
   it('matches docs by file, and by heading when asked', () => {

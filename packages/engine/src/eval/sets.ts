@@ -1,8 +1,10 @@
 /**
- * Evaluation sets (issue 6 §5–6) from `../shared/data/eval`: one loader for every format, each row
- * reduced to a question, whether it is answerable, its relevant items and the phrases an answer must
- * mention. Relevance is per collection kind: the Pasal (traffic law), the document + Pasal (budgets),
- * the file and optionally its heading (docs), the passage id (BEIR).
+ * Evaluation sets (docs/evaluation.md) from `../shared/data/eval`: one loader for every format, each
+ * row reduced to a question, whether it is answerable, its relevant items, the phrases an answer must
+ * mention and, where the set has them, gold answers. Relevance is per collection kind: the Pasal
+ * (traffic law), the document + Pasal (budgets), the file and optionally its heading (docs), the
+ * passage id (BEIR). Fields a loader does not use (`evidence`, `comparison`, `relevant_section`,
+ * `relevant_ayat`, `note`…) are ignored.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +17,7 @@ export interface RelevantItem {
   pasal?: string;
   /** Document id as the set writes it; matched against the ingested file name without extension. */
   document?: string;
-  /** File path relative to the corpus root. */
+  /** File path relative to the corpus root; a stored path matches when one is a path-suffix of the other. */
   file?: string;
   heading?: string;
 }
@@ -30,6 +32,11 @@ export interface EvalQuestion {
   must_mention: string[];
   /** Selected-text mode: the passage the reader selected. */
   selection?: string;
+  /**
+   * Gold answers for exact match, token F1 and ROUGE-L (any one counts: the best score is kept):
+   * SQuAD's and FacQA's answer spans, a budget row's `answer`.
+   */
+  gold_answers?: string[];
 }
 
 export interface EvalSet {
@@ -42,7 +49,7 @@ export interface EvalSet {
   corpus?: Map<string, string>;
   /** The language of the passages (default Indonesian). */
   language?: 'id' | 'en';
-  /** A passage set whose answers are measured too (SQuAD 2.0: refusals of unanswerable questions). */
+  /** A passage set whose answers are measured too (SQuAD 2.0, FacQA: gold answer spans). */
   answers?: boolean;
 }
 
@@ -101,6 +108,7 @@ export function parseRow(kind: EvalSetKind, row: Record<string, unknown>, where:
     if (file) relevant.push({ key: file, file });
   }
   const selection = typeof row['selection'] === 'string' ? row['selection'] : undefined;
+  const gold = typeof row['answer'] === 'string' ? row['answer'].trim() : '';
   return {
     id,
     question,
@@ -108,6 +116,7 @@ export function parseRow(kind: EvalSetKind, row: Record<string, unknown>, where:
     relevant,
     must_mention: mustMention,
     ...(selection ? { selection } : {}),
+    ...(answerable && gold ? { gold_answers: [gold] } : {}),
   };
 }
 
@@ -136,10 +145,20 @@ export async function loadEvalSet(file: string): Promise<EvalSet> {
     questions.push(parseRow(kind, row as Record<string, unknown>, `${name}:${index + 1}`));
   }
   if (questions.length === 0) throw new EngineError('INVALID_INPUT', `The evaluation set ${file} is empty.`);
-  return { name, kind, collection, questions };
+  return {
+    name,
+    kind,
+    collection,
+    questions,
+    language: kind === 'docs' || kind === 'selection' ? 'en' : 'id',
+  };
 }
 
-/** A BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv or qrels.*.tsv): relevance is the passage id. */
+/**
+ * A BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv or qrels.*.tsv): relevance is the passage id.
+ * A query's `metadata.answers` (FacQA: the gold spans of its B/I tags) become its gold answers and
+ * `must_mention` phrases (any one counts), and the set's answers are measured too.
+ */
 export async function loadBeirSet(directory: string, name = 'facqa-id'): Promise<EvalSet> {
   const read = async (file: string) => {
     try {
@@ -172,15 +191,29 @@ export async function loadBeirSet(directory: string, name = 'facqa-id'): Promise
   const questions: EvalQuestion[] = rows(await read('queries.jsonl')).map((row) => {
     const id = String(row['_id']);
     const relevant = (qrels.get(id) ?? []).map((passage) => ({ key: passage, document: passage }));
+    const metadata = row['metadata'];
+    const gold = [
+      ...new Set(
+        strings(
+          typeof metadata === 'object' && metadata !== null
+            ? (metadata as Record<string, unknown>)['answers']
+            : [],
+        )
+          .map((answer) => answer.trim())
+          .filter(Boolean),
+      ),
+    ];
     return {
       id,
       question: String(row['text'] ?? ''),
       answerable: relevant.length > 0,
       relevant,
-      must_mention: [],
+      must_mention: gold,
+      ...(gold.length > 0 ? { gold_answers: gold } : {}),
     };
   });
-  return { name, kind: 'beir', collection: 'facqa-id', questions, corpus };
+  const answers = questions.some((question) => question.gold_answers !== undefined);
+  return { name, kind: 'beir', collection: name, questions, corpus, ...(answers ? { answers } : {}) };
 }
 
 /**
@@ -218,11 +251,38 @@ export async function loadSquadSet(file: string, sample = 0, name = 'squad2-dev'
           answerable: !impossible,
           relevant: impossible ? [] : [{ key: id, document: id }],
           must_mention: impossible ? [] : [...new Set(answers)],
+          ...(impossible || answers.length === 0 ? {} : { gold_answers: [...new Set(answers)] }),
         });
       }
     });
   }
-  const step = sample > 0 ? Math.max(1, Math.floor(all.length / sample)) : 1;
-  const questions = all.filter((_, index) => index % step === 0);
-  return { name, kind: 'beir', collection: name, questions, corpus, language: 'en', answers: true };
+  return {
+    name,
+    kind: 'beir',
+    collection: name,
+    questions: everyKth(all, sample),
+    corpus,
+    language: 'en',
+    answers: true,
+  };
+}
+
+/** Every k-th item, k chosen so that about `sample` remain (at least `sample`); 0 keeps them all. */
+export function everyKth<T>(items: readonly T[], sample: number): T[] {
+  const step = sample > 0 ? Math.max(1, Math.floor(items.length / sample)) : 1;
+  return items.filter((_, index) => index % step === 0);
+}
+
+/**
+ * `set` with about `sample` of its answerable questions (every k-th; 0: all of them) and none of
+ * the others: the answers run of a large passage set (FacQA) on its gold spans.
+ */
+export function sampleAnswerable(set: EvalSet, sample: number): EvalSet {
+  return {
+    ...set,
+    questions: everyKth(
+      set.questions.filter((question) => question.answerable),
+      sample,
+    ),
+  };
 }
