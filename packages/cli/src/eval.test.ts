@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Engine, type LlmTestServer, loadConfig, startLlmTestServer } from '@saksi/engine';
@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 import { parseBaseline } from './eval.js';
+
+const REDUX = path.resolve(import.meta.dirname, '../../../corpora/docs-redux');
 
 let directory: string;
 
@@ -221,6 +223,97 @@ describe('saksi eval', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("measures a collection ingested with saksi ingest: stored paths match the set's files", async () => {
+    // A copy of a few Redux pages laid out as in the corpus (docs/api/…), ingested from that folder.
+    const corpus = path.join(directory, 'my-redux');
+    for (const file of ['docs/api/Store.md', 'docs/api/combineReducers.md', 'docs/api/compose.md']) {
+      await mkdir(path.dirname(path.join(corpus, file)), { recursive: true });
+      await cp(path.join(REDUX, file), path.join(corpus, file));
+    }
+    const ingest = await run([
+      'ingest',
+      'my-redux',
+      '--collection',
+      'mine',
+      '--language',
+      'en',
+      '--no-anchor',
+    ]);
+    expect(ingest.code, ingest.stdout).toBe(0);
+    const rows = [
+      {
+        id: 'm1',
+        question: 'How do I split my root reducer into slices with combineReducers?',
+        relevant_files: ['docs/api/combineReducers.md'],
+        relevant_headings: ['combineReducers(reducers)'],
+        must_mention: ['combineReducers'],
+      },
+      {
+        id: 'm2',
+        question: 'What does store.getState return?',
+        relevant_files: ['docs/api/Store.md'],
+        must_mention: ['getState'],
+      },
+      {
+        id: 'm3',
+        question: 'What is the capital of Peru?',
+        answerable: false,
+        relevant_files: [],
+        must_mention: [],
+      },
+    ];
+    await writeFile(
+      path.join(directory, 'redux-mine.jsonl'),
+      rows.map((row) => JSON.stringify(row)).join('\n'),
+    );
+    const retrieval = await run([
+      'eval',
+      'retrieval',
+      '--set',
+      'redux-mine.jsonl',
+      '--collection',
+      'mine',
+      '--json',
+    ]);
+    expect(retrieval.code, retrieval.stderr).toBe(0);
+    const report = JSON.parse(retrieval.stdout) as {
+      collection: string;
+      metrics: Record<string, number>;
+      questions: { id: string; first_relevant: number | null }[];
+    };
+    expect(report.collection).toBe('mine');
+    expect(report.metrics['questions']).toBe(2);
+    expect(report.metrics['recall@5']).toBeGreaterThan(0);
+    expect(report.metrics['recall@10']).toBe(1);
+    expect(report.questions.every((question) => question.first_relevant !== null)).toBe(true);
+
+    const answers = await run([
+      'eval',
+      'answers',
+      '--set',
+      'redux-mine.jsonl',
+      '--collection',
+      'mine',
+      '--json',
+    ]);
+    expect(answers.code, answers.stderr).toBe(0);
+    const answered = JSON.parse(answers.stdout) as {
+      metrics: Record<string, number | null>;
+      by_intent: { intent: string; questions: number }[];
+      questions: { id: string; refused: boolean; claims: number; supported: number }[];
+    };
+    expect(answered.metrics['answerable']).toBe(2);
+    // Citations count when their evidence is one of the set's files, stored under another path.
+    const cited = answered.questions.filter((question) => !question.refused && question.claims > 0);
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.some((question) => question.supported > 0)).toBe(true);
+    expect(answered.by_intent.reduce((sum, group) => sum + group.questions, 0)).toBe(3);
+    const text = await run(['eval', 'answers', '--set', 'redux-mine.jsonl', '--collection', 'mine']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\| EM \| F1 \| ROUGE-L \|/);
+    expect(text.stdout).toMatch(/^Per intent:$/m);
   });
 
   it('parses a baseline and rejects malformed ones', () => {

@@ -59,7 +59,7 @@ const GATE_ANSWER_METRICS = [
   'refusal_accuracy',
   'answered',
 ] as const;
-/** Every JSONL set `saksi eval all` runs (retrieval on all but the selection set; answers on all). */
+/** Every JSONL set `saksi eval all` runs (retrieval on all but the selection sets; answers on all). */
 const ALL_SETS = [
   'lalin-spec-cases',
   'lalin-dev',
@@ -364,7 +364,10 @@ function reportsReadme(run: {
   ].join('\n')}`;
 }
 
-/** Recall@5 per set from a baseline file: `{ "recall@5": { "lalin-dev": 0.9, … } }`. */
+/**
+ * The floors of a baseline file, flattened: Recall@5 per set (`"recall@5": { "lalin-dev": 0.9 }`) and
+ * the answer metrics (`"answers": { "lalin-dev citation_precision": 0.7 }`).
+ */
 export function parseBaseline(text: string, file: string): Record<string, number> {
   let parsed: unknown;
   try {
