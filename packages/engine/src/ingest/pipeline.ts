@@ -236,6 +236,9 @@ export async function prepareDocument(
 
   await onStage('embedding', 0.3);
   let reported = 0;
+  // Progress writes run beside the embedding; the first one that fails (a lost job lease) fails the
+  // ingestion once the embedding returns, instead of rejecting unobserved.
+  let stageFailure: { error: unknown } | undefined;
   const vectors = await embedMany(
     context.embedding,
     drafts.map((draft) => draft.text),
@@ -246,11 +249,14 @@ export async function prepareDocument(
         // Persist coarse steps only: one write per tenth of the embedding work.
         if (progress - reported >= 0.06) {
           reported = progress;
-          void onStage('embedding', progress);
+          onStage('embedding', progress).catch((error: unknown) => {
+            stageFailure ??= { error };
+          });
         }
       },
     },
   );
+  if (stageFailure) throw stageFailure.error;
   const wrong = vectors.findIndex((vector) => vector?.length !== collection.embedding_dimensions);
   if (wrong >= 0 || vectors.length !== drafts.length) {
     throw new EngineError(
