@@ -11,6 +11,27 @@ export interface SourceSpan {
   text: string;
 }
 
+/**
+ * One piece of a composed claim (certificate v1.1, docs/certificate.md): a fixed word of the
+ * template, the text of one of the claim's evidence spans, its citation label, a citation marker
+ * "[n]", or the difference of two amount spans. Indices point into the claim's `evidence`.
+ */
+export type CompositionPart =
+  | { fixed: string }
+  | { span: number }
+  | { cite: number }
+  | { marker: number }
+  | { difference: [number, number] };
+
+/** How a verifier recomputes a composed claim's text from its evidence. */
+export interface Composition {
+  /** A template of the proof package's registry, e.g. "law.sanction". */
+  template: string;
+  /** The language of the fixed words. */
+  language: 'id' | 'en';
+  parts: CompositionPart[];
+}
+
 /** One claim of an answer before certification. */
 export interface ComposedClaim {
   /** As it appears in the answer, with its `[n]` marker. */
@@ -18,6 +39,8 @@ export interface ComposedClaim {
   /** What the verifiers read: the claim without its marker. */
   statement: string;
   evidence: { sourceIndex: number; span: SourceSpan }[];
+  /** Present when the claim is composed from spans and template words rather than quoted. */
+  composition?: Composition;
 }
 
 /** A verbatim quote: the span itself with its marker. */
