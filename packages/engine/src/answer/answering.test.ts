@@ -60,7 +60,7 @@ describe('answering', () => {
     expect(verdict.checks.filter((check) => check.status === 'fail')).toEqual([]);
   });
 
-  it('answers a sanction with the penalty and the rule it punishes, each a verbatim quote', async () => {
+  it('answers a sanction with the penalty and the rule it punishes, each led by its provision', async () => {
     const result = await test.engine.ask('lalu-lintas', {
       question: 'gak pake helm pas naik motor dendanya berapa?',
     });
@@ -69,8 +69,10 @@ describe('answering', () => {
     expect(sanction!.evidence[0]!.citation.pasal).toBe('291');
     expect(sanction!.text).toContain('Rp250.000,00');
     expect(rule!.evidence[0]!.citation.pasal).toBe('106');
+    expect(sanction!.text).toMatch(/^Menurut Pasal 291 ayat \(1\) UU 22\/2009: Setiap orang /);
+    expect(rule!.text).toMatch(/^Aturan yang dilanggar, Pasal 106 ayat \(8\) UU 22\/2009: /);
     for (const claim of result.bundle.certificate.claims) {
-      expect(claim.verification.verifier.id).toBe('verbatim');
+      expect(claim.verification.verifier.id).toBe('composition');
       expect(claim.render.rendered).toBe(true);
     }
     const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));

@@ -22,7 +22,7 @@ import type { Database } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import type { SigningKeys } from '../keys.js';
-import { rulesFor, sanctionsFor } from '../law/cross-references.js';
+import { provisionChunk, rulesFor, sanctionsFor } from '../law/cross-references.js';
 import type { AnswerModel } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
@@ -184,6 +184,8 @@ export async function ask(
   // statute's terms, in the collection's language, and the selected passage a question is about.
   const terms = await questionTerms(db, collection, [
     plan.normalized,
+    // What a definition question asks to define is a wording of it on its own.
+    ...(plan.slots.subject ? [plan.slots.subject] : []),
     ...variants
       .filter(
         (variant) =>
@@ -246,6 +248,7 @@ export async function ask(
         links: {
           sanctionsFor: (ref) => sanctionsFor(db, collection, ref),
           rulesFor: (sanction) => rulesFor(db, collection, sanction),
+          provision: (ref) => provisionChunk(db, collection, ref),
         },
       });
     }
@@ -283,7 +286,8 @@ export async function ask(
     ? refusalText(refusal, plan, sources)
     : checked
         .map((item) => item.claim.text)
-        .join(checked.some((c) => c.claim.text.includes('\n')) ? '\n\n' : ' ');
+        // Composed claims and multi-line quotes read as paragraphs; short quotes as one.
+        .join(checked.some((c) => c.claim.composition || c.claim.text.includes('\n')) ? '\n\n' : ' ');
   if (refusal || context.answerModel === undefined)
     for (const piece of answer.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
   const answerMs = performance.now() - answerStart;

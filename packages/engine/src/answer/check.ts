@@ -5,6 +5,8 @@
  *
  * - A verbatim quote is supported by construction: its verifier is `verbatim`, not an entailment
  *   score (a verifier checks the span's hash and offsets in its chunk).
+ * - A composed claim (spans and fixed template words) is supported by construction too: its verifier
+ *   is `composition`, and a verifier recomputes its text from the evidence.
  * - Anything a model wrote goes through the lexical entailment verifier and, when configured, the
  *   LLM judge (and the claim decomposer).
  * - Relevance is `lexical-v3` (relevance.ts) over the evidence spans and the citation's headings.
@@ -28,7 +30,7 @@ export interface ClaimJudge {
 }
 
 export interface Support {
-  result: 'verbatim' | 'entailed' | 'not_supported' | 'contradicted';
+  result: 'verbatim' | 'composed' | 'entailed' | 'not_supported' | 'contradicted';
   method: string;
   score?: number;
 }
@@ -41,6 +43,8 @@ export interface CheckedClaim {
 }
 
 export const VERBATIM_VERIFIER = { id: 'verbatim', version: '1' } as const;
+/** A claim composed from spans and template words: a verifier recomputes it (docs/certificate.md). */
+export const COMPOSITION_VERIFIER = { id: 'composition', version: '1' } as const;
 
 export interface CheckContext {
   judge?: ClaimJudge;
@@ -137,6 +141,15 @@ export async function checkClaims(
         claim,
         verification: { label: 'entailed', confidence: 1, verifier: { ...VERBATIM_VERIFIER } },
         support: { result: 'verbatim', method: 'verbatim' },
+        relevance,
+      });
+      continue;
+    }
+    if (claim.composition) {
+      checked.push({
+        claim,
+        verification: { label: 'entailed', confidence: 1, verifier: { ...COMPOSITION_VERIFIER } },
+        support: { result: 'composed', method: 'composition' },
         relevance,
       });
       continue;

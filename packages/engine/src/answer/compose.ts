@@ -47,3 +47,77 @@ export interface ComposedClaim {
 export function verbatimQuote(sourceIndex: number, span: SourceSpan, marker: number): ComposedClaim {
   return { text: `${span.text} [${marker}]`, statement: span.text, evidence: [{ sourceIndex, span }] };
 }
+
+/** Where a composed claim's evidence comes from: a source's span and its citation label. */
+export interface ComposedEvidence {
+  sourceIndex: number;
+  span: SourceSpan;
+  /** The source's citation label ("Pasal 291 ayat (1) UU 22/2009"), for `cite` parts. */
+  label?: string;
+}
+
+/**
+ * A composed claim: the text is the parts rendered in order (fixed words as written, a span's text,
+ * a citation's label, "[n]" for a marker), exactly as a verifier recomputes it from the evidence;
+ * the statement the verifiers read leaves the markers out.
+ */
+export function composeClaim(
+  template: string,
+  language: 'id' | 'en',
+  evidence: readonly ComposedEvidence[],
+  parts: readonly CompositionPart[],
+): ComposedClaim {
+  const render = (withMarkers: boolean) =>
+    parts
+      .map((part) => {
+        if ('fixed' in part) return part.fixed;
+        if ('span' in part) return evidence[part.span]!.span.text;
+        if ('cite' in part) return evidence[part.cite]!.label ?? '';
+        if ('marker' in part) return withMarkers ? `[${part.marker}]` : '';
+        throw new Error('A difference part is rendered by the budget composer.');
+      })
+      .join('');
+  return {
+    text: render(true),
+    statement: render(false).trim(),
+    evidence: evidence.map(({ sourceIndex, span }) => ({ sourceIndex, span })),
+    composition: { template, language, parts: [...parts] },
+  };
+}
+
+/** The lead words of a statute quote, per role and language (the `law.*` templates of the registry). */
+const LAW_LEADS = {
+  provision: { id: 'Menurut ', en: 'Under ' },
+  penalty: { id: 'Menurut ', en: 'Under ' },
+  rule: { id: 'Aturan yang dilanggar, ', en: 'The rule broken, ' },
+  sanction: { id: 'Sanksi, ', en: 'The penalty, ' },
+} as const;
+
+export type LawRole = keyof typeof LAW_LEADS;
+
+/**
+ * A statute quote led by its provision: "Menurut Pasal 291 ayat (1) UU 22/2009: Setiap orang … [1]"
+ * (the span exactly as written). Without a citation label the quote stays verbatim.
+ */
+export function lawQuote(
+  role: LawRole,
+  language: 'id' | 'en',
+  evidence: ComposedEvidence,
+  marker: number,
+): ComposedClaim {
+  if (!evidence.label) return verbatimQuote(evidence.sourceIndex, evidence.span, marker);
+  const template = role === 'provision' ? 'law.provision' : 'law.sanction';
+  return composeClaim(
+    template,
+    language,
+    [evidence],
+    [
+      { fixed: LAW_LEADS[role][language] },
+      { cite: 0 },
+      { fixed: ': ' },
+      { span: 0 },
+      { fixed: ' ' },
+      { marker },
+    ],
+  );
+}

@@ -108,7 +108,8 @@ export function isStatement(text: string): boolean {
     !NOT_A_STATEMENT.test(text) &&
     !isBareHeading(text) &&
     !isTableRun(text) &&
-    !/\?\s*$/.test(text) &&
+    // A question — also one quoted at the end of a sentence ("you might be wondering, "Do I…?"").
+    !/\?["”'’)\]]*\s*$/.test(text) &&
     !hasOcrNoise(text)
   );
 }
@@ -126,6 +127,13 @@ export function hasOcrNoise(text: string): boolean {
   )
     return true;
   if (/(?:\d[\d.,]*\s+){6,}\d/.test(text)) return true;
+  // Stray OCR marks and split figures: "^Belanja", "20 1 7", "Rp764.925.064.77 1 .000,00", "PRES I DEN".
+  if (
+    /\^|(?<!\d)(?:19|20)\s\d\s\d(?!\d)|\d\s+\.\d{3}|\d\.\d{1,2}\s\d\b|\b[A-Z]{3,5}\s[A-Z]\s[A-Z]{2,}\b/.test(
+      text,
+    )
+  )
+    return true;
   // A flattened budget table: several amounts, or outline numbers ("2.1.2.2"), in one "sentence".
   const amounts = text.match(/(?<![\d.,])-?\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?(?![\d.,])/g)?.length ?? 0;
   return amounts >= 3 || /(?<![\d.])\d{1,2}(?:\.\d{1,2}){2,}(?![\d.])/.test(text);

@@ -98,6 +98,23 @@ export function coverage(terms: QuestionTerms, evidence: ReadonlySet<string>): n
   return best;
 }
 
+/**
+ * The weighted share of all the wordings' lexemes together that `evidence` contains: finer than
+ * {@link coverage} for ranking candidates that each fully cover a short wording.
+ */
+export function breadth(terms: QuestionTerms, evidence: ReadonlySet<string>): number {
+  const weights = new Map<string, number>();
+  for (const wording of terms.wordings)
+    for (const item of wording.lexemes) weights.set(item.lexeme, weightOf(item));
+  let total = 0;
+  let matched = 0;
+  for (const [lexeme, weight] of weights) {
+    total += weight;
+    if (evidence.has(lexeme)) matched += weight;
+  }
+  return total === 0 ? 0 : matched / total;
+}
+
 const PENALTY = /\b(?:dipidana|pidana|denda|sanksi administratif|fined?|penalty|imprisonment)\b/iu;
 const AMOUNT =
   /(?:Rp\.?\s?|\$|€|USD\s?|IDR\s?)\d|\d{1,3}(?:[.,]\d{3})+|\d\s*(?:%|persen\b|percent\b|ribu\b|juta\b|miliar\b|triliun\b|million\b|billion\b|trillion\b)/iu;

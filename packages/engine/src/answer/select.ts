@@ -13,11 +13,13 @@
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
+import { internalReferences, listItems, referencedItems } from '../law/cross-references.js';
 import { lexemesOf } from '../retrieve/lexemes.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
-import { type ComposedClaim, type SourceSpan, verbatimQuote } from './compose.js';
+import { type ComposedClaim, type LawRole, lawQuote, type SourceSpan, verbatimQuote } from './compose.js';
+import { findDefinitions } from './definitions.js';
 import { completeSpan, extractiveAnswer } from './extractive.js';
-import { answersIntent, coverage, type QuestionTerms } from './relevance.js';
+import { answersIntent, breadth, coverage, type QuestionTerms } from './relevance.js';
 import { splitSentences } from './sentences.js';
 import type { QuestionPlan } from './understand.js';
 
@@ -27,6 +29,8 @@ export interface StatuteLinks {
   sanctionsFor(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk[]>;
   /** The provisions a criminal provision refers to. */
   rulesFor(sanction: { text: string; pasal?: string }): Promise<RetrievedChunk[]>;
+  /** One provision's body chunk. */
+  provision(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk | undefined>;
 }
 
 export interface SelectInput {
@@ -67,6 +71,114 @@ function penaltySpan(text: string): SourceSpan | undefined {
   return completeSpan(text, { start: found.start + lead, end: found.end, text: found.text.slice(lead) });
 }
 
+/**
+ * A quote of `chunk` (appended to the sources when new): led by its provision on a statute
+ * ("Menurut Pasal 291 ayat (1) UU 22/2009: …"), verbatim elsewhere.
+ */
+function quote(
+  input: SelectInput,
+  role: LawRole,
+  chunk: RetrievedChunk,
+  span: SourceSpan,
+  marker: number,
+): ComposedClaim {
+  const sourceIndex = sourceIndexOf(input.sources, chunk);
+  if (!chunk.citation.pasal || !chunk.citation.label) return verbatimQuote(sourceIndex, span, marker);
+  return lawQuote(role, input.plan.language, { sourceIndex, span, label: chunk.citation.label }, marker);
+}
+
+/** The sentence of a statute chunk without its leading ayat number ("(2) Setiap orang …"). */
+function withoutAyatNumber(span: SourceSpan): SourceSpan {
+  const lead = /^\(\d+[a-z]?\)\s*/.exec(span.text)?.[0].length ?? 0;
+  return lead === 0 ? span : { start: span.start + lead, end: span.end, text: span.text.slice(lead) };
+}
+
+/**
+ * The sanction for a rule the answer quotes, through the statute's cross-references: the criminal
+ * provision that names the rule's Pasal and ayat (or the Pasal), the one whose penalty and rule best
+ * cover the question.
+ */
+async function sanctionForRule(
+  input: SelectInput,
+  rule: RetrievedChunk,
+): Promise<RetrievedChunk | undefined> {
+  const { links } = input;
+  if (!links || !rule.citation.pasal || PENALTY.test(rule.text)) return undefined;
+  const pasal = rule.citation.pasal;
+  let candidates = rule.citation.ayat ? await links.sanctionsFor({ pasal, ayat: rule.citation.ayat }) : [];
+  if (candidates.length === 0) candidates = await links.sanctionsFor({ pasal });
+  candidates = candidates.filter((chunk) => penaltySpan(chunk.text) !== undefined);
+  if (candidates.length <= 1) return candidates[0];
+  const lexemes = await lexemesOf(
+    input.db,
+    input.collection,
+    candidates.map((chunk) => chunk.text),
+  );
+  let best = candidates[0];
+  let bestScore = -1;
+  candidates.forEach((chunk, index) => {
+    const evidence = new Set(lexemes[index]);
+    const score = coverage(input.terms, evidence) + breadth(input.terms, evidence);
+    if (score > bestScore + 1e-9) {
+      best = chunk;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
+/** A definition question: the sentence of the collection that defines its subject. */
+async function definitionClaims(input: SelectInput): Promise<ComposedClaim[]> {
+  const subject = input.plan.slots.subject;
+  if (!subject) return [];
+  const found = await findDefinitions(
+    input.db,
+    input.collection,
+    subject,
+    input.sources.map((source) => source.chunk_id),
+  );
+  const best = found[0];
+  if (!best) return [];
+  return [quote(input, 'provision', best.chunk, withoutAyatNumber(best.span), 1)];
+}
+
+/** Hops followed through "sebagaimana dimaksud pada ayat (k)" within one Pasal. */
+const MAX_INTERNAL_HOPS = 3;
+
+/**
+ * What a criminal provision punishes, as text to read the question against: the provision, the
+ * items of the rules it names ("Pasal 106 ayat (5) huruf b" is the SIM, not the whole list), and the
+ * earlier ayat of its own Pasal it builds on ("perbuatan sebagaimana dimaksud pada ayat (4)").
+ */
+async function sanctionContext(
+  links: StatuteLinks,
+  sanction: RetrievedChunk,
+  rules: readonly RetrievedChunk[],
+): Promise<string> {
+  const parts = [sanction.text];
+  for (const rule of rules) {
+    const ref = {
+      pasal: rule.citation.pasal ?? '',
+      ...(rule.citation.ayat ? { ayat: rule.citation.ayat } : {}),
+    };
+    const items = listItems(rule.text, referencedItems(sanction.text, ref));
+    parts.push(items.length > 0 ? items.join('\n') : rule.text);
+  }
+  const pasal = sanction.citation.pasal;
+  const seen = new Set([sanction.citation.ayat]);
+  let text = sanction.text;
+  for (let hop = 0; pasal && hop < MAX_INTERNAL_HOPS; hop++) {
+    const ayat = internalReferences(text).find((item) => !seen.has(item));
+    if (!ayat) break;
+    seen.add(ayat);
+    const earlier = await links.provision({ pasal, ayat });
+    if (!earlier) break;
+    parts.push(earlier.text);
+    text = earlier.text;
+  }
+  return parts.join('\n');
+}
+
 async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   const { sources, links, plan } = input;
   if (!links) return [];
@@ -96,14 +208,16 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
       }),
     ),
   );
-  const texts = candidates.map((candidate, index) =>
-    [candidate.text, ...rules[index]!.slice(0, 2).map((rule) => rule.text)].join('\n'),
+  const texts = await Promise.all(
+    candidates.map((candidate, index) => sanctionContext(links, candidate, rules[index]!.slice(0, 2))),
   );
   const lexemes = await lexemesOf(input.db, input.collection, texts);
   let best = -1;
   let bestScore = 0;
   candidates.forEach((_, index) => {
-    const score = coverage(input.terms, new Set(lexemes[index]));
+    const evidence = new Set(lexemes[index]);
+    const score = coverage(input.terms, evidence) + breadth(input.terms, evidence);
+      console.error('sanction', candidates[index]!.citation.label, score.toFixed(3));
     if (score > bestScore + 1e-9) {
       best = index;
       bestScore = score;
@@ -111,8 +225,7 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   });
   if (best < 0) return [];
   const sanction = candidates[best]!;
-  const sanctionIndex = sourceIndexOf(sources, sanction);
-  const claims = [verbatimQuote(sanctionIndex, penaltySpan(sanction.text)!, 1)];
+  const claims = [quote(input, 'penalty', sanction, penaltySpan(sanction.text)!, 1)];
   const rule = rules[best]![0];
   if (rule) {
     const ruleIndex = sourceIndexOf(sources, rule);
@@ -125,7 +238,7 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
     if (sentence) {
       const lead = /^\(\d+[a-z]?\)\s*/.exec(sentence.text)?.[0].length ?? 0;
       const span = { start: sentence.start + lead, end: sentence.end, text: sentence.text.slice(lead) };
-      claims.push(verbatimQuote(ruleIndex, span, 2));
+      claims.push(quote(input, 'rule', sources[ruleIndex]!, span, 2));
     }
   }
   return claims;
@@ -138,6 +251,10 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
     const claims = await sanctionClaims(input);
     if (claims.length > 0) return claims;
   }
+  if (plan.intent === 'definition') {
+    const claims = await definitionClaims(input);
+    if (claims.length > 0) return claims;
+  }
   const extractive = extractiveAnswer(plan.normalized, sources, {
     language: input.collection.language,
     variants: input.variants,
@@ -145,7 +262,22 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
     ...(input.continuation && input.continuation.length > 0 ? { continuation: input.continuation } : {}),
   });
   if (!extractive.found) return [];
-  return extractive.claims.map((claim, index) =>
-    verbatimQuote(claim.source_index, claim.span, Number(/\[(\d+)\]$/.exec(claim.text)?.[1] ?? index + 1)),
-  );
+  const claims = extractive.claims.map((claim, index) => {
+    const marker = Number(/\[(\d+)\]$/.exec(claim.text)?.[1] ?? index + 1);
+    const source = sources[claim.source_index]!;
+    return source.citation.pasal
+      ? quote(input, 'provision', source, withoutAyatNumber(claim.span), marker)
+      : verbatimQuote(claim.source_index, claim.span, marker);
+  });
+  // A rule of a statute is answered with what breaking it costs, when the statute says so: the
+  // rule's quotes, then its sanction (the other sources' sentences give way to it).
+  if (plan.intent === 'obligation' || plan.intent === 'other') {
+    const first = extractive.claims[0]!;
+    const sanction = await sanctionForRule(input, sources[first.source_index]!);
+    if (sanction) {
+      const rule = claims.filter((_, index) => extractive.claims[index]!.source_index === first.source_index);
+      return [...rule, quote(input, 'sanction', sanction, penaltySpan(sanction.text)!, 2)];
+    }
+  }
+  return claims;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Intent, normalizeQuestion, understand } from './understand.js';
+import { definitionSubject, type Intent, normalizeQuestion, understand } from './understand.js';
 
 const id = { collectionLanguage: 'id' as const };
 const en = { collectionLanguage: 'en' as const };
@@ -103,5 +103,28 @@ describe('understand', () => {
     const long = 'denda '.repeat(1_600);
     expect(understand(long, id).intent).toBe('sanction');
     expect(understand('Что такое reducer? 什么是 reducer', en).intent).toBeDefined();
+  });
+});
+
+describe('definitionSubject', () => {
+  it.each([
+    ['what exactly is a reducer?', 'reducer'],
+    ["What exactly is a 'thunk' in Redux? The name makes no sense to me.", 'thunk'],
+    ['what even is redux? explain like im new to react', 'redux'],
+    ["what's a selector function in redux", 'selector function'],
+    ['What does "immutable" mean?', 'immutable'],
+    ['Apa yang dimaksud dengan Jalan Tol menurut UU?', 'Jalan Tol'],
+    ['Apa itu kendaraan bermotor umum?', 'kendaraan bermotor umum'],
+    ['pengertian dana desa', 'dana desa'],
+  ])('%s → %s', (question, subject) => {
+    expect(definitionSubject(question)).toBe(subject);
+    expect(understand(question, { collectionLanguage: 'en' }).slots.subject).toBe(subject);
+  });
+
+  it('has no subject for a pointing question or a non-definition', () => {
+    expect(definitionSubject('What does this mean?')).toBeUndefined();
+    expect(
+      understand('berapa denda tidak pakai helm?', { collectionLanguage: 'id' }).slots.subject,
+    ).toBeUndefined();
   });
 });

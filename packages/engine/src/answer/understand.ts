@@ -49,6 +49,8 @@ export interface QuestionSlots {
   actors: string[];
   /** Code identifiers and quoted names (`createSlice`, `useSelector`, "reducer"). */
   concepts: string[];
+  /** What a definition question asks to define ("reducer", "kendaraan bermotor umum"), as asked. */
+  subject?: string;
 }
 
 export interface QuestionPlan {
@@ -229,6 +231,42 @@ function conceptsIn(question: string): string[] {
   return [...found];
 }
 
+/** How definition questions name what they ask about; the first capture is the subject. */
+const SUBJECT_PATTERNS: RegExp[] = [
+  /\bwhat(?:\s+(?:exactly|even|really|actually))?(?:'s|\s+is|\s+are)\s+(?:(?:exactly|even|really|actually|basically)\s+)*(?:an?\s+|the\s+)?(.+)$/iu,
+  /\bwhat\s+does\s+(.+?)\s+(?:mean|stand for)\b/iu,
+  /\b(?:define|definition of|meaning of|explain)\s+(?:an?\s+|the\s+)?(.+)$/iu,
+  /\bapa\s+(?:sih\s+)?(?:yang\s+)?dimaksud\s+(?:dengan\s+)?(.+)$/iu,
+  /\bapa\s+(?:sih\s+)?itu\s+(.+)$/iu,
+  /\b(?:pengertian|definisi|arti)\s+(?:dari\s+)?(.+)$/iu,
+  /^(.+?)\s+(?:itu\s+)?(?:apa|artinya\s+apa|maksudnya\s+apa)\b/iu,
+];
+/** Words that end a subject: where the question goes on about something else. */
+const SUBJECT_END =
+  /\s+(?:in|for|with|within|inside|when|and|or|menurut|dalam|di|pada|sih|itu|ya|dong|tuh|sebenarnya|exactly)\b.*$/iu;
+
+/** Words that point at something rather than name it. */
+const POINTING = new Set(['this', 'that', 'it', 'these', 'those', 'ini', 'itu', 'tersebut', 'tsb']);
+
+/** The subject of a definition question: a short noun phrase, without quotes and trailing words. */
+export function definitionSubject(question: string): string | undefined {
+  const first = question.split(/(?<=[?!.])\s+/u)[0] ?? question;
+  for (const pattern of SUBJECT_PATTERNS) {
+    const match = pattern.exec(first.replace(/[?!.]+\s*$/u, ''));
+    if (!match?.[1]) continue;
+    const subject = match[1]
+      .replace(SUBJECT_END, '')
+      .replace(/["'`“”‘’]/gu, '')
+      .replace(/^(?:an?|the|sebuah|suatu)\s+/iu, '')
+      .trim();
+    const words = subject.split(/\s+/u);
+    // "What does this mean?" points at something (a selection), it does not name it.
+    if (words.length === 1 && POINTING.has(subject.toLowerCase())) continue;
+    if (subject.length >= 2 && words.length <= 4 && /\p{L}/u.test(subject)) return subject;
+  }
+  return undefined;
+}
+
 export interface UnderstandOptions {
   /** The collection's language: the plan's language when the question's words do not tell. */
   collectionLanguage: Language;
@@ -252,13 +290,20 @@ export function understand(question: string, options: UnderstandOptions): Questi
     break;
   }
   const actors = ACTORS.filter((actor) => actor.pattern.test(normalized)).map((actor) => actor.name);
+  const subject = intent === 'definition' ? definitionSubject(normalized) : undefined;
   return {
     question: asked,
     normalized,
     language,
     intent,
     ...(requirement ? { requirement } : {}),
-    slots: { years, measures: measuresIn(normalized), actors, concepts: conceptsIn(asked) },
+    slots: {
+      years,
+      measures: measuresIn(normalized),
+      actors,
+      concepts: conceptsIn(asked),
+      ...(subject ? { subject } : {}),
+    },
     instructions: INSTRUCTIONS.test(normalized),
     empty,
   };

@@ -98,3 +98,66 @@ export async function rulesFor(
   }
   return asResults(db, ids);
 }
+
+/**
+ * The items ("huruf") of a rule that a sanction names: "sebagaimana dimaksud dalam Pasal 106 ayat (5)
+ * huruf b" gives ["b"] for Pasal 106 ayat (5); none when the sanction names the whole provision.
+ */
+export function referencedItems(sanction: string, rule: ProvisionRef): string[] {
+  if (!PASAL.test(rule.pasal) || (rule.ayat !== undefined && !AYAT.test(rule.ayat))) return [];
+  const ayat = rule.ayat !== undefined ? `\\s*ayat\\s*\\(${rule.ayat}\\)` : '';
+  const pattern = new RegExp(
+    `Pasal\\s+${rule.pasal}${ayat}\\s*huruf\\s+([a-z])((?:\\s*(?:,|dan|atau)\\s*(?:huruf\\s+)?[a-z](?![\\p{L}]))*)`,
+    'gu',
+  );
+  const letters = new Set<string>();
+  for (const match of sanction.matchAll(pattern)) {
+    letters.add(match[1]!);
+    for (const more of (match[2] ?? '').matchAll(/(?:^|[\s,])(?:huruf\s+)?([a-z])(?![\p{L}])/gu))
+      letters.add(more[1]!);
+  }
+  return [...letters];
+}
+
+/**
+ * The part of a provision that its items `letters` belong to: the list's introduction ("Pada saat
+ * diadakan pemeriksaan … wajib menunjukkan:") and those items ("b. Surat Izin Mengemudi;").
+ */
+export function listItems(text: string, letters: readonly string[]): string[] {
+  if (letters.length === 0) return [];
+  const lines = text.split('\n').map((line) => line.trim());
+  const first = lines.findIndex((line) => /^[a-z]\.\s/.test(line));
+  if (first < 0) return [];
+  const intro = lines.slice(0, first).filter((line) => /:$/.test(line));
+  const items = lines.slice(first).filter((line) => {
+    const letter = /^([a-z])\.\s/.exec(line)?.[1];
+    return letter !== undefined && letters.includes(letter);
+  });
+  return items.length > 0 ? [...intro.slice(-1), ...items] : [];
+}
+
+/** The ayat of its own Pasal a provision refers to: "sebagaimana dimaksud pada ayat (4)" gives ["4"]. */
+export function internalReferences(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:dimaksud|disebut)\s+pada\s+ayat\s*\((\d{1,3}[a-z]?)\)/g))
+    if (!found.includes(match[1]!)) found.push(match[1]!);
+  return found;
+}
+
+/** The body chunk of one provision of the collection (READY documents), if stored. */
+export async function provisionChunk(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  ref: ProvisionRef,
+): Promise<RetrievedChunk | undefined> {
+  if (!PASAL.test(ref.pasal) || (ref.ayat !== undefined && !AYAT.test(ref.ayat))) return undefined;
+  const found = await db.query<{ id: string }>(
+    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = false
+        AND c.legal->>'pasal' = $2 AND ($3::text IS NULL OR c.legal->>'ayat' = $3)
+      ORDER BY c.position LIMIT 1`,
+    [collection.id, ref.pasal, ref.ayat ?? null],
+  );
+  const id = found.rows[0]?.id;
+  return id ? (await asResults(db, [id]))[0] : undefined;
+}
