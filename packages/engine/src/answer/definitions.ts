@@ -27,7 +27,7 @@ export interface DefinitionCandidate {
   strength: number;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -40,7 +40,7 @@ function subjectPattern(subject: string): string | undefined {
   if (words.length === 0 || words.length > 4) return undefined;
   const last = words.length - 1;
   return words
-    .map((word, index) => (index === last ? `${escape(word)}(?:s|es)?` : escape(word)))
+    .map((word, index) => (index === last ? `${escapeRegExp(word)}(?:s|es)?` : escapeRegExp(word)))
     .join('\\s+');
 }
 

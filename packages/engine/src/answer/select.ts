@@ -217,7 +217,6 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   candidates.forEach((_, index) => {
     const evidence = new Set(lexemes[index]);
     const score = coverage(input.terms, evidence) + breadth(input.terms, evidence);
-      console.error('sanction', candidates[index]!.citation.label, score.toFixed(3));
     if (score > bestScore + 1e-9) {
       best = index;
       bestScore = score;
