@@ -274,9 +274,15 @@ export async function ask(
   // Offline, a quote whose evidence does not answer the question is dropped; a model's claims stay in
   // the certificate, each under the render policy (blocked claims are shown as blocked).
   if (!refusal && context.answerModel === undefined) {
-    const relevant = checked.filter(
-      (claim) => claim.relevance.score >= claim.relevance.threshold * CLAIM_FLOOR,
-    );
+    // A linked claim (the rule of a sanction) stays exactly when the claim it completes stays.
+    const relevant: CheckedClaim[] = [];
+    let keptPrevious = false;
+    for (const claim of checked) {
+      keptPrevious = claim.claim.linked
+        ? keptPrevious
+        : claim.relevance.score >= claim.relevance.threshold * CLAIM_FLOOR;
+      if (keptPrevious) relevant.push(claim);
+    }
     if (relevant.length === 0 || check.answer.score < check.answer.threshold)
       refusal = { reason: 'NOT_COVERED' };
     checked = relevant;

@@ -125,7 +125,22 @@ export async function checkClaims(
       })
       .join('\n'),
   );
-  const lexemes = await lexemesOf(db, collection, [...evidenceTexts, evidenceTexts.join('\n')]);
+  // Linked claims (a sanction and its rule) are read together: each group's evidence as one text.
+  const groups: number[][] = [];
+  claims.forEach((claim, index) => {
+    if (claim.linked && groups.length > 0) groups[groups.length - 1]!.push(index);
+    else groups.push([index]);
+  });
+  const groupTexts = groups.map((group) => group.map((index) => evidenceTexts[index]!).join('\n'));
+  const lexemes = await lexemesOf(db, collection, [
+    ...evidenceTexts,
+    evidenceTexts.join('\n'),
+    ...groupTexts,
+  ]);
+  const groupOf = new Map<number, number>();
+  groups.forEach((group, groupIndex) => {
+    for (const index of group) groupOf.set(index, groupIndex);
+  });
   const answer = relevanceOf(
     plan,
     terms,
@@ -135,7 +150,18 @@ export async function checkClaims(
   const checked: CheckedClaim[] = [];
   for (const [index, claim] of claims.entries()) {
     const spans = claim.evidence.map((item) => item.span.text);
-    const relevance = relevanceOf(plan, terms, new Set(lexemes[index] ?? []), spans.join('\n'));
+    const own = relevanceOf(plan, terms, new Set(lexemes[index] ?? []), spans.join('\n'));
+    const groupIndex = groupOf.get(index)!;
+    const group = groups[groupIndex]!;
+    const relevance =
+      group.length > 1
+        ? relevanceOf(
+            plan,
+            terms,
+            new Set(lexemes[claims.length + 1 + groupIndex] ?? []),
+            group.flatMap((member) => claims[member]!.evidence.map((item) => item.span.text)).join('\n'),
+          )
+        : own;
     if (isVerbatim(claim)) {
       checked.push({
         claim,

@@ -41,6 +41,11 @@ export interface ComposedClaim {
   evidence: { sourceIndex: number; span: SourceSpan }[];
   /** Present when the claim is composed from spans and template words rather than quoted. */
   composition?: Composition;
+  /**
+   * The claim completes the one before it (the rule a sanction punishes, the sanction of a rule):
+   * the two are relevant, kept or dropped together.
+   */
+  linked?: boolean;
 }
 
 /** A verbatim quote: the span itself with its marker. */

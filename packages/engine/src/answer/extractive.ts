@@ -127,9 +127,11 @@ export function hasOcrNoise(text: string): boolean {
   )
     return true;
   if (/(?:\d[\d.,]*\s+){6,}\d/.test(text)) return true;
-  // Stray OCR marks and split figures: "^Belanja", "20 1 7", "Rp764.925.064.77 1 .000,00", "PRES I DEN".
+  // Split figures and OCR marks touching them: "20 1 7", "Rp764.925.064.77 1 .000,00", "^2O,Ooh",
+  // "PRES I DEN". A caret between words ("^Belanja Negara") changes no word or figure and is quoted as
+  // the document has it (docs/engine.md, "Answering").
   if (
-    /\^|(?<!\d)(?:19|20)\s\d\s\d(?!\d)|\d\s+\.\d{3}|\d\.\d{1,2}\s\d\b|\b[A-Z]{3,5}\s[A-Z]\s[A-Z]{2,}\b/.test(
+    /\^\s?[\d(]|\d\s?\^|(?<!\d)(?:19|20)\s\d\s\d(?!\d)|\d\s+\.\d{3}|\d\.\d{1,2}\s\d\b|\d[.,]\d{1,2}\s\d{1,3}[.,]\d|\b[A-Z]{3,5}\s[A-Z]\s[A-Z]{2,}\b/.test(
       text,
     )
   )
@@ -260,7 +262,7 @@ export function extractiveAnswer(
     }
     if (relevance === null) continue;
     candidate.score =
-      relevance +
+      relevance * standsAlone(candidate.sentence.text) +
       RANK_BOOST * (1 - candidate.rank / usedSources) +
       (wantsFigure && candidate.hasFigure ? FIGURE_BOOST : 0) +
       (options.answersIntent?.(candidate.sentence.text) ? INTENT_BOOST : 0);
@@ -342,6 +344,22 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
     rank++;
   }
   return candidates;
+}
+
+/**
+ * How well a sentence reads on its own, as the answer: one that leans on what came before ("This
+ * means…", "Also, since…", "Now that we have…") or narrates a tutorial ("we'll see", "our app") is
+ * worth less than one that states its point.
+ */
+const LEANS_ON_CONTEXT =
+  /^(?:this|that|these|those|it|they|so|also|but|and|then|now|here|there|however|instead|otherwise|even though|in the case of|as (?:we|you)|by now|at this point|with that|once again|of course|remember)\b/iu;
+const NARRATES = /\b(?:we(?:'ll|'re|'ve)?|let's|our|us)\b/iu;
+
+export function standsAlone(text: string): number {
+  let factor = 1;
+  if (LEANS_ON_CONTEXT.test(text.trim())) factor *= 0.8;
+  if (NARRATES.test(text)) factor *= 0.9;
+  return factor;
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

@@ -24,8 +24,13 @@ import type { QuestionPlan } from './understand.js';
 export const RELEVANCE_METHOD = 'lexical-v3';
 /** Below this a claim is not an answer to the question (render reason NOT_RELEVANT). */
 export const RELEVANCE_THRESHOLD = 0.3;
-/** Evidence of the wrong kind for the question's intent keeps this share of its coverage. */
+/** Evidence of the wrong kind for the question's intent keeps this share of its coverage… */
 const WRONG_KIND = 0.6;
+/**
+ * …and only this share when the question asks for a figure or an age: a fine is no answer to "how
+ * much does a licence cost", a validity period none to "how old must I be".
+ */
+const WRONG_FIGURE = 0.35;
 
 /** One wording of the question as weighted lexemes. */
 interface Wording {
@@ -118,6 +123,9 @@ export function breadth(terms: QuestionTerms, evidence: ReadonlySet<string>): nu
 const PENALTY = /\b(?:dipidana|pidana|denda|sanksi administratif|fined?|penalty|imprisonment)\b/iu;
 const AMOUNT =
   /(?:Rp\.?\s?|\$|€|USD\s?|IDR\s?)\d|\d{1,3}(?:[.,]\d{3})+|\d\s*(?:%|persen\b|percent\b|ribu\b|juta\b|miliar\b|triliun\b|million\b|billion\b|trillion\b)/iu;
+/** A calendar date: "1 Januari", "31 December". */
+const DATE =
+  /\b\d{1,2}\s+(?:Januari|Februari|Maret|April|Mei|Juni|Juli|Agustus|September|Oktober|November|Desember|January|February|March|May|June|July|August|October|December)\b/iu;
 const YEARS_OF_AGE = /\d+\s*(?:\([^)]{1,40}\)\s*)?tahun|\d+\s*years?/iu;
 const DEFINING =
   /\b(?:adalah|ialah|merupakan|yaitu|yakni|yang dimaksud dengan)\b|\b(?:is|are|means|refers to|describes)\b/iu;
@@ -130,7 +138,7 @@ export function answersIntent(plan: Pick<QuestionPlan, 'intent' | 'requirement'>
     case 'figure':
     case 'comparison':
       // A fine is not the figure a non-sanction question asks for (a fee, an allocation, a count).
-      return AMOUNT.test(text) && !PENALTY.test(text);
+      return (AMOUNT.test(text) || DATE.test(text)) && !PENALTY.test(text);
     case 'requirement':
       return plan.requirement === 'age' ? YEARS_OF_AGE.test(text) : true;
     case 'definition':
@@ -162,6 +170,10 @@ export function relevanceOf(
   evidenceText: string,
 ): RelevanceResult {
   const share = coverage(terms, evidenceLexemes);
-  const score = answersIntent(plan, evidenceText) ? share : share * WRONG_KIND;
+  const exact =
+    plan.intent === 'figure' ||
+    plan.intent === 'comparison' ||
+    (plan.intent === 'requirement' && plan.requirement === 'age');
+  const score = answersIntent(plan, evidenceText) ? share : share * (exact ? WRONG_FIGURE : WRONG_KIND);
   return { score: round(score), method: RELEVANCE_METHOD, threshold: RELEVANCE_THRESHOLD };
 }

@@ -237,7 +237,7 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
     if (sentence) {
       const lead = /^\(\d+[a-z]?\)\s*/.exec(sentence.text)?.[0].length ?? 0;
       const span = { start: sentence.start + lead, end: sentence.end, text: sentence.text.slice(lead) };
-      claims.push(quote(input, 'rule', sources[ruleIndex]!, span, 2));
+      claims.push({ ...quote(input, 'rule', sources[ruleIndex]!, span, 2), linked: true });
     }
   }
   return claims;
@@ -246,20 +246,27 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
 /** The offline claims for the question: composed from exact spans, or none when nothing answers. */
 export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]> {
   const { plan, sources } = input;
-  if (plan.intent === 'sanction') {
-    const claims = await sanctionClaims(input);
-    if (claims.length > 0) return claims;
-  }
-  if (plan.intent === 'definition') {
-    const claims = await definitionClaims(input);
-    if (claims.length > 0) return claims;
-  }
   const extractive = extractiveAnswer(plan.normalized, sources, {
     language: input.collection.language,
     variants: input.variants,
     answersIntent: (text) => answersIntent(plan, text),
     ...(input.continuation && input.continuation.length > 0 ? { continuation: input.continuation } : {}),
   });
+  if (plan.intent === 'sanction') {
+    // Tried on a copy of the sources: chunks it brings in join them only when its answer is taken.
+    const trial = { ...input, sources: [...sources] };
+    const claims = await sanctionClaims(trial);
+    // "Bisa titip bayar denda di bank?" names a fine but asks about paying it: a penalty is the
+    // answer only when it covers the question about as well as the best sentence retrieved.
+    if (claims.length > 0 && !(await betterAnswered(input, extractive, claims, trial.sources))) {
+      sources.splice(0, sources.length, ...trial.sources);
+      return claims;
+    }
+  }
+  if (plan.intent === 'definition') {
+    const claims = await definitionClaims(input);
+    if (claims.length > 0) return claims;
+  }
   if (!extractive.found) return [];
   const claims = extractive.claims.map((claim, index) => {
     const marker = Number(/\[(\d+)\]$/.exec(claim.text)?.[1] ?? index + 1);
@@ -275,8 +282,46 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
     const sanction = await sanctionForRule(input, sources[first.source_index]!);
     if (sanction) {
       const rule = claims.filter((_, index) => extractive.claims[index]!.source_index === first.source_index);
-      return [...rule, quote(input, 'sanction', sanction, penaltySpan(sanction.text)!, 2)];
+      return [
+        ...rule,
+        { ...quote(input, 'sanction', sanction, penaltySpan(sanction.text)!, 2), linked: true },
+      ];
     }
   }
   return claims;
+}
+
+/** How much more of the question the best extractive sentence covers than a penalty must not exceed. */
+const PENALTY_MARGIN = 1.3;
+
+/** Whether the best extractive sentence answers the question clearly better than `claims` do. */
+async function betterAnswered(
+  input: SelectInput,
+  extractive: ReturnType<typeof extractiveAnswer>,
+  claims: readonly ComposedClaim[],
+  claimSources: readonly RetrievedChunk[],
+): Promise<boolean> {
+  const best = extractive.claims[0];
+  if (!best || PENALTY.test(best.span.text)) return false;
+  const evidence = (
+    sourcesOf: readonly RetrievedChunk[],
+    spans: { sourceIndex: number; span: SourceSpan }[],
+  ) =>
+    spans
+      .map(({ sourceIndex, span }) =>
+        [span.text, ...(sourcesOf[sourceIndex]!.citation.section_path ?? [])].join('\n'),
+      )
+      .join('\n');
+  const [penalty, sentence] = await lexemesOf(input.db, input.collection, [
+    evidence(
+      claimSources,
+      claims.flatMap((claim) => claim.evidence),
+    ),
+    evidence(input.sources, [{ sourceIndex: best.source_index, span: best.span }]),
+  ]);
+  const score = (lexemes: string[] | undefined) => {
+    const set = new Set(lexemes);
+    return coverage(input.terms, set) + breadth(input.terms, set);
+  };
+  return score(sentence) > score(penalty) * PENALTY_MARGIN;
 }
