@@ -73,7 +73,7 @@ export const NOT_FOUND_TEXT: Readonly<Record<Language, string>> = {
   en: 'Not found in the documents.',
 };
 
-export const DEFAULT_MAX_SENTENCES = 3;
+export const DEFAULT_MAX_SENTENCES = 2;
 /** The best sentence must contain at least this many of the question's content words… */
 export const MIN_MATCHED_WORDS = 2;
 /** …and at least this share of them. */
