@@ -43,6 +43,26 @@ describe('relevance', () => {
   });
 });
 
+describe('age and date questions', () => {
+  it('take an age, not a period of validity', () => {
+    const age = { intent: 'requirement' as const, requirement: 'age' as const };
+    expect(answersIntent(age, 'a. usia 20 (dua puluh) tahun untuk Surat Izin Mengemudi A Umum;')).toBe(true);
+    expect(answersIntent(age, 'You must be at least 18 years old.')).toBe(true);
+    expect(
+      answersIntent(age, 'Surat Izin Mengemudi berlaku selama 5 (lima) tahun dan dapat diperpanjang.'),
+    ).toBe(false);
+  });
+
+  it('count a date as the figure a "when" question asks', () => {
+    expect(
+      answersIntent(
+        { intent: 'figure' },
+        'Tahun Anggaran adalah masa mulai dari tanggal 1 Januari sampai 31 Desember.',
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('figure questions', () => {
   it('do not take a fine for the figure asked', () => {
     expect(answersIntent({ intent: 'figure' }, 'dipidana dengan denda paling banyak Rp1.000.000,00')).toBe(

@@ -126,7 +126,9 @@ const AMOUNT =
 /** A calendar date: "1 Januari", "31 December". */
 const DATE =
   /\b\d{1,2}\s+(?:Januari|Februari|Maret|April|Mei|Juni|Juli|Agustus|September|Oktober|November|Desember|January|February|March|May|June|July|August|October|December)\b/iu;
-const YEARS_OF_AGE = /\d+\s*(?:\([^)]{1,40}\)\s*)?tahun|\d+\s*years?/iu;
+/** An age: a number of years said of a person ("usia 17 (tujuh belas) tahun", "18 years old"), not a period. */
+const YEARS_OF_AGE =
+  /(?:usia|umur|berusia|berumur|age[ds]?|aged)\s+(?:\S+\s+){0,3}?\d+\s*(?:\([^)]{1,40}\)\s*)?(?:tahun|years?)|\d+\s*years?\s+old/iu;
 const DEFINING =
   /\b(?:adalah|ialah|merupakan|yaitu|yakni|yang dimaksud dengan)\b|\b(?:is|are|means|refers to|describes)\b/iu;
 
