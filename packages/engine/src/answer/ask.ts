@@ -22,7 +22,7 @@ import type { Database } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import type { SigningKeys } from '../keys.js';
-import { provisionChunk, rulesFor, sanctionsFor } from '../law/cross-references.js';
+import { elucidationChunk, provisionChunk, rulesFor, sanctionsFor } from '../law/cross-references.js';
 import type { AnswerModel } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
@@ -249,6 +249,7 @@ export async function ask(
           sanctionsFor: (ref) => sanctionsFor(db, collection, ref),
           rulesFor: (sanction) => rulesFor(db, collection, sanction),
           provision: (ref) => provisionChunk(db, collection, ref),
+          elucidation: (ref) => elucidationChunk(db, collection, ref),
         },
       });
     }

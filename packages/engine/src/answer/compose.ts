@@ -100,6 +100,9 @@ const LAW_LEADS = {
 
 export type LawRole = keyof typeof LAW_LEADS;
 
+/** The lead of the rule a sanction punishes ("Aturan yang dilanggar, "). */
+export const LAW_RULE_LEAD = LAW_LEADS.rule;
+
 /**
  * A statute quote led by its provision: "Menurut Pasal 291 ayat (1) UU 22/2009: Setiap orang … [1]"
  * (the span exactly as written). Without a citation label the quote stays verbatim.

@@ -16,9 +16,18 @@ import type { Queryable } from '../db/database.js';
 import { internalReferences, listItems, referencedItems } from '../law/cross-references.js';
 import { lexemesOf } from '../retrieve/lexemes.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
-import { type ComposedClaim, type LawRole, lawQuote, type SourceSpan, verbatimQuote } from './compose.js';
+import {
+  type ComposedClaim,
+  type CompositionPart,
+  composeClaim,
+  LAW_RULE_LEAD,
+  type LawRole,
+  lawQuote,
+  type SourceSpan,
+  verbatimQuote,
+} from './compose.js';
 import { findDefinitions } from './definitions.js';
-import { completeSpan, extractiveAnswer } from './extractive.js';
+import { completeSpan, extractiveAnswer, isStatement } from './extractive.js';
 import { answersIntent, breadth, coverage, type QuestionTerms } from './relevance.js';
 import { splitSentences } from './sentences.js';
 import type { QuestionPlan } from './understand.js';
@@ -31,6 +40,8 @@ export interface StatuteLinks {
   rulesFor(sanction: { text: string; pasal?: string }): Promise<RetrievedChunk[]>;
   /** One provision's body chunk. */
   provision(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk | undefined>;
+  /** One provision's elucidation (Penjelasan), which often says in plain words what the rule covers. */
+  elucidation(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk | undefined>;
 }
 
 export interface SelectInput {
@@ -142,6 +153,84 @@ async function definitionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   return [quote(input, 'provision', best.chunk, withoutAyatNumber(best.span), 1)];
 }
 
+/**
+ * How well a provision and what it punishes cover the question: all the question's wordings together
+ * first (a wording of common words alone — "denda", "melanggar" — fits every penalty), then the best
+ * single wording.
+ */
+function sanctionScore(terms: QuestionTerms, evidence: ReadonlySet<string>): number {
+  return breadth(terms, evidence) + 0.5 * coverage(terms, evidence);
+}
+
+/** Exact spans of a list's introduction and of its items `letters`, in `text`. */
+function listSpans(
+  text: string,
+  letters: readonly string[],
+): { intro: SourceSpan; items: SourceSpan[] } | undefined {
+  if (letters.length === 0) return undefined;
+  let intro: SourceSpan | undefined;
+  const items: SourceSpan[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const start = offset + (line.length - line.trimStart().length);
+    const trimmed = line.trim();
+    const span = { start, end: start + trimmed.length, text: trimmed };
+    offset += line.length + 1;
+    const letter = /^([a-z])\.\s/.exec(trimmed)?.[1];
+    if (letter === undefined) {
+      if (items.length === 0 && /:$/.test(trimmed)) intro = withoutAyatNumber(span);
+      continue;
+    }
+    if (letters.includes(letter)) items.push(span);
+  }
+  return intro && items.length > 0 ? { intro, items } : undefined;
+}
+
+/**
+ * The rule a sanction punishes, quoted: the items it names with their list's introduction ("Pada saat
+ * diadakan pemeriksaan … wajib menunjukkan: b. Surat Izin Mengemudi;"), else its statement that best
+ * answers the question; a list introduction never without its items.
+ */
+function ruleClaim(
+  input: SelectInput,
+  sanction: RetrievedChunk,
+  rule: RetrievedChunk,
+): ComposedClaim | undefined {
+  const ref = {
+    pasal: rule.citation.pasal ?? '',
+    ...(rule.citation.ayat ? { ayat: rule.citation.ayat } : {}),
+  };
+  const named = listSpans(rule.text, referencedItems(sanction.text, ref));
+  if (named && rule.citation.label) {
+    const sourceIndex = sourceIndexOf(input.sources, rule);
+    const spans = [named.intro, ...named.items];
+    const evidence = spans.map((span) => ({ sourceIndex, span, label: rule.citation.label! }));
+    const parts: CompositionPart[] = [
+      { fixed: LAW_RULE_LEAD[input.plan.language] },
+      { cite: 0 },
+      { fixed: ': ' },
+    ];
+    spans.forEach((_, index) => {
+      parts.push({ span: index }, { fixed: ' ' });
+    });
+    parts.push({ marker: 2 });
+    return composeClaim('law.sanction', input.plan.language, evidence, parts);
+  }
+  const statement = extractiveAnswer(input.plan.normalized, [rule], {
+    language: input.collection.language,
+    variants: input.variants,
+    maxSentences: 1,
+  }).claims[0];
+  const sentence =
+    statement?.span ??
+    splitSentences(rule.text)
+      .filter((item) => item.text.length > 20 && isStatement(item.text))
+      .map((item) => completeSpan(rule.text, item))
+      .find((item) => item !== undefined);
+  if (!sentence) return undefined;
+  return quote(input, 'rule', rule, withoutAyatNumber(sentence), 2);
+}
+
 /** Hops followed through "sebagaimana dimaksud pada ayat (k)" within one Pasal. */
 const MAX_INTERNAL_HOPS = 3;
 
@@ -163,6 +252,11 @@ async function sanctionContext(
     };
     const items = listItems(rule.text, referencedItems(sanction.text, ref));
     parts.push(items.length > 0 ? items.join('\n') : rule.text);
+    // The elucidation of the whole provision, unless the sanction names some of its items only.
+    if (ref.pasal && items.length === 0) {
+      const elucidation = await links.elucidation(ref);
+      if (elucidation) parts.push(elucidation.text);
+    }
   }
   const pasal = sanction.citation.pasal;
   const seen = new Set([sanction.citation.ayat]);
@@ -180,7 +274,7 @@ async function sanctionContext(
 }
 
 async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
-  const { sources, links, plan } = input;
+  const { sources, links } = input;
   if (!links) return [];
   const candidates: RetrievedChunk[] = [];
   const seen = new Set<string>();
@@ -216,7 +310,7 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   let bestScore = 0;
   candidates.forEach((_, index) => {
     const evidence = new Set(lexemes[index]);
-    const score = coverage(input.terms, evidence) + breadth(input.terms, evidence);
+    const score = sanctionScore(input.terms, evidence);
     if (score > bestScore + 1e-9) {
       best = index;
       bestScore = score;
@@ -227,18 +321,8 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   const claims = [quote(input, 'penalty', sanction, penaltySpan(sanction.text)!, 1)];
   const rule = rules[best]![0];
   if (rule) {
-    const ruleIndex = sourceIndexOf(sources, rule);
-    const statement = extractiveAnswer(plan.normalized, [rule], {
-      language: input.collection.language,
-      variants: input.variants,
-      maxSentences: 1,
-    }).claims[0];
-    const sentence = statement?.span ?? splitSentences(rule.text).find((item) => item.text.length > 20);
-    if (sentence) {
-      const lead = /^\(\d+[a-z]?\)\s*/.exec(sentence.text)?.[0].length ?? 0;
-      const span = { start: sentence.start + lead, end: sentence.end, text: sentence.text.slice(lead) };
-      claims.push({ ...quote(input, 'rule', sources[ruleIndex]!, span, 2), linked: true });
-    }
+    const claim = ruleClaim(input, sanction, rule);
+    if (claim) claims.push({ ...claim, linked: true });
   }
   return claims;
 }

@@ -161,3 +161,21 @@ export async function provisionChunk(
   const id = found.rows[0]?.id;
   return id ? (await asResults(db, [id]))[0] : undefined;
 }
+
+/** The elucidation (Penjelasan) of one provision, if the statute has one for it. */
+export async function elucidationChunk(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  ref: ProvisionRef,
+): Promise<RetrievedChunk | undefined> {
+  if (!PASAL.test(ref.pasal) || (ref.ayat !== undefined && !AYAT.test(ref.ayat))) return undefined;
+  const found = await db.query<{ id: string }>(
+    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = true
+        AND c.legal->>'pasal' = $2 AND ($3::text IS NULL OR c.legal->>'ayat' = $3)
+      ORDER BY c.position LIMIT 1`,
+    [collection.id, ref.pasal, ref.ayat ?? null],
+  );
+  const id = found.rows[0]?.id;
+  return id ? (await asResults(db, [id]))[0] : undefined;
+}
