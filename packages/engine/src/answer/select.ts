@@ -231,6 +231,9 @@ function ruleClaim(
   return quote(input, 'rule', rule, withoutAyatNumber(sentence), 2);
 }
 
+/** The weight of a provision's own text beside what it punishes. */
+const OWN_TEXT = 0.5;
+
 /** Hops followed through "sebagaimana dimaksud pada ayat (k)" within one Pasal. */
 const MAX_INTERNAL_HOPS = 3;
 
@@ -305,12 +308,18 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   const texts = await Promise.all(
     candidates.map((candidate, index) => sanctionContext(links, candidate, rules[index]!.slice(0, 2))),
   );
-  const lexemes = await lexemesOf(input.db, input.collection, texts);
+  const lexemes = await lexemesOf(input.db, input.collection, [
+    ...texts,
+    ...candidates.map((candidate) => candidate.text),
+  ]);
   let best = -1;
   let bestScore = 0;
   candidates.forEach((_, index) => {
-    const evidence = new Set(lexemes[index]);
-    const score = sanctionScore(input.terms, evidence);
+    // What the provision itself says counts again: "meninggal dunia" in its own ayat, not only in
+    // the rule it builds on.
+    const score =
+      sanctionScore(input.terms, new Set(lexemes[index])) +
+      OWN_TEXT * breadth(input.terms, new Set(lexemes[candidates.length + index]));
     if (score > bestScore + 1e-9) {
       best = index;
       bestScore = score;
