@@ -212,16 +212,53 @@ describe('budgetFigureClaims', () => {
     expect(sources).toEqual([]);
   });
 
-  it('answers without a year when the collection states the measure for one fiscal year only', async () => {
-    const bytes = new Uint8Array(readFileSync(path.join(corpus, 'uu-2015-3.md')));
-    await engine.ingest(
-      'apbn-2015',
-      { bytes, filename: 'uu-2015-3.md', fiscal_year: 2015 },
-      { language: 'id', profile: budgetProfile },
-    );
-    const { claims, sources } = await ask('Berapa defisit APBN?', [], await engine.collection('apbn-2015'));
+  describe('on a collection of one amended budget (UU 3/2015, APBN-P 2015)', () => {
+    let apbn2015: Collection;
+    beforeAll(async () => {
+      const bytes = new Uint8Array(readFileSync(path.join(corpus, 'uu-2015-3.md')));
+      await engine.ingest(
+        'apbn-2015',
+        { bytes, filename: 'uu-2015-3.md', fiscal_year: 2015 },
+        { language: 'id', profile: budgetProfile },
+      );
+      apbn2015 = await engine.collection('apbn-2015');
+    });
+
+    it('answers without a year when the collection states the measure for one fiscal year only', async () => {
+      const { claims, sources } = await ask('Berapa defisit APBN?', [], apbn2015);
+      expect(claims).toHaveLength(1);
+      expect(claims[0]!.text).toContain('Rp222.506.897.630.000,00');
+      expect(claims[0]!.text).toBe(renderPerSpec(claims[0]!, sources));
+    });
+
+    it('compares two measures of one year: revenue and spending, their difference the deficit', async () => {
+      const { claims, sources } = await ask(
+        'Bandingkan pendapatan negara dan belanja negara 2015',
+        [],
+        apbn2015,
+      );
+      const [claim] = claims;
+      expect(claim!.composition!.template).toBe('budget.comparison');
+      expect(claim!.evidence.map((evidence) => evidence.span.text).slice(2)).toEqual([
+        'Rp1.761.642.817.235.000,00',
+        'Rp1.984.149.714.865.000,00',
+      ]);
+      expect(claim!.text).toBe(renderPerSpec(claim!, sources));
+      expect(claim!.text).toMatch(/Selisihnya Rp222\.506\.897\.630\.000,00\.$/);
+    });
+
+    it('answers the amended budget, but never in place of the original one asked for', async () => {
+      expect((await ask('Berapa anggaran pendidikan APBN-P 2015?', [], apbn2015)).claims).toHaveLength(1);
+      expect((await ask('Berapa anggaran pendidikan APBN 2015 awal?', [], apbn2015)).claims).toEqual([]);
+    });
+  });
+
+  it('answers a question no intent rule recognized when it names a measure and a year', async () => {
+    const { claims, sources } = await ask('What was the deficit in the 2023 budget?');
     expect(claims).toHaveLength(1);
-    expect(claims[0]!.text).toContain('Rp222.506.897.630.000,00');
+    expect(claims[0]!.text).toMatch(
+      /^According to Pasal 24 UU 28\/2022, .*Rp598\.151\.433\.061\.000,00 .*\[1\]$/,
+    );
     expect(claims[0]!.text).toBe(renderPerSpec(claims[0]!, sources));
   });
 });

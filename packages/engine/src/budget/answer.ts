@@ -38,7 +38,10 @@ const NOT_A_TOTAL =
 const CHANGE =
   /(?<![\p{L}\p{N}])(?:naik|turun|bertambah|berkurang|berubah|beda\p{L}*|selisih\p{L}*|kenaikan|penurunan|increase[ds]?|decrease[ds]?|grow|grew|grown|change[ds]?|rise|rose|fell|fall|differ\p{L}*)(?![\p{L}\p{N}])/iu;
 /** The question asks for the budget as first enacted, not as amended (APBN-P). */
-const ORIGINAL = /(?<![\p{L}\p{N}])(?:awal|semula|murni|original|initial|originally)(?![\p{L}\p{N}])/iu;
+const ORIGINAL =
+  /(?<![\p{L}\p{N}])(?:awal(?:nya)?|semula|murni|original(?:ly)?|initial(?:ly)?)(?![\p{L}\p{N}])/iu;
+/** The question asks for the amended budget. */
+const REVISED = /(?<![\p{L}\p{N}])(?:apbn-?p|perubahan|revised|amended)(?![\p{L}\p{N}])/iu;
 
 const FIXED = {
   id: {
@@ -144,8 +147,11 @@ function choose(
   measure: BudgetMeasure,
   year: number,
   wantRevised: boolean,
+  strict: boolean,
 ): FigureRow | undefined {
-  const candidates = rows.filter((row) => row.measure === measure && row.fiscal_year === year);
+  const candidates = rows.filter(
+    (row) => row.measure === measure && row.fiscal_year === year && (!strict || row.revised === wantRevised),
+  );
   const key = (row: FigureRow) => [
     row.revised === wantRevised ? 0 : 1,
     row.primary_statement ? 0 : 1,
@@ -183,9 +189,14 @@ export async function budgetFigureClaims(
   plan: QuestionPlan,
   sources: RetrievedChunk[],
 ): Promise<ComposedClaim[]> {
-  if (plan.intent !== 'figure' && plan.intent !== 'comparison') return [];
   const measures = plan.slots.measures;
-  if (measures.length === 0 || NOT_A_TOTAL.test(plan.normalized)) return [];
+  // A question no intent rule recognized ("What was the deficit in 2023?") still asks for a figure
+  // when it names a measure and a year.
+  const asksFigure =
+    plan.intent === 'figure' ||
+    plan.intent === 'comparison' ||
+    (plan.intent === 'other' && plan.slots.years.length > 0);
+  if (!asksFigure || measures.length === 0 || NOT_A_TOTAL.test(plan.normalized)) return [];
   const years = [...new Set(plan.slots.years)];
 
   const found = await db.query<FigureRow>(
@@ -208,10 +219,15 @@ export async function budgetFigureClaims(
   }
   const pairs = measures.flatMap((measure) => years.map((year) => ({ measure, year })));
   if (pairs.length > MAX_FIGURES) return [];
-  const wantRevised = !ORIGINAL.test(plan.normalized);
+  // The amended budget (APBN-P) when there is one, unless the question asks for the budget as first
+  // enacted ("APBN 2015 awal"): then only that, never the amended figure in its place.
+  const original = ORIGINAL.test(plan.normalized);
+  const revised = REVISED.test(plan.normalized);
+  const wantRevised = !original || revised;
+  const strict = original && !revised;
   const chosen: FigureRow[] = [];
   for (const { measure, year } of pairs) {
-    const row = choose(rows, measure, year, wantRevised);
+    const row = choose(rows, measure, year, wantRevised, strict);
     if (!row) return [];
     chosen.push(row);
   }
