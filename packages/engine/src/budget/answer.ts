@@ -22,7 +22,7 @@ import type { ComposedClaim, CompositionPart, SourceSpan } from '../answer/compo
 import type { QuestionPlan } from '../answer/understand.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
-import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
+import { type ChunkRow, loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
 import type { BudgetMeasure } from './measures.js';
 
 /** More (measure, year) figures than this in one question are left to sentence selection. */
@@ -237,18 +237,19 @@ export async function budgetFigureClaims(
     db,
     chosen.map((row) => row.chunk_id),
   );
-  const markers = new Map<number, number>();
-  const stated: Stated[] = [];
+  const cited: { row: FigureRow; chunk: ChunkRow }[] = [];
   for (const row of chosen) {
     const chunk = loaded.get(row.chunk_id);
-    if (!chunk) return [];
-    const statement = chunk.text.slice(row.span_start, row.span_end);
-    if (statement !== row.span_text) return [];
+    if (!chunk || chunk.text.slice(row.span_start, row.span_end) !== row.span_text) return [];
+    cited.push({ row, chunk });
+  }
+  const markers = new Map<number, number>();
+  const stated: Stated[] = cited.map(({ row, chunk }) => {
     const sourceIndex = sourceIndexOf(sources, toRetrievedChunk(chunk, { score: 0, rank: 0, ranks: {} }));
     if (!markers.has(sourceIndex)) markers.set(sourceIndex, markers.size + 1);
-    stated.push({
+    return {
       sourceIndex,
-      statement: { start: row.span_start, end: row.span_end, text: statement },
+      statement: { start: row.span_start, end: row.span_end, text: row.span_text },
       amount: {
         start: row.amount_start,
         end: row.amount_end,
@@ -256,8 +257,8 @@ export async function budgetFigureClaims(
       },
       label: sources[sourceIndex]!.citation.label,
       marker: markers.get(sourceIndex)!,
-    });
-  }
+    };
+  });
 
   const language = plan.language === 'en' ? 'en' : 'id';
   const compare =

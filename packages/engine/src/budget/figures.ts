@@ -1,9 +1,10 @@
 /**
- * The figures of a budget document, read at ingestion (docs/engine.md, "Answering"): every clause
- * that states an amount the way a UU APBN does — "Anggaran Pendapatan Negara Tahun Anggaran 2023
- * direncanakan sebesar Rp2.463.024.911.395.000,00 (dua kuadriliun … rupiah)" — with what it measures
- * (measures.ts), its fiscal year, the exact amount, and where the clause and the amount sit in the
- * chunk, so a budget question is answered from the statute's own clause (answer.ts).
+ * The figures of a budget document, read at ingestion (docs/engine.md, "Answering and
+ * certificates"): every clause that states an amount the way a UU APBN does — "Anggaran Pendapatan
+ * Negara Tahun Anggaran 2023 direncanakan sebesar Rp2.463.024.911.395.000,00 (dua kuadriliun …
+ * rupiah)" — with what it measures (measures.ts), its fiscal year, the exact amount, and where the
+ * clause and the amount sit in the chunk, so a budget question is answered from the statute's own
+ * clause (answer.ts).
  *
  * An amount is checked twice: its digits must be well formed (groups of three, no letters or stray
  * symbols — OCR reads "2O2O", "Rpl.963", "RpS.382"), and the words in parentheses after it, read

@@ -1,9 +1,9 @@
--- Budget figures (docs/engine.md, "Answering"): every amount a budget document states ("Anggaran
--- Pendapatan Negara Tahun Anggaran 2023 direncanakan sebesar Rp… (… rupiah)"), read from its chunks
--- in the transaction that stores them, so a budget question is answered from the statute's own
--- clause. Offsets are UTF-16 code units into the chunk's text; `amount` is exact (never a float).
--- A figure whose digits are misread or whose words say another number is kept `garbled` and never
--- answered from.
+-- Budget figures (docs/engine.md, "Answering and certificates"): every amount a budget document
+-- states ("Anggaran Pendapatan Negara Tahun Anggaran 2023 direncanakan sebesar Rp… (… rupiah)"),
+-- read from its chunks in the transaction that stores them, so a budget question is answered from
+-- the statute's own clause. Offsets are UTF-16 code units into the chunk's text; `amount` is exact
+-- (never a float). A figure whose digits are misread or whose words say another number is kept
+-- `garbled` and never answered from.
 CREATE TABLE budget_figures (
   chunk_id text NOT NULL REFERENCES chunks (id) ON DELETE CASCADE,
   document_id text NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
