@@ -8,7 +8,7 @@ import { understand } from '../answer/understand.js';
 import type { Collection } from '../collections.js';
 import type { Engine } from '../engine.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
-import { budgetFigureClaims, formatDifference } from './answer.js';
+import { budgetFigureClaims, fiscalYearsAsked, formatDifference } from './answer.js';
 
 const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/apbn-uu');
 const budgetProfile = { domain: 'budget' as const };
@@ -206,6 +206,7 @@ describe('budgetFigureClaims', () => {
     ['no measure', 'Berapa anggaran Kementerian Pertahanan tahun 2023?'],
     ['no figure asked', 'Apa yang dimaksud dengan defisit anggaran?'],
     ['no year, in a collection of several years', 'Berapa defisit APBN?'],
+    ['only the year of a statute’s number', 'Berapa defisit menurut UU 28/2022?'],
   ])('gives no claims for %s', async (_case, question) => {
     const { claims, sources } = await ask(question);
     expect(claims).toEqual([]);
@@ -260,6 +261,17 @@ describe('budgetFigureClaims', () => {
       /^According to Pasal 24 UU 28\/2022, .*Rp598\.151\.433\.061\.000,00 .*\[1\]$/,
     );
     expect(claims[0]!.text).toBe(renderPerSpec(claims[0]!, sources));
+  });
+});
+
+describe('fiscalYearsAsked', () => {
+  it.each([
+    ['Berapa defisit APBN 2023 menurut UU 28/2022?', [2023]],
+    ['Berapa defisit 2022 dan 2023?', [2022, 2023]],
+    ['Defisit maksimal menurut UU Nomor 17 Tahun 2003', []],
+    ['Dana desa 2017 dibanding 2023 menurut UU 18/2016', [2017, 2023]],
+  ])('%s', (question, years) => {
+    expect(fiscalYearsAsked(understand(question, { collectionLanguage: 'id' }))).toEqual(years);
   });
 });
 

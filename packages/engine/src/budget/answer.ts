@@ -80,6 +80,19 @@ interface FigureRow {
   revised: boolean;
 }
 
+/**
+ * The fiscal years a question asks about: the years it names, except those that only number a
+ * regulation ("UU 28/2022", "UU Nomor 17 Tahun 2003").
+ */
+export function fiscalYearsAsked(plan: Pick<QuestionPlan, 'normalized' | 'slots'>): number[] {
+  return [...new Set(plan.slots.years)].filter((year) =>
+    [...plan.normalized.matchAll(new RegExp(`(?<![\\p{N}])${year}(?![\\p{N}])`, 'gu'))].some(
+      (match) =>
+        !/(?:\d\s*\/\s*|(?:nomor|no\.?)\s*\d+\s+tahun\s+)$/iu.test(plan.normalized.slice(0, match.index)),
+    ),
+  );
+}
+
 /** Index of `chunk` among the sources, appending it when it is not there. */
 function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number {
   const index = sources.findIndex((source) => source.chunk_id === chunk.chunk_id);
@@ -190,14 +203,12 @@ export async function budgetFigureClaims(
   sources: RetrievedChunk[],
 ): Promise<ComposedClaim[]> {
   const measures = plan.slots.measures;
+  const years = fiscalYearsAsked(plan);
   // A question no intent rule recognized ("What was the deficit in 2023?") still asks for a figure
   // when it names a measure and a year.
   const asksFigure =
-    plan.intent === 'figure' ||
-    plan.intent === 'comparison' ||
-    (plan.intent === 'other' && plan.slots.years.length > 0);
+    plan.intent === 'figure' || plan.intent === 'comparison' || (plan.intent === 'other' && years.length > 0);
   if (!asksFigure || measures.length === 0 || NOT_A_TOTAL.test(plan.normalized)) return [];
-  const years = [...new Set(plan.slots.years)];
 
   const found = await db.query<FigureRow>(
     `SELECT f.chunk_id, f.document_id, f.fiscal_year, f.measure, f.amount::text AS amount, f.span_start, f.span_end,
