@@ -70,7 +70,7 @@ const DIGITS = /^(\d{1,3}(?:\.\d{3})*)(?:,(\d{1,2}))?$/;
 
 /** Clause boundaries before an amount: a line, a sentence, a list item, an ayat marker. */
 const BOUNDARY =
-  /\n|[;:]\s+(?=[^\d\s])|(?<!(?:^|\s)(?:[a-zA-Z]|\d{1,2}))\.\s+(?=[^\d\s])|(?<=\s|^)\(\s*\d{1,3}[a-z]?\s*[)1l]?\s+(?=\p{Lu})|(?<=[;:,]\s)(?=[a-z]\.\s)/gu;
+  /\n|[;:]\s+(?=[^\d\s])|(?<!(?:^|\n|[;:,)]\s|\s(?:dan|atau)\s)(?:[a-zA-Z]|\d{1,2}))\.\s+(?=[^\d\s])|(?<=\s|^)\(\s*\d{1,3}[a-z]?\s*[)1l]?\s+(?=\p{Lu})|(?<=[;:,]\s|\s(?:dan|atau)\s)(?=(?:[a-z]|\d{1,2})\.\s)/gu;
 /** Words after which a new subject may start; `terdapat` starts a subject but not the span. */
 const CONNECTIVE = /(?<=^|\s)(sehingga|terdapat|termasuk|terhadap|dari|atas|untuk|yaitu|berupa)\s/giu;
 /** "Pasal 4", "Pasa1 1 1" (OCR), "(1)", "(21" (OCR for "(2)") at the start of a clause. */
