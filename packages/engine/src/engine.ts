@@ -34,6 +34,7 @@ import {
 import { createLlmDecomposer } from './answer/decompose.js';
 import { combineVerdicts, createLlmJudge, type LlmJudge } from './answer/judge.js';
 import { archiveDocument, restoreDocument } from './archive.js';
+import { backfillBudgetFigures } from './budget/figure-table.js';
 import {
   type Collection,
   type CollectionProfile,
@@ -160,6 +161,12 @@ export class Engine {
     } catch (cause) {
       await db.close().catch(() => undefined);
       throw new EngineError('DATABASE_ERROR', 'Applying database migrations failed.', { cause });
+    }
+    try {
+      await backfillBudgetFigures(db);
+    } catch (cause) {
+      await db.close().catch(() => undefined);
+      throw new EngineError('DATABASE_ERROR', 'Filling the budget figure table failed.', { cause });
     }
     const embedding = options.embedding ?? createEmbeddingModel(config);
     const log = new TransparencyLog({

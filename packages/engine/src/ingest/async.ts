@@ -12,6 +12,7 @@
  * the first workspace's rows.
  */
 import { sha256, toHex } from '@saksi/proof';
+import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
@@ -284,6 +285,7 @@ async function copyFromWorkspace(
          FROM chunks WHERE document_id = $3`,
       [documentId, collection.id, sourceId],
     );
+    await indexBudgetFigures(tx, documentId);
     await tx.query(
       `INSERT INTO jobs (id, kind, status, workspace_id, collection_id, document_id, stage, progress, started_at, finished_at)
        VALUES ($1, 'ingest', 'SUCCEEDED', $2, $3, $4, 'done', 1, now(), now())`,
@@ -400,6 +402,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
           throw new EngineError('CONFLICT', 'The document changed while it was being ingested.');
         }
         await insertChunks(tx, documentId, collection, prepared);
+        await indexBudgetFigures(tx, documentId);
         await audit(tx, input.uploader, 'document.ingest', documentId, {
           collection: collection.name,
           filename: input.filename,

@@ -7,6 +7,7 @@
  * failed and why; the same bytes ingested again into the same collection return the existing document.
  */
 import { hashLeaf, normalizeText, sha256, toHex, utf8Encode } from '@saksi/proof';
+import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
 import { embedMany } from '../embed/embed-many.js';
@@ -346,6 +347,7 @@ export async function ingestDocument(
         ],
       );
       await insertChunks(tx, documentId, collection, prepared);
+      await indexBudgetFigures(tx, documentId);
       await tx.query(
         `UPDATE jobs SET status = 'SUCCEEDED', stage = 'done', progress = 1, document_id = $2, updated_at = now() WHERE id = $1`,
         [jobId, documentId],
