@@ -47,6 +47,8 @@ interface Piece {
   kind: ChunkKind;
   page: number | undefined;
   section_path: string[];
+  /** The anchor of the heading at or above where the piece's text starts. */
+  anchor: string | undefined;
   table_html: string | undefined;
   legal: LegalRef | undefined;
 }
@@ -59,6 +61,8 @@ interface ProseUnit {
   block: Block;
   /** Page of the first block in the unit (a prepended heading's page when it has one). */
   page: number | undefined;
+  /** Anchor of the first prepended heading, else of the block's section. */
+  anchor: string | undefined;
 }
 
 /**
@@ -108,6 +112,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         kind: 'text',
         page: firstPage(pendingHeadings),
         section_path: [...last.section_path],
+        anchor: pendingHeadings[0]?.anchor,
         table_html: undefined,
         legal: copyLegal(last.legal),
       });
@@ -140,6 +145,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           kind: 'table',
           page: block.page,
           section_path: [...block.section_path],
+          anchor: block.anchor,
           table_html: block.html,
           legal: copyLegal(block.legal),
         });
@@ -153,6 +159,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
             kind: 'code',
             page: block.page,
             section_path: [...block.section_path],
+            anchor: block.anchor,
             table_html: undefined,
             legal: copyLegal(block.legal),
           });
@@ -170,6 +177,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           tokens: countTokens(text),
           block,
           page: firstPage([...pendingHeadings, block]),
+          anchor: pendingHeadings[0]?.anchor ?? block.anchor,
         });
         pendingHeadings = [];
       }
@@ -190,6 +198,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
       token_count: countTokens(piece.text),
     };
     if (piece.page !== undefined) chunk.page = piece.page;
+    if (piece.anchor !== undefined) chunk.anchor = piece.anchor;
     if (piece.table_html !== undefined) chunk.table_html = piece.table_html;
     if (piece.legal !== undefined) chunk.legal = piece.legal;
     return chunk;
@@ -275,7 +284,9 @@ function packProse(
         unit.block.legal?.pasal !== undefined
           ? splitAtLines(unit.text, maxTokens, overlapTokens)
           : splitByTokens(unit.text, maxTokens, overlapTokens).map((part) => part.text);
-      for (const part of parts) emit(pieceOf(part, unit));
+      // The first part starts where the unit does; the others inside the block's own section.
+      for (const [index, part] of parts.entries())
+        emit(pieceOf(part, index === 0 ? unit : { ...unit, anchor: unit.block.anchor }));
       continue;
     }
     if (current.length > 0 && currentTokens + unit.tokens > maxTokens) flush();
@@ -291,6 +302,7 @@ function pieceOf(text: string, unit: ProseUnit): Piece {
     kind: 'text',
     page: unit.page,
     section_path: [...unit.block.section_path],
+    anchor: unit.anchor,
     table_html: undefined,
     legal: copyLegal(unit.block.legal),
   };
