@@ -59,7 +59,7 @@ export interface ChunkDraft {
   kind: ChunkKind;
   page?: number;
   section_path: string[];
-  /** The page anchor of the heading at or above where the chunk's text starts (Markdown). */
+  /** The page anchor of the innermost heading the chunk's text belongs to (Markdown). */
   anchor?: string;
   table_html?: string;
   legal?: LegalRef;

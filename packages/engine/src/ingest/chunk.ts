@@ -47,7 +47,7 @@ interface Piece {
   kind: ChunkKind;
   page: number | undefined;
   section_path: string[];
-  /** The anchor of the heading at or above where the piece's text starts. */
+  /** The anchor of the innermost heading the piece's text belongs to. */
   anchor: string | undefined;
   table_html: string | undefined;
   legal: LegalRef | undefined;
@@ -61,8 +61,6 @@ interface ProseUnit {
   block: Block;
   /** Page of the first block in the unit (a prepended heading's page when it has one). */
   page: number | undefined;
-  /** Anchor of the first prepended heading, else of the block's section. */
-  anchor: string | undefined;
 }
 
 /**
@@ -112,7 +110,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         kind: 'text',
         page: firstPage(pendingHeadings),
         section_path: [...last.section_path],
-        anchor: pendingHeadings[0]?.anchor,
+        anchor: last.anchor,
         table_html: undefined,
         legal: copyLegal(last.legal),
       });
@@ -177,7 +175,6 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           tokens: countTokens(text),
           block,
           page: firstPage([...pendingHeadings, block]),
-          anchor: pendingHeadings[0]?.anchor ?? block.anchor,
         });
         pendingHeadings = [];
       }
@@ -284,9 +281,7 @@ function packProse(
         unit.block.legal?.pasal !== undefined
           ? splitAtLines(unit.text, maxTokens, overlapTokens)
           : splitByTokens(unit.text, maxTokens, overlapTokens).map((part) => part.text);
-      // The first part starts where the unit does; the others inside the block's own section.
-      for (const [index, part] of parts.entries())
-        emit(pieceOf(part, index === 0 ? unit : { ...unit, anchor: unit.block.anchor }));
+      for (const part of parts) emit(pieceOf(part, unit));
       continue;
     }
     if (current.length > 0 && currentTokens + unit.tokens > maxTokens) flush();
@@ -302,7 +297,7 @@ function pieceOf(text: string, unit: ProseUnit): Piece {
     kind: 'text',
     page: unit.page,
     section_path: [...unit.block.section_path],
-    anchor: unit.anchor,
+    anchor: unit.block.anchor,
     table_html: undefined,
     legal: copyLegal(unit.block.legal),
   };
