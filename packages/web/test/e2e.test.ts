@@ -198,6 +198,8 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     await source.waitFor({ state: 'visible' });
     expect((await source.textContent()) ?? '').toMatch(/Pasal\s+2(8[5-9]|9[01])/);
     expect(await source.locator('mark').count()).toBeGreaterThan(0);
+    // A collection without a base URL: its sources name the passage without a link.
+    expect(await source.getByTestId('source-link').count()).toBe(0);
 
     const href = (await assistant.getByTestId('verify-link').getAttribute('href')) ?? '';
     certificateId = href.split('/verify/')[1] ?? '';
