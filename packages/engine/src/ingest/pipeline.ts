@@ -15,6 +15,7 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { chunkDocument } from './chunk.js';
+import { baseName } from './detect.js';
 import { buildDocumentTree } from './document-tree.js';
 import { isIngestError } from './errors.js';
 import { parseRegulation } from './legal-structure.js';
@@ -219,7 +220,8 @@ export async function prepareDocument(
   }
   // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
   if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
-    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), input.filename);
+    // The file's own name, not its folders: a regulation without a title line is named after it.
+    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), baseName(input.filename));
     if (regulation)
       parsed = {
         ...regulation,
