@@ -1,7 +1,15 @@
 /** `saksi ingest <paths...> --collection <name>`: files and folders into a collection, with progress. */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type Engine, isEngineError, isIngestError, isSupportedFile } from '@saksi/engine';
+import {
+  type CollectionProfile,
+  checkedProfile,
+  DEFAULT_WORKSPACE,
+  type Engine,
+  isEngineError,
+  isIngestError,
+  isSupportedFile,
+} from '@saksi/engine';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, styleFor, UsageError } from './io.js';
@@ -10,15 +18,23 @@ import { safeText } from './text.js';
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Ingest Markdown, PDF, DOCX, HTML and text files into a collection',
-  usage: 'saksi ingest <paths...> --collection <name> [--language id|en] [--json]',
+  usage:
+    'saksi ingest <paths...> --collection <name> [--language id|en] [--base-url <url> [--base-url-folder <folder>]] [--json]',
   help: `Parses, chunks, hashes, embeds and stores each file (folders are walked for .md .mdx .pdf .docx
-.html .htm .txt). The same bytes ingested twice into a collection are stored once.
+.html .htm .txt). The same bytes ingested twice into a collection are stored once. A file found in a
+folder is stored under its path relative to that folder (guide/setup.md); a file named on its own,
+under its name.
 
 Options:
   --collection <name>   Target collection (created if missing)
   --language id|en      Language of a new collection (default id)
   --document-type <t>   Document type metadata (e.g. "UU APBN")
   --fiscal-year <yyyy>  Fiscal year metadata
+  --base-url <url>      The http(s) site the documents are published on (new or existing collection):
+                        citations of Markdown pages then link to <page>#<heading> (the page from
+                        frontmatter slug or id, else the file's path, as Docusaurus builds it)
+  --base-url-folder <f> The folder of the stored paths the base URL serves (e.g. docs, when the
+                        whole repository was ingested); default all of them
   --no-anchor           Do not anchor the new documents on chain now (a running server or
                         \`saksi anchor run\` anchors them later)
   --json                One JSON line per file
@@ -32,15 +48,24 @@ With the embedded database (PGlite), stop a running server first or upload throu
     language: { type: 'string' },
     'document-type': { type: 'string' },
     'fiscal-year': { type: 'string' },
+    'base-url': { type: 'string' },
+    'base-url-folder': { type: 'string' },
     json: { type: 'boolean' },
     'no-anchor': { type: 'boolean' },
   },
   run: runIngest,
 };
 
-async function expand(cwd: string, inputs: readonly string[]): Promise<string[]> {
-  const files: string[] = [];
-  const visit = async (target: string, explicit: boolean) => {
+/** A file to ingest and the name it is stored under. */
+interface FoundFile {
+  path: string;
+  /** Relative to the folder named on the command line (`/`-separated); a file named on its own: its name. */
+  name: string;
+}
+
+async function expand(cwd: string, inputs: readonly string[]): Promise<FoundFile[]> {
+  const files: FoundFile[] = [];
+  const visit = async (target: string, root: string | undefined) => {
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(target);
@@ -50,13 +75,31 @@ async function expand(cwd: string, inputs: readonly string[]): Promise<string[]>
       );
     }
     if (info.isDirectory()) {
-      for (const entry of (await readdir(target)).sort()) await visit(path.join(target, entry), false);
-    } else if (info.isFile() && (explicit || isSupportedFile(target))) {
-      files.push(target);
+      for (const entry of (await readdir(target)).sort())
+        await visit(path.join(target, entry), root ?? target);
+    } else if (info.isFile() && (root === undefined || isSupportedFile(target))) {
+      const name = root === undefined ? path.basename(target) : path.relative(root, target);
+      files.push({ path: target, name: name.split(path.sep).join('/') });
     }
   };
-  for (const input of inputs) await visit(path.resolve(cwd, input), true);
+  for (const input of inputs) await visit(path.resolve(cwd, input), undefined);
   return files;
+}
+
+/** `--base-url` and `--base-url-folder` as a profile patch, checked before anything is opened. */
+function baseUrlProfile(values: OptionValues): (CollectionProfile & Record<string, unknown>) | undefined {
+  const baseUrl = stringOption(values, 'base-url');
+  const folder = stringOption(values, 'base-url-folder');
+  if (baseUrl === undefined && folder === undefined) return undefined;
+  try {
+    return checkedProfile({
+      ...(baseUrl !== undefined ? { base_url: baseUrl } : {}),
+      ...(folder !== undefined ? { base_url_folder: folder } : {}),
+    });
+  } catch (error) {
+    if (isEngineError(error)) throw new UsageError(`${error.message} (${error.code})`);
+    throw error;
+  }
 }
 
 /**
@@ -81,6 +124,7 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   }
   const documentType = stringOption(values, 'document-type');
   const json = flag(values, 'json');
+  const profile = baseUrlProfile(values);
   const files = await expand(io.cwd, positionals);
   if (files.length === 0)
     throw new CliError('no supported files found', {
@@ -92,16 +136,21 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   let chunks = 0;
   const started = performance.now();
   try {
+    if (profile) {
+      // A new collection is created with it; an existing one has it merged into its profile.
+      await engine.ensureCollection(collection, DEFAULT_WORKSPACE, language, profile);
+      await engine.configureCollection(collection, profile);
+    }
     for (const [index, file] of files.entries()) {
-      const label = safeText(path.relative(io.cwd, file) || file);
+      const label = safeText(path.relative(io.cwd, file.path) || file.path);
       const fileStarted = performance.now();
       try {
-        const bytes = new Uint8Array(await readFile(file));
+        const bytes = new Uint8Array(await readFile(file.path));
         const result = await engine.ingest(
           collection,
           {
             bytes,
-            filename: path.basename(file),
+            filename: file.name,
             ...(documentType ? { document_type: documentType } : {}),
             ...(fiscalYear !== undefined ? { fiscal_year: fiscalYear } : {}),
           },

@@ -140,7 +140,7 @@ describe('loadDemoCollections', () => {
     expect(progress.map((event) => [event.collection, event.file, event.index, event.total])).toEqual([
       ['lalu-lintas', 'uu-22-2009-llaj.fulltext.md', 1, 1],
       ['apbn', 'uu-2019-20.md', 1, 1],
-      ['docs', path.join('docs', 'faq', 'General.md'), 1, 1],
+      ['docs', 'docs/faq/General.md', 1, 1],
     ]);
     expect(progress.every((event) => event.error === undefined && event.result?.deduplicated === false)).toBe(
       true,
@@ -166,6 +166,17 @@ describe('loadDemoCollections', () => {
       title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan',
       document_type: 'UU',
       source: 'UU 22/2009',
+    });
+
+    // The docs corpus keeps its folders (as `saksi ingest corpora/docs-redux` would), and its
+    // citations link to the page on the Redux site: the site serves docs/ at its root.
+    const docs = await test.engine.listDocuments({ collection: 'docs' });
+    expect(docs.items.map((document) => document.filename)).toEqual(['docs/faq/General.md']);
+    const found = await test.engine.query('docs', { question: 'pattern for managing application state' });
+    expect(found.results[0]?.citation.url).toBe('https://redux.js.org/faq/General#general');
+    expect((await test.engine.collection('docs')).profile).toMatchObject({
+      base_url: 'https://redux.js.org/',
+      base_url_folder: 'docs',
     });
 
     const again = await loadDemoCollections(test.engine, corpora);

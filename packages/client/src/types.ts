@@ -98,6 +98,8 @@ export interface CollectionInfo {
   language: Language;
   public: boolean;
   domain: string;
+  /** The site citations link to, or null. */
+  base_url: string | null;
   documents: number;
   embedding: { provider: string; model: string; dimensions: number };
 }
@@ -107,6 +109,10 @@ export interface CreateCollectionInput {
   language: Language;
   public?: boolean;
   domain?: 'legal' | 'budget' | 'docs' | 'general';
+  /** The http(s) site the documents are published on: citations of Markdown pages link there. */
+  base_url?: string;
+  /** The folder of the stored document paths the base URL serves (e.g. `docs`). */
+  base_url_folder?: string;
 }
 
 export interface Document {

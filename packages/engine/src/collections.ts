@@ -5,6 +5,7 @@
 import type { Database, Queryable } from './db/database.js';
 import { EngineError } from './errors.js';
 import { newId } from './ids.js';
+import { parseBaseFolder, parseBaseUrl } from './ingest/page-url.js';
 
 export const DEFAULT_WORKSPACE = 'wsp_default';
 
@@ -100,6 +101,7 @@ export async function ensureCollection(
     );
   }
   const workspaceId = options.workspaceId ?? DEFAULT_WORKSPACE;
+  const profile = checkedProfile(options.profile ?? {});
   const existing = await getCollection(db, options.name, workspaceId);
   if (existing) {
     if (
@@ -124,7 +126,7 @@ export async function ensureCollection(
       options.name,
       options.language,
       textSearchConfig(options.language),
-      JSON.stringify(options.profile ?? {}),
+      JSON.stringify(profile),
       options.embedding.provider,
       options.embedding.model,
       options.embedding.dimensions,
@@ -143,6 +145,32 @@ export interface CollectionProfile {
   rewrite_rules?: ('traffic' | 'budget')[];
   /** Weights of the rewrite variants in the weighted RRF. */
   rewrite_weights?: { legal?: number; original?: number; phrases?: number };
+  /**
+   * The site the documents are published on (http or https): citations of Markdown pages carry
+   * `<page url>#<heading anchor>` (ingest/page-url.ts). Null removes it. Nothing is fetched.
+   */
+  base_url?: string | null;
+  /** The folder of the stored document paths that `base_url` serves (e.g. `docs`); default all. */
+  base_url_folder?: string | null;
+}
+
+/**
+ * A profile (or a patch of one) with its `base_url` and `base_url_folder` checked and normalized;
+ * a bad one throws `INVALID_BASE_URL` before anything is written.
+ */
+export function checkedProfile<T extends Record<string, unknown>>(profile: T): T {
+  const checked: Record<string, unknown> = { ...profile };
+  if (checked['base_url'] !== undefined && checked['base_url'] !== null)
+    checked['base_url'] = parseBaseUrl(checked['base_url']);
+  if (checked['base_url_folder'] !== undefined && checked['base_url_folder'] !== null)
+    checked['base_url_folder'] = parseBaseFolder(checked['base_url_folder']);
+  return checked as T;
+}
+
+/** A collection's base URL as its API record shows it (null when it has none). */
+export function collectionBaseUrl(collection: Pick<Collection, 'profile'>): string | null {
+  const value = collection.profile['base_url'];
+  return typeof value === 'string' ? value : null;
 }
 
 /** Merges `patch` into a collection's profile (e.g. `{ require_anchor: true }`); returns the collection. */
@@ -152,10 +180,11 @@ export async function updateCollectionProfile(
   patch: Record<string, unknown>,
   workspaceId = DEFAULT_WORKSPACE,
 ): Promise<Collection> {
+  const checked = checkedProfile(patch);
   const collection = await requireCollection(db, name, workspaceId);
   await db.query('UPDATE collections SET profile = profile || $2::jsonb WHERE id = $1', [
     collection.id,
-    JSON.stringify(patch),
+    JSON.stringify(checked),
   ]);
   return requireCollection(db, name, workspaceId);
 }

@@ -86,7 +86,15 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'docs',
       language: 'en',
       directory: path.join(corporaDirectory, 'docs-redux'),
-      profile: { domain: 'docs', rewrite_rules: [], public: true },
+      // Citations link to the page on the Redux site (only text in the citation: nothing is fetched);
+      // the site serves the repository's docs/ folder at its root.
+      profile: {
+        domain: 'docs',
+        rewrite_rules: [],
+        public: true,
+        base_url: 'https://redux.js.org/',
+        base_url_folder: 'docs',
+      },
     },
   ];
 }
@@ -123,7 +131,8 @@ export async function loadDemoCollections(
   for (const collection of demoCollections(corporaDirectory)) {
     const files = await walk(collection.directory);
     for (const [index, file] of files.entries()) {
-      const relative = path.relative(collection.directory, file);
+      // Stored relative to the corpus folder, as `saksi ingest <folder>` stores it (docs/api/Store.md).
+      const relative = path.relative(collection.directory, file).split(path.sep).join('/');
       try {
         const bytes = new Uint8Array(await readFile(file));
         const result = await engine.ingest(

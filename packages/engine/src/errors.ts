@@ -5,6 +5,7 @@
 export type EngineErrorCode =
   | 'NOT_FOUND'
   | 'INVALID_INPUT'
+  | 'INVALID_BASE_URL'
   | 'CONFLICT'
   | 'CONFIG_INVALID'
   | 'DATABASE_ERROR'
@@ -24,6 +25,7 @@ export type EngineErrorCode =
 const STATUS: Record<EngineErrorCode, number> = {
   NOT_FOUND: 404,
   INVALID_INPUT: 400,
+  INVALID_BASE_URL: 400,
   CONFLICT: 409,
   CONFIG_INVALID: 500,
   DATABASE_ERROR: 500,

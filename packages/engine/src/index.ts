@@ -41,6 +41,8 @@ export {
 export {
   type Collection,
   type CollectionProfile,
+  checkedProfile,
+  collectionBaseUrl,
   DEFAULT_WORKSPACE,
   updateCollectionProfile,
 } from './collections.js';
@@ -73,6 +75,7 @@ export {
 } from './ingest/async.js';
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/errors.js';
 export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
+export { explicitHeadingId, HeadingSlugger, slugify } from './ingest/heading-anchors.js';
 export {
   legalCitationLabel,
   parseRegulation,
@@ -83,6 +86,13 @@ export {
   regulationOutline,
   regulationShortName,
 } from './ingest/legal-structure.js';
+export {
+  citationUrl,
+  docsPagePath,
+  pageUrl,
+  parseBaseFolder,
+  parseBaseUrl,
+} from './ingest/page-url.js';
 export type {
   DocumentRecord,
   IngestInput,

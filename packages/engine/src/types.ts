@@ -30,6 +30,8 @@ export interface Block {
   page?: number;
   /** Titles of the enclosing headings, outermost first. */
   section_path: string[];
+  /** The page anchor of this heading, or of the heading this block sits under (Markdown). */
+  anchor?: string;
   legal?: LegalRef;
 }
 
@@ -57,6 +59,8 @@ export interface ChunkDraft {
   kind: ChunkKind;
   page?: number;
   section_path: string[];
+  /** The page anchor of the innermost heading the chunk's text belongs to (Markdown). */
+  anchor?: string;
   table_html?: string;
   legal?: LegalRef;
   /** Parent context: text just before and after this chunk (not hashed, not part of the chunk). */

@@ -11,6 +11,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { docsPagePath, pageUrl } from '../../engine/src/ingest/page-url.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const docs = path.join(root, 'corpora/docs-redux/docs');
@@ -18,6 +19,8 @@ const out = path.join(root, 'packages/web/public/demo/docs');
 
 /** The pages shown, in order. */
 export const DEMO_PAGES = ['introduction/CoreConcepts.md', 'api/Store.md'];
+/** Where the Redux site publishes these pages (the demo `docs` collection's base URL). */
+const SITE = 'https://redux.js.org/';
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -46,12 +49,14 @@ export function inline(source: string): string {
 }
 
 /** Markdown (Docusaurus flavour, front matter and admonition markers dropped) → HTML. */
-export function markdownToHtml(markdown: string): { title: string; html: string } {
+export function markdownToHtml(markdown: string): { title: string; id: string; html: string } {
   let text = markdown.replace(/\r\n?/g, '\n');
   let title = '';
+  let id = '';
   const front = /^---\n([\s\S]*?)\n---\n/.exec(text);
   if (front) {
     title = /^title:\s*(.+)$/m.exec(front[1] ?? '')?.[1]?.trim() ?? '';
+    id = /^id:\s*(.+)$/m.exec(front[1] ?? '')?.[1]?.trim() ?? '';
     text = text.slice(front[0].length);
   }
   const lines = text.split('\n');
@@ -102,13 +107,20 @@ export function markdownToHtml(markdown: string): { title: string; html: string 
     }
   }
   flush();
-  return { title, html: html.join('\n') };
+  return { title, id, html: html.join('\n') };
 }
 
 function page(): string {
   const articles = DEMO_PAGES.map((file) => {
-    const { title, html } = markdownToHtml(readFileSync(path.join(docs, file), 'utf8'));
-    return `<article aria-label="${escapeHtml(title || file)}">\n<p class="path">docs/${escapeHtml(file)}</p>\n${html}\n</article>`;
+    const { title, id, html } = markdownToHtml(readFileSync(path.join(docs, file), 'utf8'));
+    // The path links to the page on the Redux site, as the widget's citations do.
+    const page = docsPagePath({ filename: file, id });
+    const name = `docs/${escapeHtml(file)}`;
+    const where =
+      page === undefined
+        ? name
+        : `<a href="${escapeHtml(pageUrl(SITE, page))}" rel="noopener noreferrer" target="_blank">${name}</a>`;
+    return `<article aria-label="${escapeHtml(title || file)}">\n<p class="path">${where}</p>\n${html}\n</article>`;
   });
   return `<!doctype html>
 <html lang="en">

@@ -15,7 +15,7 @@ import {
 import { useT } from './app.js';
 import type { MessageKey } from './i18n.js';
 import { renderMarkdown } from './markdown.js';
-import { citedChunks, formatCitation, highlightSegments } from './sources.js';
+import { citationHref, citedChunks, formatCitation, highlightSegments } from './sources.js';
 import { eventJson, readSse, SseError, type SseEvent } from './sse.js';
 import { VerificationPanel } from './verification.js';
 
@@ -518,9 +518,7 @@ function AssistantMessage(props: { message: Message }) {
                       return (
                         <li key={chunk.chunk_id} className="source" data-testid="source-item">
                           <p className="citation">
-                            <strong>
-                              {formatCitation(chunk.citation, t('sources.page', { page: '' }).trim())}
-                            </strong>{' '}
+                            <CitationTitle citation={chunk.citation} />{' '}
                             <span className="muted">[{chunk.claims.join(', ')}]</span>
                           </p>
                           {context?.before ? <p className="context muted">…{context.before}</p> : null}
@@ -549,9 +547,7 @@ function AssistantMessage(props: { message: Message }) {
                     {others.map((result) => (
                       <li key={result.chunk_id} className="source retrieved" data-testid="retrieval-item">
                         <p className="citation">
-                          <strong>
-                            {formatCitation(result.citation, t('sources.page', { page: '' }).trim())}
-                          </strong>
+                          <CitationTitle citation={result.citation} />
                         </p>
                         <blockquote className="snippet">{result.snippet}</blockquote>
                       </li>
@@ -593,4 +589,21 @@ function safeCited(bundle: Bundle) {
   } catch {
     return [];
   }
+}
+
+/**
+ * How a source is named: the citation's text, as a link to the page and heading on the collection's
+ * site when the citation carries an http(s) `url` (a new tab, no referrer or opener); else plain.
+ */
+function CitationTitle(props: { citation: Citation }) {
+  const { t } = useT();
+  const text = formatCitation(props.citation, t('sources.page', { page: '' }).trim());
+  const href = citationHref(props.citation);
+  if (href === undefined) return <strong>{text}</strong>;
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" data-testid="source-link">
+      <strong>{text}</strong>
+      <span className="visually-hidden"> {t('sources.newTab')}</span>
+    </a>
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explorerTxUrl, formatCitation, highlightSegments } from './sources.js';
+import { citationHref, explorerTxUrl, formatCitation, highlightSegments } from './sources.js';
 
 describe('formatCitation', () => {
   it('names the Pasal and ayat, or the section path and page', () => {
@@ -9,6 +9,24 @@ describe('formatCitation', () => {
     expect(
       formatCitation({ document_title: 'Redux', section_path: ['Core', 'Reducers'], page: 3 }, 'halaman'),
     ).toBe('Redux, Core › Reducers, halaman 3');
+  });
+});
+
+describe('citationHref', () => {
+  it('links only to absolute http(s) URLs', () => {
+    expect(citationHref({ url: 'https://redux.js.org/api/store#getstate' })).toBe(
+      'https://redux.js.org/api/store#getstate',
+    );
+    expect(citationHref({})).toBeUndefined();
+    for (const url of [
+      'javascript:alert(1)',
+      'vbscript:x',
+      'data:text/html,x',
+      'ftp://x.org/',
+      '/x',
+      '//x.org/',
+    ])
+      expect(citationHref({ url }), url).toBeUndefined();
   });
 });
 

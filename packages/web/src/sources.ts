@@ -1,5 +1,6 @@
-/** Pure helpers for the sources list: citation text and evidence highlighting by code-point offsets. */
+/** Pure helpers for the sources list: citation text and link, evidence highlighting by code-point offsets. */
 import type { Bundle, Citation } from '@saksi/proof';
+import { safeHref } from './markdown.js';
 
 /** "UU 22/2009, Pasal 287 ayat (2)" or "Title, page 4" or "Title › Section › Sub". */
 export function formatCitation(citation: Citation, pageWord = 'page'): string {
@@ -11,6 +12,14 @@ export function formatCitation(citation: Citation, pageWord = 'page'): string {
   }
   if (citation.page !== undefined) parts.push(`${pageWord} ${citation.page}`);
   return parts.join(', ');
+}
+
+/**
+ * Where a citation links to: its `url` (the page and heading on the collection's site) when that is an
+ * absolute http(s) URL; anything else (`javascript:`, relative, unparsable) gives no link.
+ */
+export function citationHref(citation: Pick<Citation, 'url'>): string | undefined {
+  return typeof citation.url === 'string' ? safeHref(citation.url) : undefined;
 }
 
 export interface Segment {

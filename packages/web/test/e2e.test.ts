@@ -122,7 +122,11 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
         await opened.engine.anchorNow();
         // The chat here is the public one (no key), as on the demo collections.
         await opened.engine.configureCollection('lalu-lintas', { public: true });
-        await opened.engine.configureCollection('catatan', { public: true });
+        // Its citations link to the page on a docs site (only http(s) links are ever made).
+        await opened.engine.configureCollection('catatan', {
+          public: true,
+          base_url: 'https://docs.example.org/gudang/',
+        });
       },
     });
     ({ test, server, browser, context } = web);
@@ -198,6 +202,8 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     await source.waitFor({ state: 'visible' });
     expect((await source.textContent()) ?? '').toMatch(/Pasal\s+2(8[5-9]|9[01])/);
     expect(await source.locator('mark').count()).toBeGreaterThan(0);
+    // A collection without a base URL: its sources name the passage without a link.
+    expect(await source.getByTestId('source-link').count()).toBe(0);
 
     const href = (await assistant.getByTestId('verify-link').getAttribute('href')) ?? '';
     certificateId = href.split('/verify/')[1] ?? '';
@@ -384,6 +390,14 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
       ).length,
       violations: (window as unknown as { __violations: string[] }).__violations,
     }));
+    // The sources link to the page and heading on the collection's site, in a new tab, no opener.
+    const links = await assistant.getByTestId('source-link').all();
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      expect(await link.getAttribute('href')).toBe('https://docs.example.org/gudang/catatan#catatan-gudang');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await link.getAttribute('target')).toBe('_blank');
+    }
     expect(state).toEqual({
       pwned: undefined,
       javascriptLinks: 0,

@@ -95,8 +95,9 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
             { language: 'en' },
           );
         }
-        // The widget's chat is anonymous: it works on public collections.
-        await opened.engine.configureCollection('docs', { public: true });
+        // The widget's chat is anonymous: it works on public collections. Its citations link to the
+        // pages on the Redux site (the files are stored relative to docs/, which the site serves).
+        await opened.engine.configureCollection('docs', { public: true, base_url: 'https://redux.js.org/' });
       },
     });
     ({ test, server, context } = web);
@@ -134,6 +135,19 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     const href = (await page.getByTestId('widget-verify-link').getAttribute('href')) ?? '';
     expect(href).toMatch(new RegExp(`^${escapeRegExp(server.url)}/verify/[A-Za-z0-9_-]+$`));
     expect(await page.getByTestId('widget-source').count()).toBeGreaterThan(0);
+    // Each source links to its page and heading on the docs site, in a new tab without an opener.
+    const links = page.getByTestId('widget-source-link');
+    expect(await links.count()).toBe(await page.getByTestId('widget-source').count());
+    const first = links.first();
+    expect(await first.getAttribute('href')).toMatch(
+      /^https:\/\/redux\.js\.org\/(?:introduction\/core-concepts|api\/store|api\/combinereducers)(?:#[\w-]+)?$/,
+    );
+    expect(await first.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await first.getAttribute('target')).toBe('_blank');
+    // The demo page names each page's path, linked to the page itself.
+    expect(await page.locator('article .path a').first().getAttribute('href')).toBe(
+      'https://redux.js.org/introduction/core-concepts',
+    );
     await screenshot(page, 'widget-demo-answer');
     expect(cspViolations).toEqual([]);
     await page.close();

@@ -279,9 +279,9 @@ async function copyFromWorkspace(
     if (inserted.rowCount === 0) return false;
     await tx.query(
       `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
-         context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config)
+         context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
        SELECT $1 || '-' || position, $1, $2, position, text, sha256, kind, page, section_path, legal, table_html,
-              context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config
+              context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor
          FROM chunks WHERE document_id = $3`,
       [documentId, collection.id, sourceId],
     );

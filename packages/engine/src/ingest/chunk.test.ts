@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Block, ChunkDraft, LegalRef, ParsedDocument } from '../types.js';
 import { chunkDocument, headAtWordBoundary, tailAtWordBoundary } from './chunk.js';
+import { parseMarkdown } from './markdown.js';
 import { countTokens } from './tokens.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -346,5 +347,67 @@ describe('context cutting', () => {
     expect(tailAtWordBoundary('satu dua', 100)).toBe('satu dua');
     expect(headAtWordBoundary('😀😀😀', 3)).toBe('😀');
     expect(tailAtWordBoundary('😀😀😀', 3)).toBe('😀');
+  });
+});
+
+describe('chunk anchors', () => {
+  it('records the anchor of the innermost heading each chunk belongs to', () => {
+    const long = Array.from({ length: 12 }, (_, i) => `Sentence ${i + 1} about selectors and state.`).join(
+      ' ',
+    );
+    const parsed = parseMarkdown(
+      [
+        '# Store',
+        '',
+        'A store holds the state.',
+        '',
+        '## Methods',
+        '',
+        '### getState()',
+        '',
+        long,
+        '',
+        '| method | returns |',
+        '| --- | --- |',
+        '| getState | state |',
+        '',
+        '## Methods',
+        '',
+        '## Empty section',
+        '',
+        '## Methods',
+        '',
+        'The third Methods heading.',
+      ].join('\n'),
+      'api/Store.md',
+    );
+    const chunks = chunkDocument(parsed, { maxTokens: 40, overlapTokens: 0 });
+    checkInvariants(chunks);
+    const anchors = chunks.map((chunk) => [
+      chunk.kind,
+      chunk.text.split('\n')[0]!.slice(0, 20),
+      chunk.anchor,
+    ]);
+    expect(anchors[0]).toEqual(['text', 'Store', 'store']);
+    // A chunk whose text starts with its headings links to the innermost one; every piece of the
+    // split paragraph lies in "getState()".
+    expect(anchors[1]).toEqual(['text', 'Methods', 'getstate']);
+    const pieces = anchors.filter(([, text]) => String(text).startsWith('Sentence'));
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(pieces.every(([, , anchor]) => anchor === 'getstate')).toBe(true);
+    expect(anchors.find(([kind]) => kind === 'table')?.[2]).toBe('getstate');
+    // A heading alone (its section has no text) links to itself; duplicates get -1, -2.
+    expect(anchors.slice(-3)).toEqual([
+      ['text', 'Methods', 'methods-1'],
+      ['text', 'Empty section', 'empty-section'],
+      ['text', 'Methods', 'methods-2'],
+    ]);
+  });
+
+  it('leaves chunks of documents without heading anchors without one', () => {
+    const chunks = chunkDocument(
+      documentOf([heading('Pasal 1', 1, []), paragraph('Isi pasal.', ['Pasal 1'])]),
+    );
+    expect(chunks.every((chunk) => chunk.anchor === undefined)).toBe(true);
   });
 });

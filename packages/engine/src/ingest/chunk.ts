@@ -47,6 +47,8 @@ interface Piece {
   kind: ChunkKind;
   page: number | undefined;
   section_path: string[];
+  /** The anchor of the innermost heading the piece's text belongs to. */
+  anchor: string | undefined;
   table_html: string | undefined;
   legal: LegalRef | undefined;
 }
@@ -108,6 +110,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         kind: 'text',
         page: firstPage(pendingHeadings),
         section_path: [...last.section_path],
+        anchor: last.anchor,
         table_html: undefined,
         legal: copyLegal(last.legal),
       });
@@ -140,6 +143,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           kind: 'table',
           page: block.page,
           section_path: [...block.section_path],
+          anchor: block.anchor,
           table_html: block.html,
           legal: copyLegal(block.legal),
         });
@@ -153,6 +157,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
             kind: 'code',
             page: block.page,
             section_path: [...block.section_path],
+            anchor: block.anchor,
             table_html: undefined,
             legal: copyLegal(block.legal),
           });
@@ -190,6 +195,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
       token_count: countTokens(piece.text),
     };
     if (piece.page !== undefined) chunk.page = piece.page;
+    if (piece.anchor !== undefined) chunk.anchor = piece.anchor;
     if (piece.table_html !== undefined) chunk.table_html = piece.table_html;
     if (piece.legal !== undefined) chunk.legal = piece.legal;
     return chunk;
@@ -291,6 +297,7 @@ function pieceOf(text: string, unit: ProseUnit): Piece {
     kind: 'text',
     page: unit.page,
     section_path: [...unit.block.section_path],
+    anchor: unit.block.anchor,
     table_html: undefined,
     legal: copyLegal(unit.block.legal),
   };

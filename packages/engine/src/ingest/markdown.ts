@@ -14,6 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import type { ParsedDocument } from '../types.js';
 import { MIME_TYPES, titleFromFilename } from './detect.js';
 import { IngestError } from './errors.js';
+import { explicitHeadingId, HeadingSlugger } from './heading-anchors.js';
 import { decodeEntities, escapeHtml } from './html.js';
 import { BlockBuilder } from './text.js';
 
@@ -25,7 +26,7 @@ export function parseMarkdown(text: string, filename: string): ParsedDocument {
     .replace(/\u0000/g, '')
     .normalize('NFC');
   const { metadata, body } = splitFrontmatter(source, filename);
-  const builder = new BlockBuilder();
+  const builder = new BlockBuilder({ slugger: new HeadingSlugger() });
   readBlocks(body.split('\n'), builder);
   const frontmatterTitle = metadata['title'];
   const title =
@@ -224,14 +225,14 @@ function readBlocks(lines: string[], builder: BlockBuilder): void {
     const heading = atxHeading(line);
     if (heading !== undefined) {
       flush();
-      builder.heading(heading.level, stripInline(stripHeadingId(heading.text)));
+      addHeading(builder, heading.level, heading.text);
       index++;
       continue;
     }
 
     if (paragraph.length > 0 && list === undefined && (SETEXT_H1.test(line) || SETEXT_H2.test(line))) {
       const level = SETEXT_H1.test(line) ? 1 : 2;
-      builder.heading(level, paragraph.map(stripInline).join(' '));
+      addHeading(builder, level, paragraph.join(' '));
       paragraph = [];
       index++;
       continue;
@@ -349,6 +350,13 @@ function atxHeading(line: string): { level: number; text: string } | undefined {
   else if (end < text.length && (text[end - 1] === ' ' || text[end - 1] === '\t'))
     text = text.slice(0, end).trimEnd();
   return { level: opening[1]?.length ?? 1, text };
+}
+
+/** A heading with its anchor: an explicit `{#custom-id}` (Docusaurus), else the slug of its text. */
+function addHeading(builder: BlockBuilder, level: number, raw: string): void {
+  const explicit = explicitHeadingId(raw);
+  const text = stripInline(explicit.id === undefined ? stripHeadingId(raw) : explicit.text);
+  builder.heading(level, text, explicit.id === undefined ? {} : { id: explicit.id });
 }
 
 /** Removes a trailing `{#custom-id}` (Docusaurus, Pandoc). */

@@ -16,6 +16,7 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { chunkDocument } from './chunk.js';
+import { baseName } from './detect.js';
 import { buildDocumentTree } from './document-tree.js';
 import { isIngestError } from './errors.js';
 import { parseRegulation } from './legal-structure.js';
@@ -220,7 +221,8 @@ export async function prepareDocument(
   }
   // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
   if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
-    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), input.filename);
+    // The file's own name, not its folders: a regulation without a title line is named after it.
+    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), baseName(input.filename));
     if (regulation)
       parsed = {
         ...regulation,
@@ -403,7 +405,7 @@ export function numberValue(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : undefined;
 }
 
-const CHUNK_COLUMNS = 17;
+const CHUNK_COLUMNS = 18;
 const ROWS_PER_INSERT = 200;
 
 export async function insertChunks(
@@ -434,14 +436,15 @@ export async function insertChunks(
         JSON.stringify(chunk.proof),
         `[${chunk.embedding.join(',')}]`,
         collection.text_search_config,
+        chunk.anchor ?? null,
       );
       const base = row * CHUNK_COLUMNS;
       const p = (i: number) => `$${base + i}`;
-      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}::vector, ${collection.embedding_dimensions}, ${p(17)}::regconfig)`;
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}::vector, ${collection.embedding_dimensions}, ${p(17)}::regconfig, ${p(18)})`;
     });
     await tx.query(
       `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
-         context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config)
+         context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
        VALUES ${rows.join(', ')}`,
       params,
     );

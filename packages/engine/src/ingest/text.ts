@@ -4,12 +4,15 @@
  */
 import type { Block, BlockKind, ParsedDocument } from '../types.js';
 import { MIME_TYPES, titleFromFilename } from './detect.js';
+import type { HeadingSlugger } from './heading-anchors.js';
 
 /** Optional fields a parser may attach to a block. */
 export interface BlockExtras {
   html?: string;
   language?: string;
   page?: number;
+  /** A heading's explicit anchor (`{#custom-id}`), used instead of its slug. */
+  id?: string;
 }
 
 /**
@@ -34,11 +37,17 @@ export function cleanText(text: string, kind: BlockKind = 'paragraph'): string {
 
 /**
  * Collects blocks in document order and gives each one the titles of its enclosing headings.
- * A heading's own block carries the path of its parents.
+ * A heading's own block carries the path of its parents. With a slugger (Markdown), every heading
+ * gets its page anchor and every other block the anchor of the heading it sits under.
  */
 export class BlockBuilder {
   readonly blocks: Block[] = [];
-  readonly #stack: { level: number; title: string }[] = [];
+  readonly #stack: { level: number; title: string; anchor: string | undefined }[] = [];
+  readonly #slugger: HeadingSlugger | undefined;
+
+  constructor(options: { slugger?: HeadingSlugger } = {}) {
+    this.#slugger = options.slugger;
+  }
 
   /** Adds a heading of `level` (clamped to 1–6); empty headings are ignored. */
   heading(level: number, text: string, extras: BlockExtras = {}): void {
@@ -52,17 +61,21 @@ export class BlockBuilder {
     while (this.#stack.length > 0 && (this.#stack[this.#stack.length - 1]?.level ?? 0) >= clamped) {
       this.#stack.pop();
     }
-    this.blocks.push(
-      withExtras({ kind: 'heading', text: title, level: clamped, section_path: this.path() }, extras),
-    );
-    this.#stack.push({ level: clamped, title });
+    const anchor = extras.id ?? this.#slugger?.slug(title);
+    const block: Block = { kind: 'heading', text: title, level: clamped, section_path: this.path() };
+    if (anchor !== undefined && anchor !== '') block.anchor = anchor;
+    this.blocks.push(withExtras(block, extras));
+    this.#stack.push({ level: clamped, title, anchor: block.anchor });
   }
 
   /** Adds a non-heading block under the current headings; blocks with no text are dropped. */
   add(kind: Exclude<BlockKind, 'heading'>, text: string, extras: BlockExtras = {}): void {
     const cleaned = cleanText(text, kind);
     if (cleaned === '') return;
-    this.blocks.push(withExtras({ kind, text: cleaned, section_path: this.path() }, extras));
+    const block: Block = { kind, text: cleaned, section_path: this.path() };
+    const anchor = this.#stack[this.#stack.length - 1]?.anchor;
+    if (anchor !== undefined) block.anchor = anchor;
+    this.blocks.push(withExtras(block, extras));
   }
 
   /** The text of the first heading of `level`, if any. */

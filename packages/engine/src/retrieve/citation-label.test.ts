@@ -56,6 +56,23 @@ describe('citation labels', () => {
     expect(body.text).toContain('Rp500.000,00');
   });
 
+  it('names the regulation from its file name when the title does not, wherever the file sits', async () => {
+    await test.engine.ingest(
+      'peraturan',
+      {
+        bytes: utf8Encode(regulation),
+        filename: 'nasional/uu/uu-22-2009.md',
+        title: 'Undang-Undang Lalu Lintas',
+      },
+      { language: 'id' },
+    );
+    const result = await test.engine.query('peraturan', {
+      question: 'denda Alat Pemberi Isyarat Lalu Lintas',
+    });
+    expect(result.results.map((r) => r.citation.label)).toContain('Pasal 287 ayat (2) UU 22/2009');
+    expect(result.results[0]?.document.filename).toBe('nasional/uu/uu-22-2009.md');
+  });
+
   it('carries the label into a certificate that verifies', async () => {
     const question = 'Berapa denda melanggar Alat Pemberi Isyarat Lalu Lintas?';
     const result = await test.engine.ask('lalu-lintas', { question });

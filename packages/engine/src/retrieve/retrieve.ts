@@ -8,7 +8,9 @@ import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
+import { baseName } from '../ingest/detect.js';
 import { legalCitationLabel, regulationShortName } from '../ingest/legal-structure.js';
+import { citationUrl } from '../ingest/page-url.js';
 import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
 import { lexemeStatistics, lexemesOf } from './lexemes.js';
@@ -89,6 +91,8 @@ export interface RetrievedChunk {
     ayat?: string;
     /** How the citation reads: "Pasal 287 ayat (2) UU 22/2009", "Penjelasan Pasal 287 UU 22/2009". */
     label?: string;
+    /** The page and heading anchor on the collection's site (`base_url`), when it has one. */
+    url?: string;
   };
   legal: LegalRef | null;
   table_html: string | null;
@@ -281,14 +285,23 @@ export interface ChunkRow {
   filename: string;
   document_type: string | null;
   fiscal_year: number | null;
+  /** For the citation URL: the chunk's heading anchor, the frontmatter slug and id, the collection's site. */
+  anchor: string | null;
+  page_slug: unknown;
+  page_id: unknown;
+  base_url: unknown;
+  base_url_folder: unknown;
 }
 
 export async function loadChunks(db: Queryable, ids: readonly string[]): Promise<Map<string, ChunkRow>> {
   if (ids.length === 0) return new Map();
   const result = await db.query<ChunkRow>(
     `SELECT c.id, c.document_id, c.text, c.sha256, c.position, c.kind, c.page, c.section_path, c.legal, c.table_html,
-            c.context_before, c.context_after, c.proof_path, c.token_count, d.title, d.root, d.chunk_count, d.filename, d.document_type, d.fiscal_year
-       FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY($1::text[])`,
+            c.context_before, c.context_after, c.proof_path, c.token_count, d.title, d.root, d.chunk_count, d.filename, d.document_type, d.fiscal_year,
+            c.anchor, d.metadata->'slug' AS page_slug, d.metadata->'id' AS page_id,
+            co.profile->'base_url' AS base_url, co.profile->'base_url_folder' AS base_url_folder
+       FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections co ON co.id = c.collection_id
+      WHERE c.id = ANY($1::text[])`,
     [ids],
   );
   return new Map(result.rows.map((row) => [row.id, row]));
@@ -300,7 +313,15 @@ export function toRetrievedChunk(
   ranking: Pick<RetrievedChunk, 'score' | 'rank' | 'ranks'>,
 ): RetrievedChunk {
   const legal = row.legal ?? null;
-  const label = legalCitationLabel(legal, regulationShortName(row.title, row.filename));
+  const label = legalCitationLabel(legal, regulationShortName(row.title, baseName(row.filename)));
+  const url = citationUrl({
+    baseUrl: row.base_url,
+    baseFolder: row.base_url_folder,
+    filename: row.filename,
+    slug: row.page_slug,
+    id: row.page_id,
+    anchor: row.anchor,
+  });
   return {
     chunk_id: row.id,
     document_id: row.document_id,
@@ -319,6 +340,7 @@ export function toRetrievedChunk(
       ...(legal?.pasal ? { pasal: legal.pasal } : {}),
       ...(legal?.ayat ? { ayat: legal.ayat } : {}),
       ...(label ? { label } : {}),
+      ...(url ? { url } : {}),
     },
     legal,
     table_html: row.table_html,

@@ -48,6 +48,18 @@ export const createCollectionBody = z.object({
   language: z.enum(['id', 'en']),
   public: z.boolean().nullish().describe('Anyone may chat with a public collection without a key'),
   domain: z.enum(['legal', 'budget', 'docs', 'general']).nullish(),
+  base_url: z
+    .string()
+    .max(2_000)
+    .nullish()
+    .describe(
+      'The http(s) site the documents are published on: citations of Markdown pages carry <page>#<heading> (INVALID_BASE_URL otherwise)',
+    ),
+  base_url_folder: z
+    .string()
+    .max(500)
+    .nullish()
+    .describe('The folder of the stored document paths the base URL serves (e.g. "docs"); default all'),
 });
 
 /** `POST /api/v1/uploads`: the metadata of a large file whose bytes follow by PUT. */

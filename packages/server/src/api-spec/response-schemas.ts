@@ -95,6 +95,7 @@ export const collectionInfoSchema = z
     language: z.enum(['id', 'en']),
     public: z.boolean(),
     domain: z.string(),
+    base_url: z.string().nullable().describe('The site citations link to, or null'),
     documents: z.number().int(),
     embedding: z.object({ provider: z.string(), model: z.string(), dimensions: z.number().int() }),
   })
@@ -227,7 +228,10 @@ export const citationSchema = z
     pasal: z.string().optional(),
     ayat: z.string().optional(),
     label: z.string().optional().describe('How the citation reads, e.g. "Pasal 287 ayat (2) UU 22/2009"'),
-    url: z.string().optional(),
+    url: z
+      .string()
+      .optional()
+      .describe("The page and heading on the collection's site (`<page>#<anchor>`), when it has a base URL"),
   })
   .meta({ id: 'Citation' });
 

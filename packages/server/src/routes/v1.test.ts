@@ -11,6 +11,7 @@ import path from 'node:path';
 import { SaksiApiError, SaksiClient, verifyWebhookSignature } from '@saksi/client';
 import { createApiKey, DEFAULT_WORKSPACE } from '@saksi/engine';
 import {
+  type Certificate,
   fromHex,
   hashLeaf,
   normalizeText,
@@ -247,6 +248,68 @@ describe('a developer with an API key', () => {
     // A guessed token is simply not found.
     const forged = created.upload_url.replace(/token=.*/, `token=${'A'.repeat(43)}`);
     await expect(acme.putUploadContent(forged, markdown)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('creates a docs collection with a base URL: query and chat citations link to the page and heading', async () => {
+    const collection = await acme.createCollection({
+      name: 'redux-api',
+      language: 'en',
+      domain: 'docs',
+      base_url: 'https://redux.js.org/api',
+    });
+    expect(collection.base_url).toBe('https://redux.js.org/api/');
+    expect((await acme.listCollections()).find((item) => item.name === 'handbook')?.base_url).toBeNull();
+    // The same bytes are already in "handbook": the chunks (and their heading anchors) are copied.
+    const accepted = await acme.uploadDocument({
+      collection: 'redux-api',
+      file: markdown,
+      filename: 'compose.md',
+    });
+    await acme.waitForDocument(accepted.document.id, { intervalMs: 20, timeoutMs: 60_000 });
+
+    const query = await acme.query({
+      collection: 'redux-api',
+      question: 'composes functions from right to left',
+    });
+    const urls = query.results.map((result) => result.citation.url);
+    // Frontmatter id "compose" names the page; "## Overview" the heading.
+    expect(urls).toContain('https://redux.js.org/api/compose#overview');
+    expect(urls.every((url) => url?.startsWith('https://redux.js.org/api/compose'))).toBe(true);
+    const plain = await acme.query({
+      collection: 'handbook',
+      question: 'composes functions from right to left',
+    });
+    expect(plain.results.every((result) => result.citation.url === undefined)).toBe(true);
+
+    const chat = await acme.chat({
+      collection: 'redux-api',
+      question: 'What does compose do with functions?',
+    });
+    expect(
+      chat.results.some((result) => result.citation.url?.startsWith('https://redux.js.org/api/compose#')),
+    ).toBe(true);
+    const certificate = chat.bundle.certificate as unknown as Certificate;
+    const evidence = certificate.claims.flatMap((claim) => claim.evidence);
+    expect(evidence.length).toBeGreaterThan(0);
+    for (const item of evidence)
+      expect(item.citation.url).toMatch(/^https:\/\/redux\.js\.org\/api\/compose#/);
+    // The URL is part of the signed certificate: the server's own verification passes.
+    const verification = await acme.verify(chat.bundle);
+    expect(verification.verdict, JSON.stringify(verification.codes)).toBe('verified');
+  });
+
+  it('refuses a collection whose base URL is not http(s): INVALID_BASE_URL, nothing created', async () => {
+    for (const base_url of [
+      'javascript:alert(1)',
+      'ftp://example.org/',
+      'no url',
+      'https://u:p@example.org/',
+    ]) {
+      await expect(
+        acme.createCollection({ name: 'hostile-docs', language: 'en', base_url }),
+      ).rejects.toMatchObject({ status: 400, code: 'INVALID_BASE_URL' });
+    }
+    expect((await acme.listCollections()).map((item) => item.name)).not.toContain('hostile-docs');
   });
 
   it('reports a malformed file as FAILED with its reason, and sends document.failed', async () => {

@@ -5,6 +5,8 @@
  * only the caller's workspace: another workspace's ids are simply not found.
  */
 import {
+  checkedProfile,
+  collectionBaseUrl,
   countTokens,
   createApiKey,
   createUpload,
@@ -117,14 +119,17 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   api.post('/collections', async (c) => {
     const principal = await access.require(c, 'ingest');
     const body = validate(createCollectionBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'collection');
+    // Checked before anything is created: a bad base URL is INVALID_BASE_URL and no collection.
+    const profile = checkedProfile({
+      public: body.public === true,
+      ...(body.domain != null ? { domain: body.domain } : {}),
+      ...(body.base_url != null ? { base_url: body.base_url } : {}),
+      ...(body.base_url_folder != null ? { base_url_folder: body.base_url_folder } : {}),
+    });
     if (await engineCollection(engine, body.name, principal.workspace_id)) {
       throw new EngineError('CONFLICT', `Collection "${body.name}" already exists.`);
     }
     await engine.ensureCollection(body.name, principal.workspace_id, body.language);
-    const profile = {
-      public: body.public === true,
-      ...(body.domain != null ? { domain: body.domain } : {}),
-    };
     const collection = await updateCollectionProfile(engine.db, body.name, profile, principal.workspace_id);
     return c.json({ collection: collectionInfo({ ...collection, documents: 0 }) }, 201);
   });
@@ -372,6 +377,7 @@ export function collectionInfo(collection: {
     language: collection.language,
     public: collection.profile['public'] === true,
     domain: typeof domain === 'string' ? domain : null,
+    base_url: collectionBaseUrl(collection),
     documents: collection.documents,
     embedding: {
       provider: collection.embedding_provider,
@@ -407,6 +413,7 @@ export function fidelityResult(result: RetrievedChunk) {
       ...(result.citation.pasal ? { pasal: result.citation.pasal } : {}),
       ...(result.citation.ayat ? { ayat: result.citation.ayat } : {}),
       ...(result.citation.label ? { label: result.citation.label } : {}),
+      ...(result.citation.url ? { url: result.citation.url } : {}),
     },
     table_html: result.table_html,
     chunk_hash: result.sha256,

@@ -118,6 +118,29 @@ describe('widget rendering data', () => {
     expect(sourcesOf({})).toEqual([]);
   });
 
+  it('links a source to its page only when the citation URL is absolute http(s)', () => {
+    const withUrl = (url: unknown) =>
+      sourcesOf({ results: [{ chunk_id: 'c1', snippet: '', citation: { document_title: 'Store', url } }] })[0]
+        ?.url;
+    expect(withUrl('https://redux.js.org/api/store#getstate')).toBe(
+      'https://redux.js.org/api/store#getstate',
+    );
+    expect(withUrl('http://127.0.0.1:8080/single#single')).toBe('http://127.0.0.1:8080/single#single');
+    for (const hostile of [
+      'javascript:alert(1)',
+      ' javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<b>x</b>',
+      'ftp://example.org/x',
+      '/relative/page',
+      '//evil.example/x',
+      'not a url',
+      42,
+      undefined,
+    ])
+      expect(withUrl(hostile), String(hostile)).toBeUndefined();
+  });
+
   it('summarizes the render decisions: verified / blocked / total', () => {
     const bundle = {
       certificate: {

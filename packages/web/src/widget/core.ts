@@ -113,6 +113,20 @@ export interface WidgetSource {
   chunkId: string;
   title: string;
   snippet: string;
+  /** The page and heading the citation links to (an absolute http(s) URL), if any. */
+  url?: string;
+}
+
+/** `value` as an absolute http(s) URL, or undefined (`javascript:`, relative, unparsable, not text). */
+export function httpUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
 }
 
 /** The sources of a `retrieval` event (malformed entries are skipped). */
@@ -131,13 +145,14 @@ export function sourcesOf(event: Record<string, unknown>): WidgetSource[] {
     const pasal = typeof citation['pasal'] === 'string' ? `Pasal ${citation['pasal']}` : '';
     const label = [title, ...section.slice(-1), pasal].filter((part) => part !== '').join(' › ');
     if (typeof result['chunk_id'] !== 'string') return [];
-    return [
-      {
-        chunkId: result['chunk_id'],
-        title: label.replace(BIDI_CONTROLS, ''),
-        snippet: typeof result['snippet'] === 'string' ? result['snippet'].replace(BIDI_CONTROLS, '') : '',
-      },
-    ];
+    const url = httpUrl(citation['url']);
+    const source: WidgetSource = {
+      chunkId: result['chunk_id'],
+      title: label.replace(BIDI_CONTROLS, ''),
+      snippet: typeof result['snippet'] === 'string' ? result['snippet'].replace(BIDI_CONTROLS, '') : '',
+    };
+    if (url !== undefined) source.url = url;
+    return [source];
   });
 }
 

@@ -14,6 +14,8 @@ export interface WidgetStrings {
   quoted: string;
   thinking: string;
   sources: string;
+  /** Read after a source's link (visually hidden). */
+  newTab: string;
   summary: (verified: number, blocked: number, total: number) => string;
   verify: string;
   notFound: string;
@@ -36,6 +38,7 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     quoted: 'Teks yang dipilih',
     thinking: 'Mencari jawaban…',
     sources: 'Sumber',
+    newTab: '(membuka halaman di tab baru)',
     summary: (verified, blocked, total) =>
       `${verified} terverifikasi / ${blocked} diblokir / ${total} total klaim`,
     verify: 'Periksa bukti',
@@ -57,6 +60,7 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     quoted: 'Selected text',
     thinking: 'Looking for the answer…',
     sources: 'Sources',
+    newTab: '(opens the page in a new tab)',
     summary: (verified, blocked, total) =>
       `${verified} verified / ${blocked} blocked / ${total} total claims`,
     verify: 'Check the proof',

@@ -38,7 +38,7 @@ blockquote { margin: 0 0 10px; padding: 6px 10px; border-left: 4px solid #0b5cad
 .sources .snippet { display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; color: #4a5968; }
 a { color: #0b5cad; }
 form { display: flex; gap: 8px; padding: 10px 14px; border-top: 1px solid #e3e8ee; align-items: flex-end; }
-label.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.visually-hidden, label.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 textarea { flex: 1; min-height: 42px; max-height: 120px; resize: vertical; padding: 8px; border: 1px solid #8795a1;
   border-radius: 8px; color: #16202a; background: #fff; }
 .send { border: 0; border-radius: 8px; padding: 9px 14px; background: #0b5cad; color: #fff; font-weight: 600; cursor: pointer; }

@@ -248,7 +248,19 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
     sourceList.replaceChildren(
       ...items.map((source) => {
         const item = el('li', { 'data-testid': 'widget-source', 'data-chunk-id': source.chunkId });
-        item.append(el('strong', {}, source.title), el('span', { class: 'snippet' }, source.snippet));
+        const title = el('strong', {}, source.title);
+        if (source.url !== undefined) {
+          // The page and heading on the docs site, in a new tab without opener or referrer.
+          const link = el('a', {
+            href: source.url,
+            target: '_blank',
+            rel: 'noopener noreferrer',
+            'data-testid': 'widget-source-link',
+          });
+          link.append(title, el('span', { class: 'visually-hidden' }, ` ${t.newTab}`));
+          item.append(link);
+        } else item.append(title);
+        item.append(el('span', { class: 'snippet' }, source.snippet));
         return item;
       }),
     );
