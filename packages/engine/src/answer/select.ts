@@ -2,6 +2,7 @@
  * The select stage of the offline answer: which exact spans answer the question, composed into
  * claims (compose.ts). In order of preference:
  *
+ * 0. A budget figure or comparison: the figure table (budget/answer.ts).
  * 1. A sanction question on a statute: the criminal provision whose penalty and rule best cover the
  *    question, found among the retrieved chunks or through the cross-references of the retrieved
  *    rules ("sebagaimana dimaksud dalam Pasal 106 ayat (8)"), quoted with the rule it punishes.
@@ -11,6 +12,7 @@
  * Chunks the first path brings in are appended to the sources, so the certificate lists every
  * chunk it cites among its retrieval results.
  */
+import { budgetFigureClaims } from '../budget/answer.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { internalReferences, listItems, referencedItems } from '../law/cross-references.js';
@@ -339,6 +341,10 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
 /** The offline claims for the question: composed from exact spans, or none when nothing answers. */
 export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]> {
   const { plan, sources } = input;
+  // A budget figure the statute states cleanly (digits and words agreeing) comes from the figure
+  // table built at ingestion, composed as "Menurut <Pasal>, <clause> [n]" (budget/answer.ts).
+  const budget = await budgetFigureClaims(input.db, input.collection, plan, sources);
+  if (budget.length > 0) return budget;
   const extractive = extractiveAnswer(plan.normalized, sources, {
     language: input.collection.language,
     variants: input.variants,
