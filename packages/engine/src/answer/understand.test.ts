@@ -128,3 +128,10 @@ describe('definitionSubject', () => {
     ).toBeUndefined();
   });
 });
+
+describe('figure questions worded as definitions', () => {
+  it('asks for a figure when a budget measure and a year are named', () => {
+    expect(understand('What is the state revenue in the 2023 budget?', en).intent).toBe('figure');
+    expect(understand('What is the state revenue?', en).intent).toBe('definition');
+  });
+});

@@ -289,6 +289,9 @@ export function understand(question: string, options: UnderstandOptions): Questi
     requirement = rule.requirement;
     break;
   }
+  // "What is the state revenue in 2023?" asks for a figure, not for a definition.
+  const measures = measuresIn(normalized);
+  if (intent === 'definition' && measures.length > 0 && years.length > 0) intent = 'figure';
   const actors = ACTORS.filter((actor) => actor.pattern.test(normalized)).map((actor) => actor.name);
   const subject = intent === 'definition' ? definitionSubject(normalized) : undefined;
   return {
@@ -299,7 +302,7 @@ export function understand(question: string, options: UnderstandOptions): Questi
     ...(requirement ? { requirement } : {}),
     slots: {
       years,
-      measures: measuresIn(normalized),
+      measures,
       actors,
       concepts: conceptsIn(asked),
       ...(subject ? { subject } : {}),
