@@ -400,21 +400,5 @@ describe.skipIf(!haveGolden || !existsSync(goldenV11))(
       );
       expect(result.stdout).toContain('\nSupported:  not judged: the certificate is not authentic\n');
     });
-
-    it('inspect states the results without verifying them, with each composition and relevance', async () => {
-      const result = await run(['inspect', goldenV11]);
-      expect(result.code).toBe(0);
-      const out = result.stdout;
-      expect(out).toMatch(/Schema\s+saksi\.certificate\/v1\.1/);
-      expect(out).toContain('  Authentic:  not checked — run saksi verify');
-      expect(out).toContain('  Supported:  2 claims, by verbatim × 1, composed (law.sanction) × 1');
-      expect(out).toContain('  Relevant:   0.74 ≥ 0.30 (lexical-v3 3)');
-      expect(out).toContain('  Answer: answered');
-      expect(out).toContain('composed with template law.sanction (id), 10 parts: "Menurut " cite 0 ": "');
-      expect(out).toContain('relevance 0.81 ≥ 0.30 (lexical-v3 3)');
-      const v1 = await run(['inspect', goldenBundle]);
-      expect(v1.stdout).toContain('  Relevant:   not recorded (certificate v1)');
-      expect(v1.stdout).not.toContain('Answer: answered');
-    });
   },
 );
