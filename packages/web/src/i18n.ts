@@ -58,7 +58,7 @@ const en = {
   'verify.authenticYes': '{passed} of {total} integrity checks passed',
   'verify.authenticSkipped': ', {skipped} not run',
   'verify.authenticNo': 'integrity failed: {codes}',
-  'verify.supported': 'Supported by the evidence',
+  'verify.supported': 'Supported',
   'verify.supportedNone': 'no claims',
   'verify.notJudged': 'not judged: the certificate is not authentic',
   'verify.relevant': 'Relevant',

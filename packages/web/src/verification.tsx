@@ -321,18 +321,20 @@ export function ThreeResults(props: { result: BundleVerification }) {
           testId="result-answer"
           status={answer.outcome === 'refused' ? 'refused' : 'not_answered'}
           tone="neutral"
-          term={t('verify.notAnswered')}
+          term={t('verify.answer')}
         >
-          {answer.outcome === 'refused'
-            ? t('verify.refused', {
-                reason:
-                  answer.refusal === undefined
-                    ? '?'
-                    : `${t(`refusal.${answer.refusal}`)} (${answer.refusal})`,
-              })
-            : relevant.status === 'not_relevant'
-              ? t('verify.notAnsweredBelow')
-              : t('verify.notAnsweredNoClaim')}
+          {`${t('verify.notAnswered')} — ${
+            answer.outcome === 'refused'
+              ? t('verify.refused', {
+                  reason:
+                    answer.refusal === undefined
+                      ? '?'
+                      : `${t(`refusal.${answer.refusal}`)} (${answer.refusal})`,
+                })
+              : relevant.status === 'not_relevant'
+                ? t('verify.notAnsweredBelow')
+                : t('verify.notAnsweredNoClaim')
+          }`}
         </ResultRow>
       )}
     </dl>
@@ -438,7 +440,7 @@ export function VerificationPanel(props: {
             {t('verify.summaryLabel')}
             {t('verify.summary', result.summary)}
           </p>
-          <h3>{t('verify.claims')}</h3>
+          {result.claims.length > 0 && <h3>{t('verify.claims')}</h3>}
           <ul className="claims">
             {result.claims.map((claim) => {
               // A claim of an answer that is not an answer is never shown in the verified green.
