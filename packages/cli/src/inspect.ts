@@ -6,6 +6,8 @@
 import {
   type Bundle,
   type Certificate,
+  type Claim,
+  type ClaimRelevance,
   type Evidence,
   isProofError,
   parseCheckpoint,
@@ -123,6 +125,9 @@ export function renderInspection(
   heading(`Answer (${generator.kind}: ${safeText(generator.model)} ${safeText(generator.version)})`);
   lines.push(wrap(safeText(certificate.answer.text, true), width - 2, '  '));
 
+  heading('Results (as the certificate states them)');
+  lines.push(...statedResults(certificate, style));
+
   heading(`Claims (${certificate.claims.length})`);
   for (const claim of certificate.claims) {
     lines.push(`  ${style.bold(`[${safeText(claim.claim_id)}]`)} ${safeText(claim.text)}`);
@@ -131,6 +136,14 @@ export function renderInspection(
       `      ${verification.label}, confidence ${verification.confidence} (verifier ${safeText(verification.verifier.id)} ` +
         `${safeText(verification.verifier.version)}); certificate says ${claim.render.rendered ? 'shown' : 'hidden'}: ${claim.render.reason}`,
     );
+    if (claim.composition) {
+      const composition = claim.composition;
+      lines.push(
+        `      composed with template ${safeText(composition.template)} (${composition.language}), ` +
+          `${composition.parts.length} parts: ${truncate(safeText(composition.parts.map(describePart).join(' ')), width - 40)}`,
+      );
+    }
+    if (claim.relevance) lines.push(`      relevance ${describeRelevance(claim.relevance)}`);
     if (claim.evidence.length === 0) lines.push(`      ${style.dim('no evidence')}`);
     claim.evidence.forEach((evidence, index) => {
       lines.push(...describeEvidence(evidence, index, width));
@@ -159,6 +172,53 @@ export function renderInspection(
     lines.push(`  ${style.dim('bare certificate: no signature or log proof')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A part of a composition as the certificate writes it: `"Menurut "`, `span 0`, `[1]`, `difference 0→1`. */
+function describePart(part: NonNullable<Claim['composition']>['parts'][number]): string {
+  if ('fixed' in part) return JSON.stringify(part.fixed);
+  if ('span' in part) return `span ${part.span}`;
+  if ('cite' in part) return `cite ${part.cite}`;
+  if ('marker' in part) return `[${part.marker}]`;
+  return `difference ${part.difference[0]}→${part.difference[1]}`;
+}
+
+function describeRelevance(relevance: ClaimRelevance): string {
+  const comparison = relevance.score >= relevance.threshold ? '≥' : '<';
+  return `${relevance.score.toFixed(2)} ${comparison} ${relevance.threshold.toFixed(2)} (${safeText(relevance.method.id)} ${safeText(relevance.method.version)})`;
+}
+
+/**
+ * The three results as the certificate states them: nothing here is checked (authenticity needs
+ * `saksi verify`), so supported is what the issuer's verifiers say, and relevance is the issuer's score.
+ */
+function statedResults(certificate: Certificate, style: Style): string[] {
+  const label = (name: string) => style.bold(pad(`  ${name}:`, 14));
+  const lines = [`${label('Authentic')}${style.yellow('not checked')} — run saksi verify`];
+  const answer = certificate.answer;
+  if (answer.outcome === 'refused') {
+    lines.push(`  Answer: refused${answer.refusal ? ` (${answer.refusal.reason})` : ''}`);
+    return lines;
+  }
+  const claims = certificate.claims;
+  const verifiers = new Map<string, number>();
+  for (const claim of claims) {
+    const id = claim.composition
+      ? `composed (${claim.composition.template})`
+      : claim.verification.verifier.id;
+    verifiers.set(id, (verifiers.get(id) ?? 0) + 1);
+  }
+  lines.push(
+    `${label('Supported')}${claims.length} claim${claims.length === 1 ? '' : 's'}` +
+      (claims.length === 0
+        ? ''
+        : `, by ${[...verifiers].map(([id, n]) => `${safeText(id)} × ${n}`).join(', ')}`),
+  );
+  lines.push(
+    `${label('Relevant')}${answer.relevance ? describeRelevance(answer.relevance) : style.dim(certificate.schema === 'saksi.certificate/v1' ? 'not recorded (certificate v1)' : 'not recorded')}`,
+  );
+  if (answer.outcome === 'answered') lines.push('  Answer: answered');
+  return lines;
 }
 
 function describeEvidence(evidence: Evidence, index: number, width: number): string[] {

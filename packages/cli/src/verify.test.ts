@@ -2,12 +2,32 @@ import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseJson, parseTrustedKeys, trustOptions, verifyBundle } from '@saksi/proof';
+import {
+  type Bundle,
+  createCosigner,
+  createNoteSigner,
+  issueBundle,
+  MemoryLog,
+  parseJson,
+  parseTrustedKeys,
+  sha256Hex,
+  signCertificate,
+  trustOptions,
+  verifyBundle,
+} from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  GOLDEN_DOCUMENTS,
+  GOLDEN_ORIGIN,
+  GOLDEN_QUESTION,
+  GOLDEN_WITNESSES,
+  testSecretKey,
+} from '../../proof/scripts/golden.js';
 import { runCli } from '../test/run-cli.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../proof/__fixtures__');
 const goldenBundle = path.join(fixtures, 'golden-bundle.json');
+const goldenV11 = path.join(fixtures, 'golden-v1.1-bundle.json');
 const goldenKeys = path.join(fixtures, 'golden-keys.json');
 const laterCheckpoint = path.join(fixtures, 'golden-later-checkpoint.txt');
 const consistency = path.join(fixtures, 'golden-consistency.json');
@@ -66,8 +86,12 @@ describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
     expect(out).toContain('Question     Kalau nerobos lampu merah');
     expect(out).toMatch(/✓ signature\s+The Ed25519 signature/);
     expect(out).toMatch(/– query_replay\s+skipped: /);
-    expect(out).toMatch(/\n {2}c1\s+✓\s+OK\s+entailed\s+0\.90\s+Menerobos/);
+    expect(out).toMatch(/\n {2}c1\s+✓\s+OK\s+entailed\s+0\.90\s+-\s+Menerobos/);
     expect(out).toMatch(/Claims: \d+ verified \/ \d+ blocked \/ 2 total/);
+    // The three results, each on its own line; a v1 certificate records no relevance.
+    expect(out).toMatch(/\nAuthentic: {2}yes — 13 of 16 integrity checks passed, 3 skipped/);
+    expect(out).toContain('\nSupported:  2 of 2 claims (2 entailed by lexical)\n');
+    expect(out).toContain('\nRelevant:   not recorded (certificate v1)\n');
     expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Verdict: VERIFIED/);
     expect(out).not.toContain('\u001b[');
   });
@@ -260,3 +284,121 @@ describe.skipIf(!haveGolden)('saksi inspect on the golden bundle', () => {
     expect(result.stdout).toContain('bare certificate');
   });
 });
+
+/** A bundle signed with the golden keys, in a log of its own (as a compromised or buggy issuer could). */
+function signedWithGoldenKeys(
+  edit: (input: Parameters<typeof issueBundle>[0]) => Parameters<typeof issueBundle>[0],
+): Bundle {
+  const logSigner = createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log'));
+  return issueBundle(
+    edit({
+      documents: GOLDEN_DOCUMENTS,
+      question: GOLDEN_QUESTION,
+      answer: '',
+      claims: [],
+      issuerName: 'saksi-golden',
+      issuerSecretKey: testSecretKey('issuer'),
+      log: new MemoryLog(GOLDEN_ORIGIN),
+      logSigner,
+      cosigners: GOLDEN_WITNESSES.map((name) =>
+        createCosigner(name, testSecretKey(name), () => 1_795_000_000),
+      ),
+      issued_at: '2026-11-21T10:00:00Z',
+    }),
+  );
+}
+
+describe.skipIf(!haveGolden || !existsSync(goldenV11))(
+  'saksi verify and inspect on v1.1 certificates',
+  () => {
+    it('prints Authentic, Supported and Relevant as separate lines', async () => {
+      const result = await run(['verify', goldenV11, '--trust', goldenKeys, '--question', GOLDEN_QUESTION]);
+      expect(result.code).toBe(0);
+      const out = result.stdout;
+      expect(out).toContain('\nAuthentic:  yes — 14 of 16 integrity checks passed, 2 skipped');
+      expect(out).toContain('\nSupported:  2 of 2 claims (1 verbatim quote, 1 composed from 2 spans)\n');
+      expect(out).toContain('\nRelevant:   yes — 0.74 ≥ 0.30 (lexical-v3)\n');
+      expect(out).toMatch(/✓ compositions\s+1 composed claim recomputes/);
+      expect(out).toMatch(/\n {2}c1\s+✓\s+OK\s+verbatim\s+-\s+0\.74\s+Setiap orang/);
+      expect(out).toMatch(/\n {2}c2\s+✓\s+OK\s+composed\s+-\s+0\.81\s+Menurut Pasal 287/);
+      expect(out).not.toContain('Answer:');
+      expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Verdict: VERIFIED/);
+    });
+
+    it('prints a refusal as "Answer: refused (REASON)"', async () => {
+      const bundle = signedWithGoldenKeys((input) => ({
+        ...input,
+        answer: 'Dokumen tidak memuat jawaban untuk pertanyaan ini.',
+        retrieved: ['uu22-p287-a3'],
+        outcome: 'refused',
+        refusal: { reason: 'NOT_COVERED' },
+      }));
+      const file = path.join(directory, 'refused.json');
+      await writeFile(file, JSON.stringify(bundle));
+      const result = await run(['verify', file, '--trust', goldenKeys]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/\nAuthentic: {2}yes — /);
+      expect(result.stdout).toContain('\nAnswer: refused (NOT_COVERED) — no claim to support\n');
+      expect(result.stdout).not.toContain('Supported:');
+      const inspected = await run(['inspect', file]);
+      expect(inspected.code).toBe(0);
+      expect(inspected.stdout).toContain('  Answer: refused (NOT_COVERED)');
+    });
+
+    it('an answer below its relevance threshold is "not answered"', async () => {
+      const golden = parseJson(readFileSync(goldenV11, 'utf8')) as Bundle;
+      const bundle = signedWithGoldenKeys((input) => ({
+        ...input,
+        answer: golden.certificate.claims[0]!.text,
+        claims: [
+          {
+            text: golden.certificate.claims[0]!.text,
+            evidence: [
+              { chunk_id: 'uu22-p287-a2', span_text: golden.certificate.claims[0]!.evidence[0]!.span.text },
+            ],
+            verification: golden.certificate.claims[0]!.verification,
+            relevance: { score: 0.12, threshold: 0.3, method: { id: 'lexical-v3', version: '3' } },
+          },
+        ],
+        answerRelevance: { score: 0.12, threshold: 0.3, method: { id: 'lexical-v3', version: '3' } },
+        outcome: 'answered',
+      }));
+      const file = path.join(directory, 'not-relevant.json');
+      await writeFile(file, JSON.stringify(bundle));
+      const result = await run(['verify', file, '--trust', goldenKeys]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/\n {2}c1\s+✗\s+NOT_RELEVANT\s+verbatim/);
+      expect(result.stdout).toContain(
+        '\nRelevant:   no — 0.12 < 0.30 (lexical-v3): not an answer to the question; 1 claim below its threshold\n',
+      );
+      expect(result.stdout).toContain(
+        '\nAnswer: not answered — its evidence is below the relevance threshold\n',
+      );
+      const json = JSON.parse((await run(['verify', file, '--trust', goldenKeys, '--json'])).stdout);
+      expect(json.answer).toMatchObject({ outcome: 'answered', answered: false });
+    });
+
+    it('a composed claim that does not recompute: not authentic, COMPOSITION_MISMATCH', async () => {
+      const bundle = parseJson(readFileSync(goldenV11, 'utf8')) as Bundle;
+      const claim = bundle.certificate.claims[1]!;
+      const text = claim.text.replace('Sanksi, ', 'Sanksi ringan, ');
+      bundle.certificate.answer.text = bundle.certificate.answer.text.replace(claim.text, text);
+      bundle.certificate.answer.sha256 = sha256Hex(bundle.certificate.answer.text);
+      claim.answer_end += text.length - claim.text.length;
+      claim.text = text;
+      claim.sha256 = sha256Hex(text);
+      bundle.signature = signCertificate(bundle.certificate, testSecretKey('issuer'));
+      const file = path.join(directory, 'composition-mismatch.json');
+      await writeFile(file, JSON.stringify(bundle));
+      const result = await run(['verify', file, '--trust', goldenKeys]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(
+        /✗ compositions\s+COMPOSITION_MISMATCH at certificate\.claims\[1\]\.composition/,
+      );
+      expect(result.stdout).toMatch(
+        /\nAuthentic: {2}no — 2 of 16 integrity checks failed \(COMPOSITION_MISMATCH, LOG_PROOF_INVALID\)/,
+      );
+      expect(result.stdout).toContain('\nSupported:  not judged: the certificate is not authentic\n');
+    });
+  },
+);

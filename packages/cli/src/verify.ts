@@ -26,6 +26,7 @@ import {
 import { readJsonFile, readTextFile } from './files.js';
 import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';
 import { pad, pick, safeText, truncate } from './text.js';
+import { resultLines } from './verify-results.js';
 
 /** The trusted-keys file looked for in the current folder when `--trust` is not given. */
 export const DEFAULT_TRUST_FILE = 'saksi-keys.json';
@@ -181,7 +182,10 @@ export interface RenderOptions {
   columns: number;
 }
 
-/** The human report of `saksi verify`: header, checks, claims, summary and verdict. */
+/**
+ * The human report of `saksi verify`: header, checks, claims, summary, the three results
+ * (authentic, supported, relevant) and the verdict.
+ */
 export function renderVerification(
   bundle: unknown,
   result: BundleVerification,
@@ -243,6 +247,8 @@ export function renderVerification(
 
   const { verified, blocked, total } = result.summary;
   lines.push(`Claims: ${verified} verified / ${blocked} blocked / ${total} total`);
+  const schema = pick(bundle, [...certificate, 'schema']);
+  lines.push(...resultLines(result, schema, style));
   if (result.verdict === 'verified') {
     lines.push(`Verdict: ${style.green(style.bold('VERIFIED'))} — every integrity check passed.`);
   } else {
@@ -260,23 +266,34 @@ function claimTable(result: BundleVerification, options: RenderOptions): string[
     mark: claim.rendered ? '✓' : '✗',
     rendered: claim.rendered,
     reason: claim.reason,
-    label: claim.label,
-    confidence: Number.isFinite(claim.confidence) ? claim.confidence.toFixed(2) : '?',
+    support: claim.supported.kind,
+    score: claim.supported.score === undefined ? '-' : claim.supported.score.toFixed(2),
+    relevance: claim.relevant.score === undefined ? '-' : claim.relevant.score.toFixed(2),
     text: safeText(claim.text),
   }));
   const widths = {
     id: Math.min(16, Math.max(2, ...rows.map((row) => row.id.length))),
     reason: Math.max(6, ...rows.map((row) => row.reason.length)),
-    label: Math.max(5, ...rows.map((row) => row.label.length)),
+    support: Math.max(7, ...rows.map((row) => row.support.length)),
   };
-  const fixed = 2 + widths.id + 2 + 1 + 2 + widths.reason + 2 + widths.label + 2 + 4 + 2;
+  const fixed = 2 + widths.id + 2 + 1 + 2 + widths.reason + 2 + widths.support + 2 + 5 + 2 + 8 + 2;
   const textWidth = Math.max(20, Math.min(200, options.columns) - fixed);
-  const line = (id: string, mark: string, reason: string, label: string, confidence: string, text: string) =>
-    `  ${pad(truncate(id, widths.id), widths.id)}  ${mark}  ${pad(reason, widths.reason)}  ${pad(label, widths.label)}  ${pad(confidence, 4)}  ${text}`;
-  const out = [style.dim(line('ID', ' ', 'REASON', 'LABEL', 'CONF', 'CLAIM'))];
+  const line = (
+    id: string,
+    mark: string,
+    reason: string,
+    support: string,
+    score: string,
+    relevance: string,
+    text: string,
+  ) =>
+    `  ${pad(truncate(id, widths.id), widths.id)}  ${mark}  ${pad(reason, widths.reason)}  ${pad(support, widths.support)}  ${pad(score, 5)}  ${pad(relevance, 8)}  ${text}`;
+  const out = [style.dim(line('ID', ' ', 'REASON', 'SUPPORT', 'SCORE', 'RELEVANT', 'CLAIM'))];
   for (const row of rows) {
     const mark = row.rendered ? style.green(row.mark) : style.red(row.mark);
-    out.push(line(row.id, mark, row.reason, row.label, row.confidence, truncate(row.text, textWidth)));
+    out.push(
+      line(row.id, mark, row.reason, row.support, row.score, row.relevance, truncate(row.text, textWidth)),
+    );
   }
   return out;
 }

@@ -1,7 +1,13 @@
 /**
- * The golden bundle: a deterministic bundle (fixed keys, timestamps, ids, nonce) over real text from
- * UU 22/2009 Pasal 287–289. `make-golden-bundle.ts` writes it to `__fixtures__/`; tests rebuild it
- * here and require byte-identical output, so any change to the format is a deliberate one.
+ * The golden bundles: deterministic bundles (fixed keys, timestamps, ids, nonce) over real text from
+ * UU 22/2009 Pasal 287–289. `make-golden-bundle.ts` writes them to `__fixtures__/`; tests rebuild
+ * them here and require byte-identical output, so any change to the format is a deliberate one.
+ *
+ * - `golden-bundle.json` is a v1 certificate, kept as the regression fixture: v1 bundles must keep
+ *   verifying unchanged.
+ * - `golden-v1.1-bundle.json` is a v1.1 certificate: a verbatim quote and a claim composed from two
+ *   spans with the `law.sanction` template, each with its relevance, and the answer's relevance and
+ *   outcome (docs/certificate.md).
  *
  * The keys are derived from public labels: they are test keys, never to be trusted for anything else.
  * The anchor names chain 31337 (anvil) and the address anvil gives the first contract deployed by its
@@ -10,6 +16,10 @@
  */
 import {
   type Bundle,
+  CERTIFICATE_SCHEMA_V1,
+  type CertificateSchema,
+  type ClaimRelevance,
+  type Composition,
   createCosigner,
   createNoteSigner,
   formatCosignatureVerifierKey,
@@ -86,6 +96,73 @@ const UU22_PENJELASAN: SourceDocument = {
 
 export const GOLDEN_DOCUMENTS: SourceDocument[] = [UU22, UU22_PENJELASAN];
 
+/** The golden documents with a citation label on every chunk ("Pasal 287 ayat (2) UU 22/2009"), for `cite` parts. */
+export const GOLDEN_LABELLED_DOCUMENTS: SourceDocument[] = GOLDEN_DOCUMENTS.map((document) => ({
+  ...document,
+  chunks: document.chunks.map((chunk) => {
+    const pasal = chunk.citation?.pasal ?? '';
+    const ayat = chunk.citation?.ayat === undefined ? '' : ` ayat (${chunk.citation.ayat})`;
+    const prefix = document.document_id.endsWith('penjelasan') ? 'Penjelasan ' : '';
+    return { ...chunk, citation: { ...chunk.citation, label: `${prefix}Pasal ${pasal}${ayat} UU 22/2009` } };
+  }),
+}));
+
+/** The relevance the v1.1 golden records (as the engine's `lexical-v3` would). */
+export const GOLDEN_RELEVANCE: ClaimRelevance = {
+  score: 0.74,
+  threshold: 0.3,
+  method: { id: 'lexical-v3', version: '3' },
+};
+
+const RULE_SPAN =
+  'melanggar aturan perintah atau larangan yang dinyatakan dengan Alat Pemberi Isyarat Lalu Lintas';
+const SANCTION_SPAN =
+  'dipidana dengan pidana kurungan paling lama 2 (dua) bulan atau denda paling banyak Rp500.000,00 (lima ratus ribu rupiah)';
+const QUOTE_SPAN =
+  'Setiap orang yang mengemudikan Kendaraan Bermotor di Jalan yang melanggar aturan perintah atau larangan yang dinyatakan dengan Alat Pemberi Isyarat Lalu Lintas sebagaimana dimaksud dalam Pasal 106 ayat (4) huruf c dipidana dengan pidana kurungan paling lama 2 (dua) bulan atau denda paling banyak Rp500.000,00 (lima ratus ribu rupiah).';
+
+/** The `law.sanction` composition of the v1.1 golden's second claim: the rule broken and its penalty. */
+export const GOLDEN_SANCTION_COMPOSITION: Composition = {
+  template: 'law.sanction',
+  language: 'id',
+  parts: [
+    { fixed: 'Menurut ' },
+    { cite: 0 },
+    { fixed: ': ' },
+    { fixed: 'Aturan yang dilanggar, ' },
+    { span: 0 },
+    { fixed: '. ' },
+    { fixed: 'Sanksi, ' },
+    { span: 1 },
+    { fixed: ' ' },
+    { marker: 1 },
+  ],
+};
+
+/** The claims of the v1.1 golden: a verbatim quote and a composed sanction. */
+export const GOLDEN_V11_CLAIMS = [
+  {
+    text: `${QUOTE_SPAN} [1]`,
+    evidence: [{ chunk_id: 'uu22-p287-a2', span_text: QUOTE_SPAN }],
+    verification: { label: 'entailed' as const, confidence: 1, verifier: { id: 'verbatim', version: '1' } },
+    relevance: GOLDEN_RELEVANCE,
+  },
+  {
+    text: `Menurut Pasal 287 ayat (2) UU 22/2009: Aturan yang dilanggar, ${RULE_SPAN}. Sanksi, ${SANCTION_SPAN} [1]`,
+    evidence: [
+      { chunk_id: 'uu22-p287-a2', span_text: RULE_SPAN },
+      { chunk_id: 'uu22-p287-a2', span_text: SANCTION_SPAN },
+    ],
+    verification: {
+      label: 'entailed' as const,
+      confidence: 1,
+      verifier: { id: 'composition', version: '1' },
+    },
+    composition: GOLDEN_SANCTION_COMPOSITION,
+    relevance: { ...GOLDEN_RELEVANCE, score: 0.81 },
+  },
+];
+
 export interface GoldenFixture {
   bundle: Bundle;
   keys: TrustedKeys;
@@ -96,8 +173,15 @@ export interface GoldenFixture {
   log: MemoryLog;
 }
 
-/** Builds the golden fixture; `claimCount` > 2 repeats claims (for the 10-claim benchmark bundle). */
-export function buildGoldenFixture(options: { claimCount?: number } = {}): GoldenFixture {
+/**
+ * Builds a golden fixture: the v1 one by default (`claimCount` > 2 repeats its claims, for the
+ * 10-claim benchmark bundle), or the v1.1 one with `version: 'v1.1'`.
+ */
+export function buildGoldenFixture(
+  options: { claimCount?: number; version?: 'v1' | 'v1.1' } = {},
+): GoldenFixture {
+  const v11 = options.version === 'v1.1';
+  const schema: { schema?: CertificateSchema } = v11 ? {} : { schema: CERTIFICATE_SCHEMA_V1 };
   const issuerKey = testSecretKey('issuer');
   const logKey = testSecretKey('log');
   const witnessKeys = GOLDEN_WITNESSES.map((name) => testSecretKey(name));
@@ -106,7 +190,8 @@ export function buildGoldenFixture(options: { claimCount?: number } = {}): Golde
   const cosigners = GOLDEN_WITNESSES.map((name, i) => createCosigner(name, witnessKeys[i]!, () => clock));
   const log = new MemoryLog(GOLDEN_ORIGIN);
   const common = {
-    documents: GOLDEN_DOCUMENTS,
+    ...schema,
+    documents: v11 ? GOLDEN_LABELLED_DOCUMENTS : GOLDEN_DOCUMENTS,
     issuerName: GOLDEN_ISSUER,
     issuerSecretKey: issuerKey,
     log,
@@ -165,7 +250,8 @@ export function buildGoldenFixture(options: { claimCount?: number } = {}): Golde
     },
   ];
   const claimCount = options.claimCount ?? 2;
-  const claims = Array.from({ length: claimCount }, (_, i) => baseClaims[i % baseClaims.length]!);
+  const chosen = v11 ? GOLDEN_V11_CLAIMS : baseClaims;
+  const claims = Array.from({ length: claimCount }, (_, i) => chosen[i % chosen.length]!);
   const answer = claims.map((claim) => claim.text).join(' ');
   clock += 60;
   const bundle = issueBundle({
@@ -175,8 +261,9 @@ export function buildGoldenFixture(options: { claimCount?: number } = {}): Golde
     claims,
     retrieved: ['uu22-p287-a2', 'uu22-p287-a1', 'uu22-p287-a3', 'uu22-penj-p287'],
     issued_at: '2026-11-21T09:30:00Z',
-    certificate_id: '0196f000-0000-7000-8000-0000000000aa',
-    nonce: toHex(sha256(utf8Encode('golden nonce'))).slice(0, 32),
+    certificate_id: v11 ? '0196f000-0000-7000-8000-0000000000bb' : '0196f000-0000-7000-8000-0000000000aa',
+    nonce: toHex(sha256(utf8Encode(v11 ? 'golden v1.1 nonce' : 'golden nonce'))).slice(0, 32),
+    ...(v11 ? { answerRelevance: GOLDEN_RELEVANCE, outcome: 'answered' as const } : {}),
   });
 
   // Two later entries, to test consistency with a newer checkpoint.

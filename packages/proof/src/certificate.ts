@@ -1,26 +1,43 @@
 /**
- * The Saksi answer certificate, v1 (DESIGN.md §6): types, runtime validation, builders and signing.
+ * The Saksi answer certificate, v1 and v1.1 (docs/certificate.md): types, runtime validation,
+ * builders and signing.
  *
- * Conventions (normative for v1):
+ * Conventions (normative for v1 and v1.1):
  * - Digests are lowercase hex SHA-256 (FIPS 180-4) of the UTF-8 text exactly as stored (NFC, LF).
  * - Public keys and signatures are standard padded base64 (RFC 4648 §4).
  * - Offsets (`answer_start`/`answer_end`, `span.start`/`span.end`) count Unicode code points, so a
  *   verifier in any language gets the same slice (W3C Web Annotation `TextPositionSelector` semantics).
  * - The signature is Ed25519 (RFC 8032) over the RFC 8785 canonical bytes of the whole certificate.
+ *
+ * v1.1 adds, and only v1.1 allows: a claim's `composition` (how its text is recomputed from its
+ * evidence) and `relevance`, and the answer's `relevance`, `outcome` and `refusal`.
  */
 import { fromBase64, isLowerHex, toBase64, toHex } from './bytes.js';
+import { renderComposition } from './composition.js';
 import { generateKeyPair, getPublicKey, sign } from './ed25519.js';
 import { ProofError } from './errors.js';
 import { sha256, sha256Hex } from './hash.js';
 import { canonicalizeToBytes } from './jcs.js';
+import type { CompositionLanguage } from './templates.js';
 import { checkObject, type Field, fail } from './validate.js';
 
-/** The `schema` value of a v1 certificate. */
-export const CERTIFICATE_SCHEMA = 'saksi.certificate/v1';
+/** The `schema` value of a v1 certificate (still accepted by every verifier). */
+export const CERTIFICATE_SCHEMA_V1 = 'saksi.certificate/v1';
+/** The `schema` value of a v1.1 certificate. */
+export const CERTIFICATE_SCHEMA_V1_1 = 'saksi.certificate/v1.1';
+/** The `schema` an issuer writes: v1.1. */
+export const CERTIFICATE_SCHEMA = CERTIFICATE_SCHEMA_V1_1;
+/** Every `schema` value a verifier accepts. */
+export const CERTIFICATE_SCHEMAS = [CERTIFICATE_SCHEMA_V1, CERTIFICATE_SCHEMA_V1_1] as const;
+/** A `schema` value a verifier accepts. */
+export type CertificateSchema = (typeof CERTIFICATE_SCHEMAS)[number];
 
 export type QueryMode = 'full' | 'selection';
 export type VerificationLabel = 'entailed' | 'not_supported' | 'contradicted';
-/** Why a claim is shown or not (DESIGN.md §6), plus `INTEGRITY_FAILURE` decided by a verifier. */
+/**
+ * Why a claim is shown or not (docs/certificate.md, "Render policy"), plus `INTEGRITY_FAILURE`
+ * decided by a verifier. `NOT_RELEVANT` is new in v1.1 and appears only in v1.1 certificates.
+ */
 export type RenderReason =
   | 'OK'
   | 'LOW_CONFIDENCE'
@@ -29,6 +46,7 @@ export type RenderReason =
   | 'CONTRADICTED'
   | 'NUMBER_MISMATCH'
   | 'ANCHOR_REQUIRED'
+  | 'NOT_RELEVANT'
   | 'INTEGRITY_FAILURE';
 
 export const VERIFICATION_LABELS: readonly VerificationLabel[] = [
@@ -44,6 +62,7 @@ export const RENDER_REASONS: readonly RenderReason[] = [
   'CONTRADICTED',
   'NUMBER_MISMATCH',
   'ANCHOR_REQUIRED',
+  'NOT_RELEVANT',
   'INTEGRITY_FAILURE',
 ];
 
@@ -100,6 +119,80 @@ export interface Answer {
   text: string;
   sha256: string;
   generator: Generator;
+  /** v1.1: how well all the answer's evidence answers the question. */
+  relevance?: ClaimRelevance;
+  /** v1.1: whether the issuer answered or refused. */
+  outcome?: AnswerOutcome;
+  /** v1.1, only with outcome `refused`: why. */
+  refusal?: Refusal;
+}
+
+/** v1.1: whether an answer answers the question or refuses to. */
+export type AnswerOutcome = 'answered' | 'refused';
+export const ANSWER_OUTCOMES: readonly AnswerOutcome[] = ['answered', 'refused'];
+
+/**
+ * v1.1: why an answer was refused — a slot the documents cannot fill (a fiscal year the collection
+ * lacks), evidence that does not cover the question, no evidence at all, or a question with nothing
+ * to search for.
+ */
+export type RefusalReason = 'MISSING_SLOT' | 'NOT_COVERED' | 'NO_EVIDENCE' | 'INVALID_QUESTION';
+export const REFUSAL_REASONS: readonly RefusalReason[] = [
+  'MISSING_SLOT',
+  'NOT_COVERED',
+  'NO_EVIDENCE',
+  'INVALID_QUESTION',
+];
+
+/** v1.1: the refusal of an answer whose outcome is `refused`. */
+export interface Refusal {
+  reason: RefusalReason;
+}
+
+/** The method that scored relevance, e.g. `{ id: "lexical-v3", version: "3" }` or the LLM judge. */
+export interface RelevanceMethod {
+  id: string;
+  version: string;
+}
+
+/**
+ * v1.1: how well evidence answers the question, for a claim (`claim.relevance`) or for the whole
+ * answer (`answer.relevance`). Below `threshold` the claim is not shown as an answer (render reason
+ * `NOT_RELEVANT`) and the answer counts as not answered.
+ */
+export interface ClaimRelevance {
+  /** In [0, 1]. */
+  score: number;
+  /** In [0, 1]. */
+  threshold: number;
+  method: RelevanceMethod;
+}
+
+/**
+ * v1.1: one part of a composed claim. `span`, `cite` and the two `difference` numbers are indices
+ * into the claim's `evidence`:
+ * - `{ fixed }` a fixed word of the template (exactly one of the registry's strings, templates.ts);
+ * - `{ span: n }` the text of `evidence[n].span`;
+ * - `{ cite: n }` the citation label of `evidence[n]` (it must have one);
+ * - `{ marker: n }` the citation marker `[n]` (n ≥ 1);
+ * - `{ difference: [a, b] }` b − a of two evidence spans that are each exactly one rupiah amount,
+ *   written as the absolute difference in the composition's language (`Rp1.234,00` / `Rp1,234.00`).
+ */
+export type CompositionPart =
+  | { fixed: string }
+  | { span: number }
+  | { cite: number }
+  | { marker: number }
+  | { difference: [number, number] };
+
+/** v1.1: how a verifier recomputes a composed claim's text from its evidence. */
+export interface Composition {
+  /** A template of the registry (templates.ts), e.g. `"law.sanction"`. */
+  template: string;
+  /** The language of the fixed words. */
+  language: CompositionLanguage;
+  /** 1 to 64 parts; the claim's text is their rendered concatenation. */
+  parts: CompositionPart[];
 }
 
 /** RFC 6962 inclusion proof of a leaf in a tree of `tree_size` leaves; `path` is hex, leaf-to-root. */
@@ -169,6 +262,10 @@ export interface Claim {
   evidence: Evidence[];
   verification: ClaimVerification;
   render: { rendered: boolean; reason: RenderReason };
+  /** v1.1: present when the text is composed from the evidence and fixed template words. */
+  composition?: Composition;
+  /** v1.1: how well this claim's evidence answers the question. */
+  relevance?: ClaimRelevance;
 }
 
 export interface Policy {
@@ -178,7 +275,7 @@ export interface Policy {
 }
 
 export interface Certificate {
-  schema: typeof CERTIFICATE_SCHEMA;
+  schema: CertificateSchema;
   certificate_id: string;
   issued_at: string;
   issuer: Issuer;
@@ -302,173 +399,232 @@ const merklePath: Field = {
   },
 };
 
-const certificateSchema: Field = {
+const relevance: Field = {
   kind: 'object',
+  optional: true,
   fields: {
-    schema: { kind: 'literal', values: [CERTIFICATE_SCHEMA] },
-    certificate_id: { kind: 'string', pattern: UUID, max: 36 },
-    issued_at: { kind: 'string', pattern: RFC3339_UTC, max: 40 },
-    issuer: {
-      kind: 'object',
-      fields: {
-        name: shortText,
-        key_id: { kind: 'hex', bytes: 8 },
-        public_key: { kind: 'base64', bytes: 32 },
+    score: { kind: 'number', min: 0, max: 1 },
+    threshold: { kind: 'number', min: 0, max: 1 },
+    method: { kind: 'object', fields: { id: shortText, version: shortText } },
+  },
+};
+/** An index into a claim's evidence (at most 64 items). */
+const evidenceIndex: Field = { kind: 'integer', min: 0, max: 63 };
+const composition: Field = {
+  kind: 'object',
+  optional: true,
+  fields: {
+    template: { kind: 'string', min: 1, max: 100 },
+    language: { kind: 'literal', values: ['id', 'en'] },
+    parts: {
+      kind: 'array',
+      min: 1,
+      max: 64,
+      items: {
+        kind: 'variant',
+        variants: {
+          fixed: { kind: 'string', min: 1, max: 200 },
+          span: evidenceIndex,
+          cite: evidenceIndex,
+          marker: { kind: 'integer', min: 1, max: 999 },
+          difference: { kind: 'array', min: 2, max: 2, items: evidenceIndex },
+        },
       },
     },
-    query: {
-      kind: 'object',
-      fields: {
-        text: { kind: 'string', max: 100_000 },
-        sha256: digest,
-        nonce: { kind: 'string', pattern: /^[0-9a-f]{32,128}$/, max: 128 },
-        mode: { kind: 'literal', values: ['full', 'selection'] },
-        selection_sha256: { ...digest, optional: true },
-        session_id: { ...shortText, optional: true },
+  },
+};
+
+/** The structure of a certificate of `schema`; the v1.1 fields exist only in the v1.1 schema. */
+function certificateSchemaOf(schema: CertificateSchema): Field {
+  const v11 = schema === CERTIFICATE_SCHEMA_V1_1;
+  return {
+    kind: 'object',
+    fields: {
+      schema: { kind: 'literal', values: CERTIFICATE_SCHEMAS },
+      certificate_id: { kind: 'string', pattern: UUID, max: 36 },
+      issued_at: { kind: 'string', pattern: RFC3339_UTC, max: 40 },
+      issuer: {
+        kind: 'object',
+        fields: {
+          name: shortText,
+          key_id: { kind: 'hex', bytes: 8 },
+          public_key: { kind: 'base64', bytes: 32 },
+        },
       },
-    },
-    retrieval: {
-      kind: 'object',
-      fields: {
-        collection: shortText,
-        parameters: {
-          kind: 'object',
-          fields: {
-            top_k: { kind: 'integer', min: 1, max: 1000 },
-            rrf_k: { kind: 'number', min: 0 },
-            weights: { kind: 'record', max: 64, values: { kind: 'number' } },
-            rewrite_variants: {
-              kind: 'array',
-              max: 64,
-              items: {
-                kind: 'object',
-                fields: {
-                  text: { kind: 'string', max: 10_000 },
-                  weight: { kind: 'number' },
-                  kind: shortText,
+      query: {
+        kind: 'object',
+        fields: {
+          text: { kind: 'string', max: 100_000 },
+          sha256: digest,
+          nonce: { kind: 'string', pattern: /^[0-9a-f]{32,128}$/, max: 128 },
+          mode: { kind: 'literal', values: ['full', 'selection'] },
+          selection_sha256: { ...digest, optional: true },
+          session_id: { ...shortText, optional: true },
+        },
+      },
+      retrieval: {
+        kind: 'object',
+        fields: {
+          collection: shortText,
+          parameters: {
+            kind: 'object',
+            fields: {
+              top_k: { kind: 'integer', min: 1, max: 1000 },
+              rrf_k: { kind: 'number', min: 0 },
+              weights: { kind: 'record', max: 64, values: { kind: 'number' } },
+              rewrite_variants: {
+                kind: 'array',
+                max: 64,
+                items: {
+                  kind: 'object',
+                  fields: {
+                    text: { kind: 'string', max: 10_000 },
+                    weight: { kind: 'number' },
+                    kind: shortText,
+                  },
                 },
               },
             },
           },
-        },
-        results: {
-          kind: 'array',
-          max: 1000,
-          items: {
-            kind: 'object',
-            fields: {
-              chunk_id: shortText,
-              document_id: shortText,
-              chunk_sha256: digest,
-              rank: { kind: 'integer', min: 1 },
-              score: { kind: 'number' },
-            },
-          },
-        },
-      },
-    },
-    answer: {
-      kind: 'object',
-      fields: {
-        text,
-        sha256: digest,
-        generator: {
-          kind: 'object',
-          fields: {
-            kind: { kind: 'literal', values: ['extractive', 'llm'] },
-            model: shortText,
-            version: shortText,
-          },
-        },
-      },
-    },
-    claims: {
-      kind: 'array',
-      max: 1000,
-      items: {
-        kind: 'object',
-        fields: {
-          claim_id: shortText,
-          text,
-          sha256: digest,
-          answer_start: count,
-          answer_end: count,
-          evidence: {
+          results: {
             kind: 'array',
-            max: 64,
+            max: 1000,
             items: {
               kind: 'object',
               fields: {
                 chunk_id: shortText,
                 document_id: shortText,
                 chunk_sha256: digest,
-                span: {
-                  kind: 'object',
-                  fields: { start: count, end: count, text, sha256: digest },
-                },
-                document_proof: {
-                  kind: 'object',
-                  fields: { ...objectFields(merklePath), document_root: digest },
-                },
-                anchor: {
-                  kind: 'object',
-                  optional: true,
-                  fields: {
-                    chain_id: { kind: 'integer', min: 1 },
-                    contract: { kind: 'string', pattern: ADDRESS, max: 42 },
-                    tx_hash: { kind: 'string', pattern: TX_HASH, max: 66 },
-                    block_number: count,
-                    batch_root: digest,
-                    batch_proof: merklePath,
-                  },
-                },
-                citation: {
-                  kind: 'object',
-                  fields: {
-                    document_title: { kind: 'string', max: 2_000 },
-                    page: { kind: 'integer', min: 1, optional: true },
-                    section_path: {
-                      kind: 'array',
-                      max: 32,
-                      items: { kind: 'string', max: 1_000 },
-                      optional: true,
-                    },
-                    pasal: { kind: 'string', max: 100, optional: true },
-                    ayat: { kind: 'string', max: 100, optional: true },
-                    label: { kind: 'string', max: 500, optional: true },
-                    url: { kind: 'string', max: 4_000, optional: true },
-                  },
-                },
+                rank: { kind: 'integer', min: 1 },
+                score: { kind: 'number' },
               },
-            },
-          },
-          verification: {
-            kind: 'object',
-            fields: {
-              label: { kind: 'literal', values: VERIFICATION_LABELS },
-              confidence: { kind: 'number', min: 0, max: 1 },
-              verifier: { kind: 'object', fields: { id: shortText, version: shortText } },
-            },
-          },
-          render: {
-            kind: 'object',
-            fields: {
-              rendered: { kind: 'boolean' },
-              reason: { kind: 'literal', values: RENDER_REASONS },
             },
           },
         },
       },
-    },
-    policy: {
-      kind: 'object',
-      fields: {
-        confidence_threshold: { kind: 'number', min: 0, max: 1 },
-        require_anchor: { kind: 'boolean' },
-        fail_closed: { kind: 'literal', values: [true] },
+      answer: {
+        kind: 'object',
+        fields: {
+          text,
+          sha256: digest,
+          generator: {
+            kind: 'object',
+            fields: {
+              kind: { kind: 'literal', values: ['extractive', 'llm'] },
+              model: shortText,
+              version: shortText,
+            },
+          },
+          ...(v11
+            ? {
+                relevance,
+                outcome: { kind: 'literal', values: ANSWER_OUTCOMES, optional: true },
+                refusal: {
+                  kind: 'object',
+                  optional: true,
+                  fields: { reason: { kind: 'literal', values: REFUSAL_REASONS } },
+                },
+              }
+            : {}),
+        },
+      },
+      claims: {
+        kind: 'array',
+        max: 1000,
+        items: {
+          kind: 'object',
+          fields: {
+            claim_id: shortText,
+            text,
+            sha256: digest,
+            answer_start: count,
+            answer_end: count,
+            evidence: {
+              kind: 'array',
+              max: 64,
+              items: {
+                kind: 'object',
+                fields: {
+                  chunk_id: shortText,
+                  document_id: shortText,
+                  chunk_sha256: digest,
+                  span: {
+                    kind: 'object',
+                    fields: { start: count, end: count, text, sha256: digest },
+                  },
+                  document_proof: {
+                    kind: 'object',
+                    fields: { ...objectFields(merklePath), document_root: digest },
+                  },
+                  anchor: {
+                    kind: 'object',
+                    optional: true,
+                    fields: {
+                      chain_id: { kind: 'integer', min: 1 },
+                      contract: { kind: 'string', pattern: ADDRESS, max: 42 },
+                      tx_hash: { kind: 'string', pattern: TX_HASH, max: 66 },
+                      block_number: count,
+                      batch_root: digest,
+                      batch_proof: merklePath,
+                    },
+                  },
+                  citation: {
+                    kind: 'object',
+                    fields: {
+                      document_title: { kind: 'string', max: 2_000 },
+                      page: { kind: 'integer', min: 1, optional: true },
+                      section_path: {
+                        kind: 'array',
+                        max: 32,
+                        items: { kind: 'string', max: 1_000 },
+                        optional: true,
+                      },
+                      pasal: { kind: 'string', max: 100, optional: true },
+                      ayat: { kind: 'string', max: 100, optional: true },
+                      label: { kind: 'string', max: 500, optional: true },
+                      url: { kind: 'string', max: 4_000, optional: true },
+                    },
+                  },
+                },
+              },
+            },
+            verification: {
+              kind: 'object',
+              fields: {
+                label: { kind: 'literal', values: VERIFICATION_LABELS },
+                confidence: { kind: 'number', min: 0, max: 1 },
+                verifier: { kind: 'object', fields: { id: shortText, version: shortText } },
+              },
+            },
+            render: {
+              kind: 'object',
+              fields: {
+                rendered: { kind: 'boolean' },
+                reason: {
+                  kind: 'literal',
+                  values: v11 ? RENDER_REASONS : RENDER_REASONS.filter((reason) => reason !== 'NOT_RELEVANT'),
+                },
+              },
+            },
+            ...(v11 ? { composition, relevance } : {}),
+          },
+        },
+      },
+      policy: {
+        kind: 'object',
+        fields: {
+          confidence_threshold: { kind: 'number', min: 0, max: 1 },
+          require_anchor: { kind: 'boolean' },
+          fail_closed: { kind: 'literal', values: [true] },
+        },
       },
     },
-  },
+  };
+}
+
+const certificateSchemas: Record<CertificateSchema, Field> = {
+  [CERTIFICATE_SCHEMA_V1]: certificateSchemaOf(CERTIFICATE_SCHEMA_V1),
+  [CERTIFICATE_SCHEMA_V1_1]: certificateSchemaOf(CERTIFICATE_SCHEMA_V1_1),
 };
 
 const bundleSchema: Field = {
@@ -500,12 +656,24 @@ function objectFields(field: Field): Record<string, Field> {
 }
 
 /**
- * Checks that `value` is a structurally valid v1 certificate (types, sizes, formats — not hashes or
- * signatures). Throws `ProofError('CERTIFICATE_INVALID')` naming the first bad field.
+ * Checks that `value` is a structurally valid v1 or v1.1 certificate (types, sizes, formats — not
+ * hashes or signatures). The v1.1 fields are refused in a v1 certificate. Throws
+ * `ProofError('CERTIFICATE_INVALID')` naming the first bad field.
+ *
+ * @example
+ * const certificate = validateCertificate(JSON.parse(text)); // throws CERTIFICATE_INVALID when malformed
  */
 export function validateCertificate(value: unknown): Certificate {
-  checkObject(value, certificateSchema, 'certificate', 'CERTIFICATE_INVALID');
+  const declared =
+    typeof value === 'object' && value !== null && Object.hasOwn(value, 'schema')
+      ? (value as { schema: unknown }).schema
+      : undefined;
+  const schema = declared === CERTIFICATE_SCHEMA_V1_1 ? CERTIFICATE_SCHEMA_V1_1 : CERTIFICATE_SCHEMA_V1;
+  checkObject(value, certificateSchemas[schema], 'certificate', 'CERTIFICATE_INVALID');
   const certificate = value as Certificate;
+  const answer = certificate.answer;
+  if (answer.refusal !== undefined && answer.outcome !== 'refused')
+    fail('CERTIFICATE_INVALID', 'certificate.answer.refusal', 'is allowed only with outcome "refused"');
   certificate.claims.forEach((claim, index) => {
     if (claim.answer_end < claim.answer_start) {
       fail('CERTIFICATE_INVALID', `certificate.claims[${index}].answer_end`, 'is before answer_start');
@@ -601,6 +769,13 @@ export interface ClaimInput {
   evidence: EvidenceInput[];
   verification: ClaimVerification;
   render: { rendered: boolean; reason: RenderReason };
+  /**
+   * v1.1: how `text` is composed from the evidence (its parts' indices point into `evidence`). The
+   * builder checks that it renders to exactly `text`.
+   */
+  composition?: Composition;
+  /** v1.1: how well the claim's evidence answers the question. */
+  relevance?: ClaimRelevance;
 }
 
 /** Evidence input: the chunk text is needed to compute span offsets; it goes into the bundle, not the certificate. */
@@ -617,20 +792,36 @@ export interface EvidenceInput {
 }
 
 export interface CertificateInput {
+  /** The schema to write (default v1.1, {@link CERTIFICATE_SCHEMA}); v1 refuses the v1.1 fields. */
+  schema?: CertificateSchema;
   certificate_id?: string;
   issued_at?: string;
   issuer: Issuer;
   query: { text: string; nonce?: string; mode?: QueryMode; selection?: string; session_id?: string };
   retrieval: Retrieval;
-  answer: { text: string; generator: Generator };
+  answer: {
+    text: string;
+    generator: Generator;
+    /** v1.1: relevance of all the answer's evidence to the question. */
+    relevance?: ClaimRelevance;
+    /** v1.1: answered or refused. */
+    outcome?: AnswerOutcome;
+    /** v1.1: why the answer was refused (only with outcome `refused`). */
+    refusal?: Refusal;
+  };
   claims: ClaimInput[];
   policy?: Partial<Omit<Policy, 'fail_closed'>>;
 }
 
 /**
- * Builds a v1 certificate from plain inputs: normalizes text, computes every digest and offset,
- * and validates the result. Throws `CERTIFICATE_INVALID` when a claim is not in the answer or a span
- * is not in its chunk.
+ * Builds a certificate (v1.1 unless `input.schema` says v1) from plain inputs: normalizes text,
+ * computes every digest and offset, and validates the result. Throws `CERTIFICATE_INVALID` when a
+ * claim is not in the answer, a span is not in its chunk, a composition does not render to its
+ * claim's text, or a v1 certificate is given v1.1 fields.
+ *
+ * @example
+ * const { certificate, chunks } = buildCertificate({ issuer, query: { text: question }, retrieval, answer, claims });
+ * const signature = signCertificate(certificate, secretKey);
  */
 export function buildCertificate(input: CertificateInput): {
   certificate: Certificate;
@@ -670,7 +861,7 @@ export function buildCertificate(input: CertificateInput): {
       if (evidenceInput.anchor) item.anchor = evidenceInput.anchor;
       return item;
     });
-    return {
+    const claim: Claim = {
       claim_id: claimInput.claim_id ?? `c${index + 1}`,
       text: claimText,
       sha256: sha256Hex(claimText),
@@ -680,6 +871,16 @@ export function buildCertificate(input: CertificateInput): {
       verification: claimInput.verification,
       render: claimInput.render,
     };
+    if (claimInput.composition !== undefined) {
+      const rendered = renderComposition(claimInput.composition, evidence);
+      if (!rendered.ok)
+        fail('CERTIFICATE_INVALID', `claims[${index}].composition`, `does not render (${rendered.message})`);
+      if (rendered.text !== claimText)
+        fail('CERTIFICATE_INVALID', `claims[${index}].composition`, 'does not render to the claim text');
+      claim.composition = claimInput.composition;
+    }
+    if (claimInput.relevance !== undefined) claim.relevance = claimInput.relevance;
+    return claim;
   });
   const query: Query = {
     text: queryText,
@@ -690,14 +891,22 @@ export function buildCertificate(input: CertificateInput): {
   if (input.query.selection !== undefined)
     query.selection_sha256 = sha256Hex(normalizeText(input.query.selection));
   if (input.query.session_id !== undefined) query.session_id = input.query.session_id;
+  const answer: Answer = {
+    text: answerText,
+    sha256: sha256Hex(answerText),
+    generator: input.answer.generator,
+  };
+  if (input.answer.relevance !== undefined) answer.relevance = input.answer.relevance;
+  if (input.answer.outcome !== undefined) answer.outcome = input.answer.outcome;
+  if (input.answer.refusal !== undefined) answer.refusal = input.answer.refusal;
   const certificate: Certificate = {
-    schema: CERTIFICATE_SCHEMA,
+    schema: input.schema ?? CERTIFICATE_SCHEMA,
     certificate_id: input.certificate_id ?? uuidv7(Date.parse(issuedAt)),
     issued_at: issuedAt,
     issuer: input.issuer,
     query,
     retrieval: input.retrieval,
-    answer: { text: answerText, sha256: sha256Hex(answerText), generator: input.answer.generator },
+    answer,
     claims,
     policy: {
       confidence_threshold: input.policy?.confidence_threshold ?? 0.5,

@@ -22,19 +22,28 @@ export {
   utf8Encode,
 } from './bytes.js';
 export {
+  ANSWER_OUTCOMES,
   type Anchor,
   type Answer,
+  type AnswerOutcome,
   type Bundle,
   type BundleChunk,
   type BundleLog,
   buildCertificate,
   CERTIFICATE_SCHEMA,
+  CERTIFICATE_SCHEMA_V1,
+  CERTIFICATE_SCHEMA_V1_1,
+  CERTIFICATE_SCHEMAS,
   type Certificate,
   type CertificateInput,
+  type CertificateSchema,
   type Citation,
   type Claim,
   type ClaimInput,
+  type ClaimRelevance,
   type ClaimVerification,
+  type Composition,
+  type CompositionPart,
   certificateSha256,
   codePointLength,
   type DocumentProof,
@@ -55,7 +64,11 @@ export {
   type Policy,
   type Query,
   type QueryMode,
+  REFUSAL_REASONS,
   RENDER_REASONS,
+  type Refusal,
+  type RefusalReason,
+  type RelevanceMethod,
   type RenderReason,
   type Retrieval,
   type RetrievalResult,
@@ -79,6 +92,16 @@ export {
   signCheckpoint,
   verifyCheckpoint,
 } from './checkpoint.js';
+export {
+  type CompositionEvidence,
+  type CompositionProblem,
+  type CompositionRendering,
+  formatRupiah,
+  isVerbatimComposition,
+  MAX_COMPOSITION_PARTS,
+  renderComposition,
+  wholeRupiah,
+} from './composition.js';
 export {
   COSIGNATURE_PAYLOAD_LENGTH,
   COSIGNATURE_SIGNATURE_TYPE_ED25519,
@@ -186,11 +209,23 @@ export {
   type SourceDocument,
 } from './reference-issuer.js';
 export {
+  type AnswerDecision,
   type ClaimDecision,
+  decideAnswer,
   decideRender,
+  type RelevanceDecision,
   type RenderContext,
+  type SupportDecision,
+  type SupportKind,
   unsupportedQualifiers,
 } from './render-policy.js';
+export {
+  COMPOSITION_TEMPLATES,
+  type CompositionLanguage,
+  type CompositionTemplate,
+  compositionTemplate,
+  isFixedAllowed,
+} from './templates.js';
 export { parseTrustedKeys, type TrustedKeys, trustOptions } from './trust.js';
 export {
   type CredentialImport,

@@ -7,17 +7,22 @@
 import { toHex } from './bytes.js';
 import {
   type Anchor,
+  type AnswerOutcome,
   type Bundle,
   buildCertificate,
   type Certificate,
+  type CertificateSchema,
   type Citation,
+  type ClaimRelevance,
   type ClaimVerification,
+  type Composition,
   type DocumentProof,
   type Generator,
   issuerFromSecretKey,
   logLeafInput,
   normalizeText,
   type Policy,
+  type Refusal,
   type RenderReason,
   type RetrievalResult,
   signCertificate,
@@ -52,15 +57,25 @@ export interface AnchorRound {
 }
 
 export interface IssueBundleInput {
+  /** The schema to write (default v1.1); v1 is for regression fixtures. */
+  schema?: CertificateSchema;
   documents: SourceDocument[];
   question: string;
   answer: string;
   generator?: Generator;
+  /** v1.1: the answer's relevance, outcome and refusal. */
+  answerRelevance?: ClaimRelevance;
+  outcome?: AnswerOutcome;
+  refusal?: Refusal;
   claims: {
     text: string;
     evidence: { chunk_id: string; span_text: string }[];
     verification?: ClaimVerification;
     render?: { rendered: boolean; reason: RenderReason };
+    /** v1.1: the claim's composition; its indices point into `evidence`. */
+    composition?: Composition;
+    /** v1.1: the claim's relevance. */
+    relevance?: ClaimRelevance;
   }[];
   /** Retrieved chunk ids in rank order (default: every cited chunk, in citation order). */
   retrieved?: string[];
@@ -146,6 +161,8 @@ export function issueBundle(input: IssueBundleInput): Bundle {
       verifier: { id: 'lexical', version: '1' },
     },
     render: claim.render ?? { rendered: true, reason: 'OK' as const },
+    ...(claim.composition ? { composition: claim.composition } : {}),
+    ...(claim.relevance ? { relevance: claim.relevance } : {}),
     evidence: claim.evidence.map((evidence) => {
       const { tree, index, chunk } = locate(evidence.chunk_id);
       if (!cited.includes(chunk.chunk_id)) cited.push(chunk.chunk_id);
@@ -181,6 +198,7 @@ export function issueBundle(input: IssueBundleInput): Bundle {
   });
 
   const { certificate, chunks } = buildCertificate({
+    ...(input.schema ? { schema: input.schema } : {}),
     ...(input.certificate_id ? { certificate_id: input.certificate_id } : {}),
     ...(input.issued_at ? { issued_at: input.issued_at } : {}),
     issuer: issuerFromSecretKey(input.issuerName, input.issuerSecretKey),
@@ -198,6 +216,9 @@ export function issueBundle(input: IssueBundleInput): Bundle {
     answer: {
       text: input.answer,
       generator: input.generator ?? { kind: 'extractive', model: 'saksi-extractive', version: '1' },
+      ...(input.answerRelevance ? { relevance: input.answerRelevance } : {}),
+      ...(input.outcome ? { outcome: input.outcome } : {}),
+      ...(input.refusal ? { refusal: input.refusal } : {}),
     },
     claims,
     ...(input.policy ? { policy: input.policy } : {}),

@@ -1,10 +1,70 @@
 /**
- * The fail-closed render policy (DESIGN.md §2.1, §6): a claim is shown as verified only when every
- * integrity check passed AND the verifier's own reading of the claim agrees. The decision is made
- * here, by the verifier, never taken from text a model produced.
+ * The fail-closed render policy (docs/certificate.md, "Render policy" and "Three results"): a claim
+ * is shown as verified only when every integrity check passed AND the verifier's own reading of the
+ * claim agrees. The decision is made here, by the verifier, never taken from text a model produced.
+ *
+ * Besides the render decision, each claim gets two of the three results a reader sees — whether it
+ * is *supported* by its evidence and whether that evidence is *relevant* to the question — and the
+ * answer gets its outcome and relevance. (The third, *authentic*, is the integrity checks of
+ * verify-bundle.ts.)
  */
-import type { Certificate, Claim, RenderReason } from './certificate.js';
+import type {
+  AnswerOutcome,
+  Certificate,
+  Claim,
+  RefusalReason,
+  RelevanceMethod,
+  RenderReason,
+} from './certificate.js';
+import { evidencePartTexts, isVerbatimComposition, renderComposition } from './composition.js';
 import { unsupportedFigures } from './numbers.js';
+
+/** How a claim is supported by its evidence, as the verifier decided it. */
+export type SupportKind = 'verbatim' | 'composed' | 'entailed' | 'not_supported' | 'contradicted';
+
+/**
+ * The *supported* result of a claim. `verbatim` and `composed` are decided by the verifier itself
+ * (the claim is its span, or recomputes from its composition; the spans' hashes and offsets are
+ * integrity checks), never read from a score. `entailed` repeats the certificate's entailment
+ * verifier (`method`) and its `score`.
+ */
+export interface SupportDecision {
+  kind: SupportKind;
+  /**
+   * `verbatim`, `composition`, the entailment verifier's id, or what the verifier found wrong:
+   * `integrity`, `no-evidence`, `figures`, `qualifiers`.
+   */
+  method: string;
+  score?: number;
+  /** For `verbatim` and `composed`: how many evidence spans the claim is made of. */
+  spans?: number;
+}
+
+/**
+ * The *relevant* result of a claim or answer: the certificate's relevance score against its
+ * threshold (v1.1). `unknown` for v1 certificates, claims without a relevance, and certificates
+ * that are not authentic.
+ */
+export interface RelevanceDecision {
+  status: 'relevant' | 'not_relevant' | 'unknown';
+  score?: number;
+  threshold?: number;
+  method?: RelevanceMethod;
+}
+
+/** The verifier's reading of the answer as a whole. */
+export interface AnswerDecision {
+  /** From the certificate (v1.1); `unknown` for v1. */
+  outcome: AnswerOutcome | 'unknown';
+  /** The refusal reason of a refused answer. */
+  refusal?: RefusalReason;
+  relevant: RelevanceDecision;
+  /**
+   * True when the answer may be shown as an answer: not refused, not below its relevance threshold,
+   * and at least one claim shown as verified. A refused or not relevant answer is "not answered".
+   */
+  answered: boolean;
+}
 
 /** The verifier's decision for one claim. */
 export interface ClaimDecision {
@@ -20,6 +80,10 @@ export interface ClaimDecision {
   unsupported_figures: string[];
   /** Negations or quantifiers in the claim that no evidence span contains. */
   unsupported_qualifiers: string[];
+  /** Whether the claim follows from its evidence, and how the verifier knows. */
+  supported: SupportDecision;
+  /** Whether the claim's evidence answers the question (v1.1 `relevance`). */
+  relevant: RelevanceDecision;
 }
 
 const NEGATIONS = [
@@ -103,60 +167,181 @@ export interface RenderContext {
   anchoredClaims?: readonly boolean[];
 }
 
-/** Decides, for each claim of `certificate`, whether it may be shown as verified and why. */
+/** The verifier ids that claim support by construction; the verifier confirms them itself. */
+const VERBATIM_VERIFIER = 'verbatim';
+const COMPOSITION_VERIFIER = 'composition';
+/** Citation markers at the end of a verbatim quote: `… [1]`, `… [1][2]`. */
+const TRAILING_MARKERS = /(?:\s*\[\d{1,3}\])+\s*$/u;
+
+/**
+ * Decides, for each claim of `certificate`, whether it may be shown as verified and why, and its
+ * *supported* and *relevant* results.
+ *
+ * @example
+ * const decisions = decideRender(certificate, { integrityOk: true });
+ * decisions[0]?.supported.kind; // 'verbatim' | 'composed' | 'entailed' | …
+ */
 export function decideRender(certificate: Certificate, context: RenderContext): ClaimDecision[] {
-  return certificate.claims.map((claim, index) => {
-    const sources = claim.evidence.flatMap((evidence) => [
-      evidence.span.text,
-      evidence.citation.pasal ?? '',
-      evidence.citation.ayat ?? '',
-      evidence.citation.page === undefined ? '' : String(evidence.citation.page),
-      ...(evidence.citation.section_path ?? []),
-      evidence.citation.document_title,
-    ]);
-    const unsupported = unsupportedFigures(claim.text, sources).map((figure) => figure.raw);
-    const qualifiers = unsupportedQualifiers(
-      claim.text,
-      claim.evidence.map((evidence) => evidence.span.text),
-    );
-    const reason = reasonFor(
-      claim,
-      certificate,
-      context,
-      index,
-      unsupported.length > 0,
-      qualifiers.length > 0,
-    );
-    return {
-      claim_id: claim.claim_id,
-      text: claim.text,
-      rendered: reason === 'OK',
-      reason,
-      label: claim.verification.label,
-      confidence: claim.verification.confidence,
-      certificate_render: claim.render,
-      unsupported_figures: unsupported,
-      unsupported_qualifiers: qualifiers,
-    };
-  });
+  return certificate.claims.map((claim, index) => decideClaim(claim, index, certificate, context));
 }
 
-function reasonFor(
+/** What the verifier reads off a claim's text against its evidence. */
+interface Reading {
+  unsupportedFigures: string[];
+  unsupportedQualifiers: string[];
+  /** For a composed claim: whether it recomputes to its text. */
+  recomputed?: boolean;
+  /** The claim is exactly one of its spans (plus markers), or a single-span composition. */
+  verbatim: boolean;
+}
+
+function read(claim: Claim): Reading {
+  const composition = claim.composition;
+  if (composition !== undefined) {
+    const rendered = renderComposition(composition, claim.evidence);
+    if (rendered.ok && rendered.text === claim.text) {
+      // Span parts are the evidence by construction and a difference is recomputed: only the fixed
+      // words, and the seams between parts, can add a figure or a qualifier.
+      const parts = evidencePartTexts(composition, claim.evidence);
+      return {
+        unsupportedFigures: unsupportedFigures(claim.text, parts).map((figure) => figure.raw),
+        unsupportedQualifiers: unsupportedQualifiers(claim.text, parts),
+        recomputed: true,
+        verbatim: isVerbatimComposition(composition),
+      };
+    }
+    return { ...readText(claim), recomputed: false, verbatim: false };
+  }
+  return readText(claim);
+}
+
+function readText(claim: Claim): Reading {
+  const sources = claim.evidence.flatMap((evidence) => [
+    evidence.span.text,
+    evidence.citation.pasal ?? '',
+    evidence.citation.ayat ?? '',
+    evidence.citation.page === undefined ? '' : String(evidence.citation.page),
+    ...(evidence.citation.section_path ?? []),
+    evidence.citation.document_title,
+  ]);
+  const quoted = claim.text.replace(TRAILING_MARKERS, '');
+  return {
+    unsupportedFigures: unsupportedFigures(claim.text, sources).map((figure) => figure.raw),
+    unsupportedQualifiers: unsupportedQualifiers(
+      claim.text,
+      claim.evidence.map((evidence) => evidence.span.text),
+    ),
+    verbatim: claim.evidence.some(
+      (evidence) => evidence.span.text === claim.text || evidence.span.text === quoted,
+    ),
+  };
+}
+
+function decideClaim(
   claim: Claim,
+  index: number,
   certificate: Certificate,
   context: RenderContext,
+): ClaimDecision {
+  const reading = read(claim);
+  const { reason, supported } = decide(claim, index, certificate, context, reading);
+  return {
+    claim_id: claim.claim_id,
+    text: claim.text,
+    rendered: reason === 'OK',
+    reason,
+    label: claim.verification.label,
+    confidence: claim.verification.confidence,
+    certificate_render: claim.render,
+    unsupported_figures: reading.unsupportedFigures,
+    unsupported_qualifiers: reading.unsupportedQualifiers,
+    supported,
+    relevant: context.integrityOk ? relevanceOf(claim.relevance) : { status: 'unknown' },
+  };
+}
+
+function decide(
+  claim: Claim,
   index: number,
-  numberMismatch: boolean,
-  qualifierMismatch: boolean,
-): RenderReason {
-  if (!context.integrityOk) return 'INTEGRITY_FAILURE';
-  if (claim.evidence.length === 0) return 'NO_EVIDENCE';
-  if (claim.verification.label === 'contradicted') return 'CONTRADICTED';
-  if (claim.verification.label === 'not_supported') return 'NOT_SUPPORTED';
-  if (claim.verification.confidence < certificate.policy.confidence_threshold) return 'LOW_CONFIDENCE';
-  if (numberMismatch) return 'NUMBER_MISMATCH';
-  if (qualifierMismatch) return 'NOT_SUPPORTED';
-  if (certificate.policy.require_anchor && context.anchoredClaims?.[index] !== true) return 'ANCHOR_REQUIRED';
-  if (!claim.render.rendered) return claim.render.reason === 'OK' ? 'NOT_SUPPORTED' : claim.render.reason;
-  return 'OK';
+  certificate: Certificate,
+  context: RenderContext,
+  reading: Reading,
+): { reason: RenderReason; supported: SupportDecision } {
+  const verification = claim.verification;
+  const stated = { method: verification.verifier.id, score: verification.confidence };
+  const notSupported = (reason: RenderReason, method: string, score?: number) => ({
+    reason,
+    supported: { kind: 'not_supported' as const, method, ...(score === undefined ? {} : { score }) },
+  });
+  if (!context.integrityOk) return notSupported('INTEGRITY_FAILURE', 'integrity');
+  if (claim.evidence.length === 0) return notSupported('NO_EVIDENCE', 'no-evidence');
+  if (verification.label === 'contradicted')
+    return { reason: 'CONTRADICTED', supported: { kind: 'contradicted', ...stated } };
+  if (verification.label === 'not_supported')
+    return notSupported('NOT_SUPPORTED', stated.method, stated.score);
+  if (verification.confidence < certificate.policy.confidence_threshold)
+    return notSupported('LOW_CONFIDENCE', stated.method, stated.score);
+  if (reading.recomputed === false) return notSupported('NOT_SUPPORTED', COMPOSITION_VERIFIER);
+  if (reading.unsupportedFigures.length > 0) return notSupported('NUMBER_MISMATCH', 'figures');
+  if (reading.unsupportedQualifiers.length > 0) return notSupported('NOT_SUPPORTED', 'qualifiers');
+  let supported: SupportDecision;
+  if (reading.recomputed === true || reading.verbatim) {
+    supported = {
+      kind: reading.verbatim ? 'verbatim' : 'composed',
+      method: reading.recomputed === true ? COMPOSITION_VERIFIER : VERBATIM_VERIFIER,
+      spans: reading.verbatim ? 1 : claim.evidence.length,
+    };
+  } else if (stated.method === VERBATIM_VERIFIER || stated.method === COMPOSITION_VERIFIER) {
+    // The certificate claims support by construction, but the claim is neither its span nor composed.
+    return notSupported('NOT_SUPPORTED', stated.method);
+  } else {
+    supported = { kind: 'entailed', ...stated };
+  }
+  const relevance = claim.relevance;
+  if (relevance !== undefined && relevance.score < relevance.threshold)
+    return { reason: 'NOT_RELEVANT', supported };
+  if (certificate.policy.require_anchor && context.anchoredClaims?.[index] !== true)
+    return { reason: 'ANCHOR_REQUIRED', supported };
+  if (!claim.render.rendered)
+    return { reason: claim.render.reason === 'OK' ? 'NOT_SUPPORTED' : claim.render.reason, supported };
+  return { reason: 'OK', supported };
+}
+
+function relevanceOf(relevance: Claim['relevance']): RelevanceDecision {
+  if (relevance === undefined) return { status: 'unknown' };
+  return {
+    status: relevance.score >= relevance.threshold ? 'relevant' : 'not_relevant',
+    score: relevance.score,
+    threshold: relevance.threshold,
+    method: { id: relevance.method.id, version: relevance.method.version },
+  };
+}
+
+/**
+ * The verifier's reading of the answer: its outcome and relevance (v1.1; `unknown` for v1), and
+ * whether it may be shown as an answer at all.
+ *
+ * @example
+ * const answer = decideAnswer(certificate, decideRender(certificate, { integrityOk }), integrityOk);
+ * if (!answer.answered) showNotAnswered();
+ */
+export function decideAnswer(
+  certificate: Certificate,
+  claims: readonly ClaimDecision[],
+  integrityOk: boolean,
+): AnswerDecision {
+  const answer = certificate.answer;
+  const outcome = answer.outcome ?? 'unknown';
+  const relevant = integrityOk ? relevanceOf(answer.relevance) : { status: 'unknown' as const };
+  const decision: AnswerDecision = {
+    outcome,
+    relevant,
+    answered:
+      integrityOk &&
+      outcome !== 'refused' &&
+      relevant.status !== 'not_relevant' &&
+      claims.some((claim) => claim.rendered),
+  };
+  if (answer.refusal !== undefined) decision.refusal = answer.refusal.reason;
+  return decision;
 }

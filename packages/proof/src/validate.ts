@@ -14,9 +14,11 @@ export type Field =
   | { kind: 'number'; min?: number; max?: number; optional?: boolean }
   | { kind: 'boolean'; optional?: boolean }
   | { kind: 'literal'; values: readonly unknown[]; optional?: boolean }
-  | { kind: 'array'; max: number; items: Field; optional?: boolean }
+  | { kind: 'array'; min?: number; max: number; items: Field; optional?: boolean }
   | { kind: 'record'; max: number; values: Field; optional?: boolean }
-  | { kind: 'object'; fields: Record<string, Field>; optional?: boolean };
+  | { kind: 'object'; fields: Record<string, Field>; optional?: boolean }
+  /** An object with exactly one property, whose name picks the field its value must match. */
+  | { kind: 'variant'; variants: Record<string, Field>; optional?: boolean };
 
 /** Throws a `ProofError` with `code`, naming `path`. */
 export function fail(code: ProofErrorCode, path: string, problem: string): never {
@@ -90,6 +92,8 @@ function checkField(
     case 'array':
       if (!Array.isArray(value)) fail(code, path, 'must be an array');
       if (value.length > field.max) fail(code, path, `has more than ${field.max} items`);
+      if (field.min !== undefined && value.length < field.min)
+        fail(code, path, `has fewer than ${field.min} items`);
       for (let i = value.length - 1; i >= 0; i--)
         stack.push({ value: value[i], field: field.items, path: `${path}[${i}]` });
       return;
@@ -114,6 +118,16 @@ function checkField(
         }
         stack.push({ value: value[key], field: child, path: `${path}.${key}` });
       }
+      return;
+    }
+    case 'variant': {
+      if (!isPlainObject(value)) fail(code, path, 'must be an object');
+      const keys = Object.keys(value);
+      if (keys.length !== 1)
+        fail(code, path, `must have exactly one of ${Object.keys(field.variants).join(', ')}`);
+      const key = keys[0]!;
+      if (!Object.hasOwn(field.variants, key)) fail(code, `${path}.${key}`, 'is not allowed');
+      stack.push({ value: value[key], field: field.variants[key]!, path: `${path}.${key}` });
       return;
     }
   }

@@ -1,9 +1,12 @@
 /**
- * `verifyBundle` — the one verifier that the server, the CLI and the browser all call (DESIGN.md §2.3).
+ * `verifyBundle` — the one verifier that the server, the CLI and the browser all call
+ * (docs/verification.md).
  *
- * It runs every check of DESIGN.md §4 "Verify" on a hostile bundle, reports each with its code
- * (DESIGN.md §6), and decides per claim, fail-closed, whether it may be shown as verified. It never
- * throws on bad input: malformed bundles come back as a failed `structure` check.
+ * It runs every check of docs/certificate.md "Verification result" on a hostile bundle, reports each
+ * with its code, and decides per claim, fail-closed, whether it may be shown as verified. It reports
+ * three separate results: *authentic* (every integrity check passed), and per claim *supported* and
+ * *relevant*, with the answer's outcome and relevance. It never throws on bad input: malformed
+ * bundles come back as a failed `structure` check.
  */
 import { constantTimeEqual, fromBase64, fromHex, hexDigestEqual, toHex } from './bytes.js';
 import {
@@ -17,6 +20,7 @@ import {
   validateBundle,
 } from './certificate.js';
 import { type Checkpoint, parseCheckpoint, verifyCheckpoint } from './checkpoint.js';
+import { renderComposition } from './composition.js';
 import { createCosignatureVerifier, verifyCosignatures } from './cosignature.js';
 import { verify } from './ed25519.js';
 import { isProofError } from './errors.js';
@@ -24,15 +28,16 @@ import { sha256Hex } from './hash.js';
 import { canonicalizeToBytes } from './jcs.js';
 import { hashLeaf, verifyConsistencyProof, verifyInclusionProof } from './merkle.js';
 import { createNoteVerifier, type NoteVerifier } from './note.js';
-import { type ClaimDecision, decideRender } from './render-policy.js';
+import { type AnswerDecision, type ClaimDecision, decideAnswer, decideRender } from './render-policy.js';
 
-/** Integrity failure codes (DESIGN.md §6, plus `MALFORMED`, `CITATION_MISMATCH`, `COSIGNATURES_MISSING`). */
+/** Integrity failure codes (docs/certificate.md, "Verification result"). */
 export type IntegrityCode =
   | 'MALFORMED'
   | 'SIGNATURE_INVALID'
   | 'UNKNOWN_ISSUER'
   | 'HASH_MISMATCH'
   | 'SPAN_OFFSET_MISMATCH'
+  | 'COMPOSITION_MISMATCH'
   | 'CITATION_MISMATCH'
   | 'DOCUMENT_PROOF_INVALID'
   | 'ANCHOR_NOT_FOUND'
@@ -51,6 +56,7 @@ export type CheckId =
   | 'hashes'
   | 'claim_offsets'
   | 'spans'
+  | 'compositions'
   | 'citations'
   | 'document_proofs'
   | 'anchor_proofs'
@@ -68,6 +74,7 @@ export const CHECK_ORDER: readonly CheckId[] = [
   'hashes',
   'claim_offsets',
   'spans',
+  'compositions',
   'citations',
   'document_proofs',
   'anchor_proofs',
@@ -155,11 +162,20 @@ export interface VerifyBundleOptions {
 export interface BundleVerification {
   /** `verified` only when no check failed. */
   verdict: 'verified' | 'failed';
+  /**
+   * The *authentic* result: every integrity check passed (hashes, offsets, compositions, proofs,
+   * signature, log, anchors). A skipped check was not asked for (no option given, or nothing to
+   * check); it counts neither for nor against. Equivalent to `verdict === 'verified'`.
+   */
+  authentic: boolean;
   certificate_id: string | null;
   checks: Check[];
   /** Distinct integrity codes found, in check order. */
   codes: IntegrityCode[];
+  /** Per claim: the render decision with its *supported* and *relevant* results. */
   claims: ClaimDecision[];
+  /** The answer's outcome and *relevant* result, and whether it may be shown as an answer. */
+  answer: AnswerDecision;
   summary: { verified: number; blocked: number; total: number };
   /** The verified checkpoint of this bundle, to remember as the new last-seen one when larger. */
   checkpoint: { origin: string; size: number; root_hash: string } | null;
@@ -225,7 +241,7 @@ export async function verifyBundle(
       isProofError(error) ? error.message : 'The bundle is not valid.',
       field,
     );
-    return finish(checks, null, [], null);
+    return finish(checks, null, [], NO_ANSWER, null);
   }
   checks.pass('structure', 'The bundle and its certificate are well formed.');
   const certificate = bundle.certificate;
@@ -234,6 +250,7 @@ export async function verifyBundle(
   checkHashes(bundle, checks);
   checkClaimOffsets(certificate, checks);
   checkSpans(bundle, checks);
+  checkCompositions(certificate, checks);
   checkCitations(certificate, checks);
   checkDocumentProofs(certificate, checks);
   const anchoredClaims = await checkAnchors(certificate, options, checks);
@@ -243,13 +260,18 @@ export async function verifyBundle(
 
   const integrityOk = !checks.list().some((check) => check.status === 'fail');
   const claims = decideRender(certificate, { integrityOk, anchoredClaims });
-  return finish(checks, certificate.certificate_id, claims, checkpoint);
+  const answer = decideAnswer(certificate, claims, integrityOk);
+  return finish(checks, certificate.certificate_id, claims, answer, checkpoint);
 }
+
+/** The answer reading of a bundle that could not be read at all. */
+const NO_ANSWER: AnswerDecision = { outcome: 'unknown', relevant: { status: 'unknown' }, answered: false };
 
 function finish(
   checks: Checks,
   certificateId: string | null,
   claims: ClaimDecision[],
+  answer: AnswerDecision,
   checkpoint: Checkpoint | null,
 ): BundleVerification {
   const list = checks.list();
@@ -259,10 +281,12 @@ function finish(
   const verified = claims.filter((claim) => claim.rendered).length;
   return {
     verdict: codes.length === 0 ? 'verified' : 'failed',
+    authentic: codes.length === 0,
     certificate_id: certificateId,
     checks: list,
     codes,
     claims,
+    answer: structuredClone(answer),
     summary: { verified, blocked: claims.length - verified, total: claims.length },
     checkpoint: checkpoint && {
       origin: checkpoint.origin,
@@ -398,6 +422,43 @@ function checkSpans(bundle: Bundle, checks: Checks): void {
     });
   });
   checks.pass('spans', `${count} evidence spans sit at their offsets in their chunks.`);
+}
+
+/**
+ * Recomputes every composed claim (v1.1) from its evidence and the template registry: the template
+ * and language are known, every fixed word is the template's, indices are in range, every evidence
+ * item is used, and the rendered text is the claim's text.
+ */
+function checkCompositions(certificate: Certificate, checks: Checks): void {
+  let composed = 0;
+  certificate.claims.forEach((claim, c) => {
+    const composition = claim.composition;
+    if (composition === undefined) return;
+    composed++;
+    const field = `certificate.claims[${c}].composition`;
+    const rendered = renderComposition(composition, claim.evidence);
+    if (!rendered.ok) {
+      checks.fail(
+        'compositions',
+        'COMPOSITION_MISMATCH',
+        `Claim ${claim.claim_id} does not recompute: ${rendered.message}.`,
+        rendered.part === undefined ? field : `${field}.parts[${rendered.part}]`,
+      );
+    } else if (rendered.text !== claim.text) {
+      checks.fail(
+        'compositions',
+        'COMPOSITION_MISMATCH',
+        `Claim ${claim.claim_id} is not the text its composition renders from its evidence.`,
+        field,
+      );
+    }
+  });
+  checks.pass(
+    'compositions',
+    composed === 0
+      ? 'No composed claim to recompute.'
+      : `${composed} composed claim${composed === 1 ? '' : 's'} recompute${composed === 1 ? 's' : ''} from ${composed === 1 ? 'its' : 'their'} evidence and the template registry.`,
+  );
 }
 
 function checkCitations(certificate: Certificate, checks: Checks): void {

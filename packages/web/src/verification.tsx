@@ -1,10 +1,16 @@
 /**
  * The verification panel: runs `verifyBundle` from @saksi/proof in the browser with the server's
- * published keys, lists every check and claim (fail-closed), the anchors, and offers the proof.
+ * published keys and shows its three results apart (docs/certificate.md, "Three results"):
+ * *authentic* (the integrity checks), *supported* (each claim follows from its evidence: a verbatim
+ * quote, composed from quotes, or judged entailed) and *relevant* (the evidence answers the
+ * question, with the method that scored it). A refused or not relevant answer is "not answered" in
+ * neutral styling, never under the green verified heading. Then every check and claim (fail-closed),
+ * the anchors, and the proof to download.
  */
 import {
   type Bundle,
   type BundleVerification,
+  type ClaimDecision,
   fromBase64,
   issuerKeyId,
   type TrustedKeys,
@@ -171,6 +177,170 @@ function anchorRows(bundle: Bundle): AnchorRow[] {
 
 const STATUS_ICON = { pass: '✓', fail: '✗', skip: '–' } as const;
 
+type Translate = ReturnType<typeof useT>['t'];
+
+/** The verdict the heading shows: integrity first, then whether the answer is an answer at all. */
+type PanelVerdict = 'running' | 'verified' | 'failed' | 'not-answered';
+
+function panelVerdict(state: VerificationState): PanelVerdict {
+  if (state.status === 'running') return 'running';
+  const result = state.result;
+  if (result?.verdict !== 'verified') return 'failed';
+  return result.answer.answered ? 'verified' : 'not-answered';
+}
+
+function score(value: number | undefined): string {
+  return value === undefined || !Number.isFinite(value) ? '?' : value.toFixed(2);
+}
+
+/** How one claim is supported, in words: `verbatim quote`, `judged entailed (lexical-entailment 0.92)`. */
+function supportText(claim: ClaimDecision, t: Translate): string {
+  const supported = claim.supported;
+  switch (supported.kind) {
+    case 'verbatim':
+      return t('support.verbatim');
+    case 'composed':
+      return t('support.composed');
+    case 'entailed':
+      return `${t('support.entailed')} (${supported.method} ${score(supported.score)})`;
+    default:
+      return `${t(`support.${supported.kind}`)} (${supported.method})`;
+  }
+}
+
+/** The supported kinds of all claims, counted: `1 verbatim quote, 1 composed from quotes`. */
+function supportSummary(claims: readonly ClaimDecision[], t: Translate): string {
+  const counts = new Map<string, number>();
+  for (const claim of claims) {
+    const kind = claim.supported.kind;
+    const label =
+      kind === 'entailed'
+        ? `${t('support.entailed')} (${claim.supported.method})`
+        : kind === 'verbatim' || kind === 'composed'
+          ? kind
+          : t(`support.${kind}`);
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([label, n]) => {
+      if (label === 'verbatim') return `${n} ${t(n === 1 ? 'support.verbatim' : 'support.verbatimPlural')}`;
+      if (label === 'composed') return `${n} ${t('support.composed')}`;
+      return `${n} ${label}`;
+    })
+    .join(', ');
+}
+
+/** One of the three results: a term, an icon and what was found. */
+function ResultRow(props: {
+  testId: string;
+  status: string;
+  tone: 'pass' | 'fail' | 'neutral';
+  term: string;
+  children: string;
+}) {
+  const icon = props.tone === 'pass' ? '✓' : props.tone === 'fail' ? '✗' : '○';
+  return (
+    <div className={`result ${props.tone}`} data-testid={props.testId} data-status={props.status}>
+      <dt>{props.term}</dt>
+      <dd>
+        <span className="result-icon" aria-hidden="true">
+          {icon}
+        </span>{' '}
+        <span className="result-text">{props.children}</span>
+      </dd>
+    </div>
+  );
+}
+
+/** Authentic, supported, relevant — three results, each on its own line — and the answer's outcome. */
+export function ThreeResults(props: { result: BundleVerification }) {
+  const { t } = useT();
+  const { result } = props;
+  const total = result.checks.length;
+  const passed = result.checks.filter((check) => check.status === 'pass').length;
+  const skipped = result.checks.filter((check) => check.status === 'skip').length;
+  const answer = result.answer;
+  const claims = result.claims;
+  const supportedCount = claims.filter((claim) =>
+    ['verbatim', 'composed', 'entailed'].includes(claim.supported.kind),
+  ).length;
+  const relevant = answer.relevant;
+  return (
+    <dl className="results" data-testid="verify-results">
+      {result.authentic ? (
+        <ResultRow testId="result-authentic" status="pass" tone="pass" term={t('verify.authentic')}>
+          {t('verify.authenticYes', { passed, total }) +
+            (skipped > 0 ? t('verify.authenticSkipped', { skipped }) : '')}
+        </ResultRow>
+      ) : (
+        <ResultRow testId="result-authentic" status="fail" tone="fail" term={t('verify.authentic')}>
+          {t('verify.authenticNo', { codes: result.codes.join(', ') })}
+        </ResultRow>
+      )}
+      {!result.authentic ? (
+        <ResultRow testId="result-supported" status="unknown" tone="neutral" term={t('verify.supported')}>
+          {t('verify.notJudged')}
+        </ResultRow>
+      ) : answer.outcome === 'refused' ? null : claims.length === 0 ? (
+        <ResultRow testId="result-supported" status="none" tone="neutral" term={t('verify.supported')}>
+          {t('verify.supportedNone')}
+        </ResultRow>
+      ) : (
+        <ResultRow
+          testId="result-supported"
+          status={supportedCount === claims.length ? 'pass' : supportedCount === 0 ? 'fail' : 'partial'}
+          tone={supportedCount === claims.length ? 'pass' : 'neutral'}
+          term={t('verify.supported')}
+        >
+          {`${supportedCount}/${claims.length}: ${supportSummary(claims, t)}`}
+        </ResultRow>
+      )}
+      {!result.authentic ? (
+        <ResultRow testId="result-relevant" status="unknown" tone="neutral" term={t('verify.relevant')}>
+          {t('verify.notJudged')}
+        </ResultRow>
+      ) : answer.outcome === 'refused' ? null : relevant.status === 'unknown' ? (
+        <ResultRow testId="result-relevant" status="unknown" tone="neutral" term={t('verify.relevant')}>
+          {t('verify.relevantUnknown')}
+        </ResultRow>
+      ) : (
+        <ResultRow
+          testId="result-relevant"
+          status={relevant.status}
+          tone={relevant.status === 'relevant' ? 'pass' : 'neutral'}
+          term={t('verify.relevant')}
+        >
+          {`${score(relevant.score)} (${relevant.method?.id ?? '?'})` +
+            (relevant.status === 'relevant'
+              ? ''
+              : ` — ${t('verify.relevantBelow', { threshold: score(relevant.threshold) })}`)}
+        </ResultRow>
+      )}
+      {result.authentic && !answer.answered && (
+        <ResultRow
+          testId="result-answer"
+          status={answer.outcome === 'refused' ? 'refused' : 'not_answered'}
+          tone="neutral"
+          term={t('verify.answer')}
+        >
+          {`${t('verify.notAnswered')} — ${
+            answer.outcome === 'refused'
+              ? t('verify.refused', {
+                  reason:
+                    answer.refusal === undefined
+                      ? '?'
+                      : `${t(`refusal.${answer.refusal}`)} (${answer.refusal})`,
+                })
+              : relevant.status === 'not_relevant'
+                ? t('verify.notAnsweredBelow')
+                : t('verify.notAnsweredNoClaim')
+          }`}
+        </ResultRow>
+      )}
+    </dl>
+  );
+}
+
 /** The QR code of `url` as SVG elements (no markup strings), with a 4-module quiet zone. */
 export function QrCodeImage(props: { url: string; label: string }) {
   let code: ReturnType<typeof encodeQr>;
@@ -208,12 +378,10 @@ export function VerificationPanel(props: {
   const { t } = useT();
   const state = useVerification(props.bundle, props.presentedQuestion);
   const result = state.result;
-  const verdict =
-    state.status === 'running' || !result
-      ? state.status === 'running'
-        ? 'running'
-        : 'failed'
-      : result.verdict;
+  const shown = panelVerdict(state);
+  // `data-verdict` stays the integrity verdict (the contract's two values); the heading also says
+  // when an authentic answer is not an answer.
+  const verdict = shown === 'not-answered' ? 'verified' : shown;
   // The verify page's result element appears only once there is a verdict (the contract's two values).
   const testId = props.testId === 'verify-result' && verdict === 'running' ? undefined : props.testId;
   const certificateId = result?.certificate_id ?? null;
@@ -225,20 +393,23 @@ export function VerificationPanel(props: {
 
   return (
     <section
-      className={`verify-panel verdict-${verdict}`}
+      className={`verify-panel verdict-${shown}`}
       data-testid={testId}
       data-verdict={verdict}
+      data-answered={result ? String(result.answer.answered) : undefined}
       aria-busy={verdict === 'running'}
     >
       <h2 className="verify-heading">
         <span className="verdict-icon" aria-hidden="true">
-          {verdict === 'verified' ? '✓' : verdict === 'failed' ? '✗' : '…'}
+          {shown === 'verified' ? '✓' : shown === 'failed' ? '✗' : shown === 'not-answered' ? '○' : '…'}
         </span>{' '}
-        {verdict === 'running'
+        {shown === 'running'
           ? t('verify.running')
-          : verdict === 'verified'
+          : shown === 'verified'
             ? t('verify.verified')
-            : t('verify.failed')}
+            : shown === 'not-answered'
+              ? t('verify.notAnswered')
+              : t('verify.failed')}
         {state.ms !== undefined && (
           <span className="muted"> {t('verify.took', { ms: state.ms.toFixed(1) })}</span>
         )}
@@ -263,26 +434,49 @@ export function VerificationPanel(props: {
           {result.codes.length > 0 && (
             <p className="codes">{t('verify.codes', { codes: result.codes.join(', ') })}</p>
           )}
+          <h3>{t('verify.results')}</h3>
+          <ThreeResults result={result} />
           <p data-testid="verify-summary" className="summary">
             {t('verify.summaryLabel')}
             {t('verify.summary', result.summary)}
           </p>
-          <h3>{t('verify.claims')}</h3>
+          {result.claims.length > 0 && <h3>{t('verify.claims')}</h3>}
           <ul className="claims">
-            {result.claims.map((claim) => (
-              <li
-                key={claim.claim_id}
-                data-testid="claim-item"
-                data-rendered={String(claim.rendered)}
-                className={claim.rendered ? 'claim ok' : 'claim blocked'}
-              >
-                <span className="claim-status">
-                  {claim.rendered ? `✓ ${t('verify.claimVerified')}` : `✗ ${t('verify.claimBlocked')}`}{' '}
-                  <code>{claim.reason}</code>
-                </span>
-                <span className="claim-text">{claim.text}</span>
-              </li>
-            ))}
+            {result.claims.map((claim) => {
+              // A claim of an answer that is not an answer is never shown in the verified green.
+              const tone = !claim.rendered ? 'blocked' : result.answer.answered ? 'ok' : 'neutral';
+              return (
+                <li
+                  key={claim.claim_id}
+                  data-testid="claim-item"
+                  data-rendered={String(claim.rendered)}
+                  className={`claim ${tone}`}
+                >
+                  <span className="claim-status">
+                    {tone === 'ok'
+                      ? `✓ ${t('verify.claimVerified')}`
+                      : tone === 'neutral'
+                        ? `○ ${t('verify.claimNotAnswer')}`
+                        : `✗ ${t('verify.claimBlocked')}`}{' '}
+                    <code>{claim.reason}</code>
+                  </span>
+                  {result.authentic && (
+                    <span className="claim-results">
+                      <span data-testid="claim-supported" data-kind={claim.supported.kind}>
+                        {t('verify.supported')}: {supportText(claim, t)}
+                      </span>
+                      {claim.relevant.status !== 'unknown' && (
+                        <span data-testid="claim-relevant" data-status={claim.relevant.status}>
+                          {t('verify.relevant')}: {t(`relevance.${claim.relevant.status}`)}{' '}
+                          {score(claim.relevant.score)} ({claim.relevant.method?.id ?? '?'})
+                        </span>
+                      )}
+                    </span>
+                  )}
+                  <span className="claim-text">{claim.text}</span>
+                </li>
+              );
+            })}
           </ul>
           <h3>{t('verify.checks')}</h3>
           <ul className="checks">

@@ -3,8 +3,9 @@
  * a local anvil chain, the real server serving `packages/web/dist`, and the page driven only through
  * the `data-testid`s, roles and labels of the shared web contract.
  *
- * Covered: a streamed answer whose proof verifies in the browser (on-chain anchor included), the
- * verify page on a tampered, a genuine and a forked bundle, the language switch, keyboard-only chat,
+ * Covered: a streamed answer whose proof verifies in the browser (on-chain anchor included) with its
+ * three results shown apart (authentic, supported, relevant), a refused answer shown as not answered
+ * in neutral styling in both languages, the verify page on a tampered, a genuine and a forked bundle, the language switch, keyboard-only chat,
  * hostile document content (no script, no `javascript:` link, no remote image, no CSP violation),
  * axe-core on both pages in both themes, and screenshots at 360 px and desktop width (written to
  * test/screenshots/, never compared). Figures (time to first answer text, browser verification
@@ -74,6 +75,8 @@ const HOSTILE = [
 
 const LAW_QUESTION = 'Berapa denda pengendara sepeda motor yang tidak mengenakan helm standar nasional?';
 const HOSTILE_QUESTION = 'What does the warehouse note say about the door code?';
+/** A question the traffic-law excerpt does not cover: a refusal. */
+const REFUSED_QUESTION = 'How do I bake sourdough bread at home?';
 
 interface Figures {
   firstTextMs?: number;
@@ -188,6 +191,24 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
       (await panel.locator('.verify-heading').first().textContent()) ?? '',
     );
     if (reported?.[1] !== undefined) figures.answerVerifyReportedMs = Number(reported[1]);
+    // The three results, each its own line: authentic, supported (by construction), relevant (scored).
+    expect(await threeResults(panel)).toEqual({
+      authentic: 'pass',
+      supported: 'pass',
+      relevant: 'relevant',
+    });
+    expect(await panel.getAttribute('data-answered')).toBe('true');
+    expect(await panel.getByTestId('result-answer').count()).toBe(0);
+    expect((await panel.getByTestId('result-relevant').textContent()) ?? '').toMatch(
+      /\d\.\d\d \(lexical-v3\)/,
+    );
+    expect((await panel.getByTestId('result-authentic').textContent()) ?? '').toMatch(/16/);
+    const kinds = await panel
+      .getByTestId('claim-supported')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
+    expect(kinds.length).toBeGreaterThan(0);
+    for (const kind of kinds) expect(['verbatim', 'composed']).toContain(kind);
+    expect(await panel.getByTestId('claim-relevant').count()).toBe(kinds.length);
     const claims = panel.getByTestId('claim-item');
     figures.claims = await claims.count();
     expect(figures.claims).toBeGreaterThan(0);
@@ -281,6 +302,12 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
       `none of ${codes.join(', ')} is shown`,
     ).toBe(true);
     expect((await checkStatuses(result))['signature']).toBe('fail');
+    // Not authentic: supported and relevant are not judged from a certificate that cannot be relied on.
+    expect(await threeResults(result)).toEqual({
+      authentic: 'fail',
+      supported: 'unknown',
+      relevant: 'unknown',
+    });
     await screenshot(page, 'verify-failed-desktop');
 
     await page.getByTestId('verify-input').fill(bundleJson);
@@ -321,6 +348,47 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     await page.getByTestId('checkpoint-warning').waitFor({ state: 'visible', timeout: 20_000 });
     expect(await page.getByTestId('checkpoint-warning').getAttribute('role')).toBe('alert');
     await page.evaluate(() => localStorage.clear());
+    await page.close();
+  });
+
+  it('shows a refused answer as not answered, never under the verified heading, in both languages', async () => {
+    const page = await openPage('/');
+    await page.getByTestId('collection-picker').selectOption('lalu-lintas');
+    await page.getByTestId('chat-input').fill(REFUSED_QUESTION);
+    await page.getByTestId('chat-send').click();
+    const assistant = page.getByTestId('message-assistant').last();
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+    const panel = assistant.getByTestId('verify-panel');
+    await settled(panel);
+    // Authentic (every integrity check passed), yet not an answer.
+    expect(await panel.getAttribute('data-verdict')).toBe('verified');
+    expect(await panel.getAttribute('data-answered')).toBe('false');
+    expect(await panel.getAttribute('class')).toContain('verdict-not-answered');
+    expect(await panel.getAttribute('class')).not.toContain('verdict-verified');
+    expect(await panel.locator('.claim.ok').count()).toBe(0);
+    const outcome = panel.getByTestId('result-answer');
+    expect(await outcome.getAttribute('data-status')).toBe('refused');
+    expect((await outcome.textContent()) ?? '').toContain('NOT_COVERED');
+    expect(await panel.getByTestId('result-authentic').getAttribute('data-status')).toBe('pass');
+    const heading = panel.locator('.verify-heading');
+    for (const [lang, words] of [
+      ['id', /Tidak terjawab/],
+      ['en', /Not answered/],
+    ] as const) {
+      await page.getByTestId('lang-switch').selectOption(lang);
+      await expect.poll(async () => (await heading.textContent()) ?? '').toMatch(words);
+    }
+    expect((await page.getByTestId('result-authentic').textContent()) ?? '').toMatch(/^Authentic/);
+    await page.getByTestId('lang-switch').selectOption('id');
+    await expect
+      .poll(async () => (await page.getByTestId('result-authentic').textContent()) ?? '')
+      .toMatch(/^Asli/);
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await checkAccessibility(page, `/ (refused answer, ${theme})`);
+    }
+    await setTheme(page, 'light');
+    await screenshot(page, 'chat-refused-desktop');
     await page.close();
   });
 
@@ -538,6 +606,15 @@ async function openPage(route: string): Promise<Page> {
   await page.goto(`${server.url}${route}`);
   await page.waitForLoadState('networkidle');
   return page;
+}
+
+/** The `data-status` of the three results in a verify panel or result. */
+async function threeResults(scope: Locator): Promise<Record<string, string | null>> {
+  return {
+    authentic: await scope.getByTestId('result-authentic').getAttribute('data-status'),
+    supported: await scope.getByTestId('result-supported').getAttribute('data-status'),
+    relevant: await scope.getByTestId('result-relevant').getAttribute('data-status'),
+  };
 }
 
 /** `check-<id>` → `data-status` inside a verify panel or result. */

@@ -316,6 +316,10 @@ export async function ask(
     answer,
     generator,
     claims: checked,
+    // The certificate records the threshold each kept claim was held to (a share of relevance.ts's).
+    claimThresholdShare: CLAIM_FLOOR,
+    outcome: refusal ? 'refused' : 'answered',
+    ...(refusal ? { refusal: refusal.reason } : { answerRelevance: check.answer }),
     anchors,
     confidenceThreshold: context.confidenceThreshold,
     requireAnchor: context.requireAnchor ?? false,

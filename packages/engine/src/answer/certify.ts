@@ -1,9 +1,10 @@
 /**
- * The certify stage: the checked claims become a certificate (docs/certificate.md) — each claim
- * with its evidence at exact offsets, its chunk's inclusion proof to the document root, its anchor
- * when the root is anchored, and its verification (`verbatim` for a quote). The issuer applies the
- * proof package's fail-closed render policy, the one a verifier applies, and signs. Relevance is
- * decided before this stage: a claim whose evidence does not answer the question is not certified.
+ * The certify stage: the checked claims become a v1.1 certificate (docs/certificate.md) — each
+ * claim with its evidence at exact offsets, its chunk's inclusion proof to the document root, its
+ * anchor when the root is anchored, its verification (`verbatim` for a quote, `composition` for a
+ * claim composed from spans and template words, with the composition a verifier recomputes) and its
+ * relevance; the answer with its relevance, its outcome and, for a refusal, the reason. The issuer
+ * applies the proof package's fail-closed render policy, the one a verifier applies, and signs.
  */
 import {
   type Anchor,
@@ -11,14 +12,60 @@ import {
   buildCertificate,
   type Certificate,
   type ClaimInput,
+  type ClaimRelevance,
   codePointLength,
   decideRender,
+  type RefusalReason,
+  type RelevanceMethod,
   signCertificate,
 } from '@saksi/proof';
 import type { Collection } from '../collections.js';
 import type { SigningKeys } from '../keys.js';
 import type { RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
+import type { Refusal } from './answerability.js';
 import type { CheckedClaim } from './check.js';
+
+/** The verifier id of a composed claim: its support is its recomputation from the evidence. */
+export const COMPOSITION_VERIFIER = { id: 'composition', version: '1' } as const;
+
+/** Versions of the relevance methods the engine records, by method id. */
+const RELEVANCE_VERSIONS: Record<string, string> = { 'lexical-v3': '3' };
+
+/** A relevance as the check stage computes it: a method id (or id and version), score and threshold. */
+export interface RelevanceScore {
+  score: number;
+  threshold: number;
+  method: string | RelevanceMethod;
+  version?: string;
+}
+
+/** The refusal reason a certificate records for an engine refusal (a missing fiscal year is a missing slot). */
+export function refusalReasonOf(reason: Refusal['reason']): RefusalReason {
+  return reason === 'SLOT_UNAVAILABLE' ? 'MISSING_SLOT' : reason;
+}
+
+function unit(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, Math.round(value * 1000) / 1000)) : 0;
+}
+
+/**
+ * The certificate's record of a relevance: score and threshold in [0, 1] (the threshold times
+ * `share`, the part of it the issuer held the evidence to) and the method with its version.
+ */
+export function relevanceRecord(relevance: RelevanceScore, share = 1): ClaimRelevance {
+  const method =
+    typeof relevance.method === 'string'
+      ? {
+          id: relevance.method,
+          version:
+            relevance.version ??
+            RELEVANCE_VERSIONS[relevance.method] ??
+            /-v(\d+)$/.exec(relevance.method)?.[1] ??
+            '1',
+        }
+      : { id: relevance.method.id, version: relevance.method.version };
+  return { score: unit(relevance.score), threshold: unit(relevance.threshold * share), method };
+}
 
 export interface CertifyInput {
   keys: SigningKeys;
@@ -33,6 +80,16 @@ export interface CertifyInput {
   answer: string;
   generator: { kind: 'extractive' | 'llm'; model: string; version: string };
   claims: readonly CheckedClaim[];
+  /**
+   * The share of a claim's relevance threshold its evidence had to reach to stay in the answer
+   * (default 1); the certificate records the threshold the issuer applied.
+   */
+  claimThresholdShare?: number;
+  /** Whether the question was answered or refused; a refusal carries the engine's reason. */
+  outcome: 'answered' | 'refused';
+  refusal?: Refusal['reason'];
+  /** The relevance of all the answer's evidence together (recorded for an answered question). */
+  answerRelevance?: RelevanceScore;
   anchors: Map<string, Anchor>;
   confidenceThreshold: number;
   requireAnchor: boolean;
@@ -44,7 +101,8 @@ export function certifyAnswer(input: CertifyInput): {
   signature: string;
   chunks: Bundle['chunks'];
 } {
-  const claims: ClaimInput[] = input.claims.map(({ claim, verification }) => {
+  const share = input.claimThresholdShare ?? 1;
+  const claims: ClaimInput[] = input.claims.map(({ claim, verification, relevance }) => {
     const evidence = claim.evidence.map(({ sourceIndex, span }) => {
       const source = input.sources[sourceIndex]!;
       const anchor = input.anchors.get(source.document_id);
@@ -64,13 +122,19 @@ export function certifyAnswer(input: CertifyInput): {
         citation: source.citation,
       };
     });
-    return {
+    const claimInput: ClaimInput = {
       text: claim.text,
       evidence,
-      verification,
+      // A composed claim is supported by construction: a verifier recomputes it from its evidence.
+      verification: claim.composition
+        ? { label: 'entailed', confidence: 1, verifier: { ...COMPOSITION_VERIFIER } }
+        : verification,
       // Decided below by the render policy, as a verifier decides.
       render: { rendered: true, reason: 'OK' },
+      relevance: relevanceRecord(relevance, share),
     };
+    if (claim.composition) claimInput.composition = claim.composition;
+    return claimInput;
   });
   const { certificate, chunks } = buildCertificate({
     issuer: input.keys.issuer,
@@ -94,6 +158,13 @@ export function certifyAnswer(input: CertifyInput): {
     answer: {
       text: input.answer,
       generator: input.generator,
+      outcome: input.outcome,
+      ...(input.outcome === 'refused' && input.refusal
+        ? { refusal: { reason: refusalReasonOf(input.refusal) } }
+        : {}),
+      ...(input.outcome === 'answered' && input.answerRelevance
+        ? { relevance: relevanceRecord(input.answerRelevance) }
+        : {}),
     },
     claims,
     policy: { confidence_threshold: input.confidenceThreshold, require_anchor: input.requireAnchor },

@@ -4,6 +4,8 @@
  * certificate labels them `verbatim`, not with an entailment score; docs/engine.md, "Answering").
  */
 
+import type { Composition } from '@saksi/proof';
+
 /** A span of one source's text; offsets in UTF-16 code units, `text === source.slice(start, end)`. */
 export interface SourceSpan {
   start: number;
@@ -14,23 +16,10 @@ export interface SourceSpan {
 /**
  * One piece of a composed claim (certificate v1.1, docs/certificate.md): a fixed word of the
  * template, the text of one of the claim's evidence spans, its citation label, a citation marker
- * "[n]", or the difference of two amount spans. Indices point into the claim's `evidence`.
+ * "[n]", or the difference of two amount spans. Indices point into the claim's `evidence`. The
+ * types are the proof package's, so what the composer writes is what a verifier recomputes.
  */
-export type CompositionPart =
-  | { fixed: string }
-  | { span: number }
-  | { cite: number }
-  | { marker: number }
-  | { difference: [number, number] };
-
-/** How a verifier recomputes a composed claim's text from its evidence. */
-export interface Composition {
-  /** A template of the proof package's registry, e.g. "law.sanction". */
-  template: string;
-  /** The language of the fixed words. */
-  language: 'id' | 'en';
-  parts: CompositionPart[];
-}
+export type { Composition, CompositionPart } from '@saksi/proof';
 
 /** One claim of an answer before certification. */
 export interface ComposedClaim {

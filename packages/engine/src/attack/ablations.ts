@@ -92,6 +92,7 @@ export const CHECK_LAYER: Record<CheckId, Layer | 'structure'> = {
   hashes: 'hashes',
   claim_offsets: 'hashes',
   spans: 'hashes',
+  compositions: 'hashes',
   citations: 'hashes',
   document_proofs: 'document_proofs',
   anchor_proofs: 'anchors',

@@ -132,8 +132,10 @@ describe('answers', () => {
     expect(intentOf(null)).toBe('other');
     expect(isRefusal({ found: false })).toBe(true);
     expect(isRefusal({ found: true, bundle: { certificate: { answer: { text: 'x' } } } })).toBe(false);
-    expect(isRefusal({ found: true, bundle: { certificate: { answer: { status: 'refused' } } } })).toBe(true);
-    expect(isRefusal({ found: true, bundle: { certificate: { answer: { status: 'answered' } } } })).toBe(
+    expect(isRefusal({ found: true, bundle: { certificate: { answer: { outcome: 'refused' } } } })).toBe(
+      true,
+    );
+    expect(isRefusal({ found: true, bundle: { certificate: { answer: { outcome: 'answered' } } } })).toBe(
       false,
     );
     expect(answerTextForScoring('Denda Rp500.000,00. [1] Kurungan 2 bulan. [2, 3]')).toBe(

@@ -258,12 +258,12 @@ export function intentOf(result: unknown): string {
 
 /**
  * Whether an ask result is a refusal: `found` is false, or its certificate says so
- * (`certificate.answer.status === 'refused'`, when the certificate carries an answer status).
+ * (`certificate.answer.outcome === 'refused'`, certificate v1.1; docs/certificate.md).
  */
 export function isRefusal(result: { found: boolean; bundle?: unknown }): boolean {
   if (!result.found) return true;
-  const bundle = result.bundle as { certificate?: { answer?: { status?: unknown } } } | null | undefined;
-  return bundle?.certificate?.answer?.status === 'refused';
+  const bundle = result.bundle as { certificate?: { answer?: { outcome?: unknown } } } | null | undefined;
+  return bundle?.certificate?.answer?.outcome === 'refused';
 }
 
 /** The answer text that is scored against gold answers: citation markers (`[1]`, `[2, 3]`) removed. */

@@ -292,7 +292,7 @@ export const queryResponseSchema = z
 export const bundleSchema = z
   .looseObject({
     certificate: z.looseObject({
-      schema: z.literal('saksi.certificate/v1'),
+      schema: z.enum(['saksi.certificate/v1', 'saksi.certificate/v1.1']),
       certificate_id: z.string(),
       issued_at: timestamp,
     }),
@@ -309,7 +309,7 @@ export const bundleSchema = z
   .meta({
     id: 'Bundle',
     description:
-      'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1; see docs/certificate.md).',
+      'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1.1, or v1 for older answers; see docs/certificate.md).',
   });
 
 export const resultSummarySchema = z

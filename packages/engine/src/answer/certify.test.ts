@@ -1,0 +1,158 @@
+/**
+ * The certify stage writes certificate v1.1 (docs/certificate.md): each claim's relevance with its
+ * method, the answer's relevance and outcome, and a refusal's reason — and a verifier reads the
+ * three results back from the signed bundle.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { trustOptions, verifyBundle } from '@saksi/proof';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
+import { refusalReasonOf, relevanceRecord } from './certify.js';
+
+const repository = path.resolve(import.meta.dirname, '../../../..');
+const shared = path.resolve(repository, '../shared/data');
+
+describe('relevance and refusal records', () => {
+  it('records the method with its version and the threshold the issuer applied', () => {
+    expect(relevanceRecord({ score: 0.7444, threshold: 0.3, method: 'lexical-v3' }, 0.6)).toEqual({
+      score: 0.744,
+      threshold: 0.18,
+      method: { id: 'lexical-v3', version: '3' },
+    });
+    expect(
+      relevanceRecord({ score: 0.5, threshold: 0.4, method: { id: 'llm-judge', version: '2' } }),
+    ).toEqual({
+      score: 0.5,
+      threshold: 0.4,
+      method: { id: 'llm-judge', version: '2' },
+    });
+    expect(relevanceRecord({ score: 0.5, threshold: 0.4, method: 'other-v7' }).method).toEqual({
+      id: 'other-v7',
+      version: '7',
+    });
+    // Always inside [0, 1], as the certificate schema requires.
+    expect(relevanceRecord({ score: Number.NaN, threshold: 1.7, method: 'lexical-v3' })).toMatchObject({
+      score: 0,
+      threshold: 1,
+    });
+  });
+
+  it('maps the engine refusals to the certificate reasons', () => {
+    expect(refusalReasonOf('SLOT_UNAVAILABLE')).toBe('MISSING_SLOT');
+    expect(refusalReasonOf('NOT_COVERED')).toBe('NOT_COVERED');
+    expect(refusalReasonOf('NO_EVIDENCE')).toBe('NO_EVIDENCE');
+    expect(refusalReasonOf('INVALID_QUESTION')).toBe('INVALID_QUESTION');
+  });
+});
+
+let test: TestEngine;
+
+/** UU 22/2009 Pasal 285–291 (BAB XX, Ketentuan Pidana). */
+function lawExcerpt(): string {
+  const lines = readFileSync(
+    path.join(shared, 'corpora/uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md'),
+    'utf8',
+  ).split('\n');
+  const start = lines.findIndex((line) => line.trim() === 'Pasal 285');
+  const end = lines.findIndex((line) => line.trim() === 'Pasal 292');
+  return `# UU 22/2009 BAB XX KETENTUAN PIDANA\n\n${lines.slice(start, end).join('\n')}\n`;
+}
+
+describe('asking writes v1.1 certificates', () => {
+  beforeAll(async () => {
+    test = await openTestEngine();
+    await test.engine.ingest(
+      'lalu-lintas',
+      {
+        bytes: new TextEncoder().encode(lawExcerpt()),
+        filename: 'uu-22-2009-pidana.md',
+        title: 'UU 22/2009',
+      },
+      { language: 'id' },
+    );
+    await test.engine.ingest(
+      'apbn',
+      {
+        bytes: new Uint8Array(readFileSync(path.join(repository, 'corpora/apbn-uu/uu-2022-28.md'))),
+        filename: 'uu-2022-28.md',
+        fiscal_year: 2023,
+      },
+      { language: 'id', profile: { domain: 'budget', rewrite_rules: ['budget'] } },
+    );
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('an answer: claims with their relevance, the answer relevant and answered', async () => {
+    const question = 'Berapa denda pengendara sepeda motor yang tidak mengenakan helm standar nasional?';
+    const result = await test.engine.ask('lalu-lintas', { question });
+    expect(result.found).toBe(true);
+    const certificate = result.bundle.certificate;
+    expect(certificate.schema).toBe('saksi.certificate/v1.1');
+    expect(certificate.answer.outcome).toBe('answered');
+    expect(certificate.answer.refusal).toBeUndefined();
+    expect(certificate.answer.relevance?.method).toEqual({ id: 'lexical-v3', version: '3' });
+    expect(certificate.answer.relevance!.score).toBeGreaterThanOrEqual(
+      certificate.answer.relevance!.threshold,
+    );
+    for (const claim of certificate.claims) {
+      expect(claim.relevance?.method).toEqual({ id: 'lexical-v3', version: '3' });
+      expect(claim.relevance!.threshold).toBe(0.18);
+      const verifier = claim.composition ? 'composition' : 'verbatim';
+      expect(claim.verification.verifier.id).toBe(verifier);
+    }
+    const verification = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      presentedQuestion: question,
+    });
+    expect(verification.authentic).toBe(true);
+    expect(verification.answer).toMatchObject({
+      outcome: 'answered',
+      answered: true,
+      relevant: { status: 'relevant' },
+    });
+    for (const claim of verification.claims) {
+      expect(claim.rendered).toBe(true);
+      expect(['verbatim', 'composed']).toContain(claim.supported.kind);
+      expect(claim.relevant.status).toBe('relevant');
+    }
+  });
+
+  it('a refusal for a fiscal year the collection lacks records MISSING_SLOT', async () => {
+    const result = await test.engine.ask('apbn', { question: 'defisit APBN tahun 2021 berapa?' });
+    expect(result.found).toBe(false);
+    const answer = result.bundle.certificate.answer;
+    expect(answer).toMatchObject({ outcome: 'refused', refusal: { reason: 'MISSING_SLOT' } });
+    expect(answer.relevance).toBeUndefined();
+    const verification = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    expect(verification.authentic).toBe(true);
+    expect(verification.answer).toEqual({
+      outcome: 'refused',
+      refusal: 'MISSING_SLOT',
+      relevant: { status: 'unknown' },
+      answered: false,
+    });
+  });
+
+  it('a question the documents do not cover, and one with nothing to search for', async () => {
+    const uncovered = await test.engine.ask('lalu-lintas', {
+      question: 'How do I bake sourdough bread at home?',
+    });
+    expect(uncovered.bundle.certificate.answer).toMatchObject({
+      outcome: 'refused',
+      refusal: { reason: 'NOT_COVERED' },
+    });
+    const empty = await test.engine.ask('lalu-lintas', { question: '🚗💨🚦' });
+    expect(empty.bundle.certificate.answer).toMatchObject({
+      outcome: 'refused',
+      refusal: { reason: 'INVALID_QUESTION' },
+    });
+    for (const result of [uncovered, empty]) {
+      const verification = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+      expect(verification.authentic).toBe(true);
+      expect(verification.answer.answered).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Composed claims (certificate v1.1, docs/certificate.md "Composed claims"): the claim's text is
+ * recomputed from its evidence and the fixed words of a registered template, so a verifier needs
+ * to trust no word of it beyond the registry (templates.ts).
+ *
+ * `renderComposition` is the one implementation: the issuer (the engine's composer) renders claims
+ * with it, `buildCertificate` checks them with it, and `verifyBundle` recomputes them with it. It is
+ * pure, never throws, and refuses anything it cannot render exactly.
+ */
+import type { Composition, CompositionPart } from './certificate.js';
+import { parseAmounts } from './numbers.js';
+import { type CompositionLanguage, compositionTemplate, isFixedAllowed } from './templates.js';
+
+/** What a composition reads from each evidence item: the span's text and the citation's label. */
+export interface CompositionEvidence {
+  span: { text: string };
+  citation: { label?: string };
+}
+
+/** Why a composition does not render. */
+export type CompositionProblem =
+  | 'UNKNOWN_TEMPLATE'
+  | 'UNKNOWN_LANGUAGE'
+  | 'INVALID_PART'
+  | 'FIXED_NOT_ALLOWED'
+  | 'INDEX_OUT_OF_RANGE'
+  | 'CITATION_LABEL_MISSING'
+  | 'NOT_AN_AMOUNT'
+  | 'EVIDENCE_UNUSED';
+
+/** The text of a composition, or why there is none (`part` is the index of the offending part). */
+export type CompositionRendering =
+  | { ok: true; text: string }
+  | { ok: false; problem: CompositionProblem; part?: number; message: string };
+
+/** Most parts a composition may have (the certificate schema's limit). */
+export const MAX_COMPOSITION_PARTS = 64;
+
+/**
+ * Renders `composition` from `evidence` (the claim's evidence, in order): checks the template and
+ * language are registered, every fixed part is one of the template's strings, every index is in
+ * range, every cited evidence has a label, every difference reads two whole rupiah amounts, and every
+ * evidence item is used by a `span`, `cite` or `difference` part. Never throws.
+ *
+ * @example
+ * renderComposition(
+ *   { template: 'law.provision', language: 'id', parts: [{ fixed: 'Menurut ' }, { cite: 0 }, { fixed: ': ' }, { span: 0 }, { fixed: ' ' }, { marker: 1 }] },
+ *   [{ span: { text: 'Setiap orang dilarang …' }, citation: { label: 'Pasal 106 ayat (1)' } }],
+ * ); // { ok: true, text: 'Menurut Pasal 106 ayat (1): Setiap orang dilarang … [1]' }
+ */
+export function renderComposition(
+  composition: Composition,
+  evidence: readonly CompositionEvidence[],
+): CompositionRendering {
+  const template = typeof composition?.template === 'string' ? composition.template : '';
+  if (compositionTemplate(template) === undefined)
+    return problem(
+      'UNKNOWN_TEMPLATE',
+      `template ${JSON.stringify(template.slice(0, 100))} is not registered`,
+    );
+  const language = composition.language;
+  if (language !== 'id' && language !== 'en')
+    return problem('UNKNOWN_LANGUAGE', 'the language must be "id" or "en"');
+  const parts: unknown = composition.parts;
+  if (!Array.isArray(parts) || parts.length === 0 || parts.length > MAX_COMPOSITION_PARTS)
+    return problem('INVALID_PART', `a composition has 1 to ${MAX_COMPOSITION_PARTS} parts`);
+  const used = new Array<boolean>(evidence.length).fill(false);
+  const pieces: string[] = [];
+  for (const [index, part] of parts.entries()) {
+    const rendered = renderPart(part as CompositionPart, template, language, evidence, used);
+    if (typeof rendered !== 'string') return { ...rendered, part: index };
+    pieces.push(rendered);
+  }
+  const unused = used.indexOf(false);
+  if (unused >= 0) return problem('EVIDENCE_UNUSED', `evidence ${unused} is used by no part`);
+  return { ok: true, text: pieces.join('') };
+}
+
+type PartFailure = { ok: false; problem: CompositionProblem; message: string };
+
+function problem(code: CompositionProblem, message: string): PartFailure {
+  return { ok: false, problem: code, message };
+}
+
+function renderPart(
+  part: CompositionPart,
+  template: string,
+  language: CompositionLanguage,
+  evidence: readonly CompositionEvidence[],
+  used: boolean[],
+): string | PartFailure {
+  if (typeof part !== 'object' || part === null || Array.isArray(part) || Object.keys(part).length !== 1)
+    return problem('INVALID_PART', 'a part has exactly one of fixed, span, cite, marker, difference');
+  const index = (value: unknown): number | PartFailure => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value >= evidence.length)
+      return problem(
+        'INDEX_OUT_OF_RANGE',
+        `evidence index ${String(value)} is not one of the claim's evidence`,
+      );
+    return value;
+  };
+  if ('fixed' in part) {
+    if (typeof part.fixed !== 'string' || !isFixedAllowed(template, language, part.fixed))
+      return problem(
+        'FIXED_NOT_ALLOWED',
+        `the fixed text is not a word of template ${template} (${language})`,
+      );
+    return part.fixed;
+  }
+  if ('span' in part) {
+    const n = index(part.span);
+    if (typeof n !== 'number') return n;
+    used[n] = true;
+    return evidence[n]!.span.text;
+  }
+  if ('cite' in part) {
+    const n = index(part.cite);
+    if (typeof n !== 'number') return n;
+    const label = evidence[n]!.citation.label;
+    if (typeof label !== 'string' || label.length === 0)
+      return problem('CITATION_LABEL_MISSING', `evidence ${n} has no citation label`);
+    used[n] = true;
+    return label;
+  }
+  if ('marker' in part) {
+    if (typeof part.marker !== 'number' || !Number.isSafeInteger(part.marker) || part.marker < 1)
+      return problem('INVALID_PART', 'a marker is an integer of at least 1');
+    return `[${part.marker}]`;
+  }
+  if ('difference' in part) {
+    const pair: unknown = part.difference;
+    if (!Array.isArray(pair) || pair.length !== 2)
+      return problem('INVALID_PART', 'a difference names two evidence indices');
+    const a = index(pair[0]);
+    if (typeof a !== 'number') return a;
+    const b = index(pair[1]);
+    if (typeof b !== 'number') return b;
+    const from = wholeRupiah(evidence[a]!.span.text);
+    const to = wholeRupiah(evidence[b]!.span.text);
+    if (from === undefined || to === undefined)
+      return problem('NOT_AN_AMOUNT', 'each span of a difference must be exactly one whole rupiah amount');
+    used[a] = true;
+    used[b] = true;
+    return formatRupiah(to - from, language);
+  }
+  return problem('INVALID_PART', 'unknown part kind');
+}
+
+/**
+ * The value of `text` when it is exactly one exact, whole rupiah amount (`Rp2.463.016.000.000.000,00`),
+ * read by the proof package's number parser; otherwise `undefined`. Rounded figures (`Rp2,4
+ * kuadriliun`) and fractions are refused: a difference must be exact.
+ */
+export function wholeRupiah(text: string): bigint | undefined {
+  const amounts = parseAmounts(text);
+  if (amounts.length !== 1) return undefined;
+  const amount = amounts[0]!;
+  if (amount.unit !== 'currency' || amount.approximate || !/^\d+$/.test(amount.value)) return undefined;
+  if (!/(?:^|[^\p{L}])(?:Rp|IDR)\.?\s*\d/iu.test(text)) return undefined;
+  return BigInt(amount.value);
+}
+
+/**
+ * The absolute value of `amount` as Saksi writes a recomputed rupiah figure: `Rp` + the integer with
+ * its thousands grouped by `.` (id) or `,` (en), then `,00` (id) or `.00` (en).
+ *
+ * @example
+ * formatRupiah(511222477000000n, 'id'); // 'Rp511.222.477.000.000,00'
+ * formatRupiah(-1500n, 'en'); // 'Rp1,500.00'
+ */
+export function formatRupiah(amount: bigint, language: CompositionLanguage): string {
+  const digits = (amount < 0n ? -amount : amount).toString();
+  const group = language === 'id' ? '.' : ',';
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `Rp${grouped}${language === 'id' ? ',00' : '.00'}`;
+}
+
+/**
+ * Whether a composition is a verbatim quote: apart from citation markers and whitespace-only fixed
+ * words, it is exactly one span.
+ */
+export function isVerbatimComposition(composition: Composition): boolean {
+  let spans = 0;
+  for (const part of composition.parts) {
+    if ('span' in part) spans++;
+    else if ('marker' in part) continue;
+    else if ('fixed' in part && part.fixed.trim() === '') continue;
+    else return false;
+  }
+  return spans === 1;
+}
+
+/** The text of each non-fixed part (spans, citation labels, markers, differences) of a rendered composition. */
+export function evidencePartTexts(
+  composition: Composition,
+  evidence: readonly CompositionEvidence[],
+): string[] {
+  const texts: string[] = [];
+  for (const part of composition.parts) {
+    if ('fixed' in part) continue;
+    const rendered = renderPart(part, composition.template, composition.language, evidence, []);
+    if (typeof rendered === 'string') texts.push(rendered);
+  }
+  return texts;
+}
