@@ -1,10 +1,12 @@
 /**
- * The claims of an answer before certification. Offline, every claim is a verbatim quote: exact
- * spans of the evidence followed by their citation markers, never a word of Saksi's own (the
- * certificate labels them `verbatim`, not with an entailment score; docs/engine.md, "Answering").
+ * The claims of an answer before certification. Offline, a claim is a verbatim quote (an exact span
+ * and its citation marker) or a composed claim: exact spans joined by the fixed words of a template
+ * of the proof package's registry ("Menurut <Pasal>: <span> [1]"), which any verifier recomputes
+ * from the evidence (docs/certificate.md, "Composed claims"). Never a word of Saksi's own beyond
+ * those templates.
  */
 
-import type { Composition } from '@saksi/proof';
+import type { Composition, CompositionPart } from '@saksi/proof';
 
 /** A span of one source's text; offsets in UTF-16 code units, `text === source.slice(start, end)`. */
 export interface SourceSpan {
