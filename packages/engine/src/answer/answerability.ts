@@ -17,6 +17,11 @@ import type { QuestionPlan } from './understand.js';
 
 export interface Refusal {
   reason: 'SLOT_UNAVAILABLE' | 'NOT_COVERED' | 'NO_EVIDENCE' | 'INVALID_QUESTION';
+  /**
+   * The provision that states the figure asked in a form OCR misread ("Pasal 3 UU 20/2019"): the
+   * refusal says so instead of listing related passages.
+   */
+  unreadable?: string;
   /** What the collection has instead (fiscal years), as shown to the reader. */
   available?: string[];
   /** The asked fiscal years the collection lacks (not certified: the text names them). */
@@ -86,6 +91,8 @@ const TEXT = {
     missingYears: (years: string, available: string) =>
       `Dokumen tahun ${years} tidak ada di koleksi ini; tersedia: ${available}.`,
     related: 'Bagian yang paling dekat (bukan jawaban):',
+    unreadable: (place: string) =>
+      `Angka ini dinyatakan dalam ${place}, tetapi teks hasil pindaian (OCR) angkanya tidak terbaca dengan pasti, jadi tidak dikutip. Periksa dokumen aslinya.`,
     and: ' dan ',
   },
   en: {
@@ -93,6 +100,8 @@ const TEXT = {
     missingYears: (years: string, available: string) =>
       `No document for ${years} is in this collection; available: ${available}.`,
     related: 'Closest passages (not an answer):',
+    unreadable: (place: string) =>
+      `This figure is stated in ${place}, but the scanned (OCR) text of the amount cannot be read reliably, so it is not quoted. Please check the original document.`,
     and: ' and ',
   },
 } as const;
@@ -121,6 +130,7 @@ export function refusalText(
       return words.missingYears(years.join(words.and), (refusal.available ?? []).join(', '));
     }
     default: {
+      if (refusal.unreadable) return words.unreadable(refusal.unreadable);
       const places = [...new Set(related.slice(0, 3).map(placeOf))];
       const notFound = NOT_FOUND_TEXT[plan.language as Language];
       return places.length > 0 ? `${notFound} ${words.related} ${places.join('; ')}.` : notFound;

@@ -79,6 +79,35 @@ describe('answering', () => {
     expect(verdict.verdict).toBe('verified');
   });
 
+  it('answers a budget figure from the figure table, composed and recomputable', async () => {
+    const result = await test.engine.ask('apbn', {
+      question: 'total pendapatan negara di APBN 2023 berapa?',
+    });
+    expect(result.found).toBe(true);
+    const [claim] = result.bundle.certificate.claims;
+    expect(claim!.text).toMatch(
+      /^Menurut Pasal 3 UU 28\/2022, Anggaran Pendapatan Negara Tahun Anggaran 2023 /,
+    );
+    expect(claim!.composition?.template).toBe('budget.figure');
+    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    expect(verdict.verdict).toBe('verified');
+    expect(verdict.checks.find((check) => check.id === 'compositions')?.status).toBe('pass');
+  });
+
+  it('names the provision whose figure OCR misread instead of quoting it', async () => {
+    // UU 20/2019 Pasal 3: "Rp2.233. 196.7O 1.660.0O0,0O (dua kuadriliun …)": letters in the digits.
+    const indonesian = await test.engine.ask('apbn', { question: 'berapa pendapatan negara tahun 2020?' });
+    expect(indonesian.found).toBe(false);
+    expect(indonesian.answer).toMatch(
+      /^Angka ini dinyatakan dalam Pasal 3 UU 20\/2019, tetapi teks hasil pindaian/,
+    );
+    expect(indonesian.bundle.certificate.claims).toEqual([]);
+    const english = await test.engine.ask('apbn', {
+      question: 'How much was state revenue in the 2020 budget?',
+    });
+    expect(english.answer).toMatch(/^This figure is stated in Pasal 3 UU 20\/2019, but the scanned/);
+  });
+
   it('refuses what the documents do not cover, naming related passages in the question language', async () => {
     const result = await test.engine.ask('lalu-lintas', {
       question: 'How do I bake sourdough bread at home?',

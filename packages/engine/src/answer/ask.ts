@@ -17,6 +17,7 @@
  *   returned only after that transaction commits.
  */
 import type { Anchor, Bundle } from '@saksi/proof';
+import { unreadableFigure } from '../budget/answer.js';
 import type { Collection } from '../collections.js';
 import type { Database } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
@@ -287,6 +288,11 @@ export async function ask(
     if (relevant.length === 0 || check.answer.score < check.answer.threshold)
       refusal = { reason: 'NOT_COVERED' };
     checked = relevant;
+  }
+  // A figure the statute states but OCR misread is named, not quoted (budget/answer.ts).
+  if (refusal?.reason === 'NOT_COVERED' || refusal?.reason === 'NO_EVIDENCE') {
+    const unreadable = await unreadableFigure(db, collection, plan);
+    if (unreadable) refusal = { ...refusal, unreadable };
   }
   if (refusal) checked = [];
   const answer = refusal

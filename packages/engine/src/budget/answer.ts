@@ -342,3 +342,29 @@ function composed(
     composition: { template, language, parts },
   };
 }
+
+/**
+ * Where the collection states a figure the question asks for only in a form OCR misread (digits
+ * with letters, or digits and words that disagree): the citation label of that provision, so a
+ * refusal can say the statute states it and that its scanned text cannot be quoted reliably.
+ */
+export async function unreadableFigure(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  plan: QuestionPlan,
+): Promise<string | undefined> {
+  const measures = plan.slots.measures;
+  const years = fiscalYearsAsked(plan);
+  if (measures.length === 0 || years.length === 0) return undefined;
+  const found = await db.query<{ chunk_id: string }>(
+    `SELECT f.chunk_id FROM budget_figures f JOIN documents d ON d.id = f.document_id
+      WHERE f.collection_id = $1 AND f.measure = ANY($2::text[]) AND f.fiscal_year = ANY($3::integer[])
+        AND f.garbled AND f.primary_statement AND d.status = 'READY'
+      ORDER BY f.fiscal_year, f.amount_start LIMIT 1`,
+    [collection.id, measures, years],
+  );
+  const id = found.rows[0]?.chunk_id;
+  if (!id) return undefined;
+  const row = (await loadChunks(db, [id])).get(id);
+  return row ? toRetrievedChunk(row, { score: 0, rank: 0, ranks: {} }).citation.label : undefined;
+}
