@@ -90,8 +90,17 @@ describe('saksi ask', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/\[\d+\]/);
     expect(result.stdout).toMatch(/^\[1\] .+ — Pasal \d+/m);
-    expect(result.stdout).toMatch(/Certificate [0-9a-f-]{36}, log entry \d+: verified \(\d+\/\d+ claims/);
+    expect(result.stdout).toMatch(
+      /Certificate [0-9a-f-]{36}, log entry \d+: authentic; answered, \d+\/\d+ claims? shown as verified/,
+    );
     expect(result.stdout).not.toContain('FAILED');
+  });
+
+  it('says a refusal is not answered, never verified', async () => {
+    const result = await run(['ask', 'berapa harga tiket bioskop di Jakarta?', '--collection', 'lalu-lintas']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Tidak ditemukan di dokumen\./);
+    expect(result.stdout).toMatch(/log entry \d+: authentic; not answered \(refused: NOT_COVERED\)\./);
   });
 
   it('an unknown collection exits 2 with a message and no stack trace', async () => {

@@ -61,9 +61,16 @@ async function runAsk(values: OptionValues, positionals: readonly string[], io: 
       );
     }
     const { verified, total } = verification.summary;
+    // Authentic, and answered or not: a refusal is authentic but never shown as a verified answer.
+    const answer = verification.answer;
+    const outcome = answer.answered
+      ? `answered, ${verified}/${total} ${total === 1 ? 'claim' : 'claims'} shown as verified`
+      : answer.outcome === 'refused'
+        ? `not answered (refused${answer.refusal ? `: ${answer.refusal}` : ''})`
+        : `not answered (${verified}/${total} ${total === 1 ? 'claim' : 'claims'} shown as verified)`;
     io.stdout.write(
       `\nCertificate ${result.bundle.certificate.certificate_id}, log entry ${result.bundle.log.leaf_index}: ` +
-        `${verification.verdict === 'verified' ? style.green('verified') : style.red('FAILED')} (${verified}/${total} claims shown as verified).\n`,
+        `${verification.verdict === 'verified' ? style.green('authentic') : style.red('FAILED')}; ${outcome}.\n`,
     );
     return 0;
   } finally {
