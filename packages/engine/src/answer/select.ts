@@ -378,7 +378,19 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
   // rule's quotes, then its sanction (the other sources' sentences give way to it).
   if (plan.intent === 'obligation' || plan.intent === 'other') {
     const first = extractive.claims[0]!;
-    const sanction = await sanctionForRule(input, sources[first.source_index]!);
+    const firstSource = sources[first.source_index]!;
+    // The best sentence is itself a penalty ("melanggar aturan?" → Pasal 287): it is answered as a
+    // sanction, with the rule it punishes.
+    const penalty = firstSource.citation.pasal ? penaltySpan(firstSource.text) : undefined;
+    if (penalty && input.links) {
+      const rule = (
+        await input.links.rulesFor({ text: firstSource.text, pasal: firstSource.citation.pasal! })
+      )[0];
+      const claims = [quote(input, 'penalty', firstSource, penalty, 1)];
+      const ruleQuote = rule ? ruleClaim(input, firstSource, rule) : undefined;
+      return ruleQuote ? [...claims, { ...ruleQuote, linked: true }] : claims;
+    }
+    const sanction = await sanctionForRule(input, firstSource);
     if (sanction) {
       const rule = claims.filter((_, index) => extractive.claims[index]!.source_index === first.source_index);
       return [
