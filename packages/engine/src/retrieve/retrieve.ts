@@ -9,15 +9,20 @@ import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { legalCitationLabel, regulationShortName } from '../ingest/legal-structure.js';
+import { withoutStopwords } from '../language/stopwords.js';
 import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
-import { lexemeStatistics, lexemesOf } from './lexemes.js';
+import { headingArm } from './headings.js';
+import { averageChunkTokens, lexemeStatistics, lexemesOf } from './lexemes.js';
 
 export interface QueryVariant {
   text: string;
   weight: number;
   kind: string;
 }
+
+/** Kinds of variant that restate the question itself; the lexical arm searches them as one query. */
+const QUESTION_WORDINGS = new Set(['original', 'legal', 'phrases', 'translated', 'llm-legal', 'llm-phrases']);
 
 export interface RetrieveOptions {
   topK?: number;
@@ -143,68 +148,137 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
 const COMMON_SHARE = 0.2;
 /** At most this many of the rarest lexemes select candidates. */
 const MAX_TERMS = 12;
+/** At most this many of the query's lexemes score the candidates (the rarest first). */
+const MAX_SCORED_TERMS = 32;
 /**
  * In a large collection, a lexeme found in more than this many chunks selects no candidates either:
  * scoring every chunk it occurs in costs more than its small idf is worth (binding above 10,000
  * chunks, where a fifth is more than this).
  */
 const MAX_TERM_CHUNKS = 2_000;
+const TUNE = (name: string, fallback: number) => {
+  const value = process.env[`SAKSI_TUNE_${name}`];
+  return value === undefined ? fallback : Number(value);
+};
+/** BM25's term-frequency saturation and length normalization. */
+const BM25_K1 = TUNE('K1', 1.2);
+const BM25_B = TUNE('B', 0.75);
 
-async function termWeights(
-  db: Queryable,
-  collection: Collection,
-  text: string,
-): Promise<{ lexeme: string; idf: number }[]> {
-  const [lexemes = []] = await lexemesOf(db, collection, [text]);
-  if (lexemes.length === 0) return [];
-  const { total, statistics } = await lexemeStatistics(db, collection, lexemes);
-  const weighted = [...statistics.values()]
-    .filter((term) => term.df > 0)
-    .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1));
-  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
-  const rare = weighted.filter((term) => term.df <= Math.min(COMMON_SHARE * total, MAX_TERM_CHUNKS));
-  return (rare.length > 0 ? rare : weighted.slice(0, 1))
-    .slice(0, MAX_TERMS)
-    .map(({ lexeme, idf }) => ({ lexeme, idf }));
+/** One wording of the question for the lexical arm, with its weight. */
+interface Wording {
+  text: string;
+  weight: number;
+}
+
+interface LexicalTerm {
+  lexeme: string;
+  idf: number;
+  /** The query weight: the highest weight among the wordings that contain the lexeme, over the highest of all. */
+  weight: number;
+  /** Whether chunks containing it become candidates (the rarer lexemes do). */
+  selects: boolean;
 }
 
 /**
- * The lexical arm: the query's lexemes under the collection's text-search configuration (stemmed,
- * stopwords removed), each weighted by its inverse document frequency in the collection (BM25's idf),
- * summed over the lexemes a chunk contains; shorter chunks win ties. A question rarely shares all of
- * its words with the passage that answers it, so this is an OR over the lexemes, never an AND; lexemes
- * found in more than a fifth of the collection (or in more than 2,000 chunks) select no candidates
- * (they would only add noise and cost), and document frequencies are cached per collection until its chunk count changes.
+ * Code identifiers joined by dots ("store.dispatch", "createSlice.extraReducers") are one token to the
+ * text-search parser; their parts are searched as well, since prose names them alone.
+ */
+function withIdentifierParts(text: string): string {
+  const parts = text.match(/[\p{L}\p{N}_$]+(?:\.[\p{L}\p{N}_$]+)+/gu) ?? [];
+  return parts.length === 0 ? text : `${text} ${parts.map((part) => part.replaceAll('.', ' ')).join(' ')}`;
+}
+
+async function lexicalTerms(
+  db: Queryable,
+  collection: Collection,
+  wordings: readonly Wording[],
+): Promise<LexicalTerm[]> {
+  const lists = await lexemesOf(
+    db,
+    collection,
+    wordings.map((wording) => withoutStopwords(withIdentifierParts(wording.text), collection.language)),
+  );
+  const top = Math.max(...wordings.map((wording) => wording.weight));
+  const weights = new Map<string, number>();
+  lists.forEach((lexemes, index) => {
+    const weight = (wordings[index]?.weight ?? 0) / top;
+    for (const lexeme of lexemes) weights.set(lexeme, Math.max(weights.get(lexeme) ?? 0, weight));
+  });
+  if (weights.size === 0) return [];
+  const { total, statistics } = await lexemeStatistics(db, collection, [...weights.keys()]);
+  const found = [...statistics.values()]
+    .filter((term) => term.df > 0)
+    .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1))
+    .slice(0, MAX_SCORED_TERMS);
+  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
+  const cap = Math.min(COMMON_SHARE * total, MAX_TERM_CHUNKS);
+  const rare = found.filter((term) => term.df <= cap).slice(0, MAX_TERMS);
+  const selecting = new Set((rare.length > 0 ? rare : found.slice(0, 1)).map((term) => term.lexeme));
+  return found.map(({ lexeme, idf }) => ({
+    lexeme,
+    idf,
+    weight: weights.get(lexeme) ?? 0,
+    selects: selecting.has(lexeme),
+  }));
+}
+
+/**
+ * The lexical arm, BM25 over the collection's text-search configuration (stemmed; stopwords of
+ * `language/stopwords.ts` removed first): each query lexeme weighted by its idf in the collection and
+ * by its wording's weight, its frequency in a chunk saturated (k1) and normalized by the chunk's length
+ * against the collection's mean (b). The wordings of one question (as asked, in the statute's terms,
+ * translated) are one query, so a passage is not counted once per wording that shares a word with it.
+ * A question rarely shares all of its words with the passage that answers it, so this is an OR over
+ * the lexemes, never an AND. Candidates are the chunks containing one of the rarer lexemes (found in
+ * at most a fifth of the collection, or 2,000 chunks); every lexeme of the query then scores them.
+ * The term frequency is read from `ts_rank` with unit weights, which for one lexeme is Σ 1/i² over its
+ * i occurrences divided by ζ(2) = π²/6; the tail of that series is ≈ 1/(tf + ½), so
+ * tf = round(1 / (ζ(2)·(1 − rank)) − ½).
  */
 async function lexicalArm(
   db: Queryable,
   collection: Collection,
-  text: string,
+  wordings: readonly Wording[],
   limit: number,
   options: RetrieveOptions,
 ): Promise<string[]> {
-  if (queryTerms(text).length === 0) return [];
-  const terms = await termWeights(db, collection, text);
+  const searched = wordings.filter((wording) => wording.weight > 0 && queryTerms(wording.text).length > 0);
+  if (searched.length === 0) return [];
+  const terms = await lexicalTerms(db, collection, searched);
   if (terms.length === 0) return [];
+  const averageTokens = await averageChunkTokens(db, collection);
   const params: unknown[] = [
     collection.id,
     terms.map((term) => term.lexeme),
-    terms.map((term) => term.idf),
+    terms.map((term) => term.idf * term.weight),
+    terms.map((term) => term.selects),
     limit,
+    BM25_K1,
+    BM25_B,
+    averageTokens,
   ];
   const where = filters(options, params);
   const result = await db.query<{ id: string }>(
-    `WITH weighted AS (
-       SELECT quote_literal(t.lexeme)::tsquery AS q, t.idf FROM unnest($2::text[], $3::float8[]) AS t(lexeme, idf)
+    `WITH terms AS (
+       SELECT quote_literal(t.lexeme)::tsquery AS q, t.weight, t.selects
+         FROM unnest($2::text[], $3::float8[], $4::boolean[]) AS t(lexeme, weight, selects)
+     ),
+     candidates AS (
+       SELECT DISTINCT c.id FROM chunks c JOIN terms t ON t.selects AND c.tsv @@ t.q WHERE c.collection_id = $1
+     ),
+     frequencies AS (
+       SELECT c.id, c.token_count, t.weight,
+              greatest(1, round(1 / (1.6449340668 * (1 - ts_rank('{1,1,1,1}', c.tsv, t.q)::float8)) - 0.5)) AS tf
+         FROM candidates k JOIN chunks c ON c.id = k.id JOIN documents d ON d.id = c.document_id
+         JOIN terms t ON c.tsv @@ t.q
+        WHERE ${where}
      ),
      scored AS (
-       SELECT c.id, sum(w.idf) AS score, min(c.token_count) AS token_count, min(c.document_id) AS document_id
-         FROM chunks c JOIN weighted w ON c.tsv @@ w.q
-        WHERE c.collection_id = $1 GROUP BY c.id
+       SELECT id, min(token_count) AS token_count,
+              sum(weight * tf * ($6::float8 + 1) / (tf + $6::float8 * (1 - $7::float8 + $7::float8 * token_count / $8::float8))) AS score
+         FROM frequencies GROUP BY id
      )
-     SELECT s.id FROM scored s JOIN documents d ON d.id = s.document_id
-      WHERE ${where}
-      ORDER BY s.score DESC, s.token_count, s.id LIMIT $4`,
+     SELECT id FROM scored ORDER BY score DESC, token_count, id LIMIT $5`,
     params,
   );
   return result.rows.map((row) => row.id);
@@ -340,16 +414,21 @@ export async function retrieve(
   db: Queryable,
   embedding: EmbeddingModel,
   collection: Collection,
-  variants: QueryVariant[],
+  variantsIn: QueryVariant[],
   options: RetrieveOptions = {},
 ): Promise<RetrieveResult> {
+  let variants = variantsIn;
   const started = performance.now();
   const topK = options.topK ?? 5;
   if (!Number.isSafeInteger(topK) || topK < 1 || topK > 50)
     throw new EngineError('INVALID_INPUT', 'top_k must be 1–50.');
   const rrfK = options.rrfK ?? DEFAULT_RRF_K;
   const candidates = options.candidates ?? 50;
-  const armWeights = options.armWeights ?? { lexical: 1, vector: 1 };
+  const armWeights = options.armWeights ?? { lexical: TUNE('LEX', 1), vector: TUNE('VEC', 1) };
+  variants = variants.map((v) => ({
+    ...v,
+    weight: v.weight * TUNE(`KIND_${v.kind.replace(/[^a-z]/g, '')}`, 1),
+  }));
   const arms = options.arms ?? 'hybrid';
   const useLexical = arms !== 'vector';
   const useVector = arms !== 'lexical';
@@ -363,10 +442,35 @@ export async function retrieve(
   let lexicalMs = 0;
   let vectorMs = 0;
   const lists: RankedList[] = [];
+  // The wordings of the question are one lexical query; other variants (a year's question, a
+  // follow-up, a selection, amounts) are searched on their own.
+  const wordings = variants.filter((variant) => QUESTION_WORDINGS.has(variant.kind));
+  if (useLexical && wordings.length > 0) {
+    const lexicalStart = performance.now();
+    lists.push({
+      ids: await lexicalArm(db, collection, wordings, candidates, options),
+      weight: TUNE('QLEX', 2.5) * Math.max(...wordings.map((wording) => wording.weight)) * armWeights.lexical,
+      label: 'lexical:question',
+    });
+    const headingWeight = TUNE('HEAD', 0.5);
+    if (headingWeight > 0) {
+      const { total } = await lexemeStatistics(db, collection, []);
+      const text = wordings
+        .filter((wording) => wording.kind !== 'phrases' && wording.kind !== 'llm-phrases')
+        .map((wording) => wording.text)
+        .join(' ');
+      lists.push({
+        ids: await headingArm(db, collection, total, text, candidates, options),
+        weight: headingWeight * armWeights.lexical,
+        label: 'heading:question',
+      });
+    }
+    lexicalMs += performance.now() - lexicalStart;
+  }
   for (const [index, variant] of variants.entries()) {
     const lexicalStart = performance.now();
-    if (useLexical) {
-      const lexical = await lexicalArm(db, collection, variant.text, candidates, options);
+    if (useLexical && !QUESTION_WORDINGS.has(variant.kind)) {
+      const lexical = await lexicalArm(db, collection, [variant], candidates, options);
       lists.push({
         ids: lexical,
         weight: variant.weight * armWeights.lexical,
