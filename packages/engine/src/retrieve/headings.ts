@@ -185,12 +185,21 @@ export async function headingArm(
     scored.push({ section, score: own + CONTEXT_SHARE * context + WORDS_SHARE * written });
   }
   scored.sort((a, b) => b.score - a.score);
+  const floor = (scored[0]?.score ?? 0) * 0;
+  scored.splice(scored.findIndex((entry) => entry.score < floor) >>> 0);
+  // The first chunk of every matching section, best section first, then the second chunks, and so on:
+  // a long section does not crowd out the other sections that match as well.
   const ids: string[] = [];
-  for (const { section } of scored) {
-    for (const id of section.chunkIds) {
+  for (let round = 0; ids.length < limit; round++) {
+    let added = false;
+    for (const { section } of scored) {
+      const id = section.chunkIds[round];
+      if (id === undefined) continue;
       ids.push(id);
-      if (ids.length >= limit) return ids;
+      added = true;
+      if (ids.length >= limit) break;
     }
+    if (!added) break;
   }
   return ids;
 }

@@ -14,6 +14,7 @@ import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
 import { headingArm } from './headings.js';
 import { averageChunkTokens, lexemeStatistics, lexemesOf } from './lexemes.js';
+import { diversifyUnits } from './units.js';
 
 export interface QueryVariant {
   text: string;
@@ -163,6 +164,8 @@ const TUNE = (name: string, fallback: number) => {
 /** BM25's term-frequency saturation and length normalization. */
 const BM25_K1 = TUNE('K1', 1.2);
 const BM25_B = TUNE('B', 0.75);
+/** A word of the headings above a chunk counts as this many occurrences in its text (BM25F). */
+const HEADING_WEIGHT = TUNE('HW', 2);
 
 /** One wording of the question for the lexical arm, with its weight. */
 interface Wording {
@@ -257,25 +260,34 @@ async function lexicalArm(
     BM25_B,
     averageTokens,
   ];
+  params.push(HEADING_WEIGHT);
+  const headingWeight = `$${params.length}::float8`;
   const where = filters(options, params);
+  // tf(t) = occurrences in the text, length-normalized, plus occurrences in the headings × their weight
+  // (BM25F); ts_rank gives the occurrences of one lexeme as explained above.
+  const occurrences = (column: string) =>
+    `CASE WHEN c.${column} @@ t.q THEN greatest(1, round(1 / (1.6449340668 * (1 - ts_rank('{1,1,1,1}', c.${column}, t.q)::float8)) - 0.5)) ELSE 0 END`;
   const result = await db.query<{ id: string }>(
     `WITH terms AS (
        SELECT quote_literal(t.lexeme)::tsquery AS q, t.weight, t.selects
          FROM unnest($2::text[], $3::float8[], $4::boolean[]) AS t(lexeme, weight, selects)
      ),
      candidates AS (
-       SELECT DISTINCT c.id FROM chunks c JOIN terms t ON t.selects AND c.tsv @@ t.q WHERE c.collection_id = $1
+       SELECT c.id FROM chunks c JOIN terms t ON t.selects AND c.tsv @@ t.q WHERE c.collection_id = $1
+       UNION
+       SELECT c.id FROM chunks c JOIN terms t ON t.selects AND c.heading_tsv @@ t.q
+        WHERE c.collection_id = $1 AND ${headingWeight} > 0
      ),
      frequencies AS (
        SELECT c.id, c.token_count, t.weight,
-              greatest(1, round(1 / (1.6449340668 * (1 - ts_rank('{1,1,1,1}', c.tsv, t.q)::float8)) - 0.5)) AS tf
+              ${occurrences('tsv')} / (1 - $7::float8 + $7::float8 * c.token_count / $8::float8)
+              + ${headingWeight} * ${occurrences('heading_tsv')} AS tf
          FROM candidates k JOIN chunks c ON c.id = k.id JOIN documents d ON d.id = c.document_id
-         JOIN terms t ON c.tsv @@ t.q
+         JOIN terms t ON c.tsv @@ t.q OR (${headingWeight} > 0 AND c.heading_tsv @@ t.q)
         WHERE ${where}
      ),
      scored AS (
-       SELECT id, min(token_count) AS token_count,
-              sum(weight * tf * ($6::float8 + 1) / (tf + $6::float8 * (1 - $7::float8 + $7::float8 * token_count / $8::float8))) AS score
+       SELECT id, min(token_count) AS token_count, sum(weight * tf * ($6::float8 + 1) / (tf + $6::float8)) AS score
          FROM frequencies GROUP BY id
      )
      SELECT id FROM scored ORDER BY score DESC, token_count, id LIMIT $5`,
@@ -493,6 +505,7 @@ export async function retrieve(
   let ranked = weightedRrf(lists, rrfK);
   if (options.preferFigures !== undefined && options.preferFigures > 0)
     ranked = await withFigurePreference(db, lists, ranked, options.preferFigures, rrfK);
+  ranked = await diversifyUnits(db, ranked, { perUnit: TUNE('PER', 2), top: topK });
   const fused = ranked.slice(0, topK);
   const rows = await loadChunks(
     db,
