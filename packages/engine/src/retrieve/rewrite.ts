@@ -9,6 +9,7 @@
  * configurable per collection with `profile.rewrite_weights`. `profile.rewrite_rules` (e.g. `["traffic"]`)
  * picks the dictionaries and rule groups; without it, every Indonesian group applies.
  */
+import { normalizeSpelling } from '../language/spelling.js';
 import { BUDGET_DICTIONARY } from './dictionaries/budget.js';
 import { TRAFFIC_DICTIONARY } from './dictionaries/traffic.js';
 import type { DictionaryEntry } from './dictionaries/types.js';
@@ -193,9 +194,11 @@ function substitute(question: string, matches: Match[]): string {
  */
 export function rewriteQueryDetailed(question: string, options: RewriteOptions): RewriteResult {
   const weights = rewriteWeights(options.profile, options.weights);
-  const variants: QueryVariant[] = [{ text: question, weight: weights.original, kind: 'original' }];
   const hints: RewriteHints = { fiscal_years: [], rules: [] };
-  if (options.language !== 'id') return { variants, hints, weights };
+  if (options.language !== 'id')
+    return { variants: [{ text: question, weight: weights.original, kind: 'original' }], hints, weights };
+  question = normalizeSpelling(question);
+  const variants: QueryVariant[] = [{ text: question, weight: weights.original, kind: 'original' }];
 
   const groups = ruleGroups(options.profile);
   const entries = (options.dictionaries ?? groups.map((group) => RULE_GROUPS[group])).flat();
