@@ -86,7 +86,7 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'docs',
       language: 'en',
       directory: path.join(corporaDirectory, 'docs-redux'),
-      profile: { domain: 'docs', rewrite_rules: [], public: true },
+      profile: { domain: 'docs', rewrite_rules: ['docs'], public: true },
     },
   ];
 }

@@ -1,8 +1,11 @@
 /**
- * Hybrid retrieval (DESIGN.md §8): for each query variant a lexical arm (tsvector with the
- * collection's text-search configuration, ranked by ts_rank_cd) and a vector arm (pgvector HNSW,
- * cosine), fused by weighted RRF; top-k with filters; each result with its citation, parent context,
- * table HTML and the data a certificate needs (hash, document root, proof path).
+ * Hybrid retrieval (DESIGN.md §8, docs/engine.md "Retrieval"): a lexical arm (BM25F over the chunks'
+ * text and headings in the collection's text-search configuration; the question's wordings as one
+ * weighted query, other variants each on their own), a heading arm (headings.ts), and a vector arm per
+ * variant (pgvector HNSW, cosine), fused by weighted RRF, with the figure and definition preferences,
+ * then at most two places per Pasal or section in the top k (units.ts); filters on document type,
+ * fiscal year and archived state; each result with its citation, parent context, table HTML and the
+ * data a certificate needs (hash, document root, proof path).
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
@@ -43,33 +46,47 @@ export interface RetrieveOptions {
    * Pasal that says "direncanakan sebesar Rp…" outranks the definitions that merely share its words.
    */
   preferFigures?: number;
+  /**
+   * Weight of the heading arm (default {@link HEADING_ARM_WEIGHT}): a question about what something is
+   * ("what is a reducer") is answered by the section titled by that thing.
+   */
+  headingWeight?: number;
+  /**
+   * A question about what something is: the fused candidates with a sentence that defines one of its
+   * words ("Parkir adalah …", "A reducer is …", definitions.ts) form one more ranked list of `weight`.
+   */
+  preferDefinitions?: { pattern: RegExp; weight: number };
 }
 
 /** A figure in a passage: Rp/USD amounts, percentages, numbers with thousands separators. */
 const FIGURE =
   /(?:Rp|USD|US\$|\$)\s?\d|\d\s?(?:%|persen\b|percent\b)|\d{1,3}(?:[.,]\s?\d{3}){2,}|\d+(?:[.,]\d+)?\s?(?:triliun|miliar|juta|trillion|billion|million)\b/iu;
 
-/** How many of the fused candidates the figure preference looks at. */
-const FIGURE_CANDIDATES = 50;
+/** How many of the fused candidates a preference (figures, definitions) looks at. */
+const PREFERENCE_CANDIDATES = 50;
 
-/** `fused` with the candidates that state a figure as one more ranked list of `weight`. */
-async function withFigurePreference(
+/**
+ * `fused` with the candidates whose text passes `test` as one more ranked list of `weight` (in their
+ * fused order), labelled `label`.
+ */
+async function withPreference(
   db: Queryable,
   lists: RankedList[],
   fused: FusedItem[],
-  weight: number,
+  preference: { test: (text: string) => boolean; weight: number; label: string },
   rrfK: number,
-): Promise<FusedItem[]> {
-  const ids = fused.slice(0, FIGURE_CANDIDATES).map((item) => item.id);
-  if (ids.length === 0) return fused;
+): Promise<{ fused: FusedItem[]; lists: RankedList[] }> {
+  const ids = fused.slice(0, PREFERENCE_CANDIDATES).map((item) => item.id);
+  if (ids.length === 0) return { fused, lists };
   const texts = await db.query<{ id: string; text: string }>(
     'SELECT id, text FROM chunks WHERE id = ANY($1::text[])',
     [ids],
   );
-  const withFigure = new Set(texts.rows.filter((row) => FIGURE.test(row.text)).map((row) => row.id));
-  const figures = ids.filter((id) => withFigure.has(id));
-  if (figures.length === 0) return fused;
-  return weightedRrf([...lists, { ids: figures, weight, label: 'figures' }], rrfK);
+  const passing = new Set(texts.rows.filter((row) => preference.test(row.text)).map((row) => row.id));
+  const preferred = ids.filter((id) => passing.has(id));
+  if (preferred.length === 0) return { fused, lists };
+  const extended = [...lists, { ids: preferred, weight: preference.weight, label: preference.label }];
+  return { fused: weightedRrf(extended, rrfK), lists: extended };
 }
 
 /** The arms of the search: `hybrid` (default) fuses lexical and vector; the others run one arm alone. */
@@ -147,6 +164,12 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
 
 /** A lexeme that occurs in more than this share of a collection's chunks is too common to find candidates by. */
 const COMMON_SHARE = 0.2;
+/**
+ * ... unless it occurs in at most this many chunks: in a small collection (up to 5,000 chunks) scoring
+ * them all is cheap, and a question of common words ("pendapatan negara" in a collection of budget
+ * laws) still finds the passage that has them all.
+ */
+const COMMON_FLOOR = 1_000;
 /** At most this many of the rarest lexemes select candidates. */
 const MAX_TERMS = 12;
 /** At most this many of the query's lexemes score the candidates (the rarest first). */
@@ -157,15 +180,22 @@ const MAX_SCORED_TERMS = 32;
  * chunks, where a fifth is more than this).
  */
 const MAX_TERM_CHUNKS = 2_000;
-const TUNE = (name: string, fallback: number) => {
-  const value = process.env[`SAKSI_TUNE_${name}`];
-  return value === undefined ? fallback : Number(value);
-};
 /** BM25's term-frequency saturation and length normalization. */
-const BM25_K1 = TUNE('K1', 1.2);
-const BM25_B = TUNE('B', 0.75);
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 /** A word of the headings above a chunk counts as this many occurrences in its text (BM25F). */
-const HEADING_WEIGHT = TUNE('HW', 2);
+const HEADING_WEIGHT = 2;
+/**
+ * Fusion weights (weighted RRF). The lexical list of the question's wordings weighs this many times
+ * its best wording (2.5 × legal 2.0 = 5.0, against the vector lists' 2.0 + 1.0 + 0.8): BM25 over the
+ * statutes' own words finds the answer more often than the hash embedding, which is lexical too but
+ * blurred by word pairs and character n-grams.
+ */
+const QUESTION_LEXICAL_WEIGHT = 2.5;
+/** The heading arm's weight (headings.ts); a question about what something is raises it (plan.ts). */
+export const HEADING_ARM_WEIGHT = 0.5;
+/** Places one Pasal (with its elucidation) or one section may take in the top k (units.ts). */
+const PLACES_PER_UNIT = 2;
 
 /** One wording of the question for the lexical arm, with its weight. */
 interface Wording {
@@ -214,7 +244,7 @@ async function lexicalTerms(
     .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1))
     .slice(0, MAX_SCORED_TERMS);
   // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
-  const cap = Math.min(COMMON_SHARE * total, MAX_TERM_CHUNKS);
+  const cap = Math.min(Math.max(COMMON_SHARE * total, COMMON_FLOOR), MAX_TERM_CHUNKS);
   const rare = found.filter((term) => term.df <= cap).slice(0, MAX_TERMS);
   const selecting = new Set((rare.length > 0 ? rare : found.slice(0, 1)).map((term) => term.lexeme));
   return found.map(({ lexeme, idf }) => ({
@@ -426,21 +456,16 @@ export async function retrieve(
   db: Queryable,
   embedding: EmbeddingModel,
   collection: Collection,
-  variantsIn: QueryVariant[],
+  variants: QueryVariant[],
   options: RetrieveOptions = {},
 ): Promise<RetrieveResult> {
-  let variants = variantsIn;
   const started = performance.now();
   const topK = options.topK ?? 5;
   if (!Number.isSafeInteger(topK) || topK < 1 || topK > 50)
     throw new EngineError('INVALID_INPUT', 'top_k must be 1–50.');
   const rrfK = options.rrfK ?? DEFAULT_RRF_K;
   const candidates = options.candidates ?? 50;
-  const armWeights = options.armWeights ?? { lexical: TUNE('LEX', 1), vector: TUNE('VEC', 1) };
-  variants = variants.map((v) => ({
-    ...v,
-    weight: v.weight * TUNE(`KIND_${v.kind.replace(/[^a-z]/g, '')}`, 1),
-  }));
+  const armWeights = options.armWeights ?? { lexical: 1, vector: 1 };
   const arms = options.arms ?? 'hybrid';
   const useLexical = arms !== 'vector';
   const useVector = arms !== 'lexical';
@@ -461,10 +486,11 @@ export async function retrieve(
     const lexicalStart = performance.now();
     lists.push({
       ids: await lexicalArm(db, collection, wordings, candidates, options),
-      weight: TUNE('QLEX', 2.5) * Math.max(...wordings.map((wording) => wording.weight)) * armWeights.lexical,
+      weight:
+        QUESTION_LEXICAL_WEIGHT * Math.max(...wordings.map((wording) => wording.weight)) * armWeights.lexical,
       label: 'lexical:question',
     });
-    const headingWeight = TUNE('HEAD', 0.5);
+    const headingWeight = options.headingWeight ?? HEADING_ARM_WEIGHT;
     if (headingWeight > 0) {
       const { total } = await lexemeStatistics(db, collection, []);
       const text = wordings
@@ -474,7 +500,7 @@ export async function retrieve(
       lists.push({
         ids: await headingArm(db, collection, total, text, candidates, options),
         weight: headingWeight * armWeights.lexical,
-        label: 'heading:question',
+        label: 'lexical:headings',
       });
     }
     lexicalMs += performance.now() - lexicalStart;
@@ -503,9 +529,28 @@ export async function retrieve(
   }
   const fuseStart = performance.now();
   let ranked = weightedRrf(lists, rrfK);
-  if (options.preferFigures !== undefined && options.preferFigures > 0)
-    ranked = await withFigurePreference(db, lists, ranked, options.preferFigures, rrfK);
-  ranked = await diversifyUnits(db, ranked, { perUnit: TUNE('PER', 2), top: topK });
+  let fusedLists = lists;
+  if (options.preferFigures !== undefined && options.preferFigures > 0) {
+    const weight = options.preferFigures;
+    ({ fused: ranked, lists: fusedLists } = await withPreference(
+      db,
+      fusedLists,
+      ranked,
+      { test: (text) => FIGURE.test(text), weight, label: 'figures' },
+      rrfK,
+    ));
+  }
+  if (options.preferDefinitions !== undefined && options.preferDefinitions.weight > 0) {
+    const { pattern, weight } = options.preferDefinitions;
+    ({ fused: ranked, lists: fusedLists } = await withPreference(
+      db,
+      fusedLists,
+      ranked,
+      { test: (text) => pattern.test(text), weight, label: 'definitions' },
+      rrfK,
+    ));
+  }
+  ranked = await diversifyUnits(db, ranked, { perUnit: PLACES_PER_UNIT, top: topK });
   const fused = ranked.slice(0, topK);
   const rows = await loadChunks(
     db,
