@@ -21,7 +21,10 @@ import { parseDocument } from '../packages/engine/src/ingest/parse.js';
 import type { ChunkDraft, LegalRef } from '../packages/engine/src/types.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
-export const dataRoot = path.resolve(repoRoot, '../shared/data');
+/** The shared data (corpora, eval sets): `../shared/data` beside the repository, or `SAKSI_SHARED_DATA` (a worktree elsewhere). */
+export const dataRoot = path.resolve(
+  process.env['SAKSI_SHARED_DATA'] ?? path.join(repoRoot, '../shared/data'),
+);
 export const corpusDirectory = (name: string) => path.join(dataRoot, 'corpora', name);
 
 export function check(condition: boolean, what: string): asserts condition {

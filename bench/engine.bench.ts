@@ -6,6 +6,7 @@ import { loadConfig } from '../packages/engine/src/config.js';
 import { createHashEmbeddingModel } from '../packages/engine/src/embed/hash.js';
 import { Engine } from '../packages/engine/src/engine.js';
 import type { IngestProgress } from '../packages/engine/src/ingest/pipeline.js';
+import { benchApiKey } from './api-harness.js';
 import {
   buildSyntheticCollection,
   type CorpusFile,
@@ -74,7 +75,15 @@ async function openEngine(backend: Backend, label: string): Promise<OpenedEngine
       ? await createTemporaryDatabase(databaseUrl!, `saksi_bench_${process.pid}_${databaseCounter++}`)
       : undefined;
   const config = loadConfig(
-    { SAKSI_DATA_DIR: dataDir, SAKSI_DEMO: '0', ...(database ? { DATABASE_URL: database.url } : {}) },
+    {
+      SAKSI_DATA_DIR: dataDir,
+      SAKSI_DEMO: '0',
+      // The chat step measures the engine, not the rate limits (the same as the API bench).
+      SAKSI_PUBLIC_CHAT_LIMIT: '0',
+      SAKSI_RATE_LIMIT_KEY: '0',
+      SAKSI_RATE_LIMIT_IP: '0',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    },
     dataDir,
   );
   const start = nowMs();
@@ -146,12 +155,18 @@ async function chatBenchmark(backend: Backend, engine: Engine): Promise<ChatRun[
   const runs: ChatRun[] = [];
   const server = await startServer(engine, { port: 0, host: '127.0.0.1' });
   check(new URL(server.url).hostname === '127.0.0.1', 'server on loopback');
+  // The chat of a collection that is not public needs a key (docs/api.md).
+  const key = await benchApiKey(engine);
   try {
     const health = () => fetch(`${server.url}/api/v1/health`);
     const chat = (index: number) =>
       fetch(`${server.url}/api/v1/chat`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${key}`,
+        },
         body: JSON.stringify({
           collection: 'lalu-lintas',
           question: chatQuestions[index % chatQuestions.length],

@@ -141,8 +141,11 @@ export interface CollectionProfile {
   public?: boolean;
   /** What the collection holds: which answer prompt and rules suit it. */
   domain?: 'legal' | 'budget' | 'docs' | 'general';
-  /** Dictionary and pattern groups of the query rewriter; none configured means all. */
-  rewrite_rules?: ('traffic' | 'budget')[];
+  /**
+   * Dictionary, pattern and glossary groups of the query rewriter; none configured means every group of
+   * the collection's language (`traffic` and `budget` for Indonesian, none for English).
+   */
+  rewrite_rules?: ('traffic' | 'budget' | 'docs')[];
   /** Weights of the rewrite variants in the weighted RRF. */
   rewrite_weights?: { legal?: number; original?: number; phrases?: number };
   /**

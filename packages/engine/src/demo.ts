@@ -90,7 +90,7 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       // the site serves the repository's docs/ folder at its root.
       profile: {
         domain: 'docs',
-        rewrite_rules: [],
+        rewrite_rules: ['docs'],
         public: true,
         base_url: 'https://redux.js.org/',
         base_url_folder: 'docs',

@@ -16,7 +16,10 @@ export interface LexemeStatistic {
 }
 
 /** Document frequencies per collection, keyed by the collection's chunk count (a new document changes it). */
-const documentFrequencies = new Map<string, { total: number; df: Map<string, number> }>();
+const documentFrequencies = new Map<
+  string,
+  { total: number; df: Map<string, number>; averageTokens?: number }
+>();
 
 /** The distinct lexemes of each text, in the collection's text-search configuration. */
 export async function lexemesOf(
@@ -66,4 +69,22 @@ export async function lexemeStatistics(
     statistics.set(lexeme, { lexeme, df, idf: Math.log((total - df + 0.5) / (df + 0.5) + 1) });
   }
   return { total, statistics };
+}
+
+/**
+ * The mean token count of the collection's READY and archived chunks (BM25's average document length),
+ * cached with the document frequencies.
+ */
+export async function averageChunkTokens(db: Queryable, collection: Pick<Collection, 'id'>): Promise<number> {
+  const { total } = await lexemeStatistics(db, collection, []);
+  const cache = documentFrequencies.get(collection.id);
+  if (cache?.averageTokens !== undefined && cache.total === total) return cache.averageTokens;
+  const result = await db.query<{ average: number | null }>(
+    `SELECT avg(c.token_count)::float8 AS average FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.collection_id = $1 AND d.status IN ('READY', 'ARCHIVED')`,
+    [collection.id],
+  );
+  const average = Math.max(1, result.rows[0]?.average ?? 1);
+  if (cache) cache.averageTokens = average;
+  return average;
 }

@@ -6,7 +6,7 @@
  */
 
 /** Which collections a rule group suits: statutes (traffic law and other regulations) or budgets. */
-export type RuleGroup = 'traffic' | 'budget';
+export type RuleGroup = 'traffic' | 'budget' | 'docs';
 
 export interface PatternRule {
   id: string;
@@ -60,6 +60,15 @@ export const PATTERN_RULES: PatternRule[] = [
     'bertanggung jawab',
     'ganti kerugian',
   ]),
+  // Developer documentation, a question that opens by asking what something is: "what is a reducer",
+  // "what's a thunk", "what exactly is …", "define …", "apa itu …". No wording is added; the match marks
+  // the question for the definition preference and the heading arm (plan.ts).
+  rule(
+    'definition',
+    'docs',
+    "^\\s*(?:so\\s+|ok\\s+|hi\\s+)?(?:what(?:'s|’s|s| is| are)|what exactly is|what even is|define|definition of|meaning of|apa itu|apa sih)",
+    [],
+  ),
   // Budget questions: "berapa defisit/belanja/pendapatan tahun 2020", "alokasinya berapa". No wording is
   // added (the figure's own words find it); the match marks the question as a figure question in the hints.
   rule(

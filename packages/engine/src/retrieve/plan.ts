@@ -10,9 +10,15 @@ import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { amountVariants, retrieveAcrossYears, yearComparison } from './amounts.js';
+import { definingPattern } from './definitions.js';
 import { expandQuery, type QueryExpander } from './expander.js';
 import { type QueryVariant, type RetrieveOptions, type RetrieveResult, retrieve } from './retrieve.js';
 import { rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
+
+/** Weight of the list of candidates that define a word of a "what is …" question. */
+const DEFINITION_WEIGHT = 3;
+/** Weight of the heading arm for a "what is …" question to an English (documentation) collection. */
+const DEFINITION_HEADING_WEIGHT = 2;
 
 export interface PlanOptions extends RetrieveOptions {
   /** false: the question as written only (the evaluation's "no rewriting" configuration). */
@@ -63,6 +69,15 @@ export async function retrieveForQuestion(
     (retrieveOptions.arms ?? 'hybrid') === 'hybrid'
   )
     retrieveOptions.preferFigures = detailed.weights.legal;
+  // A question about what something is: passages that define one of its words are preferred, and in
+  // documentation (its headings name what each section explains) the heading arm weighs more.
+  if (detailed.hints.rules.includes('definition') && (retrieveOptions.arms ?? 'hybrid') === 'hybrid') {
+    const pattern = definingPattern(question, collection.language);
+    if (pattern && retrieveOptions.preferDefinitions === undefined)
+      retrieveOptions.preferDefinitions = { pattern, weight: DEFINITION_WEIGHT };
+    if (collection.language === 'en' && retrieveOptions.headingWeight === undefined)
+      retrieveOptions.headingWeight = DEFINITION_HEADING_WEIGHT;
+  }
   const variants = [...detailed.variants, ...amountVariants(question), ...extraVariants];
   if (retrieveOptions.fiscalYear === undefined) {
     const comparison = yearComparison(question);

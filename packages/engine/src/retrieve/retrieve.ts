@@ -1,8 +1,11 @@
 /**
- * Hybrid retrieval (DESIGN.md §8): for each query variant a lexical arm (tsvector with the
- * collection's text-search configuration, ranked by ts_rank_cd) and a vector arm (pgvector HNSW,
- * cosine), fused by weighted RRF; top-k with filters; each result with its citation, parent context,
- * table HTML and the data a certificate needs (hash, document root, proof path).
+ * Hybrid retrieval (DESIGN.md §8, docs/engine.md "Retrieval"): a lexical arm (BM25F over the chunks'
+ * text and headings in the collection's text-search configuration; the question's wordings as one
+ * weighted query, other variants each on their own), a heading arm (headings.ts), and a vector arm per
+ * variant (pgvector HNSW, cosine), fused by weighted RRF, with the figure and definition preferences,
+ * then at most two places per Pasal or section in the top k (units.ts); filters on document type,
+ * fiscal year and archived state; each result with its citation, parent context, table HTML and the
+ * data a certificate needs (hash, document root, proof path).
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
@@ -11,15 +14,21 @@ import { EngineError } from '../errors.js';
 import { baseName } from '../ingest/detect.js';
 import { legalCitationLabel, regulationShortName } from '../ingest/legal-structure.js';
 import { citationUrl } from '../ingest/page-url.js';
+import { withoutStopwords } from '../language/stopwords.js';
 import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
-import { lexemeStatistics, lexemesOf } from './lexemes.js';
+import { headingArm } from './headings.js';
+import { averageChunkTokens, lexemeStatistics, lexemesOf } from './lexemes.js';
+import { diversifyUnits } from './units.js';
 
 export interface QueryVariant {
   text: string;
   weight: number;
   kind: string;
 }
+
+/** Kinds of variant that restate the question itself; the lexical arm searches them as one query. */
+const QUESTION_WORDINGS = new Set(['original', 'legal', 'phrases', 'translated', 'llm-legal', 'llm-phrases']);
 
 export interface RetrieveOptions {
   topK?: number;
@@ -39,33 +48,47 @@ export interface RetrieveOptions {
    * Pasal that says "direncanakan sebesar Rp…" outranks the definitions that merely share its words.
    */
   preferFigures?: number;
+  /**
+   * Weight of the heading arm (default {@link HEADING_ARM_WEIGHT}): a question about what something is
+   * ("what is a reducer") is answered by the section titled by that thing.
+   */
+  headingWeight?: number;
+  /**
+   * A question about what something is: the fused candidates with a sentence that defines one of its
+   * words ("Parkir adalah …", "A reducer is …", definitions.ts) form one more ranked list of `weight`.
+   */
+  preferDefinitions?: { pattern: RegExp; weight: number };
 }
 
 /** A figure in a passage: Rp/USD amounts, percentages, numbers with thousands separators. */
 const FIGURE =
   /(?:Rp|USD|US\$|\$)\s?\d|\d\s?(?:%|persen\b|percent\b)|\d{1,3}(?:[.,]\s?\d{3}){2,}|\d+(?:[.,]\d+)?\s?(?:triliun|miliar|juta|trillion|billion|million)\b/iu;
 
-/** How many of the fused candidates the figure preference looks at. */
-const FIGURE_CANDIDATES = 50;
+/** How many of the fused candidates a preference (figures, definitions) looks at. */
+const PREFERENCE_CANDIDATES = 50;
 
-/** `fused` with the candidates that state a figure as one more ranked list of `weight`. */
-async function withFigurePreference(
+/**
+ * `fused` with the candidates whose text passes `test` as one more ranked list of `weight` (in their
+ * fused order), labelled `label`.
+ */
+async function withPreference(
   db: Queryable,
   lists: RankedList[],
   fused: FusedItem[],
-  weight: number,
+  preference: { test: (text: string) => boolean; weight: number; label: string },
   rrfK: number,
-): Promise<FusedItem[]> {
-  const ids = fused.slice(0, FIGURE_CANDIDATES).map((item) => item.id);
-  if (ids.length === 0) return fused;
+): Promise<{ fused: FusedItem[]; lists: RankedList[] }> {
+  const ids = fused.slice(0, PREFERENCE_CANDIDATES).map((item) => item.id);
+  if (ids.length === 0) return { fused, lists };
   const texts = await db.query<{ id: string; text: string }>(
     'SELECT id, text FROM chunks WHERE id = ANY($1::text[])',
     [ids],
   );
-  const withFigure = new Set(texts.rows.filter((row) => FIGURE.test(row.text)).map((row) => row.id));
-  const figures = ids.filter((id) => withFigure.has(id));
-  if (figures.length === 0) return fused;
-  return weightedRrf([...lists, { ids: figures, weight, label: 'figures' }], rrfK);
+  const passing = new Set(texts.rows.filter((row) => preference.test(row.text)).map((row) => row.id));
+  const preferred = ids.filter((id) => passing.has(id));
+  if (preferred.length === 0) return { fused, lists };
+  const extended = [...lists, { ids: preferred, weight: preference.weight, label: preference.label }];
+  return { fused: weightedRrf(extended, rrfK), lists: extended };
 }
 
 /** The arms of the search: `hybrid` (default) fuses lexical and vector; the others run one arm alone. */
@@ -145,70 +168,163 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
 
 /** A lexeme that occurs in more than this share of a collection's chunks is too common to find candidates by. */
 const COMMON_SHARE = 0.2;
+/**
+ * ... unless it occurs in at most this many chunks: in a small collection (up to 5,000 chunks) scoring
+ * them all is cheap, and a question of common words ("pendapatan negara" in a collection of budget
+ * laws) still finds the passage that has them all.
+ */
+const COMMON_FLOOR = 1_000;
 /** At most this many of the rarest lexemes select candidates. */
 const MAX_TERMS = 12;
+/** At most this many of the query's lexemes score the candidates (the rarest first). */
+const MAX_SCORED_TERMS = 32;
 /**
  * In a large collection, a lexeme found in more than this many chunks selects no candidates either:
  * scoring every chunk it occurs in costs more than its small idf is worth (binding above 10,000
  * chunks, where a fifth is more than this).
  */
 const MAX_TERM_CHUNKS = 2_000;
+/** BM25's term-frequency saturation and length normalization. */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+/** A word of the headings above a chunk counts as this many occurrences in its text (BM25F). */
+const HEADING_WEIGHT = 2;
+/**
+ * Fusion weights (weighted RRF). The lexical list of the question's wordings weighs this many times
+ * its best wording (2.5 × legal 2.0 = 5.0, against the vector lists' 2.0 + 1.0 + 0.8): BM25 over the
+ * statutes' own words finds the answer more often than the hash embedding, which is lexical too but
+ * blurred by word pairs and character n-grams.
+ */
+const QUESTION_LEXICAL_WEIGHT = 2.5;
+/** The heading arm's weight (headings.ts); a question about what something is raises it (plan.ts). */
+export const HEADING_ARM_WEIGHT = 0.5;
+/** Places one Pasal (with its elucidation) or one section may take in the top k (units.ts). */
+const PLACES_PER_UNIT = 2;
 
-async function termWeights(
-  db: Queryable,
-  collection: Collection,
-  text: string,
-): Promise<{ lexeme: string; idf: number }[]> {
-  const [lexemes = []] = await lexemesOf(db, collection, [text]);
-  if (lexemes.length === 0) return [];
-  const { total, statistics } = await lexemeStatistics(db, collection, lexemes);
-  const weighted = [...statistics.values()]
-    .filter((term) => term.df > 0)
-    .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1));
-  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
-  const rare = weighted.filter((term) => term.df <= Math.min(COMMON_SHARE * total, MAX_TERM_CHUNKS));
-  return (rare.length > 0 ? rare : weighted.slice(0, 1))
-    .slice(0, MAX_TERMS)
-    .map(({ lexeme, idf }) => ({ lexeme, idf }));
+/** One wording of the question for the lexical arm, with its weight. */
+interface Wording {
+  text: string;
+  weight: number;
+}
+
+interface LexicalTerm {
+  lexeme: string;
+  idf: number;
+  /** The query weight: the highest weight among the wordings that contain the lexeme, over the highest of all. */
+  weight: number;
+  /** Whether chunks containing it become candidates (the rarer lexemes do). */
+  selects: boolean;
 }
 
 /**
- * The lexical arm: the query's lexemes under the collection's text-search configuration (stemmed,
- * stopwords removed), each weighted by its inverse document frequency in the collection (BM25's idf),
- * summed over the lexemes a chunk contains; shorter chunks win ties. A question rarely shares all of
- * its words with the passage that answers it, so this is an OR over the lexemes, never an AND; lexemes
- * found in more than a fifth of the collection (or in more than 2,000 chunks) select no candidates
- * (they would only add noise and cost), and document frequencies are cached per collection until its chunk count changes.
+ * Code identifiers joined by dots ("store.dispatch", "createSlice.extraReducers") are one token to the
+ * text-search parser; their parts are searched as well, since prose names them alone.
+ */
+function withIdentifierParts(text: string): string {
+  const parts = text.match(/[\p{L}\p{N}_$]+(?:\.[\p{L}\p{N}_$]+)+/gu) ?? [];
+  return parts.length === 0 ? text : `${text} ${parts.map((part) => part.replaceAll('.', ' ')).join(' ')}`;
+}
+
+async function lexicalTerms(
+  db: Queryable,
+  collection: Collection,
+  wordings: readonly Wording[],
+): Promise<LexicalTerm[]> {
+  const lists = await lexemesOf(
+    db,
+    collection,
+    wordings.map((wording) => withoutStopwords(withIdentifierParts(wording.text), collection.language)),
+  );
+  const top = Math.max(...wordings.map((wording) => wording.weight));
+  const weights = new Map<string, number>();
+  lists.forEach((lexemes, index) => {
+    const weight = (wordings[index]?.weight ?? 0) / top;
+    for (const lexeme of lexemes) weights.set(lexeme, Math.max(weights.get(lexeme) ?? 0, weight));
+  });
+  if (weights.size === 0) return [];
+  const { total, statistics } = await lexemeStatistics(db, collection, [...weights.keys()]);
+  const found = [...statistics.values()]
+    .filter((term) => term.df > 0)
+    .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1))
+    .slice(0, MAX_SCORED_TERMS);
+  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
+  const cap = Math.min(Math.max(COMMON_SHARE * total, COMMON_FLOOR), MAX_TERM_CHUNKS);
+  const rare = found.filter((term) => term.df <= cap).slice(0, MAX_TERMS);
+  const selecting = new Set((rare.length > 0 ? rare : found.slice(0, 1)).map((term) => term.lexeme));
+  return found.map(({ lexeme, idf }) => ({
+    lexeme,
+    idf,
+    weight: weights.get(lexeme) ?? 0,
+    selects: selecting.has(lexeme),
+  }));
+}
+
+/**
+ * The lexical arm, BM25 over the collection's text-search configuration (stemmed; stopwords of
+ * `language/stopwords.ts` removed first): each query lexeme weighted by its idf in the collection and
+ * by its wording's weight, its frequency in a chunk saturated (k1) and normalized by the chunk's length
+ * against the collection's mean (b). The wordings of one question (as asked, in the statute's terms,
+ * translated) are one query, so a passage is not counted once per wording that shares a word with it.
+ * A question rarely shares all of its words with the passage that answers it, so this is an OR over
+ * the lexemes, never an AND. Candidates are the chunks containing one of the rarer lexemes (found in
+ * at most a fifth of the collection, or 2,000 chunks); every lexeme of the query then scores them.
+ * The term frequency is read from `ts_rank` with unit weights, which for one lexeme is Σ 1/i² over its
+ * i occurrences divided by ζ(2) = π²/6; the tail of that series is ≈ 1/(tf + ½), so
+ * tf = round(1 / (ζ(2)·(1 − rank)) − ½).
  */
 async function lexicalArm(
   db: Queryable,
   collection: Collection,
-  text: string,
+  wordings: readonly Wording[],
   limit: number,
   options: RetrieveOptions,
 ): Promise<string[]> {
-  if (queryTerms(text).length === 0) return [];
-  const terms = await termWeights(db, collection, text);
+  const searched = wordings.filter((wording) => wording.weight > 0 && queryTerms(wording.text).length > 0);
+  if (searched.length === 0) return [];
+  const terms = await lexicalTerms(db, collection, searched);
   if (terms.length === 0) return [];
+  const averageTokens = await averageChunkTokens(db, collection);
   const params: unknown[] = [
     collection.id,
     terms.map((term) => term.lexeme),
-    terms.map((term) => term.idf),
+    terms.map((term) => term.idf * term.weight),
+    terms.map((term) => term.selects),
     limit,
+    BM25_K1,
+    BM25_B,
+    averageTokens,
   ];
+  params.push(HEADING_WEIGHT);
+  const headingWeight = `$${params.length}::float8`;
   const where = filters(options, params);
+  // tf(t) = occurrences in the text, length-normalized, plus occurrences in the headings × their weight
+  // (BM25F); ts_rank gives the occurrences of one lexeme as explained above.
+  const occurrences = (column: string) =>
+    `CASE WHEN c.${column} @@ t.q THEN greatest(1, round(1 / (1.6449340668 * (1 - ts_rank('{1,1,1,1}', c.${column}, t.q)::float8)) - 0.5)) ELSE 0 END`;
   const result = await db.query<{ id: string }>(
-    `WITH weighted AS (
-       SELECT quote_literal(t.lexeme)::tsquery AS q, t.idf FROM unnest($2::text[], $3::float8[]) AS t(lexeme, idf)
+    `WITH terms AS (
+       SELECT quote_literal(t.lexeme)::tsquery AS q, t.weight, t.selects
+         FROM unnest($2::text[], $3::float8[], $4::boolean[]) AS t(lexeme, weight, selects)
+     ),
+     candidates AS (
+       SELECT c.id FROM chunks c JOIN terms t ON t.selects AND c.tsv @@ t.q WHERE c.collection_id = $1
+       UNION
+       SELECT c.id FROM chunks c JOIN terms t ON t.selects AND c.heading_tsv @@ t.q
+        WHERE c.collection_id = $1 AND ${headingWeight} > 0
+     ),
+     frequencies AS (
+       SELECT c.id, c.token_count, t.weight,
+              ${occurrences('tsv')} / (1 - $7::float8 + $7::float8 * c.token_count / $8::float8)
+              + ${headingWeight} * ${occurrences('heading_tsv')} AS tf
+         FROM candidates k JOIN chunks c ON c.id = k.id JOIN documents d ON d.id = c.document_id
+         JOIN terms t ON c.tsv @@ t.q OR (${headingWeight} > 0 AND c.heading_tsv @@ t.q)
+        WHERE ${where}
      ),
      scored AS (
-       SELECT c.id, sum(w.idf) AS score, min(c.token_count) AS token_count, min(c.document_id) AS document_id
-         FROM chunks c JOIN weighted w ON c.tsv @@ w.q
-        WHERE c.collection_id = $1 GROUP BY c.id
+       SELECT id, min(token_count) AS token_count, sum(weight * tf * ($6::float8 + 1) / (tf + $6::float8)) AS score
+         FROM frequencies GROUP BY id
      )
-     SELECT s.id FROM scored s JOIN documents d ON d.id = s.document_id
-      WHERE ${where}
-      ORDER BY s.score DESC, s.token_count, s.id LIMIT $4`,
+     SELECT id FROM scored ORDER BY score DESC, token_count, id LIMIT $5`,
     params,
   );
   return result.rows.map((row) => row.id);
@@ -385,10 +501,36 @@ export async function retrieve(
   let lexicalMs = 0;
   let vectorMs = 0;
   const lists: RankedList[] = [];
+  // The wordings of the question are one lexical query; other variants (a year's question, a
+  // follow-up, a selection, amounts) are searched on their own.
+  const wordings = variants.filter((variant) => QUESTION_WORDINGS.has(variant.kind));
+  if (useLexical && wordings.length > 0) {
+    const lexicalStart = performance.now();
+    lists.push({
+      ids: await lexicalArm(db, collection, wordings, candidates, options),
+      weight:
+        QUESTION_LEXICAL_WEIGHT * Math.max(...wordings.map((wording) => wording.weight)) * armWeights.lexical,
+      label: 'lexical:question',
+    });
+    const headingWeight = options.headingWeight ?? HEADING_ARM_WEIGHT;
+    if (headingWeight > 0) {
+      const { total } = await lexemeStatistics(db, collection, []);
+      const text = wordings
+        .filter((wording) => wording.kind !== 'phrases' && wording.kind !== 'llm-phrases')
+        .map((wording) => wording.text)
+        .join(' ');
+      lists.push({
+        ids: await headingArm(db, collection, total, text, candidates, options),
+        weight: headingWeight * armWeights.lexical,
+        label: 'lexical:headings',
+      });
+    }
+    lexicalMs += performance.now() - lexicalStart;
+  }
   for (const [index, variant] of variants.entries()) {
     const lexicalStart = performance.now();
-    if (useLexical) {
-      const lexical = await lexicalArm(db, collection, variant.text, candidates, options);
+    if (useLexical && !QUESTION_WORDINGS.has(variant.kind)) {
+      const lexical = await lexicalArm(db, collection, [variant], candidates, options);
       lists.push({
         ids: lexical,
         weight: variant.weight * armWeights.lexical,
@@ -409,8 +551,28 @@ export async function retrieve(
   }
   const fuseStart = performance.now();
   let ranked = weightedRrf(lists, rrfK);
-  if (options.preferFigures !== undefined && options.preferFigures > 0)
-    ranked = await withFigurePreference(db, lists, ranked, options.preferFigures, rrfK);
+  let fusedLists = lists;
+  if (options.preferFigures !== undefined && options.preferFigures > 0) {
+    const weight = options.preferFigures;
+    ({ fused: ranked, lists: fusedLists } = await withPreference(
+      db,
+      fusedLists,
+      ranked,
+      { test: (text) => FIGURE.test(text), weight, label: 'figures' },
+      rrfK,
+    ));
+  }
+  if (options.preferDefinitions !== undefined && options.preferDefinitions.weight > 0) {
+    const { pattern, weight } = options.preferDefinitions;
+    ({ fused: ranked, lists: fusedLists } = await withPreference(
+      db,
+      fusedLists,
+      ranked,
+      { test: (text) => pattern.test(text), weight, label: 'definitions' },
+      rrfK,
+    ));
+  }
+  ranked = await diversifyUnits(db, ranked, { perUnit: PLACES_PER_UNIT, top: topK });
   const fused = ranked.slice(0, topK);
   const rows = await loadChunks(
     db,

@@ -9,13 +9,19 @@
  * configurable per collection with `profile.rewrite_weights`. `profile.rewrite_rules` (e.g. `["traffic"]`)
  * picks the dictionaries and rule groups; without it, every Indonesian group applies.
  */
+import { detectLanguage } from '../language/detect.js';
+import { normalizeSpelling } from '../language/spelling.js';
+import { withoutStopwords } from '../language/stopwords.js';
 import { BUDGET_DICTIONARY } from './dictionaries/budget.js';
+import { DOCS_DICTIONARY } from './dictionaries/docs.js';
 import { TRAFFIC_DICTIONARY } from './dictionaries/traffic.js';
 import type { DictionaryEntry } from './dictionaries/types.js';
+import { glossaryEntries } from './glossary.js';
 import { COMPARISON, matchingRules, type RuleGroup, yearsIn } from './patterns.js';
 import type { QueryVariant } from './retrieve.js';
 
 export { BUDGET_DICTIONARY } from './dictionaries/budget.js';
+export { DOCS_DICTIONARY } from './dictionaries/docs.js';
 export { TRAFFIC_DICTIONARY } from './dictionaries/traffic.js';
 export type { DictionaryEntry } from './dictionaries/types.js';
 export type { RuleGroup } from './patterns.js';
@@ -34,6 +40,7 @@ export const DEFAULT_REWRITE_WEIGHTS: RewriteWeights = { legal: 2, original: 1, 
 export const RULE_GROUPS: Record<RuleGroup, DictionaryEntry[]> = {
   traffic: TRAFFIC_DICTIONARY,
   budget: BUDGET_DICTIONARY,
+  docs: DOCS_DICTIONARY,
 };
 
 export interface RewriteOptions {
@@ -78,10 +85,20 @@ export function rewriteWeights(
   return { legal: pick('legal'), original: pick('original'), phrases: pick('phrases') };
 }
 
-/** The rule groups for a collection: `profile.rewrite_rules` when it names known groups, else all. */
-export function ruleGroups(profile: Record<string, unknown> | undefined): RuleGroup[] {
+/** The groups an unconfigured collection of each language gets: the statutes' for Indonesian, none for English. */
+const DEFAULT_GROUPS: Record<'id' | 'en', RuleGroup[]> = { id: ['traffic', 'budget'], en: [] };
+
+/**
+ * The rule groups for a collection: `profile.rewrite_rules` when it names known groups, else the
+ * default groups of its language (every Indonesian group; none for English, whose only group, `docs`,
+ * is the Redux documentation's vocabulary).
+ */
+export function ruleGroups(
+  profile: Record<string, unknown> | undefined,
+  language: 'id' | 'en' = 'id',
+): RuleGroup[] {
   const configured = profile?.['rewrite_rules'];
-  if (!Array.isArray(configured)) return Object.keys(RULE_GROUPS) as RuleGroup[];
+  if (!Array.isArray(configured)) return [...DEFAULT_GROUPS[language]];
   return configured.filter((group): group is RuleGroup => typeof group === 'string' && group in RULE_GROUPS);
 }
 
@@ -191,13 +208,25 @@ function substitute(question: string, matches: Match[]): string {
  * rewrite when a dictionary term or pattern rule matched; the statute phrases alone (weight `phrases`);
  * and for a budget comparison of two or more years, one variant per year.
  */
-export function rewriteQueryDetailed(question: string, options: RewriteOptions): RewriteResult {
+export function rewriteQueryDetailed(asked: string, options: RewriteOptions): RewriteResult {
   const weights = rewriteWeights(options.profile, options.weights);
-  const variants: QueryVariant[] = [{ text: question, weight: weights.original, kind: 'original' }];
   const hints: RewriteHints = { fiscal_years: [], rules: [] };
-  if (options.language !== 'id') return { variants, hints, weights };
+  const groups = ruleGroups(options.profile, options.language);
+  // The question's own language decides whether it is translated first (the glossary) and whether
+  // its everyday Indonesian spellings are written out.
+  const language = detectLanguage(asked) ?? options.language;
+  const original = language === 'id' ? normalizeSpelling(asked) : asked;
+  const variants: QueryVariant[] = [{ text: original, weight: weights.original, kind: 'original' }];
+  let question = original;
+  let translated = false;
+  if (language !== options.language) {
+    const translation = translate(original, glossaryEntries(groups, language, options.language), language);
+    if (translation === undefined) return { variants, hints, weights };
+    variants.push({ text: translation, weight: weights.legal, kind: 'translated' });
+    question = translation;
+    translated = true;
+  }
 
-  const groups = ruleGroups(options.profile);
   const entries = (options.dictionaries ?? groups.map((group) => RULE_GROUPS[group])).flat();
   const matches = dictionaryMatches(question, entries);
   const rules = matchingRules(question, groups);
@@ -207,8 +236,11 @@ export function rewriteQueryDetailed(question: string, options: RewriteOptions):
     (phrase) => !dictionaryPhrases.some((taken) => taken.toLowerCase() === phrase.toLowerCase()),
   );
 
-  if (matches.length > 0) {
-    variants.push({ text: substitute(question, matches), weight: weights.legal, kind: 'legal' });
+  const legal = matches.length > 0 ? substitute(question, matches) : undefined;
+  // A translation already in the documents' words is not searched twice.
+  const repeatsTranslation = translated && legal?.toLowerCase() === question.toLowerCase();
+  if (legal !== undefined && !repeatsTranslation) {
+    variants.push({ text: legal, weight: weights.legal, kind: 'legal' });
   }
   // The statute phrases alone, when they say more than the legal variant: a single dictionary phrase and no
   // rule would only repeat it (and outweigh a short follow-up's context).
@@ -233,6 +265,28 @@ export function rewriteQueryDetailed(question: string, options: RewriteOptions):
     }
   }
   return { variants, hints, weights };
+}
+
+/**
+ * `question` in the documents' language through the glossary `entries` (glossary.ts): each glossary
+ * term replaced by the documents' wording, the other words kept unless they are stopwords of the
+ * question's language (`from`); undefined when no term of the glossary occurs.
+ */
+export function translate(
+  question: string,
+  entries: DictionaryEntry[],
+  from: 'id' | 'en',
+): string | undefined {
+  const matches = dictionaryMatches(question, entries);
+  if (matches.length === 0) return undefined;
+  const parts: string[] = [];
+  let at = 0;
+  for (const match of matches) {
+    parts.push(withoutStopwords(question.slice(at, match.start), from), phrasesOf(match.entry).join(' '));
+    at = match.end;
+  }
+  parts.push(withoutStopwords(question.slice(at), from));
+  return parts.filter((part) => part.length > 0).join(' ');
 }
 
 /** The query variants for `question` (see `rewriteQueryDetailed`). */

@@ -123,6 +123,50 @@ export const TRAFFIC_DICTIONARY: DictionaryEntry[] = [
     terms: ['bonceng tiga', 'cenglu', 'boncengan tiga', 'bonceng'],
     expansion: 'membawa Penumpang lebih dari 1 (satu) orang',
   },
+  // Right of way: who goes first, who gives way.
+  {
+    terms: [
+      'mengalah',
+      'minggir',
+      'memberi jalan',
+      'beri jalan',
+      'didahulukan',
+      'duluan',
+      'yang duluan',
+      'prioritas',
+      'diprioritaskan',
+      'jalan duluan',
+    ],
+    expansion: ['hak utama', 'mengutamakan'],
+  },
+  { terms: ['papasan', 'berpapasan', 'simpangan'], expansion: 'berpapasan' },
+  {
+    terms: ['tanjakan', 'turunan', 'nanjak', 'menanjak', 'jalan menanjak', 'jalan menurun', 'jalan turun'],
+    expansion: ['menanjak', 'menurun'],
+  },
+  // Emissions.
+  {
+    terms: ['asap', 'asap hitam', 'asap knalpot', 'ngebul', 'polusi', 'emisi', 'gas buang', 'uji emisi'],
+    expansion: 'ambang batas emisi gas buang',
+  },
+  // The road used for something else than traffic.
+  {
+    terms: [
+      'tutup jalan',
+      'menutup jalan',
+      'penutupan jalan',
+      'hajatan',
+      'pesta',
+      'kondangan',
+      'nikahan',
+      'karnaval',
+      'pawai',
+      'konser',
+      'acara di jalan',
+      'unjuk rasa',
+    ],
+    expansion: ['penggunaan Jalan', 'kegiatan di luar fungsinya'],
+  },
   // Stopping and parking.
   {
     terms: ['parkir', 'parkir sembarangan', 'ngetem', 'berhenti sebentar', 'parkir liar'],
@@ -187,4 +231,28 @@ export const TRAFFIC_DICTIONARY: DictionaryEntry[] = [
     expansion: ['persyaratan usia', 'Surat Izin Mengemudi'],
   },
   { terms: ['penumpang', 'yang dibonceng', 'boncenger'], expansion: 'Penumpang' },
+  {
+    terms: [
+      'menurunkan penumpang',
+      'mengambil penumpang',
+      'menaikkan penumpang',
+      'naik turun penumpang',
+      'cari penumpang',
+      'nyari penumpang',
+    ],
+    expansion: ['menaikkan atau menurunkan Penumpang', 'memberhentikan Kendaraan'],
+  },
+  // Tickets and cancelled trips.
+  {
+    terms: [
+      'refund',
+      'uang kembali',
+      'pengembalian uang',
+      'batal',
+      'dibatalkan',
+      'pembatalan',
+      'batal berangkat',
+    ],
+    expansion: ['mengembalikan biaya angkutan', 'pembatalan'],
+  },
 ];
