@@ -39,7 +39,7 @@ import type { ClaimDecomposer } from './decompose.js';
 import { followUpVariants } from './follow-up.js';
 import { generateWithModel, promptProfileOf } from './generate-llm.js';
 import { ensureSession, persistAnswer } from './persist.js';
-import { questionTerms } from './relevance.js';
+import { answersIntent, questionTerms } from './relevance.js';
 import { selectClaims } from './select.js';
 import { continuationAfter, mergeGrounded, selectionChunks } from './selection.js';
 import { bestSupportingSpan } from './spans.js';
@@ -285,7 +285,12 @@ export async function ask(
         : claim.relevance.score >= claim.relevance.threshold * CLAIM_FLOOR;
       if (keptPrevious) relevant.push(claim);
     }
-    if (relevant.length === 0 || check.answer.score < check.answer.threshold)
+    // A figure question is not answered by evidence that states no figure (a definition of the
+    // measure, a rule about it): that is a refusal, which names a misread statement when there is one.
+    const statesFigure =
+      (plan.intent !== 'figure' && plan.intent !== 'comparison') ||
+      relevant.some((item) => item.claim.evidence.some(({ span }) => answersIntent(plan, span.text)));
+    if (relevant.length === 0 || check.answer.score < check.answer.threshold || !statesFigure)
       refusal = { reason: 'NOT_COVERED' };
     checked = relevant;
   }

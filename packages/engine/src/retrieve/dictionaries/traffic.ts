@@ -230,6 +230,8 @@ export const TRAFFIC_DICTIONARY: DictionaryEntry[] = [
     ],
     expansion: ['persyaratan usia', 'Surat Izin Mengemudi'],
   },
+  // "Umur" is the everyday word for the statute's "usia".
+  { terms: ['umur', 'umurnya', 'berumur', 'umur minimal', 'batas umur'], expansion: 'usia' },
   { terms: ['penumpang', 'yang dibonceng', 'boncenger'], expansion: 'Penumpang' },
   {
     terms: [
