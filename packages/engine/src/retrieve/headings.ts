@@ -63,7 +63,18 @@ async function sectionIndex(
   total: number,
 ): Promise<SectionIndex | null> {
   const cached = indexes.get(collection.id);
-  if (cached && cached.total === total) return cached;
+  if (cached && cached.total === total) return cached.sections.length > 0 ? cached : null;
+  const counted = await db.query<{ sections: number }>(
+    `SELECT count(*)::integer AS sections FROM (
+       SELECT DISTINCT document_id, section_path FROM chunks WHERE collection_id = $1 LIMIT ${MAX_SECTIONS + 1}
+     ) s`,
+    [collection.id],
+  );
+  if ((counted.rows[0]?.sections ?? 0) > MAX_SECTIONS) {
+    // Remembered too, so a large collection is not counted again on every question.
+    indexes.set(collection.id, { total, sections: [], idf: new Map() });
+    return null;
+  }
   const rows = await db.query<{
     id: string;
     document_id: string;
@@ -94,7 +105,6 @@ async function sectionIndex(
     }
     entry.ids.push(row.id);
   }
-  if (byKey.size > MAX_SECTIONS) return null;
   const entries = [...byKey.values()];
   const texts = entries.flatMap((entry) => [
     withoutStopwords(entry.own, collection.language),

@@ -190,12 +190,12 @@ const BM25_B = 0.75;
 /** A word of the headings above a chunk counts as this many occurrences in its text (BM25F). */
 const HEADING_WEIGHT = 2;
 /**
- * Fusion weights (weighted RRF). The lexical list of the question's wordings weighs this many times
- * its best wording (2.5 × legal 2.0 = 5.0, against the vector lists' 2.0 + 1.0 + 0.8): BM25 over the
- * statutes' own words finds the answer more often than the hash embedding, which is lexical too but
- * blurred by word pairs and character n-grams.
+ * Fusion weights (weighted RRF). A lexical list weighs this many times its variant (the list of the
+ * question's wordings: its best wording; 2.5 × legal 2.0 = 5.0, against the vector lists' 2.0 + 1.0 +
+ * 0.8): BM25 over the documents' own words finds the answer more often than the hash embedding, which
+ * is lexical too but blurred by word pairs and character n-grams.
  */
-const QUESTION_LEXICAL_WEIGHT = 2.5;
+const LEXICAL_WEIGHT = 2.5;
 /** The heading arm's weight (headings.ts); a question about what something is raises it (plan.ts). */
 export const HEADING_ARM_WEIGHT = 0.5;
 /** Places one Pasal (with its elucidation) or one section may take in the top k (units.ts). */
@@ -508,8 +508,7 @@ export async function retrieve(
     const lexicalStart = performance.now();
     lists.push({
       ids: await lexicalArm(db, collection, wordings, candidates, options),
-      weight:
-        QUESTION_LEXICAL_WEIGHT * Math.max(...wordings.map((wording) => wording.weight)) * armWeights.lexical,
+      weight: LEXICAL_WEIGHT * Math.max(...wordings.map((wording) => wording.weight)) * armWeights.lexical,
       label: 'lexical:question',
     });
     const headingWeight = options.headingWeight ?? HEADING_ARM_WEIGHT;
@@ -533,7 +532,7 @@ export async function retrieve(
       const lexical = await lexicalArm(db, collection, [variant], candidates, options);
       lists.push({
         ids: lexical,
-        weight: variant.weight * armWeights.lexical,
+        weight: LEXICAL_WEIGHT * variant.weight * armWeights.lexical,
         label: `lexical:${variant.kind}`,
       });
     }

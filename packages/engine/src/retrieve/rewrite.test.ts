@@ -90,6 +90,9 @@ describe('query rewriting', () => {
     expect(rewriteQuery('Berapa DAU?', { language: 'id', profile })).toHaveLength(1);
     expect(ruleGroups(undefined)).toEqual(['traffic', 'budget']);
     expect(ruleGroups({ rewrite_rules: ['budget', 'unknown'] })).toEqual(['budget']);
+    // An unconfigured English collection gets no group; the docs group is asked for by name.
+    expect(ruleGroups(undefined, 'en')).toEqual([]);
+    expect(ruleGroups({ rewrite_rules: ['docs'] }, 'en')).toEqual(['docs']);
   });
 
   it('gives a fiscal-year hint, and one variant per year for a comparison', () => {
@@ -114,5 +117,31 @@ describe('query rewriting', () => {
     // Two years without a comparison word: hints only.
     const listed = rewriteQueryDetailed('Dana desa 2017 dan 2018', { language: 'id' });
     expect(listed.variants.some((variant) => variant.kind.startsWith('year:'))).toBe(false);
+  });
+
+  it('writes out everyday spellings before the dictionaries see the question', () => {
+    const variants = rewriteQuery('Yg nggak ngalah sama orang yg nyebrang kena denda?', {
+      language: 'id',
+      profile: { rewrite_rules: ['traffic'] },
+    });
+    expect(variants[0]).toMatchObject({
+      kind: 'original',
+      text: 'yang nggak mengalah sama orang yang menyeberang kena denda?',
+    });
+    const legal = variants.find((variant) => variant.kind === 'legal')!;
+    expect(legal.text).toContain('hak utama');
+    expect(legal.text).toContain('tempat penyeberangan');
+  });
+
+  it('maps developer words to the docs’ terms in a docs collection', () => {
+    const variants = rewriteQuery('how do I debug my app?', {
+      language: 'en',
+      profile: { rewrite_rules: ['docs'] },
+    });
+    expect(variants.find((variant) => variant.kind === 'legal')?.text).toBe(
+      'how do I Redux DevTools my app?',
+    );
+    // Not in an English collection without the group.
+    expect(rewriteQuery('how do I debug my app?', { language: 'en' })).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * Units of a document that answer together: a statute's Pasal (its ayat and its elucidation, the
- * Penjelasan of that Pasal) or, elsewhere, one section (a document and a section path). After fusion
- * each unit keeps at most a few places in the top, so the ayat of one long Pasal, or the chunks of one
- * long section, do not fill all of them; the chunks it gives up follow the top in their order.
+ * Units of a document that answer together: a statute's Pasal (its ayat), the elucidation of a Pasal
+ * (its Penjelasan), or elsewhere one section (a document and a section path). After fusion each unit
+ * keeps at most a few places in the top, so the ayat of one long Pasal, or the chunks of one long
+ * section, do not fill all of them; the chunks it gives up follow the top in their order. A Pasal and
+ * its elucidation are two units, so the rule and what it means can both be quoted.
  *
  * Adding a share of a sibling's score to a chunk (a Pasal's elucidation lifting its body) was measured
  * too and lowered Recall@5 on the traffic-law sets: elucidations often repeat the words of a question
@@ -28,7 +29,7 @@ export async function diversifyUnits(
   const head = fused.slice(0, options.top * (options.perUnit + 4));
   if (head.length <= options.perUnit) return [...fused];
   const rows = await db.query<{ id: string; unit: string }>(
-    `SELECT id, document_id || CASE WHEN legal->>'pasal' IS NOT NULL THEN ' pasal ' || (legal->>'pasal')
+    `SELECT id, document_id || CASE WHEN legal->>'pasal' IS NOT NULL THEN (CASE WHEN (legal->>'penjelasan')::boolean THEN ' penjelasan ' ELSE ' pasal ' END) || (legal->>'pasal')
                                     ELSE ' section ' || section_path::text END AS unit
        FROM chunks WHERE id = ANY($1::text[])`,
     [head.map((item) => item.id)],

@@ -8,12 +8,19 @@ export function normalizeForPhrases(text: string): string {
   return text.normalize('NFC').replace(/_+/g, ' ').replace(/\s+/g, ' ').toLowerCase();
 }
 
-export function corpusText(folder: string): string {
-  const directory = path.join(CORPORA, folder);
+/** The Markdown (`.md`, `.mdx`) files of `directory`, and of its subfolders when `recursive`. */
+function markdownFiles(directory: string, recursive: boolean): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(directory, entry.name);
+    if (entry.isDirectory()) return recursive ? markdownFiles(file, true) : [];
+    return /\.mdx?$/.test(entry.name) ? [file] : [];
+  });
+}
+
+export function corpusText(folder: string, options: { recursive?: boolean } = {}): string {
   return normalizeForPhrases(
-    readdirSync(directory)
-      .filter((file) => file.endsWith('.md'))
-      .map((file) => readFileSync(path.join(directory, file), 'utf8'))
+    markdownFiles(path.join(CORPORA, folder), options.recursive ?? false)
+      .map((file) => readFileSync(file, 'utf8'))
       .join('\n'),
   );
 }
