@@ -97,7 +97,12 @@ describe('saksi ask', () => {
   });
 
   it('says a refusal is not answered, never verified', async () => {
-    const result = await run(['ask', 'berapa harga tiket bioskop di Jakarta?', '--collection', 'lalu-lintas']);
+    const result = await run([
+      'ask',
+      'berapa harga tiket bioskop di Jakarta?',
+      '--collection',
+      'lalu-lintas',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Tidak ditemukan di dokumen\./);
     expect(result.stdout).toMatch(/log entry \d+: authentic; not answered \(refused: NOT_COVERED\)\./);

@@ -91,6 +91,9 @@ const LAW_LEADS = {
 
 export type LawRole = keyof typeof LAW_LEADS;
 
+/** The lead of a provision's quote ("Menurut "). */
+export const LAW_LEADS_PROVISION = LAW_LEADS.provision;
+
 /** The lead of the rule a sanction punishes ("Aturan yang dilanggar, "). */
 export const LAW_RULE_LEAD = LAW_LEADS.rule;
 

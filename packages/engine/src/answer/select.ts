@@ -22,6 +22,7 @@ import {
   type ComposedClaim,
   type CompositionPart,
   composeClaim,
+  LAW_LEADS_PROVISION,
   LAW_RULE_LEAD,
   type LawRole,
   lawQuote,
@@ -367,13 +368,7 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
     if (claims.length > 0) return claims;
   }
   if (!extractive.found) return [];
-  const claims = extractive.claims.map((claim, index) => {
-    const marker = Number(/\[(\d+)\]$/.exec(claim.text)?.[1] ?? index + 1);
-    const source = sources[claim.source_index]!;
-    return source.citation.pasal
-      ? quote(input, 'provision', source, withoutAyatNumber(claim.span), marker)
-      : verbatimQuote(claim.source_index, claim.span, marker);
-  });
+  const claims = statuteQuotes(input, extractive.claims);
   // A rule of a statute is answered with what breaking it costs, when the statute says so: the
   // rule's quotes, then its sanction (the other sources' sentences give way to it).
   if (plan.intent === 'obligation' || plan.intent === 'other') {
@@ -392,12 +387,54 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
     }
     const sanction = await sanctionForRule(input, firstSource);
     if (sanction) {
-      const rule = claims.filter((_, index) => extractive.claims[index]!.source_index === first.source_index);
+      // The first claim holds every sentence of the first provision (statuteQuotes).
+      const rule = claims.slice(0, 1);
       return [
         ...rule,
         { ...quote(input, 'sanction', sanction, penaltySpan(sanction.text)!, 2), linked: true },
       ];
     }
+  }
+  return claims;
+}
+
+/**
+ * The extractive sentences as claims: on a statute, the sentences of one provision become one claim
+ * led by it once ("Menurut Pasal 83 ayat (2) UU 22/2009: a. … b. … [1]"); elsewhere verbatim quotes.
+ */
+function statuteQuotes(
+  input: SelectInput,
+  extracted: ReturnType<typeof extractiveAnswer>['claims'],
+): ComposedClaim[] {
+  const claims: ComposedClaim[] = [];
+  const markerOf = (text: string, fallback: number) => Number(/\[(\d+)\]$/.exec(text)?.[1] ?? fallback);
+  for (let index = 0; index < extracted.length; index++) {
+    const claim = extracted[index]!;
+    const source = input.sources[claim.source_index]!;
+    const marker = markerOf(claim.text, index + 1);
+    if (!source.citation.pasal || !source.citation.label) {
+      claims.push(verbatimQuote(claim.source_index, claim.span, marker));
+      continue;
+    }
+    const spans = [withoutAyatNumber(claim.span)];
+    while (extracted[index + 1]?.source_index === claim.source_index) spans.push(extracted[++index]!.span);
+    if (spans.length === 1) {
+      claims.push(quote(input, 'provision', source, spans[0]!, marker));
+      continue;
+    }
+    const evidence = spans.map((span) => ({
+      sourceIndex: claim.source_index,
+      span,
+      label: source.citation.label!,
+    }));
+    const parts: CompositionPart[] = [
+      { fixed: LAW_LEADS_PROVISION[input.plan.language] },
+      { cite: 0 },
+      { fixed: ': ' },
+    ];
+    for (const [position] of spans.entries()) parts.push({ span: position }, { fixed: ' ' });
+    parts.push({ marker });
+    claims.push(composeClaim('law.provision', input.plan.language, evidence, parts));
   }
   return claims;
 }
