@@ -85,18 +85,12 @@ export async function rulesFor(
   const refs = parseReferences(sanction.text)
     .filter((ref) => ref.pasal !== sanction.pasal)
     .slice(0, limit);
-  const ids: string[] = [];
+  const rules: RetrievedChunk[] = [];
   for (const ref of refs) {
-    const found = await db.query<{ id: string }>(
-      `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = false
-          AND c.legal->>'pasal' = $2 AND ($3::text IS NULL OR c.legal->>'ayat' = $3)
-        ORDER BY c.position LIMIT 1`,
-      [collection.id, ref.pasal, ref.ayat ?? null],
-    );
-    for (const row of found.rows) if (!ids.includes(row.id)) ids.push(row.id);
+    const rule = await provisionChunk(db, collection, ref);
+    if (rule && !rules.some((known) => known.chunk_id === rule.chunk_id)) rules.push(rule);
   }
-  return asResults(db, ids);
+  return rules;
 }
 
 /**
@@ -144,38 +138,30 @@ export function internalReferences(text: string): string[] {
   return found;
 }
 
-/** The body chunk of one provision of the collection (READY documents), if stored. */
+/** The body chunk of one provision of the collection (READY documents), or its elucidation, if stored. */
 export async function provisionChunk(
   db: Queryable,
   collection: Pick<Collection, 'id'>,
   ref: ProvisionRef,
+  options: { elucidation?: boolean } = {},
 ): Promise<RetrievedChunk | undefined> {
   if (!PASAL.test(ref.pasal) || (ref.ayat !== undefined && !AYAT.test(ref.ayat))) return undefined;
   const found = await db.query<{ id: string }>(
     `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
-      WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = false
+      WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = $4
         AND c.legal->>'pasal' = $2 AND ($3::text IS NULL OR c.legal->>'ayat' = $3)
       ORDER BY c.position LIMIT 1`,
-    [collection.id, ref.pasal, ref.ayat ?? null],
+    [collection.id, ref.pasal, ref.ayat ?? null, options.elucidation === true],
   );
   const id = found.rows[0]?.id;
   return id ? (await asResults(db, [id]))[0] : undefined;
 }
 
 /** The elucidation (Penjelasan) of one provision, if the statute has one for it. */
-export async function elucidationChunk(
+export function elucidationChunk(
   db: Queryable,
   collection: Pick<Collection, 'id'>,
   ref: ProvisionRef,
 ): Promise<RetrievedChunk | undefined> {
-  if (!PASAL.test(ref.pasal) || (ref.ayat !== undefined && !AYAT.test(ref.ayat))) return undefined;
-  const found = await db.query<{ id: string }>(
-    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
-      WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = true
-        AND c.legal->>'pasal' = $2 AND ($3::text IS NULL OR c.legal->>'ayat' = $3)
-      ORDER BY c.position LIMIT 1`,
-    [collection.id, ref.pasal, ref.ayat ?? null],
-  );
-  const id = found.rows[0]?.id;
-  return id ? (await asResults(db, [id]))[0] : undefined;
+  return provisionChunk(db, collection, ref, { elucidation: true });
 }
