@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { corpusText, normalizeForPhrases } from './dictionaries/corpus-text.js';
-import { COMPARISON, matchingRules, PATTERN_RULES, yearsIn } from './patterns.js';
+import { COMPARISON, matchingRules, PATTERN_RULES, type RuleGroup, yearsIn } from './patterns.js';
 
 const ids = (question: string, groups: ('traffic' | 'budget')[] = ['traffic', 'budget']) =>
   matchingRules(question, groups).map((rule) => rule.id);
@@ -33,7 +33,11 @@ describe('pattern rules', () => {
   });
 
   it('adds statute wording that occurs in the documents of its group', () => {
-    const texts = { traffic: corpusText('uu-22-2009-llaj'), budget: corpusText('apbn-uu') };
+    const texts: Record<RuleGroup, string> = {
+      traffic: corpusText('uu-22-2009-llaj'),
+      budget: corpusText('apbn-uu'),
+      docs: corpusText('docs-redux', { recursive: true }),
+    };
     const missing = PATTERN_RULES.flatMap((rule) =>
       rule.add
         .filter((phrase) => !texts[rule.group].includes(normalizeForPhrases(phrase)))
