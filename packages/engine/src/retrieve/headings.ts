@@ -181,9 +181,17 @@ export async function headingArm(
   const queryTotal = [...query.values()].reduce((sum, weight) => sum + weight, 0);
   if (queryTotal === 0) return [];
   const words = new Set(wordsOf(question));
+  // Statuses are read now, not from the cached index: a document archived or restored since the
+  // index was read keeps its chunks (and the index its sections) but changes what may be retrieved.
+  const statuses = await db.query<{ id: string; status: string }>(
+    'SELECT id, status FROM documents WHERE collection_id = $1',
+    [collection.id],
+  );
+  const statusOf = new Map(statuses.rows.map((row) => [row.id, row.status]));
   const scored: { section: Section; score: number }[] = [];
   for (const section of index.sections) {
-    if (section.status !== 'READY' && !(filter.includeArchived && section.status === 'ARCHIVED')) continue;
+    const status = statusOf.get(section.documentId);
+    if (status !== 'READY' && !(filter.includeArchived && status === 'ARCHIVED')) continue;
     if (filter.documentType !== undefined && section.documentType !== filter.documentType) continue;
     if (filter.fiscalYear !== undefined && section.fiscalYear !== filter.fiscalYear) continue;
     const own = overlap(section.own, query, queryTotal, index.idf);
