@@ -1,5 +1,5 @@
 /**
- * Hybrid retrieval (DESIGN.md §8, docs/engine.md "Retrieval"): a lexical arm (BM25F over the chunks'
+ * Hybrid retrieval (docs/engine.md, "Retrieval"): a lexical arm (BM25F over the chunks'
  * text and headings in the collection's text-search configuration; the question's wordings as one
  * weighted query, other variants each on their own), a heading arm (headings.ts), and a vector arm per
  * variant (pgvector HNSW, cosine), fused by weighted RRF, with the figure and definition preferences,
