@@ -19,6 +19,8 @@ import { withoutStopwords } from '../language/stopwords.js';
 import { lexemesOf } from './lexemes.js';
 
 interface Section {
+  /** Its place in the index (documents by id, chunks by position). */
+  order: number;
   documentId: string;
   status: string;
   documentType: string | null;
@@ -35,6 +37,8 @@ interface SectionIndex {
   total: number;
   sections: Section[];
   idf: Map<string, number>;
+  /** The sections whose own heading has each lexeme: only they can score. */
+  byLexeme: Map<string, Section[]>;
 }
 
 /** Path elements that are a statute's units, not headings that say what a section is about. */
@@ -72,7 +76,7 @@ async function sectionIndex(
   );
   if ((counted.rows[0]?.sections ?? 0) > MAX_SECTIONS) {
     // Remembered too, so a large collection is not counted again on every question.
-    indexes.set(collection.id, { total, sections: [], idf: new Map() });
+    indexes.set(collection.id, { total, sections: [], idf: new Map(), byLexeme: new Map() });
     return null;
   }
   const rows = await db.query<{
@@ -112,6 +116,7 @@ async function sectionIndex(
   ]);
   const lexemes = texts.length > 0 ? await lexemesOf(db, collection, texts) : [];
   const sections: Section[] = entries.map((entry, index) => ({
+    order: index,
     documentId: entry.row.document_id,
     status: entry.row.status,
     documentType: entry.row.document_type,
@@ -132,7 +137,14 @@ async function sectionIndex(
       Math.log((count - frequency + 0.5) / (frequency + 0.5) + 1),
     ]),
   );
-  const index: SectionIndex = { total, sections, idf };
+  const byLexeme = new Map<string, Section[]>();
+  for (const section of sections)
+    for (const lexeme of new Set(section.own)) {
+      const list = byLexeme.get(lexeme);
+      if (list) list.push(section);
+      else byLexeme.set(lexeme, [section]);
+    }
+  const index: SectionIndex = { total, sections, idf, byLexeme };
   indexes.set(collection.id, index);
   return index;
 }
@@ -188,8 +200,9 @@ export async function headingArm(
     [collection.id],
   );
   const statusOf = new Map(statuses.rows.map((row) => [row.id, row.status]));
-  const scored: { section: Section; score: number }[] = [];
-  for (const section of index.sections) {
+  const scored: { section: Section; order: number; score: number }[] = [];
+  const matching = new Set([...query.keys()].flatMap((lexeme) => index.byLexeme.get(lexeme) ?? []));
+  for (const section of matching) {
     const status = statusOf.get(section.documentId);
     if (status !== 'READY' && !(filter.includeArchived && status === 'ARCHIVED')) continue;
     if (filter.documentType !== undefined && section.documentType !== filter.documentType) continue;
@@ -200,11 +213,14 @@ export async function headingArm(
     let sharedWords = 0;
     for (const word of section.words) if (words.has(word)) sharedWords++;
     const written = section.words.size > 0 ? sharedWords / section.words.size : 0;
-    scored.push({ section, score: own + CONTEXT_SHARE * context + WORDS_SHARE * written });
+    scored.push({
+      section,
+      order: section.order,
+      score: own + CONTEXT_SHARE * context + WORDS_SHARE * written,
+    });
   }
-  scored.sort((a, b) => b.score - a.score);
-  const floor = (scored[0]?.score ?? 0) * 0;
-  scored.splice(scored.findIndex((entry) => entry.score < floor) >>> 0);
+  // Ties keep the sections' order in the collection (documents by id, then position).
+  scored.sort((a, b) => b.score - a.score || a.order - b.order);
   // The first chunk of every matching section, best section first, then the second chunks, and so on:
   // a long section does not crowd out the other sections that match as well.
   const ids: string[] = [];

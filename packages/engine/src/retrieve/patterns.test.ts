@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusText, normalizeForPhrases } from './dictionaries/corpus-text.js';
 import { COMPARISON, matchingRules, PATTERN_RULES, type RuleGroup, yearsIn } from './patterns.js';
 
-const ids = (question: string, groups: ('traffic' | 'budget')[] = ['traffic', 'budget']) =>
+const ids = (question: string, groups: RuleGroup[] = ['traffic', 'budget']) =>
   matchingRules(question, groups).map((rule) => rule.id);
 
 describe('pattern rules', () => {
@@ -32,11 +32,19 @@ describe('pattern rules', () => {
     expect(ids('Berapa defisit 2020?', ['budget'])).toEqual(['figure']);
   });
 
+  it('marks a docs question that opens by asking what something is, and no other', () => {
+    expect(ids('what is a reducer', ['docs'])).toEqual(['definition']);
+    expect(ids("What's a thunk in Redux?", ['docs'])).toEqual(['definition']);
+    expect(ids('Apa itu middleware?', ['docs'])).toEqual(['definition']);
+    expect(ids('after upgrading, whats the right import now?', ['docs'])).toEqual([]);
+    expect(ids('how do I test a component', ['docs'])).toEqual([]);
+  });
+
   it('adds statute wording that occurs in the documents of its group', () => {
     const texts: Record<RuleGroup, string> = {
       traffic: corpusText('uu-22-2009-llaj'),
       budget: corpusText('apbn-uu'),
-      docs: corpusText('docs-redux', { recursive: true }),
+      docs: corpusText('docs-redux/docs', { recursive: true }),
     };
     const missing = PATTERN_RULES.flatMap((rule) =>
       rule.add

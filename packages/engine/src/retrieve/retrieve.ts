@@ -184,18 +184,30 @@ const MAX_SCORED_TERMS = 32;
  * chunks, where a fifth is more than this).
  */
 const MAX_TERM_CHUNKS = 2_000;
+/**
+ * The candidates BM25F scores: the best of the chunks containing a rarer lexeme, by the summed weight
+ * of the rarer lexemes they contain (an index scan per lexeme); scoring every candidate with every
+ * lexeme of the question costs a text-search match per pair.
+ */
+const SHORTLIST = 200;
 /** BM25's term-frequency saturation and length normalization. */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 /** A word of the headings above a chunk counts as this many occurrences in its text (BM25F). */
 const HEADING_WEIGHT = 2;
 /**
- * Fusion weights (weighted RRF). A lexical list weighs this many times its variant (the list of the
- * question's wordings: its best wording; 2.5 × legal 2.0 = 5.0, against the vector lists' 2.0 + 1.0 +
- * 0.8): BM25 over the documents' own words finds the answer more often than the hash embedding, which
- * is lexical too but blurred by word pairs and character n-grams.
+ * Fusion weights (weighted RRF). The lexical list of a restatement of the question weighs this many
+ * times its variant (the list of the question's wordings: its best wording; 2.5 × legal 2.0 = 5.0,
+ * against the vector lists' 2.0 + 1.0 + 0.8): BM25 over the documents' own words finds the answer more
+ * often than the hash embedding, which is lexical too but blurred by word pairs and character n-grams.
+ * The lists of an amount's spellings and of a selected passage keep their variant's weight.
  */
 const LEXICAL_WEIGHT = 2.5;
+
+/** Variants that restate the whole question: its wordings, a follow-up's combined question, a year's. */
+function restatesQuestion(kind: string): boolean {
+  return QUESTION_WORDINGS.has(kind) || kind.startsWith('follow-up') || kind.startsWith('year:');
+}
 /** The heading arm's weight (headings.ts); a question about what something is raises it (plan.ts). */
 export const HEADING_ARM_WEIGHT = 0.5;
 /** Places one Pasal (with its elucidation) or one section may take in the top k (units.ts). */
@@ -265,10 +277,12 @@ async function lexicalTerms(
  * by its wording's weight, its frequency in a chunk saturated (k1) and normalized by the chunk's length
  * against the collection's mean (b). The wordings of one question (as asked, in the statute's terms,
  * translated) are one query, so a passage is not counted once per wording that shares a word with it.
+ * The headings above a chunk count as its text, each occurrence as {@link HEADING_WEIGHT} (BM25F).
  * A question rarely shares all of its words with the passage that answers it, so this is an OR over
  * the lexemes, never an AND. Candidates are the chunks containing one of the rarer lexemes (found in
- * at most a fifth of the collection, or 2,000 chunks); every lexeme of the query then scores them.
- * The term frequency is read from `ts_rank` with unit weights, which for one lexeme is Σ 1/i² over its
+ * at most a fifth of the collection or 1,000 chunks, and in at most 2,000), in their text or headings;
+ * the best {@link SHORTLIST} of them by the rarer lexemes' weights are scored with every lexeme of the
+ * question. The term frequency is read from `ts_rank` with unit weights, which for one lexeme is Σ 1/i² over its
  * i occurrences divided by ζ(2) = π²/6; the tail of that series is ≈ 1/(tf + ½), so
  * tf = round(1 / (ζ(2)·(1 − rank)) − ½).
  */
@@ -297,6 +311,7 @@ async function lexicalArm(
   params.push(HEADING_WEIGHT);
   const headingWeight = `$${params.length}::float8`;
   const where = filters(options, params);
+  const shortlist = `$${params.push(SHORTLIST)}::integer`;
   // tf(t) = occurrences in the text, length-normalized, plus occurrences in the headings × their weight
   // (BM25F); ts_rank gives the occurrences of one lexeme as explained above.
   const occurrences = (column: string) =>
@@ -306,19 +321,24 @@ async function lexicalArm(
        SELECT quote_literal(t.lexeme)::tsquery AS q, t.weight, t.selects
          FROM unnest($2::text[], $3::float8[], $4::boolean[]) AS t(lexeme, weight, selects)
      ),
+     matched AS (
+       SELECT c.id, t.weight FROM terms t JOIN chunks c ON c.tsv @@ t.q
+        WHERE t.selects AND c.collection_id = $1
+       UNION ALL
+       SELECT c.id, t.weight * ${headingWeight} FROM terms t JOIN chunks c ON c.heading_tsv @@ t.q
+        WHERE t.selects AND c.collection_id = $1 AND ${headingWeight} > 0
+     ),
      candidates AS (
-       SELECT c.id FROM chunks c JOIN terms t ON t.selects AND c.tsv @@ t.q WHERE c.collection_id = $1
-       UNION
-       SELECT c.id FROM chunks c JOIN terms t ON t.selects AND c.heading_tsv @@ t.q
-        WHERE c.collection_id = $1 AND ${headingWeight} > 0
+       SELECT m.id FROM matched m JOIN chunks c ON c.id = m.id JOIN documents d ON d.id = c.document_id
+        WHERE ${where}
+        GROUP BY m.id ORDER BY sum(m.weight) DESC, m.id LIMIT ${shortlist}
      ),
      frequencies AS (
        SELECT c.id, c.token_count, t.weight,
               ${occurrences('tsv')} / (1 - $7::float8 + $7::float8 * c.token_count / $8::float8)
               + ${headingWeight} * ${occurrences('heading_tsv')} AS tf
-         FROM candidates k JOIN chunks c ON c.id = k.id JOIN documents d ON d.id = c.document_id
+         FROM candidates k JOIN chunks c ON c.id = k.id
          JOIN terms t ON c.tsv @@ t.q OR (${headingWeight} > 0 AND c.heading_tsv @@ t.q)
-        WHERE ${where}
      ),
      scored AS (
        SELECT id, min(token_count) AS token_count, sum(weight * tf * ($6::float8 + 1) / (tf + $6::float8)) AS score
@@ -532,7 +552,7 @@ export async function retrieve(
       const lexical = await lexicalArm(db, collection, [variant], candidates, options);
       lists.push({
         ids: lexical,
-        weight: LEXICAL_WEIGHT * variant.weight * armWeights.lexical,
+        weight: (restatesQuestion(variant.kind) ? LEXICAL_WEIGHT : 1) * variant.weight * armWeights.lexical,
         label: `lexical:${variant.kind}`,
       });
     }

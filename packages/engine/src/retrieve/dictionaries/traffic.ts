@@ -168,9 +168,14 @@ export const TRAFFIC_DICTIONARY: DictionaryEntry[] = [
     expansion: ['penggunaan Jalan', 'kegiatan di luar fungsinya'],
   },
   // Stopping and parking.
+  // Stopping and parking as a rule of the road; parking places and lots are "fasilitas Parkir".
   {
-    terms: ['parkir', 'parkir sembarangan', 'ngetem', 'berhenti sebentar', 'parkir liar'],
-    expansion: ['berhenti dan Parkir', 'fasilitas Parkir'],
+    terms: ['parkir', 'parkir sembarangan', 'ngetem', 'berhenti sebentar'],
+    expansion: 'berhenti dan Parkir',
+  },
+  {
+    terms: ['parkir liar', 'tempat parkir', 'lahan parkir', 'juru parkir', 'tukang parkir'],
+    expansion: 'fasilitas Parkir',
   },
   {
     terms: ['pinggir jalan', 'tepi jalan', 'badan jalan'],
