@@ -200,7 +200,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     expect(await panel.getAttribute('data-answered')).toBe('true');
     expect(await panel.getByTestId('result-answer').count()).toBe(0);
     expect((await panel.getByTestId('result-relevant').textContent()) ?? '').toMatch(
-      /\d\.\d\d \(lexical-v3\)/,
+      /\d\.\d\d \(lexical-v4\)/,
     );
     expect((await panel.getByTestId('result-authentic').textContent()) ?? '').toMatch(/16/);
     const kinds = await panel

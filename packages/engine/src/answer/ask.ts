@@ -183,17 +183,22 @@ export async function ask(
     .map((variant) => variant.text);
   // The question's wordings whose distinctive words the evidence must cover: as asked, in the
   // statute's terms, in the collection's language, and the selected passage a question is about.
-  const terms = await questionTerms(db, collection, [
-    plan.normalized,
-    // What a definition question asks to define is a wording of it on its own.
-    ...(plan.slots.subject ? [plan.slots.subject] : []),
-    ...variants
-      .filter(
-        (variant) =>
-          ANSWER_WORDINGS.has(variant.kind) || (variant.kind === 'selection' && grounded.length > 0),
-      )
-      .map((variant) => variant.text),
-  ]);
+  const terms = await questionTerms(
+    db,
+    collection,
+    [
+      plan.normalized,
+      // What a definition question asks to define is a wording of it on its own.
+      ...(plan.slots.subject ? [plan.slots.subject] : []),
+      ...variants
+        .filter(
+          (variant) =>
+            ANSWER_WORDINGS.has(variant.kind) || (variant.kind === 'selection' && grounded.length > 0),
+        )
+        .map((variant) => variant.text),
+    ],
+    plan,
+  );
   let claims: ComposedClaim[] = [];
   let generator: { kind: 'extractive' | 'llm'; model: string; version: string } = {
     kind: 'extractive',

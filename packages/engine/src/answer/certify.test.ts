@@ -93,12 +93,12 @@ describe('asking writes v1.1 certificates', () => {
     expect(certificate.schema).toBe('saksi.certificate/v1.1');
     expect(certificate.answer.outcome).toBe('answered');
     expect(certificate.answer.refusal).toBeUndefined();
-    expect(certificate.answer.relevance?.method).toEqual({ id: 'lexical-v3', version: '3' });
+    expect(certificate.answer.relevance?.method).toEqual({ id: 'lexical-v4', version: '4' });
     expect(certificate.answer.relevance!.score).toBeGreaterThanOrEqual(
       certificate.answer.relevance!.threshold,
     );
     for (const claim of certificate.claims) {
-      expect(claim.relevance?.method).toEqual({ id: 'lexical-v3', version: '3' });
+      expect(claim.relevance?.method).toEqual({ id: 'lexical-v4', version: '4' });
       expect(claim.relevance!.threshold).toBe(0.18);
       const verifier = claim.composition ? 'composition' : 'verbatim';
       expect(claim.verification.verifier.id).toBe(verifier);

@@ -29,7 +29,7 @@ import type { CheckedClaim } from './check.js';
 export const COMPOSITION_VERIFIER = { id: 'composition', version: '1' } as const;
 
 /** Versions of the relevance methods the engine records, by method id. */
-const RELEVANCE_VERSIONS: Record<string, string> = { 'lexical-v3': '3' };
+const RELEVANCE_VERSIONS: Record<string, string> = { 'lexical-v3': '3', 'lexical-v4': '4' };
 
 /** A relevance as the check stage computes it: a method id (or id and version), score and threshold. */
 export interface RelevanceScore {

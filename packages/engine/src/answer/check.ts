@@ -9,7 +9,7 @@
  *   is `composition`, and a verifier recomputes its text from the evidence.
  * - Anything a model wrote goes through the lexical entailment verifier and, when configured, the
  *   LLM judge (and the claim decomposer).
- * - Relevance is `lexical-v3` (relevance.ts) over the evidence spans and the citation's headings.
+ * - Relevance is `lexical-v4` (relevance.ts) over the evidence spans and the citation's headings.
  */
 import type { ClaimInput } from '@saksi/proof';
 import type { Collection } from '../collections.js';

@@ -91,6 +91,21 @@ describe('extractiveAnswer on UU 22/2009', () => {
       expect(checkEntailment(claim.text, claim.span.text, 'id').label).toBe('entailed');
   });
 
+  it('quotes a list item after its introduction, reading the two together', () => {
+    const chunk = ['Pasal 81', ...pasalLines(81)].join('\n');
+    const sources = [source(chunk, 0, { pasal: '81' })];
+    const answer = extractiveAnswer('umur minimal bikin Surat Izin Mengemudi C berapa tahun?', sources, {
+      language: 'id',
+      maxSentences: 1,
+    });
+    expect(answer.found).toBe(true);
+    expect(answer.claims.map((claim) => claim.span.text)).toEqual([
+      expect.stringMatching(/^\(2\) Syarat usia .* sebagai berikut:$/),
+      expect.stringMatching(/^a\. usia 17 \(tujuh belas\) tahun untuk Surat Izin Mengemudi A/),
+    ]);
+    expectWellFormed(answer, sources);
+  });
+
   it('finds the ayat inside one chunk holding the whole Pasal', () => {
     const chunk = ['Pasal 287', ayat(287, 1), ayat(287, 2), ayat(287, 3)].join('\n');
     const sources = [source(chunk, 0, { pasal: '287' })];

@@ -207,6 +207,11 @@ interface Candidate {
   sourceIndex: number;
   rank: number;
   sentence: Sentence;
+  /**
+   * The introduction of the list this sentence is an item of ("Syarat usia … sebagai berikut:"): the
+   * item is read with it, and quoted after it, since an item alone does not say what it lists.
+   */
+  intro?: Sentence;
   stems: Set<string>;
   hasFigure: boolean;
   score: number;
@@ -307,8 +312,13 @@ export function extractiveAnswer(
   for (const [sourceIndex, group] of groups) {
     group.sort((a, b) => a.sentence.start - b.sentence.start);
     const spans = group
-      .map(({ sentence }) => completeSpan(sources[sourceIndex]!.text, sentence))
+      .flatMap(({ sentence, intro }) => {
+        const span = completeSpan(sources[sourceIndex]!.text, sentence);
+        // An item is quoted after its list's introduction (the introduction as written, not completed).
+        return intro ? [{ start: intro.start, end: intro.end, text: intro.text }, span] : [span];
+      })
       .filter((span) => span !== undefined)
+      .filter((span, index, all) => !all.some((other, j) => j < index && other.start === span.start))
       // A completed list may already contain the next chosen sentence.
       .filter((span, index, all) => !all.some((other, j) => j < index && other.end >= span.end));
     if (spans.length === 0) continue;
@@ -326,16 +336,22 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
   for (let sourceIndex = 0; sourceIndex < sources.length && rank < MAX_SOURCES; sourceIndex++) {
     const source = sources[sourceIndex]!;
     if (options.minScore !== undefined && !(source.score >= options.minScore)) continue;
+    let intro: Sentence | undefined;
     for (const sentence of splitSentences(source.text)) {
+      // A list's items follow its introduction, line by line; anything else ends the list.
+      const item = intro !== undefined && LIST_ITEM.test(sentence.text);
+      if (!item) intro = /:\s*$/.test(sentence.text) ? sentence : undefined;
       // Headings carried into the chunk text ("Reducer", "First Attempt: Writing Actions"), fences and
       // flattened tables are no statements.
       if (!isStatement(sentence.text)) continue;
       const stems = new Set(contentWords(sentence.text, options.language));
       if (stems.size === 0) continue;
+      if (item) for (const stem of contentWords(intro!.text, options.language)) stems.add(stem);
       candidates.push({
         sourceIndex,
         rank,
         sentence,
+        ...(item ? { intro: intro! } : {}),
         stems,
         hasFigure: AMOUNT.test(sentence.text),
         score: 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersIntent, coverage, distinctiveText } from './relevance.js';
+import { answersIntent, coverage, distinctiveText, relevanceOf } from './relevance.js';
 
 describe('relevance', () => {
   it('keeps the words that say what the question is about', () => {
@@ -68,5 +68,39 @@ describe('figure questions', () => {
     expect(answersIntent({ intent: 'figure' }, 'dipidana dengan denda paling banyak Rp1.000.000,00')).toBe(
       false,
     );
+  });
+});
+
+describe('words that name the kind of answer', () => {
+  const terms = {
+    wordings: [
+      {
+        lexemes: [
+          { lexeme: 'balap', df: 2, idf: 5 },
+          { lexeme: 'ancam', df: 4, idf: 4 },
+          { lexeme: 'hukum', df: 40, idf: 2 },
+        ],
+        total: 14,
+      },
+    ],
+    asked: new Set(['ancam', 'hukum']),
+  };
+  const plan = { intent: 'sanction' as const };
+
+  it('are covered by evidence of that kind: a penalty answers "ancaman hukumannya"', () => {
+    const penalty = 'berbalapan di Jalan dipidana dengan pidana kurungan paling lama 1 (satu) tahun';
+    expect(relevanceOf(plan, terms, new Set(['balap']), penalty).score).toBe(1);
+  });
+
+  it('are not covered by evidence of another kind', () => {
+    const rule = 'Pengemudi Kendaraan Bermotor di Jalan dilarang berbalapan dengan Kendaraan Bermotor lain.';
+    // 6 / 14 of the words, and a rule is the wrong kind of statement for a sanction question.
+    expect(relevanceOf(plan, terms, new Set(['balap']), rule).score).toBeCloseTo((6 / 14) * 0.6, 3);
+  });
+
+  it('take a length of time for a duration question', () => {
+    const duration = { intent: 'requirement' as const, requirement: 'duration' as const };
+    expect(answersIntent(duration, 'STNK berlaku selama 5 (lima) tahun.')).toBe(true);
+    expect(answersIntent(duration, 'STNK wajib dimiliki setiap Kendaraan Bermotor.')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Relevance (`lexical-v3`): how well a claim's evidence answers the question, separate from whether
+ * Relevance (`lexical-v4`): how well a claim's evidence answers the question, separate from whether
  * the quote is authentic (hashes, proofs) or supported (the claim follows from its spans). See
  * docs/certificate.md, "Three results".
  *
@@ -13,7 +13,9 @@
  *
  * The intent then asks for the right kind of statement: a sanction question for a penalty, a figure
  * question for an amount, an age question for a number of years, a definition for a defining
- * sentence. Evidence of the wrong kind keeps only part of its score.
+ * sentence. Evidence of the wrong kind keeps only part of its score; evidence of the right kind
+ * covers the words that only name that kind ("ancaman hukumannya", "umur minimal", "dendanya"): a
+ * penalty answers "what is the punishment" without repeating the word "hukuman".
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
@@ -21,7 +23,7 @@ import { type LexemeStatistic, lexemeStatistics, lexemesOf } from '../retrieve/l
 import { foldText, isStopword } from './stem.js';
 import type { QuestionPlan } from './understand.js';
 
-export const RELEVANCE_METHOD = 'lexical-v3';
+export const RELEVANCE_METHOD = 'lexical-v4';
 /** Below this a claim is not an answer to the question (render reason NOT_RELEVANT). */
 export const RELEVANCE_THRESHOLD = 0.3;
 /** Evidence of the wrong kind for the question's intent keeps this share of its coverage… */
@@ -40,6 +42,32 @@ interface Wording {
 
 export interface QuestionTerms {
   wordings: Wording[];
+  /**
+   * The lexemes of the words that name the kind of statement the question's intent asks for (a
+   * penalty, an age, an amount, a definition): evidence of that kind covers them.
+   */
+  asked?: ReadonlySet<string>;
+}
+
+/**
+ * Words that name the kind of answer an intent asks for, in both languages. They are stemmed with the
+ * collection's configuration, so inflected forms ("dendanya", "dihukum") meet the same lexeme.
+ */
+const KIND_WORDS: Partial<Record<string, string>> = {
+  sanction: `ancaman diancam hukuman dihukum hukumannya denda didenda dendanya sanksi sanksinya pidana
+    dipidana pidananya penjara dipenjara kurungan tilang ditilang fine fined fines penalty penalties
+    punishment punished sanction sanctions jail prison imprisonment`,
+  age: 'umur usia berumur berusia minimal minimum tua age aged old',
+  duration: 'lama durasi jangka waktu duration long',
+  figure: 'jumlah total nilai besaran besarnya angka amount figure',
+  comparison: 'jumlah total nilai besaran besarnya angka amount figure selisih bedanya difference',
+  definition: 'arti artinya pengertian definisi maksud dimaksud meaning definition defined',
+};
+
+/** The kind words of the question's intent, or undefined when its intent asks for no kind. */
+export function kindWords(plan: Pick<QuestionPlan, 'intent' | 'requirement'>): string | undefined {
+  if (plan.intent === 'requirement') return plan.requirement ? KIND_WORDS[plan.requirement] : undefined;
+  return KIND_WORDS[plan.intent];
 }
 
 /**
@@ -71,8 +99,12 @@ export async function questionTerms(
   db: Queryable,
   collection: Pick<Collection, 'id' | 'text_search_config'>,
   wordings: readonly string[],
+  plan?: Pick<QuestionPlan, 'intent' | 'requirement'>,
 ): Promise<QuestionTerms> {
-  const lists = await lexemesOf(db, collection, wordings.map(distinctiveText));
+  const kind = plan ? kindWords(plan) : undefined;
+  const texts = wordings.map(distinctiveText);
+  const lists = await lexemesOf(db, collection, kind ? [...texts, kind] : texts);
+  const asked = kind ? new Set(lists.pop()) : undefined;
   const all = [...new Set(lists.flat())];
   const { statistics } = await lexemeStatistics(db, collection, all);
   const result: Wording[] = [];
@@ -81,7 +113,7 @@ export async function questionTerms(
     const total = lexemes.reduce((sum, item) => sum + weightOf(item), 0);
     if (total > 0) result.push({ lexemes, total });
   }
-  return { wordings: result };
+  return asked ? { wordings: result, asked } : { wordings: result };
 }
 
 /**
@@ -129,6 +161,9 @@ const DATE =
 /** An age: a number of years said of a person ("usia 17 (tujuh belas) tahun", "18 years old"), not a period. */
 const YEARS_OF_AGE =
   /(?:usia|umur|berusia|berumur|age[ds]?|aged)\s+(?:\S+\s+){0,3}?\d+\s*(?:\([^)]{1,40}\)\s*)?(?:tahun|years?)|\d+\s*years?\s+old/iu;
+/** A length of time: "5 (lima) tahun", "8 (delapan) jam", "30 days". */
+const DURATION =
+  /\d+\s*(?:\([^)]{1,40}\)\s*)?(?:tahun|bulan|minggu|hari|jam|menit|years?|months?|weeks?|days?|hours?|minutes?)\b/iu;
 const DEFINING =
   /\b(?:adalah|ialah|merupakan|yaitu|yakni|yang dimaksud dengan)\b|\b(?:is|are|means|refers to|describes)\b/iu;
 
@@ -142,7 +177,8 @@ export function answersIntent(plan: Pick<QuestionPlan, 'intent' | 'requirement'>
       // A fine is not the figure a non-sanction question asks for (a fee, an allocation, a count).
       return (AMOUNT.test(text) || DATE.test(text)) && !PENALTY.test(text);
     case 'requirement':
-      return plan.requirement === 'age' ? YEARS_OF_AGE.test(text) : true;
+      if (plan.requirement === 'age') return YEARS_OF_AGE.test(text);
+      return plan.requirement === 'duration' ? DURATION.test(text) : true;
     case 'definition':
       return DEFINING.test(text);
     default:
@@ -154,6 +190,12 @@ export interface RelevanceResult {
   score: number;
   method: typeof RELEVANCE_METHOD;
   threshold: number;
+}
+
+function union(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  const out = new Set(a);
+  for (const item of b) out.add(item);
+  return out;
 }
 
 /** Rounds to three decimals, as certificates carry scores. */
@@ -171,11 +213,12 @@ export function relevanceOf(
   evidenceLexemes: ReadonlySet<string>,
   evidenceText: string,
 ): RelevanceResult {
-  const share = coverage(terms, evidenceLexemes);
+  const kind = answersIntent(plan, evidenceText);
+  const share = coverage(terms, kind && terms.asked ? union(evidenceLexemes, terms.asked) : evidenceLexemes);
   const exact =
     plan.intent === 'figure' ||
     plan.intent === 'comparison' ||
     (plan.intent === 'requirement' && plan.requirement === 'age');
-  const score = answersIntent(plan, evidenceText) ? share : share * (exact ? WRONG_FIGURE : WRONG_KIND);
+  const score = kind ? share : share * (exact ? WRONG_FIGURE : WRONG_KIND);
   return { score: round(score), method: RELEVANCE_METHOD, threshold: RELEVANCE_THRESHOLD };
 }

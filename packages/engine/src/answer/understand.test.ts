@@ -87,6 +87,18 @@ describe('understand', () => {
     expect(plan.requirement).toBe('age');
   });
 
+  it('a question about how long, in units of time, is a requirement of kind duration', () => {
+    for (const question of [
+      'STNK itu berlakunya berapa tahun sih?',
+      'Sopir bus boleh nyetir berapa jam sehari?',
+      'how many hours may a bus driver drive?',
+    ])
+      expect(understand(question, id).requirement, question).toBe('duration');
+    // A prison term is asked as a sanction, an age as an age.
+    expect(understand('berapa tahun penjara kalau nabrak orang?', id).intent).toBe('sanction');
+    expect(understand('berapa tahun minimal umur bikin SIM?', id).requirement).toBe('age');
+  });
+
   it('normalizes everyday spellings and drops emoji', () => {
     expect(normalizeQuestion('brp  denda 🚦 yg  nerobos?')).toBe('berapa denda yang nerobos?');
     expect(understand('🚗💨', id).empty).toBe(true);

@@ -139,7 +139,7 @@ const INTENT_RULES: { intent: Intent; pattern: RegExp; requirement?: Requirement
     intent: 'requirement',
     requirement: 'duration',
     pattern: words(
-      'masa berlaku\\p{L}*|berlaku (?:berapa|sampai|selama)|berapa lama|how long|valid for|expire\\p{L}*',
+      'masa berlaku\\p{L}*|berlaku\\p{L}* (?:berapa|sampai|selama)|berapa (?:lama|tahun|bulan|minggu|hari|jam|menit)|how long|how many (?:years|months|weeks|days|hours)|valid for|expire\\p{L}*',
     ),
   },
   {
