@@ -106,6 +106,18 @@ describe('extractiveAnswer on UU 22/2009', () => {
     expectWellFormed(answer, sources);
   });
 
+  it('outside a statute, quotes the sentence that completes the best one in its paragraph', () => {
+    const text =
+      'Reducers are pure functions that take the state and an action. They must not have side effects.\n\nThe store holds the whole state tree.';
+    const sources = [source(text, 0)];
+    const answer = extractiveAnswer('what are reducers, the pure functions?', sources, { language: 'en' });
+    expect(answer.claims.map((claim) => claim.span.text)).toEqual([
+      'Reducers are pure functions that take the state and an action.',
+      'They must not have side effects.',
+    ]);
+    expectWellFormed(answer, sources);
+  });
+
   it('finds the ayat inside one chunk holding the whole Pasal', () => {
     const chunk = ['Pasal 287', ayat(287, 1), ayat(287, 2), ayat(287, 3)].join('\n');
     const sources = [source(chunk, 0, { pasal: '287' })];

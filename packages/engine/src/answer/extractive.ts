@@ -285,6 +285,26 @@ export function extractiveAnswer(
     if (chosen.some((other) => jaccard(other.stems, candidate.stems) >= NEAR_DUPLICATE)) continue;
     chosen.push(candidate);
   }
+  // Outside a statute, the sentence that follows the best one in its paragraph usually completes it
+  // (the definition's second half, the reason after the rule): it is quoted with it.
+  const lead = chosen[0];
+  if (lead && !sources[lead.sourceIndex]!.citation.pasal) {
+    const following = candidates.find(
+      (candidate) =>
+        candidate.sourceIndex === lead.sourceIndex &&
+        candidate.sentence.start >= lead.sentence.end &&
+        !/\n\s*\n/.test(sources[lead.sourceIndex]!.text.slice(lead.sentence.end, candidate.sentence.start)) &&
+        !candidate.intro,
+    );
+    if (
+      following &&
+      following.sentence.start - lead.sentence.end <= 2 &&
+      !chosen.includes(following) &&
+      !chosen.some((other) => jaccard(other.stems, following.stems) >= NEAR_DUPLICATE) &&
+      !/:\s*$/.test(lead.sentence.text)
+    )
+      chosen.push(following);
+  }
   for (const next of continuation) {
     const stems = new Set(contentWords(next.text, language));
     if (stems.size === 0 || chosen.some((other) => jaccard(other.stems, stems) >= NEAR_DUPLICATE)) continue;
