@@ -79,6 +79,31 @@ describe('answering', () => {
     expect(verdict.verdict).toBe('verified');
   });
 
+  it('finds the graver form of an offence in a later ayat that builds on the one retrieved', async () => {
+    const result = await test.engine.ask('lalu-lintas', {
+      question:
+        'Orang nyetir ugal-ugalan dengan sengaja sampai ada korban meninggal, ancaman hukumannya apa?',
+    });
+    expect(result.found).toBe(true);
+    const [sanction] = result.bundle.certificate.claims;
+    expect(sanction!.evidence[0]!.citation).toMatchObject({ pasal: '311', ayat: '5' });
+    expect(sanction!.text).toContain('12 (dua belas) tahun');
+  });
+
+  it('answers an age from a list item quoted after its introduction', async () => {
+    const result = await test.engine.ask('lalu-lintas', {
+      question: 'Umur berapa sih minimal boleh bikin SIM C buat motor?',
+    });
+    expect(result.found).toBe(true);
+    const [claim] = result.bundle.certificate.claims;
+    expect(claim!.evidence[0]!.citation).toMatchObject({ pasal: '81', ayat: '2' });
+    expect(claim!.text).toMatch(
+      /^Menurut Pasal 81 ayat \(2\) UU 22\/2009: Syarat usia .*: a\. usia 17 \(tujuh belas\) tahun/,
+    );
+    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    expect(verdict.verdict).toBe('verified');
+  });
+
   it('answers a budget figure from the figure table, composed and recomputable', async () => {
     const result = await test.engine.ask('apbn', {
       question: 'total pendapatan negara di APBN 2023 berapa?',

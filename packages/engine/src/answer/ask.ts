@@ -23,7 +23,13 @@ import type { Database } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import type { SigningKeys } from '../keys.js';
-import { elucidationChunk, provisionChunk, rulesFor, sanctionsFor } from '../law/cross-references.js';
+import {
+  dependentAyat,
+  elucidationChunk,
+  provisionChunk,
+  rulesFor,
+  sanctionsFor,
+} from '../law/cross-references.js';
 import type { AnswerModel } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
@@ -256,6 +262,7 @@ export async function ask(
           rulesFor: (sanction) => rulesFor(db, collection, sanction),
           provision: (ref) => provisionChunk(db, collection, ref),
           elucidation: (ref) => elucidationChunk(db, collection, ref),
+          dependents: (ref) => dependentAyat(db, collection, ref),
         },
       });
     }

@@ -45,6 +45,8 @@ export interface StatuteLinks {
   provision(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk | undefined>;
   /** One provision's elucidation (Penjelasan), which often says in plain words what the rule covers. */
   elucidation(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk | undefined>;
+  /** The other ayat of a provision's Pasal that build on an earlier ayat (its graver forms). */
+  dependents?(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk[]>;
 }
 
 export interface SelectInput {
@@ -64,7 +66,9 @@ export interface SelectInput {
 
 const PENALTY = /\b(?:dipidana|denda paling banyak|sanksi administratif)\b/iu;
 /** Sanction candidates considered (retrieved and cross-referenced). */
-const MAX_SANCTIONS = 12;
+const MAX_SANCTIONS = 16;
+/** Candidates whose graver forms (later ayat of their Pasal) are considered too. */
+const MAX_WIDENED = 4;
 
 /** Index of `chunk` among the sources, appending it when it is not there. */
 function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number {
@@ -298,6 +302,17 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
     };
     for (const chunk of (await links.sanctionsFor(ref)).slice(0, 3)) if (penaltySpan(chunk.text)) add(chunk);
   }
+  // The graver forms of an offence found ("… mengakibatkan orang lain meninggal dunia"), which build
+  // on it in later ayat of its Pasal.
+  if (links.dependents)
+    for (const candidate of candidates.slice(0, MAX_WIDENED)) {
+      if (!candidate.citation.pasal || !candidate.citation.ayat) continue;
+      const siblings = await links.dependents({
+        pasal: candidate.citation.pasal,
+        ayat: candidate.citation.ayat,
+      });
+      for (const chunk of siblings) if (penaltySpan(chunk.text)) add(chunk);
+    }
   if (candidates.length === 0) return [];
   // Each candidate with the rules it punishes: coverage is read over both.
   const rules = await Promise.all(

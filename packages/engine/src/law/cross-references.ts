@@ -165,3 +165,26 @@ export function elucidationChunk(
 ): Promise<RetrievedChunk | undefined> {
   return provisionChunk(db, collection, ref, { elucidation: true });
 }
+
+/**
+ * The later ayat of a provision's Pasal that build on an earlier one ("Dalam hal perbuatan
+ * sebagaimana dimaksud pada ayat (4) mengakibatkan orang lain meninggal dunia, …"): the graver
+ * forms of an offence, which a question about its consequences asks for.
+ */
+export async function dependentAyat(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  ref: ProvisionRef,
+  limit = 8,
+): Promise<RetrievedChunk[]> {
+  if (!PASAL.test(ref.pasal)) return [];
+  const found = await db.query<{ id: string; text: string }>(
+    `SELECT c.id, c.text FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = false
+        AND c.legal->>'pasal' = $2 AND c.legal->>'ayat' IS NOT NULL AND c.legal->>'ayat' IS DISTINCT FROM $3
+      ORDER BY c.position LIMIT $4`,
+    [collection.id, ref.pasal, ref.ayat ?? null, limit],
+  );
+  const ids = found.rows.filter((row) => internalReferences(row.text).length > 0).map((row) => row.id);
+  return ids.length > 0 ? asResults(db, ids) : [];
+}
