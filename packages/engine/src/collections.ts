@@ -46,6 +46,17 @@ export async function ensureWorkspace(
   await db.query('INSERT INTO workspaces (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, name]);
 }
 
+/**
+ * Throws NOT_FOUND unless `id` is an existing, enabled workspace. Only the default workspace is ever
+ * made on the fly; any other is created on purpose (`createWorkspace`), so a mistyped id is an error.
+ */
+async function requireWorkspace(db: Queryable, id: string): Promise<void> {
+  if (id === DEFAULT_WORKSPACE) return ensureWorkspace(db);
+  const result = await db.query('SELECT 1 FROM workspaces WHERE id = $1 AND disabled_at IS NULL', [id]);
+  if (result.rows.length === 0)
+    throw new EngineError('NOT_FOUND', `No workspace ${JSON.stringify(id.slice(0, 100))}.`);
+}
+
 export async function getCollection(
   db: Queryable,
   name: string,
@@ -83,7 +94,10 @@ export async function listCollections(
   return result.rows;
 }
 
-/** Returns the collection, creating it with `language` and the embedding model when it does not exist. */
+/**
+ * Returns the collection, creating it with `language` and the embedding model when it does not exist;
+ * the workspace must exist (only the default one is created when missing).
+ */
 export async function ensureCollection(
   db: Database,
   options: {
@@ -115,7 +129,7 @@ export async function ensureCollection(
     }
     return existing;
   }
-  await ensureWorkspace(db, workspaceId);
+  await requireWorkspace(db, workspaceId);
   await ensureVectorIndex(db, options.embedding.dimensions);
   await db.query(
     `INSERT INTO collections (id, workspace_id, name, language, text_search_config, profile, embedding_provider, embedding_model, embedding_dimensions)

@@ -45,3 +45,13 @@ export function newId(
   const { ms, random } = monotonicRandom(Date.now());
   return `${prefix}_${uuidv7(ms, random).replace(/-/g, '')}`;
 }
+
+/**
+ * An id that is also a credential: a chat session's id is what lets the public chat's anonymous
+ * creator read and delete the session (docs/api.md, sessions). A UUIDv7 whose 74 random bits are
+ * drawn fresh every time, so no other id — one made in the same millisecond included — says
+ * anything about it. Such ids sort by their millisecond only.
+ */
+export function newCapabilityId(prefix: 'ses'): string {
+  return `${prefix}_${uuidv7(Date.now()).replace(/-/g, '')}`;
+}

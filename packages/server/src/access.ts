@@ -1,12 +1,20 @@
 /**
- * Who is calling and what they may touch (issue 8, DESIGN.md §11). A request carries an API key
+ * Who is calling and what they may touch (docs/api.md "Access"). A request carries an API key
  * (`Authorization: Bearer saksi_…` or `X-API-Key`), an admin session cookie, or nothing. Keys act on
  * their own workspace only; an admin session acts on the workspace named by `X-Saksi-Workspace`
- * (default: the default workspace) and needs the CSRF header for anything that changes state.
- * Without either, only public routes and the chat of collections marked public answer.
+ * (default: the default workspace), which must exist (404 `WORKSPACE_NOT_FOUND` otherwise), and needs
+ * the CSRF header for anything that changes state. Without either, only public routes, the chat of
+ * public collections and their records answer.
+ *
+ * `public` counts only in the default workspace (docs/api.md, `POST /collections`): a collection of
+ * another workspace flagged public is as private as the rest of its workspace, and so are its
+ * certificates, chat sessions and documents. A record is served to anyone when it is a public record
+ * (its id, e.g. the session id the public chat handed its creator, is then the capability), otherwise
+ * only to a key of its own workspace; everyone else gets the 404 of an unknown id, so whether it
+ * exists does not leak.
  *
  * Rate limits (token buckets, per process): per key, per client address for requests without a key,
- * and the public chat's own hourly budget per address. A 429 carries `Retry-After`.
+ * and the public chat's hourly budget per address. A 429 carries `Retry-After`.
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -17,12 +25,14 @@ import {
   DEFAULT_WORKSPACE,
   type Engine,
   EngineError,
+  getWorkspace,
   loadOrCreateAuthSecret,
   requireScope,
   sessionFor,
 } from '@saksi/engine';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { ApiError } from './errors.js';
 import { enforce, limiterFromRate } from './rate-limit.js';
 
 export const SESSION_COOKIE = 'saksi_session';
@@ -41,11 +51,38 @@ export interface AccessOptions {
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const PRINCIPAL = 'saksi.principal';
 
+/** The records served by id: certificates, chat sessions, and documents (their anchor status). */
+export type RecordKind = 'certificate' | 'session' | 'document';
+
+/** Where a record belongs: its collection's workspace (null once the collection is gone) and flag. */
+export interface RecordOwner {
+  workspace_id: string | null;
+  public: boolean;
+}
+
+/** Whether anyone may use a collection without a key: flagged `public`, in the default workspace. */
+export function isPublicCollection(collection: {
+  workspace_id: string;
+  profile: Record<string, unknown>;
+}): boolean {
+  return collection.workspace_id === DEFAULT_WORKSPACE && collection.profile['public'] === true;
+}
+
+/** Whether a record is public: it belongs to a public collection of the default workspace. */
+export function isPublicRecord(owner: RecordOwner): boolean {
+  return owner.public && owner.workspace_id === DEFAULT_WORKSPACE;
+}
+
 export interface Access {
   /** The caller, or null for an anonymous request; a presented but bad key is 401, never anonymous. */
   principal(c: Context): Promise<Principal | null>;
   /** The caller, who must hold `scope`; anonymous is 401, a missing scope 403. */
   require(c: Context, scope: ApiKeyScope): Promise<Principal>;
+  /**
+   * Throws unless the caller may read (or delete) record `id`: anyone for a public record, a key
+   * with `read` of the record's workspace otherwise. Everyone else gets the NOT_FOUND of an unknown id.
+   */
+  requireRecord(c: Context, kind: RecordKind, id: string): Promise<void>;
   /** Charges the anonymous budget of the client's address (public routes). */
   chargeAnonymous(c: Context): void;
   /** Charges the public chat's hourly budget of the client's address. */
@@ -89,9 +126,10 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     }
     const cookie = getCookie(c, SESSION_COOKIE);
     if (!cookie) return { principal: null };
+    let session: { email: string; session_id: string };
     try {
       const key = await secret();
-      const session = await sessionFor(engine.db, cookie, { secret: key });
+      session = await sessionFor(engine.db, cookie, { secret: key });
       const method = c.req.method.toUpperCase();
       if (
         method !== 'GET' &&
@@ -103,21 +141,41 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
           `This request needs the ${CSRF_HEADER} header with the csrf_token from /api/v1/admin/me.`,
         );
       }
-      const workspace = c.req.header(WORKSPACE_HEADER)?.trim() || DEFAULT_WORKSPACE;
-      if (!WORKSPACE_ID.test(workspace)) throw new EngineError('NOT_FOUND', 'No such workspace.');
-      return {
-        principal: {
-          kind: 'admin',
-          email: session.email,
-          session_id: session.session_id,
-          workspace_id: workspace,
-          scopes: [...API_KEY_SCOPES],
-        },
-      };
     } catch (error) {
       if (error instanceof EngineError) return { principal: null, sessionError: error };
       throw error;
     }
+    return {
+      principal: {
+        kind: 'admin',
+        email: session.email,
+        session_id: session.session_id,
+        workspace_id: await headerWorkspace(c),
+        scopes: [...API_KEY_SCOPES],
+      },
+    };
+  };
+
+  /**
+   * The workspace an admin session acts on: `X-Saksi-Workspace`, or the default. A name that is not
+   * an existing, enabled workspace is a 404 of its own, never a new workspace and never anonymous.
+   */
+  const headerWorkspace = async (c: Context): Promise<string> => {
+    const workspace = c.req.header(WORKSPACE_HEADER)?.trim() || DEFAULT_WORKSPACE;
+    const notFound = () =>
+      new ApiError(
+        'WORKSPACE_NOT_FOUND',
+        404,
+        `No workspace ${JSON.stringify(workspace.slice(0, 100))}: check the ${WORKSPACE_HEADER} header (GET /api/v1/admin/workspaces lists them).`,
+      );
+    if (!WORKSPACE_ID.test(workspace)) throw notFound();
+    try {
+      await getWorkspace(engine.db, workspace);
+    } catch (error) {
+      if (error instanceof EngineError && error.code === 'NOT_FOUND') throw notFound();
+      throw error;
+    }
+    return workspace;
   };
 
   const resolved = async (c: Context) => {
@@ -144,6 +202,22 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
       }
       requireScope(principal, scope);
       return principal;
+    },
+    async requireRecord(c, kind, id) {
+      const principal = (await resolved(c)).principal;
+      if (principal === null) this.chargeAnonymous(c);
+      const owner: RecordOwner | null = await engine.owner(kind, id);
+      if (owner !== null && isPublicRecord(owner)) return;
+      if (principal !== null) {
+        requireScope(principal, 'read');
+        if (owner !== null && owner.workspace_id === principal.workspace_id) return;
+      }
+      const what = kind === 'session' ? 'chat session' : kind;
+      throw new ApiError(
+        'NOT_FOUND',
+        404,
+        `No ${what} ${id}: it does not exist, or it is not public and this is not a key of its workspace.`,
+      );
     },
     chargeAnonymous(c) {
       enforce(perIp, clientAddress(c), 'address');

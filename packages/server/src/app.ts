@@ -18,7 +18,7 @@ import {
 } from '@saksi/engine';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type Access, createAccess } from './access.js';
+import { type Access, createAccess, isPublicCollection } from './access.js';
 import { readJsonBody, validate } from './body.js';
 import { cors } from './cors.js';
 import { ApiError, toErrorResponse } from './errors.js';
@@ -91,7 +91,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     const collections = await engine.collections(principal?.workspace_id ?? DEFAULT_WORKSPACE);
     return c.json({
       items: collections
-        .filter((collection) => principal !== null || collection.profile['public'] === true)
+        .filter((collection) => principal !== null || isPublicCollection(collection))
         .map((collection) => ({
           ...collectionInfo(collection),
           text_search_config: collection.text_search_config,
@@ -139,7 +139,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
 
   api.get('/certificates/:id', async (c) => {
     const id = identifier(c.req.param('id'), 'certificate');
-    await requireOwnerAccess(c, engine, access, 'certificate', id);
+    await access.requireRecord(c, 'certificate', id);
     return c.json(await engine.bundle(id));
   });
 
@@ -163,9 +163,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   });
 
   registerTileRoutes(api, engine);
-  registerAnchorRoutes(api, engine, (c, id) => requireOwnerAccess(c, engine, access, 'document', id));
+  registerAnchorRoutes(api, engine, (c, id) => access.requireRecord(c, 'document', id));
   registerWitnessRoutes(api, engine);
-  registerSessionRoutes(api, engine, (c, id) => requireOwnerAccess(c, engine, access, 'session', id));
+  registerSessionRoutes(api, engine, (c, id) => access.requireRecord(c, 'session', id));
   registerAdminRoutes(api, engine);
   registerV1Routes(api, engine, access);
 
@@ -235,38 +235,13 @@ async function chatCollection(c: Context, engine: Engine, access: Access, name: 
   }
   access.chargePublicChat(c);
   const collection = await engine.collection(name, DEFAULT_WORKSPACE);
-  if (collection.profile['public'] !== true) {
+  if (!isPublicCollection(collection)) {
     throw new EngineError(
       'UNAUTHENTICATED',
       `Collection "${name}" is not public: send an API key ("Authorization: Bearer saksi_…").`,
     );
   }
   return collection;
-}
-
-/**
- * A certificate or chat session: anyone may read those of public collections; others need a key (scope
- * read) of the owning workspace. Another workspace's record is not found, exactly like an unknown id.
- */
-async function requireOwnerAccess(
-  c: Context,
-  engine: Engine,
-  access: Access,
-  kind: 'certificate' | 'session' | 'document',
-  id: string,
-): Promise<void> {
-  const what = kind === 'session' ? 'chat session' : kind;
-  const owner = await engine.owner(kind, id);
-  const principal = await access.principal(c);
-  if (principal === null) {
-    access.chargeAnonymous(c);
-    if (owner?.public === true) return;
-    if (owner === null) throw new ApiError('NOT_FOUND', 404, `No ${what} ${id}.`);
-    throw new EngineError('UNAUTHENTICATED', `This ${what} is not public: send an API key of its workspace.`);
-  }
-  requireScope(principal, 'read');
-  if (owner?.public === true || (owner !== null && owner.workspace_id === principal.workspace_id)) return;
-  throw new ApiError('NOT_FOUND', 404, `No ${what} ${id}.`);
 }
 
 function isApiPath(pathname: string): boolean {

@@ -9,6 +9,7 @@ export type ApiErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_JSON'
   | 'NOT_FOUND'
+  | 'WORKSPACE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'FILE_TOO_LARGE'
   | 'BODY_TOO_LARGE'

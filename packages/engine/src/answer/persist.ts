@@ -8,7 +8,7 @@ import { logLeafInput } from '@saksi/proof';
 import type { Collection } from '../collections.js';
 import type { Database } from '../db/database.js';
 import { EngineError } from '../errors.js';
-import { newId } from '../ids.js';
+import { newCapabilityId, newId } from '../ids.js';
 import type { LlmUsage } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
@@ -100,7 +100,7 @@ export async function ensureSession(
       throw new EngineError('NOT_FOUND', `No chat session ${sessionId} in collection ${collection.name}.`);
     return sessionId;
   }
-  const id = newId('ses');
+  const id = newCapabilityId('ses');
   await db.query('INSERT INTO chat_sessions (id, collection_id) VALUES ($1, $2)', [id, collection.id]);
   return id;
 }

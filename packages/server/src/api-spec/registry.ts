@@ -15,7 +15,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
  * - `key:<scope>`: an API key with that scope (`admin` implies every scope), or an admin session acting
  *   on the workspace named by `X-Saksi-Workspace` (with `X-CSRF-Token` on state changes);
  * - `admin-session`: the admin portal's session cookie (with `X-CSRF-Token` on state changes);
- * - `public-or-key`: anyone for public collections, a key with `read` for its workspace's collections.
+ * - `public-or-key`: anyone for public collections of the default workspace (`public` counts nowhere
+ *   else), a key with `read` for its workspace's collections.
  */
 export type RouteSecurity =
   | 'public'
@@ -39,7 +40,8 @@ export const STANDARD_ERRORS = {
   403: { name: 'Forbidden', description: 'The key lacks the scope this route needs (`FORBIDDEN`)' },
   404: {
     name: 'NotFound',
-    description: 'Not found (`NOT_FOUND`), also for ids of another workspace: the two cannot be told apart',
+    description:
+      'Not found (`NOT_FOUND`), also for ids of another workspace and for records that are not public when no key of their workspace was sent: none can be told from an unknown id. An admin session whose `X-Saksi-Workspace` names no workspace gets `WORKSPACE_NOT_FOUND`',
   },
   413: {
     name: 'TooLarge',

@@ -449,6 +449,8 @@ export const ROUTES: RouteSpec[] = [
     path: '/sessions/{id}',
     operationId: 'getSession',
     summary: "A chat session's messages in order; each answer carries its certificate id",
+    description:
+      'Without a key for sessions of public collections of the default workspace (the id is the credential); others need a key of the owning workspace (404 for anyone else).',
     tags: ['sessions'],
     security: 'public-or-key',
     responses: { 200: { description: 'The session', schema: chatSessionSchema } },
@@ -459,6 +461,7 @@ export const ROUTES: RouteSpec[] = [
     path: '/sessions/{id}',
     operationId: 'deleteSession',
     summary: 'Delete a chat session and its messages (certificates and log entries stay)',
+    description: 'Who may delete a session is who may read it (`GET /sessions/{id}`).',
     tags: ['sessions'],
     security: 'public-or-key',
     responses: { 204: noContent },
@@ -471,7 +474,8 @@ export const ROUTES: RouteSpec[] = [
     path: '/certificates/{id}',
     operationId: 'getCertificate',
     summary: 'The bundle of a certificate',
-    description: 'Public for certificates of public collections; others need a key of the owning workspace.',
+    description:
+      'Public for certificates of public collections of the default workspace; others need a key of the owning workspace (404 for anyone else).',
     tags: ['certificates'],
     security: 'public-or-key',
     responses: { 200: { description: 'The bundle', schema: bundleSchema } },
@@ -612,8 +616,10 @@ export const ROUTES: RouteSpec[] = [
     path: '/anchors/{document_id}',
     operationId: 'getDocumentAnchor',
     summary: "One document's anchor: state, round, transaction, block, batch root and batch proof",
+    description:
+      'Public for documents of public collections of the default workspace; others need a key of the owning workspace (404 for anyone else).',
     tags: ['anchors'],
-    security: 'public',
+    security: 'public-or-key',
     responses: { 200: { description: 'Status with `document`', schema: anchorStatusSchema } },
     errors: [404],
   },

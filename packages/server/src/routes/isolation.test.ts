@@ -226,7 +226,7 @@ describe.each([
       await expectNotFound(victim(), id, call(key, 'GET', `/anchors/${id}`));
       const anonymous = await fetch(`${server.url}/api/v1/anchors/${id}`);
       const reply = { status: anonymous.status, text: await anonymous.text() };
-      expect(reply.status).toBe(401);
+      expect(reply.status).toBe(404);
       expectNothingOf(victim(), reply, id);
     }
     for (const query of ['', '?collection=laporan', '?status=READY', '?limit=100', '?fiscal_year=2020']) {
@@ -305,12 +305,16 @@ describe.each([
       victim().certificate,
       call(key, 'GET', `/certificates/${victim().certificate}`),
     );
-    // Without a key, a private collection's session and certificate are refused, with nothing in the body.
-    for (const route of [`/sessions/${victim().session}`, `/certificates/${victim().certificate}`]) {
+    // Without a key, a private collection's session and certificate are not found, exactly like unknown ids.
+    for (const [id, route] of [
+      [victim().session, `/sessions/${victim().session}`],
+      [victim().certificate, `/certificates/${victim().certificate}`],
+    ] as const) {
       const response = await fetch(`${server.url}/api/v1${route}`);
       const reply = { status: response.status, text: await response.text() };
-      expect(reply.status).toBe(401);
-      expectNothingOf(victim(), reply);
+      expect(reply.status).toBe(404);
+      expect(JSON.parse(reply.text).error.code).toBe('NOT_FOUND');
+      expectNothingOf(victim(), reply, id);
     }
     expect((await victim().client.getSession(victim().session)).messages.length).toBeGreaterThan(0);
   });
