@@ -90,6 +90,18 @@ describe('answering', () => {
     expect(sanction!.text).toContain('12 (dua belas) tahun');
   });
 
+  it('retrieves the criminal provision for a penalty question worded like its rules', async () => {
+    const result = await test.engine.ask('lalu-lintas', {
+      question:
+        'Orang yang iseng ngerusak rambu atau lampu lalu lintas sampai nggak berfungsi bisa dipenjara?',
+    });
+    expect(result.results.slice(0, 5).map((item) => item.citation.pasal)).toContain('275');
+    expect(result.bundle.certificate.claims[0]!.evidence[0]!.citation).toMatchObject({
+      pasal: '275',
+      ayat: '2',
+    });
+  });
+
   it('answers an age from a list item quoted after its introduction', async () => {
     const result = await test.engine.ask('lalu-lintas', {
       question: 'Umur berapa sih minimal boleh bikin SIM C buat motor?',

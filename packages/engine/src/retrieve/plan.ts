@@ -69,6 +69,13 @@ export async function retrieveForQuestion(
     (retrieveOptions.arms ?? 'hybrid') === 'hybrid'
   )
     retrieveOptions.preferFigures = detailed.weights.legal;
+  // A question asking for the penalty prefers passages that state one, likewise.
+  if (
+    detailed.hints.rules.includes('penalty') &&
+    retrieveOptions.preferPenalties === undefined &&
+    (retrieveOptions.arms ?? 'hybrid') === 'hybrid'
+  )
+    retrieveOptions.preferPenalties = detailed.weights.legal;
   // A question about what something is: passages that define one of its words are preferred, and in
   // documentation (its headings name what each section explains) the heading arm weighs more.
   if (detailed.hints.rules.includes('definition') && (retrieveOptions.arms ?? 'hybrid') === 'hybrid') {

@@ -49,6 +49,12 @@ export interface RetrieveOptions {
    */
   preferFigures?: number;
   /**
+   * A question asking for the penalty ("dendanya berapa", "bisa dipenjara?"): the fused candidates that
+   * state one ("dipidana …", "denda paling banyak …") form one more ranked list with this weight, so
+   * the criminal provision is among the results beside the rule it punishes.
+   */
+  preferPenalties?: number;
+  /**
    * Weight of the heading arm (default {@link HEADING_ARM_WEIGHT}): a question about what something is
    * ("what is a reducer") is answered by the section titled by that thing.
    */
@@ -64,7 +70,10 @@ export interface RetrieveOptions {
 const FIGURE =
   /(?:Rp|USD|US\$|\$)\s?\d|\d\s?(?:%|persen\b|percent\b)|\d{1,3}(?:[.,]\s?\d{3}){2,}|\d+(?:[.,]\d+)?\s?(?:triliun|miliar|juta|trillion|billion|million)\b/iu;
 
-/** How many of the fused candidates a preference (figures, definitions) looks at. */
+/** A penalty a statute states. */
+const PENALTY = /\b(?:dipidana|denda paling banyak|sanksi administratif)\b/iu;
+
+/** How many of the fused candidates a preference (figures, penalties, definitions) looks at. */
 const PREFERENCE_CANDIDATES = 50;
 
 /**
@@ -578,6 +587,16 @@ export async function retrieve(
       fusedLists,
       ranked,
       { test: (text) => FIGURE.test(text), weight, label: 'figures' },
+      rrfK,
+    ));
+  }
+  if (options.preferPenalties !== undefined && options.preferPenalties > 0) {
+    const weight = options.preferPenalties;
+    ({ fused: ranked, lists: fusedLists } = await withPreference(
+      db,
+      fusedLists,
+      ranked,
+      { test: (text) => PENALTY.test(text), weight, label: 'penalties' },
       rrfK,
     ));
   }
