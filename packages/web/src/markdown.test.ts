@@ -13,32 +13,29 @@ import {
 const html = (source: string, options?: MarkdownOptions) => serialize(parseMarkdown(source, options));
 
 function serialize(blocks: readonly Block[]): string {
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const inline = (nodes: readonly Inline[]): string =>
-    nodes
-      .map((node) => {
-        switch (node.kind) {
-          case 'text':
-            return escape(node.text);
-          case 'break':
-            return '<br/>';
-          case 'bold':
-            return `<strong>${inline(node.children)}</strong>`;
-          case 'code':
-            return `<code>${escape(node.text)}</code>`;
-          case 'cite':
-            return `<sup>[${node.n}]</sup>`;
-          case 'link':
-            return `<a href="${escape(node.href)}">${inline(node.children)}</a>`;
-        }
-      })
-      .join('');
+  const text = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const inline = (nodes: readonly Inline[]): string => nodes.map(node).join('');
+  const node = (item: Inline): string => {
+    switch (item.kind) {
+      case 'text':
+        return text(item.text);
+      case 'break':
+        return '<br/>';
+      case 'bold':
+        return `<strong>${inline(item.children)}</strong>`;
+      case 'code':
+        return `<code>${text(item.text)}</code>`;
+      case 'cite':
+        return `<sup>[${item.n}]</sup>`;
+    }
+    return `<a href="${text(item.href)}">${inline(item.children)}</a>`;
+  };
   return blocks
-    .map((block) =>
-      block.kind === 'paragraph'
-        ? `<p>${inline(block.children)}</p>`
-        : `<${block.ordered ? 'ol' : 'ul'}>${block.items.map((item) => `<li>${inline(item)}</li>`).join('')}</${block.ordered ? 'ol' : 'ul'}>`,
-    )
+    .map((block) => {
+      if (block.kind === 'paragraph') return `<p>${inline(block.children)}</p>`;
+      const tag = block.ordered ? 'ol' : 'ul';
+      return `<${tag}>${block.items.map((item) => `<li>${inline(item)}</li>`).join('')}</${tag}>`;
+    })
     .join('');
 }
 

@@ -380,28 +380,28 @@ function blockNodes(blocks: readonly Block[]): HTMLElement[] {
 }
 
 function inlineNodes(nodes: readonly Inline[]): Node[] {
-  return nodes.map((node): Node => {
-    switch (node.kind) {
-      case 'text':
-        return document.createTextNode(node.text);
-      case 'break':
-        return el('br');
-      case 'code':
-        return el('code', {}, node.text);
-      case 'cite':
-        return el('sup', { class: 'cite', 'data-cite': String(node.n) }, `[${node.n}]`);
-      case 'bold': {
-        const strong = el('strong');
-        strong.append(...inlineNodes(node.children));
-        return strong;
-      }
-      case 'link': {
-        const link = el('a', { href: node.href, target: '_blank', rel: 'noopener noreferrer nofollow' });
-        link.append(...inlineNodes(node.children));
-        return link;
-      }
+  return nodes.map(inlineNode);
+}
+
+function inlineNode(node: Inline): Node {
+  switch (node.kind) {
+    case 'text':
+      return document.createTextNode(node.text);
+    case 'break':
+      return el('br');
+    case 'code':
+      return el('code', {}, node.text);
+    case 'cite':
+      return el('sup', { class: 'cite', 'data-cite': String(node.n) }, `[${node.n}]`);
+    case 'bold': {
+      const strong = el('strong');
+      strong.append(...inlineNodes(node.children));
+      return strong;
     }
-  });
+  }
+  const link = el('a', { href: node.href, target: '_blank', rel: 'noopener noreferrer nofollow' });
+  link.append(...inlineNodes(node.children));
+  return link;
 }
 
 function currentScript(): HTMLScriptElement | null {
