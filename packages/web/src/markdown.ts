@@ -127,7 +127,18 @@ export function parseMarkdown(source: string, options: MarkdownOptions = {}): Bl
  * Inline syntax: backslash escapes, code spans, `**bold**`, `[n]`, `[text](target)` (a link only
  * when the policy accepts it), `![alt](src)` (never an image). Inside code spans nothing is syntax.
  */
-export function parseInline(text: string, options: MarkdownOptions = {}, inLink = false): Inline[] {
+export function parseInline(text: string, options: MarkdownOptions = {}): Inline[] {
+  return inlineNodes(text, options, false);
+}
+
+/** Longest link text and bold run looked for (characters), so hostile text stays near-linear. */
+const MAX_LABEL = 300;
+const MAX_BOLD = 2_000;
+const CITE = /\[(\d{1,3})\]/y;
+const LINK_TARGET = /\(((?:\\[!-/:-@[-`{-~]|[^()\s\\]|\((?:\\[!-/:-@[-`{-~]|[^()\s\\])*\))+)\)/y;
+
+/** Inline nodes of `text`; inside a link's text (`inLink`) there are no markers and no nested links. */
+function inlineNodes(text: string, options: MarkdownOptions, inLink: boolean): Inline[] {
   const out: Inline[] = [];
   let plain = '';
   const flush = () => {
@@ -135,6 +146,8 @@ export function parseInline(text: string, options: MarkdownOptions = {}, inLink 
     plain = '';
   };
   let i = 0;
+  /** The next `]` at or after `i` (-1: none): a `[` with none close enough is text, without a scan. */
+  let nextClose = -2;
   while (i < text.length) {
     const character = text.charAt(i);
     if (character === '\\' && ESCAPABLE.test(text.charAt(i + 1))) {
@@ -152,29 +165,30 @@ export function parseInline(text: string, options: MarkdownOptions = {}, inLink 
       continue;
     }
     if (text.startsWith('**', i)) {
-      const close = findDelimiter(text, i + 2, '**');
+      const close = findDelimiter(text, i + 2, '**', MAX_BOLD);
       if (close > i + 2) {
         flush();
-        out.push({ kind: 'bold', children: parseInline(text.slice(i + 2, close), options, inLink) });
+        out.push({ kind: 'bold', children: inlineNodes(text.slice(i + 2, close), options, inLink) });
         i = close + 2;
         continue;
       }
     }
-    // Inside a link's text there are no markers and no nested links: brackets are text.
     if (!inLink && (character === '[' || (character === '!' && text.charAt(i + 1) === '['))) {
       const image = character === '!';
-      const rest = text.slice(i);
-      const cite = image ? null : /^\[(\d{1,3})\]/.exec(rest);
+      CITE.lastIndex = i;
+      const cite = image ? null : CITE.exec(text);
       if (cite) {
         flush();
         out.push({ kind: 'cite', n: Number(cite[1]) });
         i += cite[0].length;
         continue;
       }
-      const link = linkAt(text, image ? i + 1 : i);
+      if (nextClose !== -1 && nextClose < i) nextClose = text.indexOf(']', i);
+      const link =
+        nextClose >= 0 && nextClose - i <= MAX_LABEL + 1 ? linkAt(text, image ? i + 1 : i) : undefined;
       if (link) {
         flush();
-        const label = parseInline(link.label, options, true);
+        const label = inlineNodes(link.label, options, true);
         const href = image ? undefined : safeHref(link.target);
         if (href !== undefined && options.allowLink?.(href) === true) {
           out.push({ kind: 'link', href, children: label });
@@ -218,14 +232,14 @@ function sameAddress(label: string, target: string): boolean {
  * content has line ends as spaces and one space stripped from each side when both are spaces. A run
  * without a partner is literal (`content` undefined, `end` after the run).
  */
-function codeSpanAt(text: string, start: number): { content?: string; end: number } {
+function codeSpanAt(text: string, start: number, end = text.length): { content?: string; end: number } {
   let open = start;
   while (text.charAt(open) === '`') open++;
   const length = open - start;
   let at = open;
-  while (at < text.length) {
+  while (at < end) {
     const next = text.indexOf('`', at);
-    if (next < 0) break;
+    if (next < 0 || next >= end) break;
     let close = next;
     while (text.charAt(close) === '`') close++;
     if (close - next === length) {
@@ -238,13 +252,17 @@ function codeSpanAt(text: string, start: number): { content?: string; end: numbe
   return { end: open };
 }
 
-/** The index of the next `delimiter` at or after `from` that is neither escaped nor inside a code span; -1 if none. */
-function findDelimiter(text: string, from: number, delimiter: string): number {
+/**
+ * The index of the next `delimiter` at most `limit` characters after `from` that is neither escaped
+ * nor inside a code span; -1 if none.
+ */
+function findDelimiter(text: string, from: number, delimiter: string, limit: number): number {
+  const end = Math.min(text.length, from + limit);
   let i = from;
-  while (i < text.length) {
+  while (i < end) {
     const character = text.charAt(i);
     if (character === '\\' && ESCAPABLE.test(text.charAt(i + 1))) i += 2;
-    else if (character === '`') i = codeSpanAt(text, i).end;
+    else if (character === '`') i = codeSpanAt(text, i, end).end;
     else if (text.startsWith(delimiter, i)) return i;
     else i++;
   }
@@ -257,11 +275,10 @@ function findDelimiter(text: string, from: number, delimiter: string): number {
  * backslash escapes resolved. Undefined when it is not one.
  */
 function linkAt(text: string, start: number): { label: string; target: string; end: number } | undefined {
-  const close = findDelimiter(text, start + 1, ']');
+  const close = findDelimiter(text, start + 1, ']', MAX_LABEL);
   if (close < 0 || close === start + 1 || text.charAt(close + 1) !== '(') return undefined;
-  const target = /^\(((?:\\[!-/:-@[-`{-~]|[^()\s\\]|\((?:\\[!-/:-@[-`{-~]|[^()\s\\])*\))+)\)/.exec(
-    text.slice(close + 1),
-  );
+  LINK_TARGET.lastIndex = close + 1;
+  const target = LINK_TARGET.exec(text);
   if (!target) return undefined;
   return {
     label: text.slice(start + 1, close),
