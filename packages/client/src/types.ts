@@ -267,6 +267,8 @@ export interface Citation {
   /** How the citation reads, e.g. "Pasal 287 ayat (2) UU 22/2009". */
   label?: string;
   url?: string;
+  /** The cited document's media type (`text/markdown`, `text/plain`, `application/pdf`, …). */
+  mime?: string;
 }
 
 /** The citation of a query result or a document chunk: always names the document and its place. */

@@ -329,7 +329,8 @@ function summarizeResult(result: RetrievedChunk) {
     document_id: result.document_id,
     score: result.score,
     rank: result.rank,
-    citation: result.citation,
+    // The document's media type tells a client whether its text may be read as Markdown.
+    citation: { ...result.citation, mime: result.document.mime },
     snippet: head(result.text, SNIPPET_LENGTH),
     context: {
       before: tail(result.context_before, SNIPPET_LENGTH),

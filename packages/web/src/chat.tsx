@@ -1,6 +1,6 @@
 /** The public chat: collection picker, streamed answers, their sources and their verification. */
 import type { Bundle, Citation } from '@saksi/proof';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { Fragment, type KeyboardEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import {
   ApiError,
   type ChatSession,
@@ -14,8 +14,15 @@ import {
 } from './api.js';
 import { useT } from './app.js';
 import type { MessageKey } from './i18n.js';
-import { renderMarkdown } from './markdown.js';
-import { citationHref, citedChunks, formatCitation, highlightSegments } from './sources.js';
+import type { Block, Inline } from './markdown.js';
+import {
+  answerBlocks,
+  citationHref,
+  citedChunks,
+  formatCitation,
+  highlightSegments,
+  markdownDocuments,
+} from './sources.js';
 import { eventJson, readSse, SseError, type SseEvent } from './sse.js';
 import { VerificationPanel } from './verification.js';
 
@@ -478,11 +485,17 @@ function AssistantMessage(props: { message: Message }) {
   const pending = message.certificateId !== undefined && bundle === undefined;
   const contextOf = new Map(results.map((result) => [result.chunk_id, result.context]));
   const sourcesId = `sources-${message.id}`;
+  const blocks = useMemo(
+    () => answerBlocks(message.text, bundle, markdownDocuments(message.results ?? [])),
+    [message.text, bundle, message.results],
+  );
 
   return (
     <article className="message assistant" data-testid="message-assistant" data-state={message.state}>
       <h2 className="visually-hidden">{t('chat.saksi')}</h2>
-      <div className="answer">{renderMarkdown(message.text)}</div>
+      <div className="answer" data-testid="answer-text">
+        {renderBlocks(blocks)}
+      </div>
       {message.state === 'done' && message.found === false && message.text === '' && (
         <p className="muted">{t('chat.notFound')}</p>
       )}
@@ -581,6 +594,48 @@ function AssistantMessage(props: { message: Message }) {
       )}
     </article>
   );
+}
+
+function renderBlocks(blocks: readonly Block[]): ReactNode[] {
+  return blocks.map((block, index) => {
+    const key = `b${index}`;
+    if (block.kind === 'paragraph') return <p key={key}>{renderInline(block.children, key)}</p>;
+    const items = block.items.map((item, n) => (
+      // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
+      <li key={n}>{renderInline(item, `${key}.${n}`)}</li>
+    ));
+    return block.ordered ? <ol key={key}>{items}</ol> : <ul key={key}>{items}</ul>;
+  });
+}
+
+function renderInline(nodes: readonly Inline[], prefix: string): ReactNode[] {
+  return nodes.map((node, index) => {
+    const key = `${prefix}.${index}`;
+    switch (node.kind) {
+      case 'text':
+        return <Fragment key={key}>{node.text}</Fragment>;
+      case 'break':
+        return <br key={key} />;
+      case 'bold':
+        return <strong key={key}>{renderInline(node.children, key)}</strong>;
+      case 'code':
+        return <code key={key}>{node.text}</code>;
+      case 'cite':
+        return (
+          <sup key={key} className="cite" data-cite={node.n}>
+            [{node.n}]
+          </sup>
+        );
+      case 'link':
+        return (
+          <a key={key} href={node.href} rel="noopener noreferrer nofollow" target="_blank">
+            {renderInline(node.children, key)}
+          </a>
+        );
+      default:
+        return null;
+    }
+  });
 }
 
 function safeCited(bundle: Bundle) {

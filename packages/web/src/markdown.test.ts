@@ -1,61 +1,162 @@
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown, renderMarkdown, safeHref, stripBidiControls } from './markdown.js';
+import {
+  type Block,
+  escapeMarkdown,
+  type Inline,
+  type MarkdownOptions,
+  parseMarkdown,
+  safeHref,
+  stripBidiControls,
+} from './markdown.js';
 
-const html = (source: string) => renderToStaticMarkup(renderMarkdown(source));
+/** The blocks written out as the chat renders them (text escaped), so a test reads like the page. */
+const html = (source: string, options?: MarkdownOptions) => serialize(parseMarkdown(source, options));
 
-describe('renderMarkdown', () => {
-  it('renders paragraphs, line breaks, bold, lists and citation markers', () => {
+function serialize(blocks: readonly Block[]): string {
+  const text = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const inline = (nodes: readonly Inline[]): string => nodes.map(node).join('');
+  const node = (item: Inline): string => {
+    switch (item.kind) {
+      case 'text':
+        return text(item.text);
+      case 'break':
+        return '<br/>';
+      case 'bold':
+        return `<strong>${inline(item.children)}</strong>`;
+      case 'code':
+        return `<code>${text(item.text)}</code>`;
+      case 'cite':
+        return `<sup>[${item.n}]</sup>`;
+    }
+    return `<a href="${text(item.href)}">${inline(item.children)}</a>`;
+  };
+  return blocks
+    .map((block) => {
+      if (block.kind === 'paragraph') return `<p>${inline(block.children)}</p>`;
+      const tag = block.ordered ? 'ol' : 'ul';
+      return `<${tag}>${block.items.map((item) => `<li>${inline(item)}</li>`).join('')}</${tag}>`;
+    })
+    .join('');
+}
+
+const EVIL = '[portal retribusi pasar resmi](https://evil.example/phish)';
+/** Only links to this page are made. */
+const cited = { allowLink: (href: string) => href.startsWith('https://redux.js.org/api/store') };
+
+describe('parseMarkdown', () => {
+  it('reads paragraphs, line breaks, bold, lists and citation markers', () => {
     expect(
       html('Menerobos **lampu merah** dilarang [1].\nDendanya ada [2]\n\n- satu\n- dua\n\n1. a\n2. b'),
     ).toBe(
-      '<p>Menerobos <strong>lampu merah</strong> dilarang <sup class="cite" data-cite="1">[1]</sup>.<br/>' +
-        'Dendanya ada <sup class="cite" data-cite="2">[2]</sup></p>' +
+      '<p>Menerobos <strong>lampu merah</strong> dilarang <sup>[1]</sup>.<br/>' +
+        'Dendanya ada <sup>[2]</sup></p>' +
         '<ul><li>satu</li><li>dua</li></ul><ol><li>a</li><li>b</li></ol>',
     );
   });
 
   it('never turns HTML in the answer into markup', () => {
-    const out = html('<script>alert(1)</script> <img src=x onerror=alert(1)> **<b>x</b>**');
-    expect(out).not.toContain('<script');
-    expect(out).not.toContain('<img');
-    expect(out).not.toContain('<b>');
-    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    const blocks = parseMarkdown('<script>alert(1)</script> <img src=x onerror=alert(1)> **<b>x</b>**');
+    expect(blocks).toEqual([
+      {
+        kind: 'paragraph',
+        children: [
+          { kind: 'text', text: '<script>alert(1)</script> <img src=x onerror=alert(1)> ' },
+          { kind: 'bold', children: [{ kind: 'text', text: '<b>x</b>' }] },
+        ],
+      },
+    ]);
   });
 
-  it('renders http(s) links safely and anything else as text', () => {
-    expect(html('[UU](https://jdih.example/uu?a=1&b=2)')).toBe(
-      '<p><a href="https://jdih.example/uu?a=1&amp;b=2" rel="noopener noreferrer nofollow" target="_blank">UU</a></p>',
+  it('makes a link only where the policy allows it, and only to http(s)', () => {
+    expect(html('[Store](https://redux.js.org/api/store#getstate)', cited)).toBe(
+      '<p><a href="https://redux.js.org/api/store#getstate">Store</a></p>',
     );
+    // No policy: no link at all.
+    expect(html('[Store](https://redux.js.org/api/store)')).toBe(
+      '<p>Store (https://redux.js.org/api/store)</p>',
+    );
+    const everything = { allowLink: () => true };
     for (const href of [
       'javascript:alert(1)',
       'JaVaScRiPt:alert(1)',
-      'data:text/html,<script>',
+      'data:text/html,x',
       '/relative',
       'vbscript:x',
-    ]) {
-      const out = html(`[klik](${href})`);
-      expect(out).toBe('<p>klik</p>');
-    }
+    ])
+      expect(html(`[klik](${href})`, everything), href).toBe(`<p>klik (${href})</p>`);
   });
 
-  it('never loads images: they become their alt text', () => {
-    const out = html('![tracking pixel](https://evil.example/p.png) ![x](javascript:alert(1))');
+  it('shows any other link as its text and its full address, never text hiding a target', () => {
+    const out = html(`Bayar di ${EVIL} sekarang.`, cited);
+    expect(out).not.toContain('<a');
+    expect(out).toBe('<p>Bayar di portal retribusi pasar resmi (https://evil.example/phish) sekarang.</p>');
+    // A link whose text is its address is shown once.
+    expect(html('[https://evil.example/](https://evil.example/)', cited)).toBe(
+      '<p>https://evil.example/</p>',
+    );
+    // Text that looks like a cited address does not make another target acceptable.
+    expect(html('[https://redux.js.org/api/store](https://evil.example/)', cited)).toBe(
+      '<p>https://redux.js.org/api/store (https://evil.example/)</p>',
+    );
+  });
+
+  it('never loads images: they become their text and address', () => {
+    const out = html('![tracking pixel](https://evil.example/p.png) ![x](javascript:alert(1))', {
+      allowLink: () => true,
+    });
     expect(out).not.toContain('<img');
-    expect(out).not.toContain('evil.example');
-    expect(out).toBe('<p>tracking pixel x</p>');
+    expect(out).not.toContain('<a');
+    expect(out).toBe('<p>tracking pixel (https://evil.example/p.png) x (javascript:alert(1))</p>');
+  });
+
+  it('keeps code spans literal: no link, marker or bold inside code', () => {
+    expect(html(`Tulis \`${EVIL}\` dan \`\`[1] **x**\`\``, { allowLink: () => true })).toBe(
+      `<p>Tulis <code>${EVIL}</code> dan <code>[1] **x**</code></p>`,
+    );
+    // A backtick without a partner is text.
+    expect(html('a ` b [1]')).toBe('<p>a ` b <sup>[1]</sup></p>');
+  });
+
+  it('reads backslash escapes as the character', () => {
+    expect(html('\\[1\\] \\*\\*x\\*\\* \\[a\\](https://redux.js.org/api/store)', cited)).toBe(
+      '<p>[1] **x** [a](https://redux.js.org/api/store)</p>',
+    );
   });
 
   it('removes bidirectional override and isolate controls', () => {
     const spoof = 'Denda \u202Egnirts\u202C paling \u2066banyak\u2069 Rp500.000';
     expect(stripBidiControls(spoof)).toBe('Denda gnirts paling banyak Rp500.000');
-    expect(html(spoof)).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(html(spoof)).toBe('<p>Denda gnirts paling banyak Rp500.000</p>');
   });
 
   it('keeps an unmatched ** and non-numeric brackets as text', () => {
     expect(parseMarkdown('a ** b [x] [1234]')).toEqual([
       { kind: 'paragraph', children: [{ kind: 'text', text: 'a ** b [x] [1234]' }] },
     ]);
+  });
+});
+
+describe('escapeMarkdown', () => {
+  it('reads back as exactly the text: no marker, link, bold, code, heading or list', () => {
+    const text = `# Judul\n- butir\n+ butir\n1. satu\n2) dua\n${EVIL} [1] **x** \`kode\` \\ akhir`;
+    const blocks = parseMarkdown(escapeMarkdown(text), { allowLink: () => true });
+    expect(blocks).toEqual([
+      {
+        kind: 'paragraph',
+        children: text
+          .split('\n')
+          .flatMap((line, index) => [
+            ...(index > 0 ? [{ kind: 'break' as const }] : []),
+            { kind: 'text' as const, text: line },
+          ]),
+      },
+    ]);
+  });
+
+  it('keeps the lists of a Markdown document as lists, and nothing else', () => {
+    expect(html(escapeMarkdown(`- satu ${EVIL}\n- dua [1]\n* tiga`, { keepLists: true }), cited)).toBe(
+      `<ul><li>satu ${EVIL}</li><li>dua [1]</li><li>tiga</li></ul>`,
+    );
   });
 });
 

@@ -1,15 +1,23 @@
 /**
- * A tiny, safe Markdown renderer for answers. It builds React elements only — text always goes in
- * as text, so `<script>` or any other HTML in an answer shows as the characters it is. Supported:
- * paragraphs, line breaks, `**bold**`, `-`/`*`/`1.` lists, `[n]` citation markers, and links whose
- * address is http(s) (anything else, and every image, stays plain text: nothing loads).
- * Bidirectional override and isolate controls are removed so text cannot be visually reordered.
+ * A tiny, safe Markdown reader for answers: it turns text into blocks of pure data (no HTML, no
+ * DOM, no React), which the chat renders as React elements and the widget as DOM nodes — text
+ * always goes in as text, so `<script>` or any other HTML shows as the characters it is.
+ *
+ * Supported: paragraphs, line breaks, `-`/`*`/`1.` lists, `**bold**`, code spans (their content is
+ * literal), backslash escapes, `[n]` citation markers, and links. A link is made only when the
+ * caller's link policy accepts its target (an absolute http(s) URL); every other link, and every
+ * image, is shown as its text followed by its full address in parentheses: nothing loads and no text
+ * hides a target. Bidirectional override and isolate controls are removed so text cannot be visually
+ * reordered.
+ *
+ * The answer itself is not handed in raw: sources.ts `answerMarkdown` escapes every piece of document
+ * text first, so only what the answer composer wrote is read as Markdown.
  */
-import { createElement, Fragment, type ReactNode } from 'react';
 
 export type Inline =
   | { kind: 'text'; text: string }
   | { kind: 'bold'; children: Inline[] }
+  | { kind: 'code'; text: string }
   | { kind: 'cite'; n: number }
   | { kind: 'link'; href: string; children: Inline[] }
   | { kind: 'break' };
@@ -18,17 +26,50 @@ export type Block =
   | { kind: 'paragraph'; children: Inline[] }
   | { kind: 'list'; ordered: boolean; items: Inline[][] };
 
+export interface MarkdownOptions {
+  /**
+   * Whether a link to `href` (an absolute http(s) URL, normalized by the URL parser) is made. Without
+   * a policy no link is made: every link shows as text with its address.
+   */
+  allowLink?: (href: string) => boolean;
+}
+
 /** U+202A–U+202E (embeddings, overrides) and U+2066–U+2069 (isolates): text could be shown reversed. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 const LIST_ITEM = /^\s{0,3}(?:[-*+]|(\d{1,9})[.)])\s+(.*)$/;
+/** CommonMark §2.4: any ASCII punctuation character may be backslash-escaped. */
+const ESCAPABLE = /[!-/:-@[-`{-~]/;
 
 /** Removes the bidirectional formatting controls from `text`. */
 export function stripBidiControls(text: string): string {
   return text.replace(BIDI_CONTROLS, '');
 }
 
+/**
+ * `text` as Markdown that reads back as exactly `text`: backslashes, backticks, `*`, `[`, `]` are
+ * escaped everywhere, and what would start a heading or list at the start of a line (`#`, `-`, `+`,
+ * `1.`, `1)`) too — unless `keepLists`, which leaves list markers at line starts alone (for the text
+ * of a Markdown document, whose lists are lists). Line breaks stay line breaks.
+ */
+export function escapeMarkdown(text: string, options: { keepLists?: boolean } = {}): string {
+  const keepLists = options.keepLists === true;
+  return text
+    .split('\n')
+    .map((line) => {
+      const list = keepLists ? /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?=[ \t])/.exec(line) : null;
+      const marker = list?.[0] ?? '';
+      const rest = line
+        .slice(marker.length)
+        .replace(/[\\`*[\]]/g, '\\$&')
+        .replace(/^([ \t]*)([-+#])/, list ? '$1$2' : '$1\\$2')
+        .replace(/^([ \t]*\d{1,9})([.)])/, list ? '$1$2' : '$1\\$2');
+      return marker + rest;
+    })
+    .join('\n');
+}
+
 /** Parses answer Markdown into blocks (pure data, no HTML). */
-export function parseMarkdown(source: string): Block[] {
+export function parseMarkdown(source: string, options: MarkdownOptions = {}): Block[] {
   const lines = stripBidiControls(source).replace(/\r\n?/g, '\n').split('\n');
   const blocks: Block[] = [];
   let paragraph: string[] = [];
@@ -38,7 +79,7 @@ export function parseMarkdown(source: string): Block[] {
       const children: Inline[] = [];
       paragraph.forEach((line, index) => {
         if (index > 0) children.push({ kind: 'break' });
-        children.push(...parseInline(line));
+        children.push(...parseInline(line, options));
       });
       blocks.push({ kind: 'paragraph', children });
       paragraph = [];
@@ -49,7 +90,7 @@ export function parseMarkdown(source: string): Block[] {
       blocks.push({
         kind: 'list',
         ordered: list.ordered,
-        items: list.items.map((item) => parseInline(item)),
+        items: list.items.map((item) => parseInline(item, options)),
       });
       list = undefined;
     }
@@ -82,8 +123,22 @@ export function parseMarkdown(source: string): Block[] {
   return blocks;
 }
 
-/** Inline syntax: `**bold**`, `[n]`, `[text](http…)`, `![alt](…)` (kept as text). */
-export function parseInline(text: string): Inline[] {
+/**
+ * Inline syntax: backslash escapes, code spans, `**bold**`, `[n]`, `[text](target)` (a link only
+ * when the policy accepts it), `![alt](src)` (never an image). Inside code spans nothing is syntax.
+ */
+export function parseInline(text: string, options: MarkdownOptions = {}): Inline[] {
+  return inlineNodes(text, options, false);
+}
+
+/** Longest link text and bold run looked for (characters), so hostile text stays near-linear. */
+const MAX_LABEL = 300;
+const MAX_BOLD = 2_000;
+const CITE = /\[(\d{1,3})\]/y;
+const LINK_TARGET = /\(((?:\\[!-/:-@[-`{-~]|[^()\s\\]|\((?:\\[!-/:-@[-`{-~]|[^()\s\\])*\))+)\)/y;
+
+/** Inline nodes of `text`; inside a link's text (`inLink`) there are no markers and no nested links. */
+function inlineNodes(text: string, options: MarkdownOptions, inLink: boolean): Inline[] {
   const out: Inline[] = [];
   let plain = '';
   const flush = () => {
@@ -91,47 +146,66 @@ export function parseInline(text: string): Inline[] {
     plain = '';
   };
   let i = 0;
+  /** The next `]` at or after `i` (-1: none): a `[` with none close enough is text, without a scan. */
+  let nextClose = -2;
   while (i < text.length) {
-    const rest = text.slice(i);
-    if (rest.startsWith('**')) {
-      const close = text.indexOf('**', i + 2);
+    const character = text.charAt(i);
+    if (character === '\\' && ESCAPABLE.test(text.charAt(i + 1))) {
+      plain += text.charAt(i + 1);
+      i += 2;
+      continue;
+    }
+    if (character === '`') {
+      const span = codeSpanAt(text, i);
+      if (span.content !== undefined) {
+        flush();
+        out.push({ kind: 'code', text: span.content });
+      } else plain += text.slice(i, span.end);
+      i = span.end;
+      continue;
+    }
+    if (text.startsWith('**', i)) {
+      const close = findDelimiter(text, i + 2, '**', MAX_BOLD);
       if (close > i + 2) {
         flush();
-        out.push({ kind: 'bold', children: parseInline(text.slice(i + 2, close)) });
+        out.push({ kind: 'bold', children: inlineNodes(text.slice(i + 2, close), options, inLink) });
         i = close + 2;
         continue;
       }
     }
-    const cite = /^\[(\d{1,3})\]/.exec(rest);
-    if (cite) {
-      flush();
-      out.push({ kind: 'cite', n: Number(cite[1]) });
-      i += cite[0].length;
-      continue;
-    }
-    const image = /^!\[([^\]]*)\]\(((?:[^()\s]|\([^()\s]*\))*)\)/.exec(rest);
-    if (image) {
-      plain += image[1] ?? '';
-      i += image[0].length;
-      continue;
-    }
-    const link = /^\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)/.exec(rest);
-    if (link) {
-      const href = safeHref(link[2] ?? '');
-      if (href !== undefined) {
+    if (!inLink && (character === '[' || (character === '!' && text.charAt(i + 1) === '['))) {
+      const image = character === '!';
+      CITE.lastIndex = i;
+      const cite = image ? null : CITE.exec(text);
+      if (cite) {
         flush();
-        out.push({ kind: 'link', href, children: parseInline(link[1] ?? '') });
-      } else {
-        plain += link[1] ?? '';
+        out.push({ kind: 'cite', n: Number(cite[1]) });
+        i += cite[0].length;
+        continue;
       }
-      i += link[0].length;
-      continue;
+      if (nextClose !== -1 && nextClose < i) nextClose = text.indexOf(']', i);
+      const link =
+        nextClose >= 0 && nextClose - i <= MAX_LABEL + 1 ? linkAt(text, image ? i + 1 : i) : undefined;
+      if (link) {
+        flush();
+        const label = inlineNodes(link.label, options, true);
+        const href = image ? undefined : safeHref(link.target);
+        if (href !== undefined && options.allowLink?.(href) === true) {
+          out.push({ kind: 'link', href, children: label });
+        } else {
+          // Not a link: the text and its full address, so no text hides where it points.
+          out.push(...label);
+          if (!sameAddress(link.label, link.target)) plain += ` (${link.target})`;
+        }
+        i = link.end;
+        continue;
+      }
     }
-    plain += text.charAt(i);
+    plain += character;
     i++;
   }
   flush();
-  return out;
+  return mergeText(out);
 }
 
 /** The link target when it is an absolute http(s) URL; otherwise undefined (shown as text). */
@@ -145,46 +219,81 @@ export function safeHref(raw: string): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
 }
 
-function renderInline(nodes: Inline[], keyPrefix: string): ReactNode[] {
-  return nodes.map((node, index) => {
-    const key = `${keyPrefix}.${index}`;
-    switch (node.kind) {
-      case 'text':
-        return createElement(Fragment, { key }, node.text);
-      case 'break':
-        return createElement('br', { key });
-      case 'bold':
-        return createElement('strong', { key }, ...renderInline(node.children, key));
-      case 'cite':
-        return createElement('sup', { key, className: 'cite', 'data-cite': node.n }, `[${node.n}]`);
-      case 'link':
-        return createElement(
-          'a',
-          { key, href: node.href, rel: 'noopener noreferrer nofollow', target: '_blank' },
-          ...renderInline(node.children, key),
-        );
-      default:
-        return null;
-    }
-  });
+/** A link's text that already is its address (`[https://a.example/](https://a.example/)`). */
+function sameAddress(label: string, target: string): boolean {
+  const text = label.trim();
+  if (text === target) return true;
+  const href = safeHref(text);
+  return href !== undefined && href === safeHref(target);
 }
 
-/** React elements for an answer's Markdown. */
-export function renderMarkdown(source: string): ReactNode {
-  return createElement(
-    Fragment,
-    null,
-    ...parseMarkdown(source).map((block, index) => {
-      const key = `b${index}`;
-      if (block.kind === 'paragraph')
-        return createElement('p', { key }, ...renderInline(block.children, key));
-      return createElement(
-        block.ordered ? 'ol' : 'ul',
-        { key },
-        ...block.items.map((item, n) =>
-          createElement('li', { key: `${key}.${n}` }, ...renderInline(item, `${key}.${n}`)),
-        ),
-      );
-    }),
-  );
+/**
+ * CommonMark §6.1: a run of N backticks opens a code span that the next run of exactly N closes; the
+ * content has line ends as spaces and one space stripped from each side when both are spaces. A run
+ * without a partner is literal (`content` undefined, `end` after the run).
+ */
+function codeSpanAt(text: string, start: number, end = text.length): { content?: string; end: number } {
+  let open = start;
+  while (text.charAt(open) === '`') open++;
+  const length = open - start;
+  let at = open;
+  while (at < end) {
+    const next = text.indexOf('`', at);
+    if (next < 0 || next >= end) break;
+    let close = next;
+    while (text.charAt(close) === '`') close++;
+    if (close - next === length) {
+      let content = text.slice(open, next).replace(/\n/g, ' ');
+      if (/^ [\s\S]* $/.test(content) && content.trim() !== '') content = content.slice(1, -1);
+      return { content, end: close };
+    }
+    at = close;
+  }
+  return { end: open };
+}
+
+/**
+ * The index of the next `delimiter` at most `limit` characters after `from` that is neither escaped
+ * nor inside a code span; -1 if none.
+ */
+function findDelimiter(text: string, from: number, delimiter: string, limit: number): number {
+  const end = Math.min(text.length, from + limit);
+  let i = from;
+  while (i < end) {
+    const character = text.charAt(i);
+    if (character === '\\' && ESCAPABLE.test(text.charAt(i + 1))) i += 2;
+    else if (character === '`') i = codeSpanAt(text, i, end).end;
+    else if (text.startsWith(delimiter, i)) return i;
+    else i++;
+  }
+  return -1;
+}
+
+/**
+ * `[label](target)` at `start` (the `[`): the label up to the first unescaped `]` outside code
+ * spans, then a target of non-space characters with balanced single-level parentheses and
+ * backslash escapes resolved. Undefined when it is not one.
+ */
+function linkAt(text: string, start: number): { label: string; target: string; end: number } | undefined {
+  const close = findDelimiter(text, start + 1, ']', MAX_LABEL);
+  if (close < 0 || close === start + 1 || text.charAt(close + 1) !== '(') return undefined;
+  LINK_TARGET.lastIndex = close + 1;
+  const target = LINK_TARGET.exec(text);
+  if (!target) return undefined;
+  return {
+    label: text.slice(start + 1, close),
+    target: (target[1] ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1'),
+    end: close + 1 + target[0].length,
+  };
+}
+
+/** Adjacent text nodes joined into one. */
+function mergeText(nodes: Inline[]): Inline[] {
+  const merged: Inline[] = [];
+  for (const node of nodes) {
+    const last = merged[merged.length - 1];
+    if (node.kind === 'text' && last?.kind === 'text') last.text += node.text;
+    else if (node.kind !== 'text' || node.text !== '') merged.push(node);
+  }
+  return merged;
 }

@@ -1,6 +1,10 @@
-/** Pure helpers for the sources list: citation text and link, evidence highlighting by code-point offsets. */
-import type { Bundle, Citation } from '@saksi/proof';
-import { safeHref } from './markdown.js';
+/**
+ * Pure helpers for an answer and its sources: the answer as safe Markdown (document text escaped,
+ * only the composer's markers and words read as Markdown), the links it may make, citation text and
+ * link, evidence highlighting by code-point offsets.
+ */
+import type { Bundle, Citation, Claim, Evidence } from '@saksi/proof';
+import { type Block, escapeMarkdown, parseMarkdown, safeHref } from './markdown.js';
 
 /** "UU 22/2009, Pasal 287 ayat (2)" or "Title, page 4" or "Title › Section › Sub". */
 export function formatCitation(citation: Citation, pageWord = 'page'): string {
@@ -118,4 +122,221 @@ const EXPLORERS: Readonly<Record<number, string>> = {
 export function explorerTxUrl(chainId: number, txHash: string): string | undefined {
   const base = EXPLORERS[chainId];
   return base !== undefined && /^0x[0-9a-fA-F]{64}$/.test(txHash) ? `${base}${txHash}` : undefined;
+}
+
+/** The media type of Markdown documents, as the retrieval results' `citation.mime` gives it. */
+const MARKDOWN_MIME = 'text/markdown';
+
+/**
+ * The ids of the documents that were Markdown, from retrieval results whose citation carries the
+ * document's `mime` (the chat's `retrieval` event). Results without it say nothing: their documents
+ * are read as plain text.
+ */
+export function markdownDocuments(results: readonly unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of results) {
+    const result = item as { document_id?: unknown; citation?: { mime?: unknown } } | null;
+    if (typeof result?.document_id === 'string' && result.citation?.mime === MARKDOWN_MIME)
+      ids.add(result.document_id);
+  }
+  return ids;
+}
+
+/**
+ * Which links an answer may make: to the page of a document its claims cite — the citation's `url`,
+ * with its heading anchor or without it. Every other address stays text (markdown.ts).
+ */
+export function citedLinkPolicy(bundle: Pick<Bundle, 'certificate'>): (href: string) => boolean {
+  const allowed = new Set<string>();
+  for (const claim of claimsOf(bundle)) {
+    for (const evidence of Array.isArray(claim.evidence) ? claim.evidence : []) {
+      const href = citationHref(evidence?.citation ?? {});
+      if (href === undefined) continue;
+      allowed.add(href);
+      allowed.add(withoutFragment(href));
+    }
+  }
+  return (href) => allowed.has(href);
+}
+
+function withoutFragment(href: string): string {
+  const url = new URL(href);
+  url.hash = '';
+  return url.href;
+}
+
+/**
+ * An answer as blocks to show. With its bundle: the certified answer, in which only the composer's
+ * words and markers are Markdown and links go only to the cited pages ({@link answerMarkdown},
+ * {@link citedLinkPolicy}). Without it (still streaming, or a restored answer whose proof is not
+ * loaded, or malformed): `text`, all of it plain text — no marker, no link.
+ */
+export function answerBlocks(
+  text: string,
+  bundle: Pick<Bundle, 'certificate'> | undefined,
+  markdown: ReadonlySet<string> = new Set(),
+): Block[] {
+  if (bundle !== undefined && typeof bundle?.certificate?.answer?.text === 'string') {
+    try {
+      return parseMarkdown(answerMarkdown(bundle, markdown), { allowLink: citedLinkPolicy(bundle) });
+    } catch {
+      // A malformed bundle: its answer is shown as plain text below, like one without a bundle.
+    }
+  }
+  return parseMarkdown(escapeMarkdown(text));
+}
+
+/**
+ * The certified answer as Markdown in which only what the answer composer wrote is syntax. The
+ * claims sit at their code-point offsets in the answer (`answer_start`…`answer_end`); inside a claim:
+ * - a composed claim (docs/certificate.md, "Composed claims") is its parts: `marker` parts are the
+ *   citation markers, `span` parts document text, fixed words, labels and differences plain text;
+ * - any other claim (a quote, a model's sentence) has its evidence spans located in its text: they
+ *   are document text; the rest (the markers after a quote, a model's sentence) is the composer's.
+ * Document text is escaped so it reads back literally — a "[1]" or a `[text](https://…)` in a
+ * document is never a marker or a link — except that the lists of a Markdown document (`markdown`:
+ * the ids of such documents) stay lists; text outside the claims (a refusal, the gaps between
+ * claims) is escaped too. A claim whose offsets or parts do not add up is escaped whole.
+ */
+export function answerMarkdown(
+  bundle: Pick<Bundle, 'certificate'>,
+  markdown: ReadonlySet<string> = new Set(),
+): string {
+  const answer = typeof bundle.certificate?.answer?.text === 'string' ? bundle.certificate.answer.text : '';
+  const points = Array.from(answer);
+  let out = '';
+  let cursor = 0;
+  for (const claim of claimsOf(bundle)) {
+    const start = claim.answer_start;
+    const end = claim.answer_end;
+    if (
+      !Number.isInteger(start) ||
+      !Number.isInteger(end) ||
+      start < cursor ||
+      end < start ||
+      end > points.length
+    )
+      continue;
+    const text = points.slice(start, end).join('');
+    const pieces = text === claim.text ? claimPieces(claim) : undefined;
+    out += escapeMarkdown(points.slice(cursor, start).join(''));
+    out +=
+      pieces === undefined
+        ? escapeMarkdown(text)
+        : pieces.map((piece) => pieceMarkdown(piece, markdown)).join('');
+    cursor = end;
+  }
+  return out + escapeMarkdown(points.slice(cursor).join(''));
+}
+
+type Piece =
+  /** Words of Saksi's own (template words, labels, differences): plain text. */
+  | { kind: 'plain'; text: string }
+  /** Text of a cited document. */
+  | { kind: 'document'; text: string; documentId: string }
+  /** What the composer wrote: its markers, a model's sentence; read as Markdown. */
+  | { kind: 'composer'; text: string }
+  | { kind: 'marker'; n: number };
+
+function pieceMarkdown(piece: Piece, markdown: ReadonlySet<string>): string {
+  switch (piece.kind) {
+    case 'plain':
+      return escapeMarkdown(piece.text);
+    case 'document':
+      return escapeMarkdown(piece.text, { keepLists: markdown.has(piece.documentId) });
+    case 'composer':
+      return piece.text;
+    case 'marker':
+      return `[${piece.n}]`;
+  }
+}
+
+/** A claim's text cut into pieces by who wrote them; undefined when they do not add up to the text. */
+function claimPieces(claim: Claim): Piece[] | undefined {
+  const evidence: Evidence[] = Array.isArray(claim.evidence) ? claim.evidence : [];
+  const pieces = claim.composition ? compositionPieces(claim, evidence) : quotePieces(claim.text, evidence);
+  return pieces !== undefined && pieces.map(pieceText).join('') === claim.text ? pieces : undefined;
+}
+
+function pieceText(piece: Piece): string {
+  return piece.kind === 'marker' ? `[${piece.n}]` : piece.text;
+}
+
+/** The pieces of a composed claim, part by part; a difference is the text up to the next part. */
+function compositionPieces(claim: Claim, evidence: readonly Evidence[]): Piece[] | undefined {
+  const parts = Array.isArray(claim.composition?.parts) ? claim.composition.parts : [];
+  const known = (part: (typeof parts)[number]): Piece | undefined => {
+    if ('fixed' in part && typeof part.fixed === 'string') return { kind: 'plain', text: part.fixed };
+    if ('marker' in part && Number.isInteger(part.marker)) return { kind: 'marker', n: part.marker };
+    if ('span' in part) {
+      const item = evidence[part.span];
+      return item && typeof item.span?.text === 'string'
+        ? { kind: 'document', text: item.span.text, documentId: item.document_id }
+        : undefined;
+    }
+    if ('cite' in part) {
+      const label = evidence[part.cite]?.citation?.label;
+      return typeof label === 'string' ? { kind: 'plain', text: label } : undefined;
+    }
+    return undefined;
+  };
+  const text = claim.text;
+  const pieces: Piece[] = [];
+  let cursor = 0;
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
+    if ('difference' in part) {
+      const next = parts.slice(index + 1).find((later) => !('difference' in later));
+      const nextPiece = next === undefined ? undefined : known(next);
+      if (next !== undefined && nextPiece === undefined) return undefined;
+      const end = nextPiece === undefined ? text.length : text.indexOf(pieceText(nextPiece), cursor);
+      if (end < 0) return undefined;
+      pieces.push({ kind: 'plain', text: text.slice(cursor, end) });
+      cursor = end;
+      continue;
+    }
+    const piece = known(part);
+    if (piece === undefined || !text.startsWith(pieceText(piece), cursor)) return undefined;
+    pieces.push(piece);
+    cursor += pieceText(piece).length;
+  }
+  return cursor === text.length ? pieces : undefined;
+}
+
+/** The pieces of a quote or a model's sentence: its evidence spans where they occur, the rest the composer's. */
+function quotePieces(text: string, evidence: readonly Evidence[]): Piece[] {
+  const found: { start: number; end: number; documentId: string }[] = [];
+  for (const item of evidence) {
+    const span = typeof item?.span?.text === 'string' ? item.span.text : '';
+    if (span === '') continue;
+    let at = text.indexOf(span);
+    while (at >= 0 && found.some((other) => at < other.end && at + span.length > other.start))
+      at = text.indexOf(span, at + 1);
+    if (at >= 0) found.push({ start: at, end: at + span.length, documentId: item.document_id });
+  }
+  found.sort((a, b) => a.start - b.start);
+  const pieces: Piece[] = [];
+  let cursor = 0;
+  for (const region of found) {
+    if (region.start > cursor) pieces.push({ kind: 'composer', text: text.slice(cursor, region.start) });
+    pieces.push({
+      kind: 'document',
+      text: text.slice(region.start, region.end),
+      documentId: region.documentId,
+    });
+    cursor = region.end;
+  }
+  if (cursor < text.length) pieces.push({ kind: 'composer', text: text.slice(cursor) });
+  return pieces;
+}
+
+/** The certificate's claims in answer order (malformed entries left out). */
+function claimsOf(bundle: Pick<Bundle, 'certificate'>): Claim[] {
+  const claims = bundle.certificate?.claims;
+  return (Array.isArray(claims) ? claims : [])
+    .filter(
+      (claim): claim is Claim =>
+        typeof claim === 'object' && claim !== null && typeof claim.text === 'string',
+    )
+    .sort((a, b) => a.answer_start - b.answer_start);
 }

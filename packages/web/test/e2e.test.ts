@@ -6,7 +6,9 @@
  * Covered: a streamed answer whose proof verifies in the browser (on-chain anchor included) with its
  * three results shown apart (authentic, supported, relevant), a refused answer shown as not answered
  * in neutral styling in both languages, the verify page on a tampered, a genuine and a forked bundle, the language switch, keyboard-only chat,
- * hostile document content (no script, no `javascript:` link, no remote image, no CSP violation),
+ * hostile document content (no script, no `javascript:` link, no remote image, no CSP violation), a
+ * disguised link in a plain-text document (shown as its text and full address, no anchor; its own
+ * "[1]" no citation marker),
  * axe-core on both pages in both themes, and screenshots at 360 px and desktop width (written to
  * test/screenshots/, never compared). Figures (time to first answer text, browser verification
  * time, claim count) are printed, with the median browser verification time of a 10-claim bundle
@@ -73,6 +75,18 @@ const HOSTILE = [
   '',
 ].join('\n');
 
+/** A plain-text notice whose Markdown-looking link hides an off-site address, and a literal "[1]". */
+const DISGUISED_LINK = '[portal retribusi pasar resmi](https://evil.example/phish)';
+const NOTICE = [
+  'Pengumuman Dinas Pasar',
+  '',
+  `Retribusi pasar harian dibayar melalui ${DISGUISED_LINK} paling lambat pukul 10.00 setiap hari; lihat catatan [1] di papan pengumuman.`,
+  '',
+  'Pedagang yang terlambat membayar retribusi pasar dikenai teguran tertulis.',
+  '',
+].join('\n');
+const NOTICE_QUESTION = 'Bagaimana cara membayar retribusi pasar harian?';
+
 const LAW_QUESTION = 'Berapa denda pengendara sepeda motor yang tidak mengenakan helm standar nasional?';
 const HOSTILE_QUESTION = 'What does the warehouse note say about the door code?';
 /** A question the traffic-law excerpt does not cover: a refusal. */
@@ -122,9 +136,15 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
           { bytes: utf8Encode(HOSTILE), filename: 'catatan.md', title: 'Catatan gudang' },
           { language: 'en' },
         );
+        await opened.engine.ingest(
+          'pengumuman',
+          { bytes: utf8Encode(NOTICE), filename: 'pengumuman-pasar.txt', title: 'Pengumuman Dinas Pasar' },
+          { language: 'id' },
+        );
         await opened.engine.anchorNow();
         // The chat here is the public one (no key), as on the demo collections.
         await opened.engine.configureCollection('lalu-lintas', { public: true });
+        await opened.engine.configureCollection('pengumuman', { public: true });
         // Its citations link to the page on a docs site (only http(s) links are ever made).
         await opened.engine.configureCollection('catatan', {
           public: true,
@@ -484,6 +504,35 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     await expectNoHorizontalScroll(page);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(foreignRequests.filter((url) => url.includes('evil.example'))).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a disguised link in a .txt document as text with its full address, and its "[1]" as text', async () => {
+    const page = await openPage('/');
+    await page.getByTestId('collection-picker').selectOption('pengumuman');
+    await page.getByTestId('chat-input').fill(NOTICE_QUESTION);
+    await page.getByTestId('chat-send').click();
+    const assistant = page.getByTestId('message-assistant').last();
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+    await settled(assistant.getByTestId('verify-panel'));
+    expect(await assistant.getByTestId('verify-panel').getAttribute('data-verdict')).toBe('verified');
+    const answer = assistant.getByTestId('answer-text');
+    // No anchor anywhere points off-site; the document's text shows as written, address included.
+    expect(await page.locator('a[href*="evil.example"]').count()).toBe(0);
+    expect(await answer.locator('a').count()).toBe(0);
+    const shown = (await answer.textContent()) ?? '';
+    expect(shown).toContain(DISGUISED_LINK);
+    expect(await answer.getByText('https://evil.example/phish').first().isVisible()).toBe(true);
+    // Markers only where the composer put them (one per quoted claim), never the notice's own "[1]".
+    const id = ((await assistant.getByTestId('verify-link').getAttribute('href')) ?? '').split('/verify/')[1];
+    const bundle = (await (await fetch(`${server.url}/api/v1/certificates/${id}`)).json()) as Bundle;
+    expect(bundle.certificate.answer.text).toContain('catatan [1] di papan');
+    expect(await answer.locator('sup.cite').count()).toBe(bundle.certificate.claims.length);
+    expect(shown).toContain('lihat catatan [1] di papan pengumuman.');
+    await screenshot(page, 'disguised-link-desktop');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'disguised-link-mobile');
+    await expectNoHorizontalScroll(page);
     await page.close();
   });
 

@@ -9,7 +9,8 @@
  * another origin allowed by SAKSI_ALLOWED_ORIGINS, and refused (an error, no answer) on one that is
  * not; selection mode grounded in the selected chunk with `selection_sha256` in the certificate;
  * Escape closes the panel and gives focus back to the Ask button; axe on the demo page with the panel
- * open. Screenshots go to test/screenshots/widget-*.png. Skipped when `/usr/bin/chromium` is missing.
+ * open; a disguised link in a plain-text document shown as its text and full address (no anchor, its
+ * own "[1]" no citation marker). Screenshots go to test/screenshots/widget-*.png. Skipped when `/usr/bin/chromium` is missing.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -54,12 +55,21 @@ let otherOrigin = '';
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
-function hostPage(serverUrl: string): string {
+/** A plain-text notice whose Markdown-looking link hides an off-site address, and a literal "[1]". */
+const DISGUISED_LINK = '[official market levy portal](https://evil.example/phish)';
+const NOTICE = [
+  'Market office notice',
+  '',
+  `The daily market levy is paid through the ${DISGUISED_LINK} before 10:00 every day; see note [1] on the notice board.`,
+  '',
+].join('\n');
+
+function hostPage(serverUrl: string, collection = 'docs'): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Another docs site</title></head>
 <body><main><h1>Another docs site</h1>
 <p>A store holds the whole state tree of your application.</p></main>
-<script src="${serverUrl}/widget.js" data-collection="docs" async></script>
+<script src="${serverUrl}/widget.js" data-collection="${collection}" async></script>
 </body></html>`;
 }
 
@@ -77,9 +87,10 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     const demo = path.join(webRoot, 'demo/docs/index.html');
     const source = path.join(import.meta.dirname, '../src/widget/widget.ts');
     let serverUrl = '';
-    const serve: Parameters<typeof createServer>[1] = (_request, response) => {
+    const serve: Parameters<typeof createServer>[1] = (request, response) => {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(hostPage(serverUrl));
+      // `/notices` embeds the widget on the collection of the plain-text notice.
+      response.end(hostPage(serverUrl, request.url === '/notices' ? 'notices' : 'docs'));
     };
     ({ server: allowedHost, origin: allowedOrigin } = await listen(serve));
     ({ server: otherHost, origin: otherOrigin } = await listen(serve));
@@ -98,6 +109,16 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
         // The widget's chat is anonymous: it works on public collections. Its citations link to the
         // pages on the Redux site (the files are stored relative to docs/, which the site serves).
         await opened.engine.configureCollection('docs', { public: true, base_url: 'https://redux.js.org/' });
+        await opened.engine.ingest(
+          'notices',
+          {
+            bytes: new TextEncoder().encode(NOTICE),
+            filename: 'market-levy.txt',
+            title: 'Market office notice',
+          },
+          { language: 'en' },
+        );
+        await opened.engine.configureCollection('notices', { public: true });
       },
     });
     ({ test, server, context } = web);
@@ -170,6 +191,26 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     expect(await refused.getByTestId('widget-verify-link').isVisible()).toBe(false);
     await screenshot(refused, 'widget-cross-origin-refused');
     await refused.close();
+  });
+
+  it('shows a disguised link in a .txt document as text with its full address, and its "[1]" as text', async () => {
+    const page = await openPage(`${allowedOrigin}/notices`);
+    const answer = await ask(page, 'How is the daily market levy paid?');
+    // No anchor in the widget or on the page points off-site; the notice shows as written.
+    expect(await page.locator('a[href*="evil.example"]').count()).toBe(0);
+    expect(await answer.locator('a').count()).toBe(0);
+    const shown = (await answer.textContent()) ?? '';
+    expect(shown).toContain(DISGUISED_LINK);
+    expect(await answer.getByText('https://evil.example/phish').first().isVisible()).toBe(true);
+    // One marker per claim, where the composer put it; the notice's own "[1]" stays text.
+    const claims = Number(
+      /(\d+)\D*$/.exec((await page.getByTestId('widget-summary').textContent()) ?? '')?.[1],
+    );
+    expect(claims).toBeGreaterThan(0);
+    expect(await answer.locator('sup.cite').count()).toBe(claims);
+    expect(shown).toContain('see note [1] on the notice board.');
+    await screenshot(page, 'widget-disguised-link');
+    await page.close();
   });
 
   it('asks about a selected sentence: grounded in its chunk, selection_sha256 in the certificate', async () => {

@@ -136,6 +136,8 @@ export interface RetrievedChunk {
     filename: string;
     document_type: string | null;
     fiscal_year: number | null;
+    /** The document's media type (`text/markdown`, `text/plain`, `application/pdf`, …). */
+    mime: string;
   };
   proof_path: string[];
 }
@@ -428,6 +430,7 @@ export interface ChunkRow {
   root: string;
   chunk_count: number;
   filename: string;
+  mime: string;
   document_type: string | null;
   fiscal_year: number | null;
   /** For the citation URL: the chunk's heading anchor, the frontmatter slug and id, the collection's site. */
@@ -442,7 +445,7 @@ export async function loadChunks(db: Queryable, ids: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const result = await db.query<ChunkRow>(
     `SELECT c.id, c.document_id, c.text, c.sha256, c.position, c.kind, c.page, c.section_path, c.legal, c.table_html,
-            c.context_before, c.context_after, c.proof_path, c.token_count, d.title, d.root, d.chunk_count, d.filename, d.document_type, d.fiscal_year,
+            c.context_before, c.context_after, c.proof_path, c.token_count, d.title, d.root, d.chunk_count, d.filename, d.mime, d.document_type, d.fiscal_year,
             c.anchor, d.metadata->'slug' AS page_slug, d.metadata->'id' AS page_id,
             co.profile->'base_url' AS base_url, co.profile->'base_url_folder' AS base_url_folder
        FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections co ON co.id = c.collection_id
@@ -497,6 +500,7 @@ export function toRetrievedChunk(
       filename: row.filename,
       document_type: row.document_type,
       fiscal_year: row.fiscal_year,
+      mime: row.mime,
     },
     proof_path: row.proof_path,
   };

@@ -232,6 +232,12 @@ export const citationSchema = z
       .string()
       .optional()
       .describe("The page and heading on the collection's site (`<page>#<anchor>`), when it has a base URL"),
+    mime: z
+      .string()
+      .optional()
+      .describe(
+        "The cited document's media type (text/markdown, text/plain, application/pdf, text/html, …): only a Markdown document's text may be read as Markdown",
+      ),
   })
   .meta({ id: 'Citation' });
 

@@ -168,6 +168,7 @@ describe('a developer with an API key', () => {
     expect(response.hybrid).toBe(true);
     expect(response.results.length).toBeGreaterThan(0);
     expect(response.results[0]!.citation.document_name).toBe('pmk-16-2014.pdf');
+    expect(response.results[0]!.citation.mime).toBe('application/pdf');
     expect(response.tokens.question).toBeGreaterThan(0);
     expect(response.tokens.results).toBe(response.results.reduce((sum, item) => sum + item.token_count, 0));
     for (const key of ['embed_ms', 'lexical_ms', 'vector_ms', 'fuse_ms', 'total_ms'] as const) {
@@ -288,6 +289,8 @@ describe('a developer with an API key', () => {
     expect(
       chat.results.some((result) => result.citation.url?.startsWith('https://redux.js.org/api/compose#')),
     ).toBe(true);
+    // The document's media type comes with each result: a client reads only Markdown as Markdown.
+    expect(chat.results.map((result) => result.citation.mime)).toContain('text/markdown');
     const certificate = chat.bundle.certificate as unknown as Certificate;
     const evidence = certificate.claims.flatMap((claim) => claim.evidence);
     expect(evidence.length).toBeGreaterThan(0);

@@ -414,6 +414,7 @@ export function fidelityResult(result: RetrievedChunk) {
       ...(result.citation.ayat ? { ayat: result.citation.ayat } : {}),
       ...(result.citation.label ? { label: result.citation.label } : {}),
       ...(result.citation.url ? { url: result.citation.url } : {}),
+      mime: result.document.mime,
     },
     table_html: result.table_html,
     chunk_hash: result.sha256,

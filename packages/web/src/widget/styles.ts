@@ -29,6 +29,9 @@ blockquote { margin: 0 0 10px; padding: 6px 10px; border-left: 4px solid #0b5cad
   color: #2c3a47; max-height: 8em; overflow-y: auto; white-space: pre-wrap; }
 .quote-label { font-size: 12px; color: #4a5968; margin: 0 0 2px; }
 .answer p { margin: 0 0 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.answer ul, .answer ol { margin: 0 0 8px; padding-left: 20px; overflow-wrap: anywhere; }
+.answer code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .92em; }
+.answer .cite { color: #0b5cad; }
 .answer[data-state="error"] { color: #a4161a; }
 .status { color: #4a5968; font-style: italic; }
 .summary { margin: 8px 0; padding: 6px 8px; border-radius: 6px; background: #e8f3ea; color: #1b5e20; font-weight: 600; }

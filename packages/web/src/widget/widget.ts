@@ -8,8 +8,13 @@
  * inside), streams answers from `POST <server>/api/v1/chat` (SSE) and shows the sources, the
  * verified / blocked / total claim summary and a link to the proof page. Selecting text on the page
  * shows an "Ask about this" button that asks in selection mode. Untrusted text only ever goes in
- * through `textContent`.
+ * through `textContent`. Once the bundle arrives the answer is shown as the chat shows it
+ * (sources.ts `answerBlocks`): only the composer's markers are markers, document text is literal, and
+ * links go only to the cited pages.
  */
+import type { Bundle } from '@saksi/proof';
+import type { Block, Inline } from '../markdown.js';
+import { answerBlocks, markdownDocuments } from '../sources.js';
 import { eventJson, readSse } from '../sse.js';
 import {
   chatBody,
@@ -244,6 +249,9 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   const showAnswer = (text: string) => {
     answer.replaceChildren(...paragraphs(text).map((part) => el('p', {}, part)));
   };
+  const showCertifiedAnswer = (text: string, bundle: Pick<Bundle, 'certificate'>, markdown: Set<string>) => {
+    answer.replaceChildren(...blockNodes(answerBlocks(text, bundle, markdown)));
+  };
   const showSources = (items: WidgetSource[]) => {
     sourceList.replaceChildren(
       ...items.map((source) => {
@@ -285,6 +293,7 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
       ...(sessionId !== undefined ? { sessionId } : {}),
     });
     let text = '';
+    let markdown = new Set<string>();
     try {
       let response: Response;
       try {
@@ -314,12 +323,16 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
         const data = eventJson(event);
         if (event.event === 'session' && typeof data['session_id'] === 'string')
           sessionId = data['session_id'];
-        else if (event.event === 'retrieval') showSources(sourcesOf(data));
-        else if (event.event === 'delta' && typeof data['text'] === 'string') {
+        else if (event.event === 'retrieval') {
+          showSources(sourcesOf(data));
+          markdown = markdownDocuments(Array.isArray(data['results']) ? data['results'] : []);
+        } else if (event.event === 'delta' && typeof data['text'] === 'string') {
           text += data['text'];
           showAnswer(text);
-        } else if (event.event === 'bundle') showSummary(summarize(data));
-        else if (event.event === 'done') {
+        } else if (event.event === 'bundle') {
+          showSummary(summarize(data));
+          if (text.trim() !== '') showCertifiedAnswer(text, data as Pick<Bundle, 'certificate'>, markdown);
+        } else if (event.event === 'done') {
           finished = true;
           const href = verifyUrl(options.server, data['certificate_id']);
           if (href !== undefined) {
@@ -346,6 +359,49 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   }
 
   return host;
+}
+
+/** An answer's blocks as DOM nodes: text only through text nodes, links only as the blocks allow. */
+function blockNodes(blocks: readonly Block[]): HTMLElement[] {
+  return blocks.map((block) => {
+    if (block.kind === 'paragraph') {
+      const paragraph = el('p');
+      paragraph.append(...inlineNodes(block.children));
+      return paragraph;
+    }
+    const list = el(block.ordered ? 'ol' : 'ul');
+    for (const item of block.items) {
+      const entry = el('li');
+      entry.append(...inlineNodes(item));
+      list.append(entry);
+    }
+    return list;
+  });
+}
+
+function inlineNodes(nodes: readonly Inline[]): Node[] {
+  return nodes.map(inlineNode);
+}
+
+function inlineNode(node: Inline): Node {
+  switch (node.kind) {
+    case 'text':
+      return document.createTextNode(node.text);
+    case 'break':
+      return el('br');
+    case 'code':
+      return el('code', {}, node.text);
+    case 'cite':
+      return el('sup', { class: 'cite', 'data-cite': String(node.n) }, `[${node.n}]`);
+    case 'bold': {
+      const strong = el('strong');
+      strong.append(...inlineNodes(node.children));
+      return strong;
+    }
+  }
+  const link = el('a', { href: node.href, target: '_blank', rel: 'noopener noreferrer nofollow' });
+  link.append(...inlineNodes(node.children));
+  return link;
 }
 
 function currentScript(): HTMLScriptElement | null {
