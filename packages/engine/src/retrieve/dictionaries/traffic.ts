@@ -37,6 +37,10 @@ export const TRAFFIC_DICTIONARY: DictionaryEntry[] = [
     expansion: 'pemeriksaan Kendaraan Bermotor di Jalan',
   },
   {
+    terms: ['lupa bawa', 'lupa membawa', 'nggak bawa', 'gak bawa', 'ga bawa', 'tidak bawa', 'ketinggalan'],
+    expansion: 'tidak dapat menunjukkan',
+  },
+  {
     terms: ['tilang', 'ditilang', 'kena tilang', 'slip tilang'],
     expansion: ['Pelanggaran Lalu Lintas', 'denda paling banyak'],
   },
