@@ -120,6 +120,7 @@ async function runOnce(
   const deliveries = await deliverDueWebhooks(engine.db, {
     timeoutMs: engine.config.webhooks.timeoutMs,
     maxAttempts: engine.config.webhooks.maxAttempts,
+    allowPrivate: engine.config.webhooks.allowPrivate,
   });
   const { succeeded, failed, retrying } = reporter.counts;
   const webhooks = deliveries.delivered + deliveries.retrying + deliveries.failed;

@@ -114,3 +114,17 @@ describe('loadConfig: language models', () => {
     expect(configError({ SAKSI_LLM: 'openai:gpt-4o-mini' })).toMatch(/SAKSI_LLM_API_KEY/);
   });
 });
+
+describe('loadConfig: webhooks', () => {
+  it('refuses private receivers unless SAKSI_WEBHOOK_ALLOW_PRIVATE is 1 or true', () => {
+    expect(loadConfig({}, '/tmp').webhooks).toEqual({
+      maxAttempts: 8,
+      timeoutMs: 10_000,
+      allowPrivate: false,
+    });
+    expect(loadConfig({ SAKSI_WEBHOOK_ALLOW_PRIVATE: '1' }, '/tmp').webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ SAKSI_WEBHOOK_ALLOW_PRIVATE: 'true' }, '/tmp').webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ SAKSI_WEBHOOK_ALLOW_PRIVATE: '0' }, '/tmp').webhooks.allowPrivate).toBe(false);
+    expect(configError({ SAKSI_WEBHOOK_ALLOW_PRIVATE: 'yes' })).toMatch(/SAKSI_WEBHOOK_ALLOW_PRIVATE/);
+  });
+});

@@ -65,6 +65,7 @@ const schema = z.object({
     .default(3600),
   SAKSI_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   SAKSI_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SAKSI_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false']).default('0'),
   SAKSI_PUBLIC_URL: z.string().url().optional(),
 });
 
@@ -141,7 +142,15 @@ export interface SaksiConfig {
   quotas: { maxDocumentBytes: number; maxPages: number; maxStorageBytes: number };
   /** Seconds a two-step upload URL stays valid. */
   uploadUrlTtlSeconds: number;
-  webhooks: { maxAttempts: number; timeoutMs: number };
+  webhooks: {
+    maxAttempts: number;
+    timeoutMs: number;
+    /**
+     * Deliver to loopback, private, link-local and other non-public addresses too (self-hosted setups
+     * whose receivers are on the local network). Off by default: see docs/api.md ("Webhooks").
+     */
+    allowPrivate: boolean;
+  };
   /** The server's public base URL, used for upload URLs (defaults to the request's origin). */
   publicUrl?: string;
 }
@@ -233,7 +242,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       maxStorageBytes: values.SAKSI_WORKSPACE_STORAGE_BYTES,
     },
     uploadUrlTtlSeconds: values.SAKSI_UPLOAD_URL_TTL,
-    webhooks: { maxAttempts: values.SAKSI_WEBHOOK_MAX_ATTEMPTS, timeoutMs: values.SAKSI_WEBHOOK_TIMEOUT_MS },
+    webhooks: {
+      maxAttempts: values.SAKSI_WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: values.SAKSI_WEBHOOK_TIMEOUT_MS,
+      allowPrivate:
+        values.SAKSI_WEBHOOK_ALLOW_PRIVATE === '1' || values.SAKSI_WEBHOOK_ALLOW_PRIVATE === 'true',
+    },
     ...(values.SAKSI_PUBLIC_URL ? { publicUrl: values.SAKSI_PUBLIC_URL.replace(/\/+$/, '') } : {}),
   };
 }

@@ -456,6 +456,7 @@ export class Engine {
           await deliverDueWebhooks(this.db, {
             timeoutMs: this.config.webhooks.timeoutMs,
             maxAttempts: this.config.webhooks.maxAttempts,
+            allowPrivate: this.config.webhooks.allowPrivate,
           });
         },
         async () => {

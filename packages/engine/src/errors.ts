@@ -20,7 +20,8 @@ export type EngineErrorCode =
   | 'CSRF_INVALID'
   | 'RATE_LIMITED'
   | 'FORBIDDEN'
-  | 'QUOTA_EXCEEDED';
+  | 'QUOTA_EXCEEDED'
+  | 'WEBHOOK_URL_FORBIDDEN';
 
 const STATUS: Record<EngineErrorCode, number> = {
   NOT_FOUND: 404,
@@ -41,6 +42,7 @@ const STATUS: Record<EngineErrorCode, number> = {
   RATE_LIMITED: 429,
   FORBIDDEN: 403,
   QUOTA_EXCEEDED: 413,
+  WEBHOOK_URL_FORBIDDEN: 400,
 };
 
 export class EngineError extends Error {

@@ -168,6 +168,7 @@ export {
 } from './log/tiles.js';
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
 export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
+export type { HostResolver, ResolvedAddress } from './net/address-guard.js';
 export type { QueryVariant, RetrievalArms, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
 export { type ChatMessage, type ChatSession, deleteChatSession, getChatSession } from './sessions.js';
 export {
@@ -188,9 +189,11 @@ export {
   listWebhooks,
   signWebhookPayload,
   verifyWebhookSignature,
+  WEBHOOK_DELIVERY_FAILED,
   WEBHOOK_EVENTS,
   type WebhookDelivery,
   type WebhookEvent,
+  type WebhookNetworkOptions,
   type WebhookRecord,
 } from './webhooks.js';
 export * from './workspaces.js';

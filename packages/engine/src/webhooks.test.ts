@@ -1,10 +1,15 @@
-/** Webhooks on a real database, delivered to real HTTP servers on 127.0.0.1. */
+/**
+ * Webhooks on a real database, delivered to real HTTP servers on 127.0.0.1. Delivering there needs
+ * `allowPrivate` (SAKSI_WEBHOOK_ALLOW_PRIVATE), passed explicitly wherever a test means to; host names
+ * are resolved by injected resolvers, so nothing asks a real DNS server.
+ */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import type { Database } from './db/database.js';
 import { EngineError } from './errors.js';
+import type { HostResolver, ResolvedAddress } from './net/address-guard.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -15,6 +20,7 @@ import {
   MAX_WEBHOOKS_PER_WORKSPACE,
   signWebhookPayload,
   verifyWebhookSignature,
+  WEBHOOK_DELIVERY_FAILED,
   WEBHOOK_EVENTS,
   webhookBackoffMs,
 } from './webhooks.js';
@@ -36,7 +42,11 @@ interface Receiver {
 }
 
 /** A local receiver answering each request with the next status of `statuses` (the last one repeats). */
-async function startReceiver(statuses: number[] | 'hang', responseBody = 'ok'): Promise<Receiver> {
+async function startReceiver(
+  statuses: number[] | 'hang',
+  responseBody = 'ok',
+  responseHeaders: Record<string, string> = {},
+): Promise<Receiver> {
   const requests: Received[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -45,7 +55,7 @@ async function startReceiver(statuses: number[] | 'hang', responseBody = 'ok'): 
       requests.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       if (statuses === 'hang') return;
       const status = statuses[Math.min(requests.length - 1, statuses.length - 1)] ?? 200;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(responseBody);
+      response.writeHead(status, { 'content-type': 'text/plain', ...responseHeaders }).end(responseBody);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -85,11 +95,28 @@ async function deliveryRows(webhookId: string) {
 }
 
 const receivers: Receiver[] = [];
-async function receiver(statuses: number[] | 'hang', responseBody?: string): Promise<Receiver> {
-  const started = await startReceiver(statuses, responseBody);
+async function receiver(
+  statuses: number[] | 'hang',
+  responseBody?: string,
+  responseHeaders?: Record<string, string>,
+): Promise<Receiver> {
+  const started = await startReceiver(statuses, responseBody, responseHeaders);
   receivers.push(started);
   return started;
 }
+
+/** A documentation-free public address (example.com's), the answer of {@link publicDns}. */
+const PUBLIC_ADDRESS: ResolvedAddress = { address: '93.184.215.14', family: 4 };
+/** Every name resolves to a public address: registrations of https://example.com/… pass the check offline. */
+const publicDns: HostResolver = async () => [PUBLIC_ADDRESS];
+
+/** Registers with `publicDns`, or the given options. */
+function register(options: Parameters<typeof createWebhook>[1]) {
+  return createWebhook(db, { resolve: publicDns, ...options });
+}
+
+/** Delivery to the local receivers: private addresses allowed, explicitly. */
+const LOCAL = { allowPrivate: true } as const;
 
 beforeAll(async () => {
   test = await openTestEngine();
@@ -174,7 +201,7 @@ describe('signatures', () => {
 
 describe('webhook records', () => {
   it('creates with a shown-once secret, lists without it, and defaults to every event', async () => {
-    const { webhook, secret } = await createWebhook(db, {
+    const { webhook, secret } = await register({
       workspaceId: WORKSPACE_A,
       url: 'https://example.com/hooks',
     });
@@ -194,7 +221,7 @@ describe('webhook records', () => {
 
   it('rejects bad urls and events with INVALID_INPUT', async () => {
     const create = (url: string, events?: string[]) =>
-      codeOf(createWebhook(db, { workspaceId: WORKSPACE_A, url, ...(events ? { events } : {}) }));
+      codeOf(register({ workspaceId: WORKSPACE_A, url, ...(events ? { events } : {}) }));
     expect(await create('not a url')).toBe('INVALID_INPUT');
     expect(await create('/relative')).toBe('INVALID_INPUT');
     expect(await create('ftp://example.com/')).toBe('INVALID_INPUT');
@@ -206,7 +233,7 @@ describe('webhook records', () => {
     expect(await create('https://example.com/', ['document.deleted'])).toBe('INVALID_INPUT');
     expect(
       (
-        await createWebhook(db, {
+        await register({
           workspaceId: WORKSPACE_A,
           url: 'http://example.com/',
           events: ['document.failed', 'document.failed'],
@@ -217,19 +244,19 @@ describe('webhook records', () => {
 
   it(`allows at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks per workspace`, async () => {
     for (let index = 0; index < MAX_WEBHOOKS_PER_WORKSPACE; index += 1)
-      await createWebhook(db, { workspaceId: WORKSPACE_A, url: `https://example.com/${index}` });
-    expect(await codeOf(createWebhook(db, { workspaceId: WORKSPACE_A, url: 'https://example.com/x' }))).toBe(
+      await register({ workspaceId: WORKSPACE_A, url: `https://example.com/${index}` });
+    expect(await codeOf(register({ workspaceId: WORKSPACE_A, url: 'https://example.com/x' }))).toBe(
       'CONFLICT',
     );
     // Another workspace has its own allowance.
-    await createWebhook(db, { workspaceId: WORKSPACE_B, url: 'https://example.com/b' });
-    expect(await codeOf(createWebhook(db, { workspaceId: 'wsp_missing', url: 'https://example.com/' }))).toBe(
+    await register({ workspaceId: WORKSPACE_B, url: 'https://example.com/b' });
+    expect(await codeOf(register({ workspaceId: 'wsp_missing', url: 'https://example.com/' }))).toBe(
       'NOT_FOUND',
     );
   });
 
   it("deletes only the workspace's own webhooks; another workspace's id is NOT_FOUND like an unknown one", async () => {
-    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: 'https://example.com/a' });
+    const { webhook } = await register({ workspaceId: WORKSPACE_A, url: 'https://example.com/a' });
     const foreign = await deleteWebhook(db, WORKSPACE_B, webhook.id).catch((error: unknown) => error);
     const unknown = await deleteWebhook(db, WORKSPACE_B, 'whk_unknown').catch((error: unknown) => error);
     expect(foreign).toBeInstanceOf(EngineError);
@@ -252,8 +279,8 @@ describe('webhook records', () => {
 
 describe('enqueueing', () => {
   it('writes one delivery per subscribed webhook, sharing one event id, and none for other events', async () => {
-    const both = await createWebhook(db, { workspaceId: WORKSPACE_A, url: 'https://example.com/both' });
-    const failedOnly = await createWebhook(db, {
+    const both = await register({ workspaceId: WORKSPACE_A, url: 'https://example.com/both' });
+    const failedOnly = await register({
       workspaceId: WORKSPACE_A,
       url: 'https://example.com/failed',
       events: ['document.failed'],
@@ -275,7 +302,7 @@ describe('enqueueing', () => {
   });
 
   it('exists only if the enclosing transaction commits', async () => {
-    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: 'https://example.com/' });
+    const { webhook } = await register({ workspaceId: WORKSPACE_A, url: 'https://example.com/' });
     await db
       .transaction(async (tx) => {
         await enqueueWebhookEvent(tx, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
@@ -294,14 +321,14 @@ describe('delivery', () => {
   it('delivers a signed payload that verifies with the secret, and the workspace only gets its own events', async () => {
     const a = await receiver([200]);
     const b = await receiver([200]);
-    const hookA = await createWebhook(db, { workspaceId: WORKSPACE_A, url: a.url });
-    await createWebhook(db, { workspaceId: WORKSPACE_B, url: b.url });
+    const hookA = await createWebhook(db, { workspaceId: WORKSPACE_A, url: a.url, ...LOCAL });
+    await createWebhook(db, { workspaceId: WORKSPACE_B, url: b.url, ...LOCAL });
     await enqueueWebhookEvent(db, {
       workspaceId: WORKSPACE_B,
       event: 'document.ready',
       data: { document: { id: 'doc_b' } },
     });
-    expect(await deliverDueWebhooks(db, { timeoutMs: 5_000, maxAttempts: 3 })).toEqual({
+    expect(await deliverDueWebhooks(db, { timeoutMs: 5_000, maxAttempts: 3, ...LOCAL })).toEqual({
       delivered: 1,
       retrying: 0,
       failed: 0,
@@ -314,7 +341,7 @@ describe('delivery', () => {
       event: 'document.ready',
       data: { document: { id: 'doc_a', title: 'Perda Nomor 1 — “APBD”' } },
     });
-    await deliverDueWebhooks(db, { timeoutMs: 5_000, maxAttempts: 3 });
+    await deliverDueWebhooks(db, { timeoutMs: 5_000, maxAttempts: 3, ...LOCAL });
     expect(b.requests).toHaveLength(1);
     expect(a.requests).toHaveLength(1);
     const request = a.requests[0]!;
@@ -339,16 +366,16 @@ describe('delivery', () => {
 
   it('retries 500, 500, then delivers on 200 with attempts 3 and the same Saksi-Delivery each time', async () => {
     const target = await receiver([500, 500, 200], 'x'.repeat(1_000));
-    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url });
+    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url, ...LOCAL });
     await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.failed', data: {} });
     let clock = new Date(Date.now() + 1_000);
-    const options = { timeoutMs: 5_000, maxAttempts: 5, now: () => clock };
+    const options = { timeoutMs: 5_000, maxAttempts: 5, now: () => clock, ...LOCAL };
 
     expect(await deliverDueWebhooks(db, options)).toEqual({ delivered: 0, retrying: 1, failed: 0 });
     const [afterFirst] = await listDeliveries(db, WORKSPACE_A, webhook.id);
     expect(afterFirst).toMatchObject({ status: 'PENDING', attempts: 1, last_status: 500 });
-    expect(afterFirst!.last_error).toMatch(/^HTTP 500: x+…$/);
-    expect(afterFirst!.last_error!.length).toBeLessThanOrEqual(220);
+    // Only the status: the reply's body is neither kept nor shown.
+    expect(afterFirst!.last_error).toBe(WEBHOOK_DELIVERY_FAILED);
     // Not due yet: the backoff (8–12 s) has not passed on the injected clock.
     expect(await deliverDueWebhooks(db, options)).toEqual({ delivered: 0, retrying: 0, failed: 0 });
     const due = new Date(afterFirst!.next_attempt_at).getTime() - clock.getTime();
@@ -369,12 +396,13 @@ describe('delivery', () => {
     expect(delivery!.event_id).toBe([...ids][0]);
   });
 
-  it('marks a delivery FAILED after maxAttempts, counting a redirect as a failure', async () => {
-    const target = await receiver([302]);
-    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url });
+  it('marks a delivery FAILED after maxAttempts, counting a redirect as a failure and never following it', async () => {
+    const elsewhere = await receiver([200]);
+    const target = await receiver([302], '', { location: elsewhere.url });
+    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url, ...LOCAL });
     await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
     let clock = new Date(Date.now() + 1_000);
-    const options = { timeoutMs: 5_000, maxAttempts: 3, now: () => clock };
+    const options = { timeoutMs: 5_000, maxAttempts: 3, now: () => clock, ...LOCAL };
     const totals = { delivered: 0, retrying: 0, failed: 0 };
     for (let round = 0; round < 5; round += 1) {
       const result = await deliverDueWebhooks(db, options);
@@ -387,15 +415,16 @@ describe('delivery', () => {
     expect(target.requests).toHaveLength(3);
     const [delivery] = await listDeliveries(db, WORKSPACE_A, webhook.id);
     expect(delivery).toMatchObject({ status: 'FAILED', attempts: 3, last_status: 302 });
-    expect(delivery!.last_error).toContain('redirect');
+    expect(delivery!.last_error).toBe(WEBHOOK_DELIVERY_FAILED);
+    expect(elsewhere.requests).toEqual([]);
   });
 
   it('gives up on a receiver that never answers after timeoutMs, and records a timeout', async () => {
     const target = await receiver('hang');
-    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url });
+    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url, ...LOCAL });
     await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
     const started = Date.now();
-    expect(await deliverDueWebhooks(db, { timeoutMs: 200, maxAttempts: 3 })).toEqual({
+    expect(await deliverDueWebhooks(db, { timeoutMs: 200, maxAttempts: 3, ...LOCAL })).toEqual({
       delivered: 0,
       retrying: 1,
       failed: 0,
@@ -407,7 +436,7 @@ describe('delivery', () => {
       status: 'PENDING',
       attempts: 1,
       last_status: null,
-      last_error: 'Timed out after 200 ms.',
+      last_error: WEBHOOK_DELIVERY_FAILED,
     });
   });
 
@@ -415,24 +444,24 @@ describe('delivery', () => {
     const target = await receiver([200]);
     const url = target.url;
     await target.close();
-    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url });
+    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url, ...LOCAL });
     await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
-    expect(await deliverDueWebhooks(db, { timeoutMs: 2_000, maxAttempts: 3 })).toEqual({
+    expect(await deliverDueWebhooks(db, { timeoutMs: 2_000, maxAttempts: 3, ...LOCAL })).toEqual({
       delivered: 0,
       retrying: 1,
       failed: 0,
     });
     const [delivery] = await listDeliveries(db, WORKSPACE_A, webhook.id);
-    expect(delivery!.last_error).toMatch(/^Request failed/);
+    expect(delivery).toMatchObject({ last_status: null, last_error: WEBHOOK_DELIVERY_FAILED });
   });
 
   it('sends each attempt once when two senders run at the same time', async () => {
     const target = await receiver([200]);
-    await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url });
+    await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url, ...LOCAL });
     const events = 12;
     for (let index = 0; index < events; index += 1)
       await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: { index } });
-    const options = { timeoutMs: 5_000, maxAttempts: 3, limit: 8 };
+    const options = { timeoutMs: 5_000, maxAttempts: 3, limit: 8, ...LOCAL };
     const [first, second] = await Promise.all([
       deliverDueWebhooks(db, options),
       deliverDueWebhooks(db, options),
@@ -445,10 +474,10 @@ describe('delivery', () => {
 
   it('does not send deliveries of a disabled webhook', async () => {
     const target = await receiver([200]);
-    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url });
+    const { webhook } = await createWebhook(db, { workspaceId: WORKSPACE_A, url: target.url, ...LOCAL });
     await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
     await db.query('UPDATE webhooks SET disabled_at = now() WHERE id = $1', [webhook.id]);
-    expect(await deliverDueWebhooks(db, { timeoutMs: 1_000, maxAttempts: 3 })).toEqual({
+    expect(await deliverDueWebhooks(db, { timeoutMs: 1_000, maxAttempts: 3, ...LOCAL })).toEqual({
       delivered: 0,
       retrying: 0,
       failed: 0,
@@ -457,5 +486,242 @@ describe('delivery', () => {
     expect(
       await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} }),
     ).toBe(0);
+  });
+});
+
+describe('webhooks cannot reach inside', () => {
+  /** The URLs of the audit, and the other spellings of the same addresses. */
+  const INTERNAL_URLS = [
+    'http://127.0.0.1:8080/hook',
+    'http://127.0.0.1:22/',
+    'http://127.0.0.1:1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/',
+    'http://[::1]:22/',
+    'http://0.0.0.0/',
+    'http://0.0.0.0:3000/',
+    'http://[::]/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://0x7f.1/',
+    'http://0x7f000001/',
+    'http://127.1/',
+    'http://0/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::ffff:169.254.169.254]/latest/meta-data/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://[2002:a9fe:a9fe::1]/',
+    'http://[fe80::1]/',
+    'http://[fd00:ec2::254]/',
+    'http://10.0.0.1/',
+    'http://172.16.5.4/',
+    'http://192.168.1.1/',
+    'http://100.64.0.1/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+    'http://192.0.2.10/',
+    'http://localhost/',
+    'http://localhost:22/',
+    'http://LOCALHOST./',
+    'https://admin.localhost/',
+    'http://internal.example.org/',
+    'http://metadata.example.org/latest/meta-data/',
+    'http://mixed.example.org/',
+    'http://mixed6.example.org/',
+  ];
+  const internalDns = (asked: string[]): HostResolver => {
+    const table: Record<string, ResolvedAddress[]> = {
+      'internal.example.org': [{ address: '10.1.2.3', family: 4 }],
+      'metadata.example.org': [{ address: '169.254.169.254', family: 4 }],
+      // One private address among public ones is enough to refuse.
+      'mixed.example.org': [PUBLIC_ADDRESS, { address: '192.168.0.10', family: 4 }],
+      'mixed6.example.org': [
+        { address: '2606:4700::1111', family: 6 },
+        { address: '::1', family: 6 },
+      ],
+    };
+    return async (hostname) => {
+      asked.push(hostname);
+      const answer = table[hostname];
+      if (!answer) throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+      return answer;
+    };
+  };
+
+  it('refuses every internal URL at registration with WEBHOOK_URL_FORBIDDEN (0 accepted)', async () => {
+    const asked: string[] = [];
+    const resolve = internalDns(asked);
+    const accepted: string[] = [];
+    for (const url of INTERNAL_URLS) {
+      const code = await codeOf(createWebhook(db, { workspaceId: WORKSPACE_A, url, resolve }));
+      if (code !== 'WEBHOOK_URL_FORBIDDEN') accepted.push(`${url} → ${code ?? 'accepted'}`);
+    }
+    expect(accepted).toEqual([]);
+    expect(await listWebhooks(db, WORKSPACE_A)).toEqual([]);
+    // Literals and localhost are judged without a resolver; only names are looked up.
+    expect(asked.sort()).toEqual([
+      'internal.example.org',
+      'metadata.example.org',
+      'mixed.example.org',
+      'mixed6.example.org',
+    ]);
+  });
+
+  it('says why, as a 400, naming the range of a literal but not what a name resolves to', async () => {
+    const refusal = (url: string) =>
+      createWebhook(db, { workspaceId: WORKSPACE_A, url, resolve: internalDns([]) }).catch(
+        (error: unknown) => error as EngineError,
+      );
+    const metadata = await refusal('http://169.254.169.254/latest/meta-data/');
+    expect(metadata).toBeInstanceOf(EngineError);
+    expect(metadata).toMatchObject({ code: 'WEBHOOK_URL_FORBIDDEN', status: 400 });
+    expect((metadata as EngineError).message).toMatch(/link-local/);
+    expect((metadata as EngineError).message).toMatch(/SAKSI_WEBHOOK_ALLOW_PRIVATE/);
+    const named = (await refusal('http://internal.example.org/')) as EngineError;
+    expect(named.code).toBe('WEBHOOK_URL_FORBIDDEN');
+    expect(named.message).not.toContain('10.1.2.3');
+  });
+
+  it('accepts a public name, a public literal, and a name that does not resolve yet', async () => {
+    await register({ workspaceId: WORKSPACE_A, url: 'https://hooks.example.org/saksi' });
+    await createWebhook(db, { workspaceId: WORKSPACE_A, url: 'https://93.184.215.14/saksi' });
+    await createWebhook(db, { workspaceId: WORKSPACE_A, url: 'https://[2606:4700::1111]/saksi' });
+    await createWebhook(db, {
+      workspaceId: WORKSPACE_A,
+      url: 'https://not-yet.example.org/saksi',
+      resolve: internalDns([]),
+    });
+    expect(await listWebhooks(db, WORKSPACE_A)).toHaveLength(4);
+  });
+
+  it('with allowPrivate (SAKSI_WEBHOOK_ALLOW_PRIVATE) registers loopback and localhost', async () => {
+    for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://[::1]:9/hook']) {
+      await createWebhook(db, { workspaceId: WORKSPACE_A, url, allowPrivate: true });
+    }
+    expect(await listWebhooks(db, WORKSPACE_A)).toHaveLength(3);
+  });
+
+  it('checks again at delivery: a name that answered public, then private (DNS rebinding), is not sent', async () => {
+    const target = await receiver([200]);
+    const port = new URL(target.url).port;
+    const answers: ResolvedAddress[][] = [[PUBLIC_ADDRESS], [{ address: '127.0.0.1', family: 4 }]];
+    let asked = 0;
+    const rebinding: HostResolver = async () => answers[Math.min(asked++, answers.length - 1)]!;
+    const { webhook } = await createWebhook(db, {
+      workspaceId: WORKSPACE_A,
+      url: `http://rebind.example.org:${port}/hook`,
+      resolve: rebinding,
+    });
+    await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
+    expect(await deliverDueWebhooks(db, { timeoutMs: 2_000, maxAttempts: 1, resolve: rebinding })).toEqual({
+      delivered: 0,
+      retrying: 0,
+      failed: 1,
+    });
+    expect(asked).toBe(2);
+    expect(target.requests).toEqual([]);
+    const [delivery] = await listDeliveries(db, WORKSPACE_A, webhook.id);
+    expect(delivery).toMatchObject({
+      status: 'FAILED',
+      last_status: null,
+      last_error: WEBHOOK_DELIVERY_FAILED,
+    });
+  });
+
+  it('does not send to an internal URL stored before the check existed', async () => {
+    const target = await receiver([200]);
+    await db.query(
+      `INSERT INTO webhooks (id, workspace_id, url, secret, events) VALUES ($1, $2, $3, 'whsec_x', $4::jsonb)`,
+      ['whk_legacy', WORKSPACE_A, target.url, JSON.stringify(WEBHOOK_EVENTS)],
+    );
+    await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
+    expect(await deliverDueWebhooks(db, { timeoutMs: 2_000, maxAttempts: 3 })).toEqual({
+      delivered: 0,
+      retrying: 1,
+      failed: 0,
+    });
+    expect(target.requests).toEqual([]);
+  });
+
+  it('connects to the address it checked, never asking another resolver', async () => {
+    const target = await receiver([204]);
+    const port = new URL(target.url).port;
+    let asked = 0;
+    // The system resolver does not know this name: a delivery can only arrive through the pinned address.
+    const resolve: HostResolver = async () => {
+      asked += 1;
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    const { webhook } = await createWebhook(db, {
+      workspaceId: WORKSPACE_A,
+      url: `http://receiver.saksi-test.invalid:${port}/hook`,
+      allowPrivate: true,
+    });
+    await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
+    expect(
+      await deliverDueWebhooks(db, { timeoutMs: 2_000, maxAttempts: 3, allowPrivate: true, resolve }),
+    ).toEqual({ delivered: 1, retrying: 0, failed: 0 });
+    expect(asked).toBe(1);
+    expect(target.requests).toHaveLength(1);
+    expect(target.requests[0]!.headers.host).toBe(`receiver.saksi-test.invalid:${port}`);
+    const [delivery] = await listDeliveries(db, WORKSPACE_A, webhook.id);
+    expect(delivery).toMatchObject({ status: 'DELIVERED', last_status: 204, last_error: null });
+  });
+
+  it('records one uniform failure: no reply body, and a closed port looks like an open one', async () => {
+    const secretReply = await receiver([500], 'ami-id: i-0123456789 SECRET internal reply');
+    const hanging = await receiver('hang');
+    const closed = await receiver([200]);
+    const closedUrl = closed.url;
+    await closed.close();
+    // An open port that does not speak HTTP (an SSH banner).
+    const banner = createTcpServer((socket) => {
+      socket.resume();
+      socket.end('SSH-2.0-OpenSSH_9.6\r\n');
+    });
+    await new Promise<void>((resolve) => banner.listen(0, '127.0.0.1', resolve));
+    const bannerUrl = `http://127.0.0.1:${(banner.address() as AddressInfo).port}/`;
+    try {
+      const hooks = {
+        reply: (await createWebhook(db, { workspaceId: WORKSPACE_A, url: secretReply.url, ...LOCAL }))
+          .webhook,
+        hang: (await createWebhook(db, { workspaceId: WORKSPACE_A, url: hanging.url, ...LOCAL })).webhook,
+        closed: (await createWebhook(db, { workspaceId: WORKSPACE_A, url: closedUrl, ...LOCAL })).webhook,
+        banner: (await createWebhook(db, { workspaceId: WORKSPACE_A, url: bannerUrl, ...LOCAL })).webhook,
+      };
+      await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
+      expect(await deliverDueWebhooks(db, { timeoutMs: 300, maxAttempts: 3, ...LOCAL })).toEqual({
+        delivered: 0,
+        retrying: 4,
+        failed: 0,
+      });
+      const [reply] = await listDeliveries(db, WORKSPACE_A, hooks.reply.id);
+      expect(reply).toMatchObject({ last_status: 500, last_error: WEBHOOK_DELIVERY_FAILED });
+      const noAnswer = await Promise.all(
+        [hooks.hang, hooks.closed, hooks.banner].map(
+          async (hook) => (await listDeliveries(db, WORKSPACE_A, hook.id))[0]!,
+        ),
+      );
+      for (const delivery of noAnswer)
+        expect(delivery).toMatchObject({ last_status: null, last_error: WEBHOOK_DELIVERY_FAILED });
+      const stored = await db.query<{ last_error: string | null }>(
+        'SELECT last_error FROM webhook_deliveries',
+      );
+      expect(JSON.stringify(stored.rows)).not.toMatch(/SECRET|ami-id|SSH|ECONNREFUSED|timed out/i);
+    } finally {
+      await new Promise((resolve) => banner.close(resolve));
+    }
+  });
+
+  it('never lists a reply excerpt stored by an earlier version', async () => {
+    const { webhook } = await register({ workspaceId: WORKSPACE_A, url: 'https://example.com/hooks' });
+    await enqueueWebhookEvent(db, { workspaceId: WORKSPACE_A, event: 'document.ready', data: {} });
+    await db.query(
+      `UPDATE webhook_deliveries SET attempts = 1, last_status = 500, last_error = 'HTTP 500: root:x:0:0' WHERE webhook_id = $1`,
+      [webhook.id],
+    );
+    const [delivery] = await listDeliveries(db, WORKSPACE_A, webhook.id);
+    expect(delivery).toMatchObject({ last_status: 500, last_error: WEBHOOK_DELIVERY_FAILED });
   });
 });

@@ -1,18 +1,35 @@
 /**
- * Completion webhooks (DESIGN.md §11, API spec "Webhooks"): a workspace registers URLs; when a
+ * Completion webhooks (docs/api.md, "Webhooks"): a workspace registers URLs; when a
  * document becomes ready or fails, one delivery per subscribed webhook is written in the same
  * transaction as the work, so an event exists exactly when the work committed (a transactional outbox).
  * A sender claims due deliveries with `FOR UPDATE SKIP LOCKED` under a short lease, POSTs them signed
  * with the webhook's secret, and retries failures with exponential backoff until `maxAttempts`.
+ *
+ * Webhooks cannot reach inside: a URL whose host is, or resolves to, a loopback, private, link-local or
+ * other non-public address is refused when it is registered, and every delivery resolves and checks the
+ * host again and connects only to the addresses it checked (so a name that changes its answer in
+ * between — DNS rebinding — cannot redirect it; see net/address-guard.ts). Redirects are not followed.
+ * A failed attempt records the receiver's status code and one uniform text, never the reply or why a
+ * connection failed, so deliveries cannot be used to read or port-scan other services.
+ * `allowPrivate` (SAKSI_WEBHOOK_ALLOW_PRIVATE) lifts the address checks for self-hosted setups.
  *
  * Signature (Stripe-style): `Saksi-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`,
  * the key being the whole `whsec_…` secret string (UTF-8). `Saksi-Delivery` is the event id, stable
  * across retries, so receivers can drop duplicates (delivery is at least once).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Database, Queryable } from './db/database.js';
 import { EngineError } from './errors.js';
 import { newId } from './ids.js';
+import {
+  ADDRESS_RANGE_DESCRIPTIONS,
+  checkHost,
+  type HostResolver,
+  pinnedLookup,
+  type ResolvedAddress,
+} from './net/address-guard.js';
 
 export const WEBHOOK_EVENTS = ['document.ready', 'document.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -29,8 +46,11 @@ const BACKOFF_MAX_MS = 60 * 60 * 1000;
 const BACKOFF_JITTER = 0.2;
 /** Extra lease beyond the request timeout, so a claimed delivery is not claimed again while it is sent. */
 const LEASE_MARGIN_MS = 30_000;
-/** Characters of a receiver's response body kept in `last_error`. */
-const ERROR_BODY_CHARS = 200;
+/**
+ * The `last_error` of every failed attempt, whatever went wrong: a reply's body or a connection error
+ * would tell a refused port from an open one, or show what an internal service answered.
+ */
+export const WEBHOOK_DELIVERY_FAILED = 'Delivery failed.';
 const MAX_SIGNATURE_HEADER_LENGTH = 4_096;
 const SECRET_PREFIX = 'whsec_';
 const USER_AGENT = 'Saksi-Webhooks/1';
@@ -69,14 +89,16 @@ export interface WebhookPayload {
 }
 
 const WEBHOOK_COLUMNS = `id, workspace_id, url, events, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
-const DELIVERY_COLUMNS = `id, event_id, event, status, attempts, last_status, last_error,
+// last_error is read as the uniform text: rows written before it existed may hold an excerpt of a reply.
+const DELIVERY_COLUMNS = `id, event_id, event, status, attempts, last_status,
+  CASE WHEN last_error IS NULL THEN NULL ELSE '${WEBHOOK_DELIVERY_FAILED}' END AS last_error,
   to_char(next_attempt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS next_attempt_at, to_char(delivered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS delivered_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
 export function isWebhookEvent(value: unknown): value is WebhookEvent {
   return typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);
 }
 
-function validateUrl(url: unknown): string {
+function validateUrl(url: unknown): URL {
   if (typeof url !== 'string' || url.length === 0)
     throw new EngineError('INVALID_INPUT', 'The webhook needs a url (http: or https:).');
   if (url.length > MAX_WEBHOOK_URL_LENGTH)
@@ -102,7 +124,41 @@ function validateUrl(url: unknown): string {
       'INVALID_INPUT',
       `The webhook url is longer than ${MAX_WEBHOOK_URL_LENGTH} characters; use a shorter one.`,
     );
-  return parsed.href;
+  return parsed;
+}
+
+/** How webhooks reach their receivers: which addresses they may use, and how names are resolved. */
+export interface WebhookNetworkOptions {
+  /**
+   * Allow loopback, private, link-local and other non-public addresses (SAKSI_WEBHOOK_ALLOW_PRIVATE,
+   * for self-hosted setups whose receivers are on the local network). Default false.
+   */
+  allowPrivate?: boolean;
+  /** Resolves a host name to every address (default: the system resolver); tests inject one. */
+  resolve?: HostResolver;
+}
+
+const FORBIDDEN_HINT =
+  'Webhooks are delivered only to public addresses; give the public URL of your receiver ' +
+  '(the operator of a self-hosted server can allow private addresses with SAKSI_WEBHOOK_ALLOW_PRIVATE=1).';
+
+/**
+ * Refuses a URL whose host is `localhost`, a non-public IP literal, or a name with any non-public
+ * address. A name that does not resolve yet is accepted: every delivery resolves and checks it again.
+ */
+async function checkRegisteredHost(url: URL, options: WebhookNetworkOptions): Promise<void> {
+  if (options.allowPrivate) return;
+  const check = await checkHost(url.hostname, options.resolve ? { resolve: options.resolve } : {});
+  if (check.ok || check.reason === 'unresolved') return;
+  const host = JSON.stringify(url.hostname.slice(0, 100));
+  const why =
+    check.reason === 'localhost'
+      ? `The webhook host ${host} is this server itself.`
+      : check.reason === 'literal'
+        ? `The webhook address ${host} is ${ADDRESS_RANGE_DESCRIPTIONS[check.range]}.`
+        : // Not which range: that would tell what a name resolves to inside the server's network.
+          `The webhook host ${host} resolves to an address that is not public (loopback, private, link-local or reserved).`;
+  throw new EngineError('WEBHOOK_URL_FORBIDDEN', `${why} ${FORBIDDEN_HINT}`);
 }
 
 function validateEvents(events: readonly unknown[] | undefined): WebhookEvent[] {
@@ -125,14 +181,17 @@ function validateEvents(events: readonly unknown[] | undefined): WebhookEvent[] 
 
 /**
  * Registers a webhook for a workspace. The secret (`whsec_` + 32 random bytes, base64url) is returned
- * here only; store it to verify `Saksi-Signature`. CONFLICT beyond {@link MAX_WEBHOOKS_PER_WORKSPACE}.
+ * here only; store it to verify `Saksi-Signature`. CONFLICT beyond {@link MAX_WEBHOOKS_PER_WORKSPACE};
+ * WEBHOOK_URL_FORBIDDEN for a host that is or resolves to a non-public address (unless `allowPrivate`).
  */
 export async function createWebhook(
   db: Queryable,
-  options: { workspaceId: string; url: string; events?: readonly string[] },
+  options: { workspaceId: string; url: string; events?: readonly string[] } & WebhookNetworkOptions,
 ): Promise<{ webhook: WebhookRecord; secret: string }> {
-  const url = validateUrl(options.url);
+  const parsed = validateUrl(options.url);
   const events = validateEvents(options.events);
+  await checkRegisteredHost(parsed, options);
+  const url = parsed.href;
   const secret = `${SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
   // One statement: the count and the insert see the same snapshot (two concurrent creates at the limit
   // may still both pass under READ COMMITTED; the bound is a guard against abuse, not an invariant).
@@ -300,14 +359,13 @@ export function webhookBackoffMs(attempts: number, random: () => number = Math.r
   return Math.round(base * (1 + BACKOFF_JITTER * (2 * random() - 1)));
 }
 
-export interface DeliverWebhooksOptions {
-  /** Longest wait for a receiver's response headers (and the short body excerpt of a failure). */
+export interface DeliverWebhooksOptions extends WebhookNetworkOptions {
+  /** Longest wait for an attempt: resolving the host, connecting and the receiver's response headers. */
   timeoutMs: number;
   /** Attempts before a delivery is marked FAILED (the spec's default is 8). */
   maxAttempts: number;
   /** Deliveries claimed per call (default 20). */
   limit?: number;
-  fetch?: typeof fetch;
   /**
    * The clock for due times, leases and backoff (tests move it forward instead of waiting). By
    * default the database's clock, so every sender process agrees on what is due.
@@ -331,86 +389,80 @@ interface ClaimedDelivery {
   secret: string;
 }
 
-type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number | null };
 
-/** Printable, single-line, at most `max` characters. */
-function excerpt(text: string, max: number): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-}
-
-async function readExcerpt(response: Response, max: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A broken or timed-out body: keep what arrived.
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return text;
-}
-
-function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return `Timed out after ${timeoutMs} ms.`;
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  if (cause && typeof cause.code === 'string') return `Request failed: ${cause.code}.`;
-  return excerpt(`Request failed: ${error instanceof Error ? error.message : String(error)}`, 200);
-}
-
-async function attempt(
-  delivery: ClaimedDelivery,
-  fetchImpl: typeof fetch,
+/**
+ * POSTs `body` to `url`, connecting only to `addresses`; resolves to the response status, or null when
+ * no response came within `timeoutMs` (or the connection failed). The response body is never read, and
+ * redirects are not followed.
+ */
+function post(
+  url: URL,
+  addresses: readonly ResolvedAddress[],
+  headers: Record<string, string>,
+  body: string,
   timeoutMs: number,
-): Promise<AttemptOutcome> {
+): Promise<number | null> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(
+      {
+        protocol: url.protocol,
+        // The name (for the Host header and TLS certificate checks); the socket goes to `addresses`.
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        ...(url.port ? { port: Number(url.port) } : {}),
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+        lookup: pinnedLookup(addresses),
+      },
+      (response) => {
+        clearTimeout(timer);
+        resolve(response.statusCode ?? null);
+        response.destroy();
+      },
+    );
+    timer = setTimeout(() => request.destroy(), timeoutMs);
+    request.on('error', () => {
+      clearTimeout(timer);
+      request.destroy();
+      resolve(null);
+    });
+    request.end(body);
+  });
+}
+
+async function attempt(delivery: ClaimedDelivery, options: DeliverWebhooksOptions): Promise<AttemptOutcome> {
+  const deadline = Date.now() + options.timeoutMs;
+  let url: URL;
+  try {
+    url = new URL(delivery.url);
+  } catch {
+    return { ok: false, status: null };
+  }
+  // Checked again at every attempt: the name may resolve elsewhere since it was registered.
+  const check = await checkHost(url.hostname, {
+    allowPrivate: options.allowPrivate ?? false,
+    timeoutMs: options.timeoutMs,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+  if (!check.ok) return { ok: false, status: null };
   // The stored payload, serialized once: the bytes signed are the bytes sent.
   const body = JSON.stringify(delivery.payload);
   // The signature's timestamp is the real clock: the receiver checks it against its own.
   const timestamp = Math.floor(Date.now() / 1000);
-  let response: Response;
-  try {
-    response = await fetchImpl(delivery.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        'Saksi-Event': delivery.event,
-        'Saksi-Delivery': delivery.event_id,
-        'Saksi-Signature': signWebhookPayload(delivery.secret, timestamp, body),
-      },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    return { ok: false, status: null, error: describeFailure(error, timeoutMs) };
-  }
-  if (response.status >= 200 && response.status < 300) {
-    response.body?.cancel().catch(() => undefined);
-    return { ok: true, status: response.status };
-  }
-  if (response.status >= 300 && response.status < 400) {
-    response.body?.cancel().catch(() => undefined);
-    return {
-      ok: false,
-      status: response.status,
-      error: `HTTP ${response.status}: redirects are not followed; register the final URL.`,
-    };
-  }
-  const text = excerpt(await readExcerpt(response, ERROR_BODY_CHARS), ERROR_BODY_CHARS);
-  return {
-    ok: false,
-    status: response.status,
-    error: text ? `HTTP ${response.status}: ${text}` : `HTTP ${response.status}`,
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'Saksi-Event': delivery.event,
+    'Saksi-Delivery': delivery.event_id,
+    'Saksi-Signature': signWebhookPayload(delivery.secret, timestamp, body),
   };
+  const status = await post(url, check.addresses, headers, body, Math.max(1, deadline - Date.now()));
+  if (status !== null && status >= 200 && status < 300) return { ok: true, status };
+  return { ok: false, status };
 }
 
 /**
@@ -418,7 +470,8 @@ async function attempt(
  * passed and whose lease is free (`FOR UPDATE SKIP LOCKED`, then a lease in `locked_until`, so two
  * senders never send the same attempt), POSTs them concurrently outside any transaction, and records
  * each outcome: 2xx → DELIVERED; otherwise retried after {@link webhookBackoffMs}, or FAILED after
- * `maxAttempts`. A redirect counts as a failure. Deliveries of disabled webhooks are not sent.
+ * `maxAttempts`. A redirect counts as a failure, and so does a host that now resolves to a non-public
+ * address (unless `allowPrivate`). Deliveries of disabled webhooks are not sent.
  */
 export async function deliverDueWebhooks(
   db: Database,
@@ -432,7 +485,6 @@ export async function deliverDueWebhooks(
     throw new EngineError('INVALID_INPUT', 'maxAttempts must be a positive whole number.');
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new EngineError('INVALID_INPUT', 'limit must be a positive whole number.');
-  const fetchImpl = options.fetch ?? fetch;
   // null: the database's now() (of each statement's transaction).
   const now = (): string | null => options.now?.().toISOString() ?? null;
 
@@ -458,7 +510,7 @@ export async function deliverDueWebhooks(
   });
 
   const outcomes = await Promise.all(
-    claimed.map(async (delivery) => ({ delivery, outcome: await attempt(delivery, fetchImpl, timeoutMs) })),
+    claimed.map(async (delivery) => ({ delivery, outcome: await attempt(delivery, options) })),
   );
 
   const result: DeliverWebhooksResult = { delivered: 0, retrying: 0, failed: 0 };
@@ -479,7 +531,7 @@ export async function deliverDueWebhooks(
       const updated = await db.query(
         `UPDATE webhook_deliveries SET status = 'FAILED', attempts = $4, last_status = $5,
            last_error = $6, locked_until = NULL ${guard}`,
-        [delivery.id, 'PENDING', delivery.attempts, attempts, outcome.status, outcome.error],
+        [delivery.id, 'PENDING', delivery.attempts, attempts, outcome.status, WEBHOOK_DELIVERY_FAILED],
       );
       if (updated.rowCount > 0) result.failed += 1;
     } else {
@@ -493,7 +545,7 @@ export async function deliverDueWebhooks(
           delivery.attempts,
           attempts,
           outcome.status,
-          outcome.error,
+          WEBHOOK_DELIVERY_FAILED,
           finished,
           webhookBackoffMs(attempts),
         ],

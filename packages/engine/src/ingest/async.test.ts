@@ -146,7 +146,11 @@ describe('asynchronous ingestion', () => {
   });
 
   it('a malformed file ends FAILED with its reason, the job FAILED, and document.failed queued for webhooks', async () => {
-    await createWebhook(engine.db, { workspaceId: 'wsp_other', url: 'http://127.0.0.1:9/hook' });
+    await createWebhook(engine.db, {
+      workspaceId: 'wsp_other',
+      url: 'http://127.0.0.1:9/hook',
+      allowPrivate: true,
+    });
     const broken = new TextEncoder().encode('%PDF-1.7\nthis is not really a PDF');
     const submitted = await engine.submit(
       'docs',

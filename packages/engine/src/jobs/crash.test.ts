@@ -54,7 +54,11 @@ describe('a worker that dies mid-job', () => {
     const test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none' } });
     const { engine } = test;
     try {
-      await createWebhook(engine.db, { workspaceId: DEFAULT_WORKSPACE, url: 'http://127.0.0.1:9/hook' });
+      await createWebhook(engine.db, {
+        workspaceId: DEFAULT_WORKSPACE,
+        url: 'http://127.0.0.1:9/hook',
+        allowPrivate: true,
+      });
       await engine.ensureCollection('laporan', DEFAULT_WORKSPACE);
       const submitted = await engine.submit(
         'laporan',
@@ -136,7 +140,11 @@ describe.skipIf(!TEST_DATABASE_URL)('a worker process killed with SIGKILL (Postg
     const { engine } = test;
     const databaseUrl = engine.config.databaseUrl!;
     try {
-      await createWebhook(engine.db, { workspaceId: DEFAULT_WORKSPACE, url: 'http://127.0.0.1:9/hook' });
+      await createWebhook(engine.db, {
+        workspaceId: DEFAULT_WORKSPACE,
+        url: 'http://127.0.0.1:9/hook',
+        allowPrivate: true,
+      });
       await engine.ensureCollection('laporan', DEFAULT_WORKSPACE);
       const submitted = await engine.submit(
         'laporan',

@@ -208,8 +208,17 @@ export const deliverySchema = z
     event: webhookEventSchema,
     status: z.enum(['PENDING', 'DELIVERED', 'FAILED']),
     attempts: z.number().int(),
-    last_status: z.number().int().nullable(),
-    last_error: z.string().nullable(),
+    last_status: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The receiver's HTTP status of the last attempt; null when no HTTP answer came"),
+    last_error: z
+      .string()
+      .nullable()
+      .describe(
+        '"Delivery failed." after a failed attempt, null once delivered; never the reply or the reason',
+      ),
     next_attempt_at: nullableTimestamp,
     delivered_at: nullableTimestamp,
     created_at: timestamp,

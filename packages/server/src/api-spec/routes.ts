@@ -376,7 +376,10 @@ export const ROUTES: RouteSpec[] = [
     description:
       'Deliveries POST `{"id", "type", "created_at", "workspace_id", "data": {"document", "job"}}` with headers `Saksi-Event`, ' +
       '`Saksi-Delivery` (the event id, stable across retries) and `Saksi-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. ' +
-      'A 2xx answer is delivered; anything else is retried with exponential backoff.',
+      'A 2xx answer is delivered; anything else is retried with exponential backoff; redirects are not followed. ' +
+      'The receiver must be on a public address: a host that is `localhost`, a loopback, private, link-local or reserved ' +
+      'IP address (in any spelling), or a name resolving to one, is refused with 400 `WEBHOOK_URL_FORBIDDEN`, and is ' +
+      'checked again before every delivery (unless the server sets SAKSI_WEBHOOK_ALLOW_PRIVATE=1).',
     tags: ['webhooks'],
     security: 'key:admin',
     request: { body: createWebhookBody },

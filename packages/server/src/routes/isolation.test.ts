@@ -111,7 +111,13 @@ const received: { path: string; body: string }[] = [];
 
 beforeAll(async () => {
   test = await openTestEngine({
-    env: { SAKSI_ANCHOR: 'none', SAKSI_RATE_LIMIT_KEY: '0', SAKSI_RATE_LIMIT_IP: '0' },
+    // The webhook receiver listens on 127.0.0.1: allowed explicitly.
+    env: {
+      SAKSI_ANCHOR: 'none',
+      SAKSI_RATE_LIMIT_KEY: '0',
+      SAKSI_RATE_LIMIT_IP: '0',
+      SAKSI_WEBHOOK_ALLOW_PRIVATE: '1',
+    },
   });
   test.engine.startWorker({ pollMs: 50 });
   server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });

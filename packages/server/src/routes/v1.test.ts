@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SaksiApiError, SaksiClient, verifyWebhookSignature } from '@saksi/client';
-import { createApiKey, DEFAULT_WORKSPACE } from '@saksi/engine';
+import { createApiKey, DEFAULT_WORKSPACE, enqueueWebhookEvent, WEBHOOK_DELIVERY_FAILED } from '@saksi/engine';
 import {
   type Certificate,
   fromHex,
@@ -43,7 +43,8 @@ const received: Received[] = [];
 let bootstrap: SaksiClient;
 
 beforeAll(async () => {
-  test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none' } });
+  // The webhook receivers of these tests listen on 127.0.0.1: allowed explicitly.
+  test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none', SAKSI_WEBHOOK_ALLOW_PRIVATE: '1' } });
   test.engine.startWorker({ pollMs: 50 });
   server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });
   hooks = createServer((request, response) => {
@@ -418,6 +419,36 @@ describe('a developer with an API key', () => {
     await expect(acme.processUpload(created.upload.id)).rejects.toMatchObject({ status: 409 });
   });
 
+  it("lists a failed delivery with the receiver's status only, never its reply", async () => {
+    const failing = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(500).end('root:x:0:0:root:/root:/bin/bash internal-only'));
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    try {
+      const { webhook } = await acme.createWebhook({
+        url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/hook`,
+        events: ['document.failed'],
+      });
+      const workspaceId = (await acme.workspace()).workspace.id;
+      await enqueueWebhookEvent(test.engine.db, {
+        workspaceId,
+        event: 'document.failed',
+        data: { document: { id: 'doc_probe' } },
+      });
+      const items = await until(async () => {
+        const listed = await acme.listDeliveries(webhook.id);
+        return listed.some((item) => item.attempts > 0) ? listed : null;
+      }, 'a failed delivery attempt');
+      expect(items[0]).toMatchObject({ last_status: 500, last_error: WEBHOOK_DELIVERY_FAILED });
+      expect(JSON.stringify(items)).not.toMatch(/root:x|internal-only/);
+      await acme.deleteWebhook(webhook.id);
+    } finally {
+      failing.closeAllConnections();
+      await new Promise((resolve) => failing.close(resolve));
+    }
+  });
+
   it('serves an OpenAPI 3.1 document listing the developer routes', async () => {
     const document = (await acme.openApi()) as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toBe('3.1.0');
@@ -490,5 +521,54 @@ describe('rate limits', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+  });
+});
+
+describe('webhooks that cannot reach inside (SAKSI_WEBHOOK_ALLOW_PRIVATE unset)', () => {
+  let guarded: TestEngine;
+  let guardedServer: RunningServer;
+  let admin: SaksiClient;
+
+  beforeAll(async () => {
+    guarded = await openTestEngine({ env: { SAKSI_ANCHOR: 'none' } });
+    guardedServer = await startServer(guarded.engine, { port: 0, host: '127.0.0.1' });
+    const { key } = await createApiKey(guarded.engine.db, {
+      workspaceId: DEFAULT_WORKSPACE,
+      name: 'hooks',
+      scopes: ['admin'],
+    });
+    admin = new SaksiClient({ baseUrl: guardedServer.url, apiKey: key });
+  });
+
+  afterAll(async () => {
+    await guardedServer?.close();
+    await guarded?.close();
+  });
+
+  it('answers 400 WEBHOOK_URL_FORBIDDEN for every internal URL and registers none', async () => {
+    const accepted: string[] = [];
+    for (const url of [
+      `http://127.0.0.1:${new URL(guardedServer.url).port}/api/v1/health`,
+      'http://127.0.0.1:22/',
+      'http://127.0.0.1:1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://0.0.0.0/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://0x7f.1/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://localhost/',
+      'http://10.0.0.1/',
+    ]) {
+      const error = await admin.createWebhook({ url }).catch((caught: unknown) => caught);
+      if (!(error instanceof SaksiApiError && error.status === 400 && error.code === 'WEBHOOK_URL_FORBIDDEN'))
+        accepted.push(url);
+    }
+    expect(accepted).toEqual([]);
+    expect(await admin.listWebhooks()).toEqual([]);
+    // A public address is still welcome (a literal: no resolver is asked).
+    const created = await admin.createWebhook({ url: 'https://93.184.215.14/saksi' });
+    expect(created.webhook.url).toBe('https://93.184.215.14/saksi');
   });
 });

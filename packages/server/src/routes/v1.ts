@@ -288,6 +288,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
       workspaceId: principal.workspace_id,
       url: body.url,
       ...(body.events != null ? { events: body.events } : {}),
+      allowPrivate: engine.config.webhooks.allowPrivate,
     });
     c.header('Cache-Control', 'no-store');
     return c.json(created, 201);
