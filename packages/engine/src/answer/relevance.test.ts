@@ -7,6 +7,8 @@ describe('relevance', () => {
       'anggaran pendapatan negara tahun',
     );
     expect(distinctiveText('what exactly is a thunk?')).toBe('thunk');
+    // The statute wording a pattern rule adds for a kind of question says nothing of its subject.
+    expect(distinctiveText('parkir di trotoar dilarang wajib denda paling banyak')).toBe('parkir trotoar');
   });
 
   it('weighs covered lexemes by idf + 1, the best wording counting', () => {

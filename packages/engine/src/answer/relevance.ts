@@ -20,6 +20,7 @@
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { type LexemeStatistic, lexemeStatistics, lexemesOf } from '../retrieve/lexemes.js';
+import { PATTERN_RULES } from '../retrieve/patterns.js';
 import { foldText, isStopword } from './stem.js';
 import type { QuestionPlan } from './understand.js';
 
@@ -81,9 +82,22 @@ const ASKING = new Set(
   please tell explain exactly even really actually`.split(/\s+/),
 );
 
+/**
+ * The statute wording the rewrite's pattern rules add for a kind of question ("dilarang", "wajib",
+ * "denda paling banyak", "persyaratan"): it finds provisions of that kind, and every provision of the
+ * kind contains it, so it says nothing about what the question is about.
+ */
+const KIND_PHRASES = new RegExp(
+  `(?<![\\p{L}])(?:${[...new Set(PATTERN_RULES.flatMap((rule) => rule.add))]
+    .sort((a, b) => b.length - a.length)
+    .map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})(?![\\p{L}])`,
+  'giu',
+);
+
 /** The words of a wording that say what it is about, for the lexical analysis. */
 export function distinctiveText(text: string): string {
-  return (foldText(text).match(/\p{L}+|\p{N}+/gu) ?? [])
+  return (foldText(text.replace(KIND_PHRASES, ' ')).match(/\p{L}+|\p{N}+/gu) ?? [])
     .filter(
       (word) =>
         !ASKING.has(word) &&
