@@ -141,6 +141,17 @@ describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
     ]);
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/✓ query_replay/);
+    // White space around the question does not make it another question (docs/certificate.md).
+    const padded = await run([
+      'verify',
+      goldenBundle,
+      '--trust',
+      goldenKeys,
+      '--question',
+      ' Kalau nerobos lampu merah kena denda berapa?  \n',
+    ]);
+    expect(padded.code).toBe(0);
+    expect(padded.stdout).toMatch(/✓ query_replay/);
   });
 
   it('exits 1 with COSIGNATURES_MISSING when more witnesses are required than cosigned', async () => {

@@ -1,7 +1,8 @@
 /**
- * Admin authentication (DESIGN.md §7, §11): admin users with scrypt password hashes, cookie sessions
- * stored as SHA-256 hashes of random tokens, a CSRF token bound to each session, and a login rate
- * limit kept in the database (so it survives restarts and holds across server processes).
+ * Admin authentication (docs/configuration.md, "Admin sign-in"): admin users with scrypt password
+ * hashes, cookie sessions stored as SHA-256 hashes of random tokens, a CSRF token bound to each
+ * session, and sign-in limits kept in the database (so they survive restarts and hold across server
+ * processes sharing it).
  *
  * Password hashes are encoded `scrypt$N$r$p$salt$hash` (salt and hash in base64, 16-byte salt,
  * 32-byte hash). The CSRF token is HMAC-SHA256(secret, session id); the secret is 32 random bytes in
@@ -32,9 +33,44 @@ export const MIN_PASSWORD_LENGTH = 10;
 const MAX_PASSWORD_LENGTH = 1_024;
 /** Sessions last 12 hours (the cookie's Max-Age). */
 export const SESSION_SECONDS = 12 * 60 * 60;
-/** At most this many failed logins per IP and per email within {@link RATE_WINDOW_SECONDS}. */
-export const MAX_LOGIN_FAILURES = 5;
-export const RATE_WINDOW_SECONDS = 15 * 60;
+
+/**
+ * A sign-in limit for one kind of subject: at most `maxAttempts` attempts in any `windowSeconds`;
+ * and once a subject has more than `freeAttempts` attempts since its last success, after its n-th it
+ * waits `baseDelaySeconds × 2^(n − freeAttempts − 1)` seconds, at most `maxDelaySeconds`.
+ */
+export interface SignInLimit {
+  maxAttempts: number;
+  windowSeconds: number;
+  freeAttempts: number;
+  baseDelaySeconds: number;
+  maxDelaySeconds: number;
+}
+
+/**
+ * Per (client address, account): 5 failures in any 15 minutes; from the third failure on, the next
+ * attempt waits 2, 4, 8, … seconds, at most an hour. Other addresses are not affected, so wrong
+ * passwords cannot lock an admin out.
+ */
+export const PAIR_LIMIT: SignInLimit = {
+  maxAttempts: 5,
+  windowSeconds: 15 * 60,
+  freeAttempts: 2,
+  baseDelaySeconds: 2,
+  maxDelaySeconds: 60 * 60,
+};
+
+/** Per client address, whatever the account: 20 failures in any 15 minutes (guessing across accounts). */
+export const ADDRESS_LIMIT: SignInLimit = {
+  maxAttempts: 20,
+  windowSeconds: 15 * 60,
+  freeAttempts: 20,
+  baseDelaySeconds: 0,
+  maxDelaySeconds: 0,
+};
+
+/** A subject's attempts are forgotten a day after its last one. */
+export const FORGET_ATTEMPTS_SECONDS = 24 * 60 * 60;
 export const CSRF_SECRET_FILE = 'admin-csrf.key';
 
 const LOGIN_FAILED_MESSAGE = 'Email or password is wrong.';
@@ -194,48 +230,95 @@ export interface LoginResult {
 }
 
 export interface LoginOptions {
-  /** The client's address, for the per-IP limit. */
+  /** The client's address, for the per-address and per-(address, account) limits. */
   ip: string;
   secret: Uint8Array;
   /** Now, for tests; defaults to the clock. */
   now?: Date;
 }
 
-/** A login refused by the rate limit; `retryAfterSeconds` is when the oldest counted failure expires. */
+/** A sign-in refused by a limit; `retryAfterSeconds` is when the next attempt is allowed. */
 export class RateLimitedError extends EngineError {
   readonly retryAfterSeconds: number;
 
   constructor(retryAfterSeconds: number) {
     super(
       'RATE_LIMITED',
-      `Too many failed sign-in attempts; try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`,
+      `Too many failed sign-in attempts; try again in ${
+        retryAfterSeconds < 120
+          ? `${retryAfterSeconds} second(s)`
+          : `${Math.ceil(retryAfterSeconds / 60)} minute(s)`
+      }.`,
     );
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-/** Seconds until `subjects` may try again, or 0 when none of them is over the limit. */
-async function retryAfter(db: Queryable, subjects: string[], now: Date): Promise<number> {
-  const result = await db.query<{ subject: string; n: number; oldest: number }>(
-    `SELECT subject, count(*)::integer AS n, extract(epoch FROM min(failed_at))::float8 AS oldest FROM (
-       SELECT subject, failed_at, row_number() OVER (PARTITION BY subject ORDER BY failed_at DESC) AS recent
-       FROM auth_failures WHERE subject = ANY($1::text[]) AND failed_at > $2::timestamptz - make_interval(secs => $3)
-     ) latest WHERE recent <= $4 GROUP BY subject`,
-    [subjects, now.toISOString(), RATE_WINDOW_SECONDS, MAX_LOGIN_FAILURES],
+/**
+ * The earliest time (SQL, of the row `a`) a subject may try again under the limit in parameters
+ * $4–$8: after the delay its attempt count asks for, and — once the window holds `maxAttempts`
+ * attempts — after the oldest of them leaves the window.
+ */
+const NEXT_ALLOWED = `greatest(
+  a.last_at + make_interval(secs => CASE WHEN a.attempts > $6::integer
+    THEN least($8::float8, $7::float8 * power(2, least(a.attempts - $6::integer - 1, 40)))
+    ELSE 0 END),
+  CASE WHEN cardinality(a.recent) >= $4::integer
+    THEN a.recent[1] + make_interval(secs => $5::float8) ELSE '-infinity'::timestamptz END)`;
+
+/** True (SQL) when row `a` was last tried more than a day before $2: its attempts are forgotten. */
+const FORGOTTEN = `a.last_at <= $2::timestamptz - make_interval(secs => $3::float8)`;
+
+/**
+ * Reserves one attempt for `subject` under `limit` with a single statement, so concurrent attempts —
+ * in this process or another on the same database — are counted one by one: the row is locked by the
+ * upsert and the limit is checked against its latest version. Returns 0 when reserved, or the seconds
+ * until the subject may try again (at least 1).
+ */
+async function reserveAttempt(
+  db: Queryable,
+  subject: string,
+  limit: SignInLimit,
+  now: Date,
+): Promise<number> {
+  const parameters = [
+    subject,
+    now.toISOString(),
+    FORGET_ATTEMPTS_SECONDS,
+    limit.maxAttempts,
+    limit.windowSeconds,
+    limit.freeAttempts,
+    limit.baseDelaySeconds,
+    limit.maxDelaySeconds,
+  ];
+  const reserved = await db.query(
+    `INSERT INTO login_attempts AS a (subject, attempts, recent, last_at)
+     VALUES ($1, 1, ARRAY[$2::timestamptz], $2::timestamptz)
+     ON CONFLICT (subject) DO UPDATE SET
+       attempts = CASE WHEN ${FORGOTTEN} THEN 1 ELSE a.attempts + 1 END,
+       recent = CASE WHEN ${FORGOTTEN} THEN ARRAY[$2::timestamptz]
+         ELSE (a.recent || $2::timestamptz)[greatest(1, cardinality(a.recent) + 2 - $4::integer):] END,
+       last_at = $2::timestamptz
+     WHERE ${FORGOTTEN} OR $2::timestamptz >= ${NEXT_ALLOWED}
+     RETURNING a.attempts`,
+    parameters,
   );
-  let wait = 0;
-  for (const row of result.rows) {
-    if (row.n < MAX_LOGIN_FAILURES) continue;
-    const until = (row.oldest + RATE_WINDOW_SECONDS) * 1000;
-    wait = Math.max(wait, Math.ceil((until - now.getTime()) / 1000));
-  }
-  return wait;
+  if (reserved.rows.length > 0) return 0;
+  const next = await db.query<{ next_at: number }>(
+    `SELECT extract(epoch FROM CASE WHEN ${FORGOTTEN} THEN $2::timestamptz ELSE ${NEXT_ALLOWED} END)::float8 AS next_at
+     FROM login_attempts a WHERE a.subject = $1`,
+    parameters,
+  );
+  const nextAt = next.rows[0]?.next_at ?? 0;
+  return Math.max(1, Math.ceil(nextAt - now.getTime() / 1000));
 }
 
 /**
  * Signs an admin in: a new session and its CSRF token. A wrong password and an unknown email fail
- * alike (LOGIN_FAILED, same message, same scrypt work); more than {@link MAX_LOGIN_FAILURES} failures
- * in {@link RATE_WINDOW_SECONDS} for the IP or the email refuse even a correct password (RATE_LIMITED).
+ * alike (LOGIN_FAILED, same message, same scrypt work). Before the password is checked the attempt is
+ * reserved against {@link ADDRESS_LIMIT} and {@link PAIR_LIMIT} (RATE_LIMITED, with the seconds to
+ * wait, when either refuses — even for a correct password, whose hash is then not checked). A success
+ * clears the pair's attempts and gives back its address's reservation.
  */
 export async function login(
   db: Queryable,
@@ -245,9 +328,12 @@ export async function login(
 ): Promise<LoginResult> {
   const now = options.now ?? new Date();
   const normalized = normalizeEmail(email);
-  const subjects = [sha256Hex(`ip:${options.ip}`), sha256Hex(`email:${normalized}`)];
-  const wait = await retryAfter(db, subjects, now);
-  if (wait > 0) throw new RateLimitedError(wait);
+  const address = sha256Hex(`address:${options.ip}`);
+  const pair = sha256Hex(`pair:${options.ip}\n${normalized}`);
+  const addressWait = await reserveAttempt(db, address, ADDRESS_LIMIT, now);
+  if (addressWait > 0) throw new RateLimitedError(addressWait);
+  const pairWait = await reserveAttempt(db, pair, PAIR_LIMIT, now);
+  if (pairWait > 0) throw new RateLimitedError(pairWait);
 
   const found = await db.query<{ id: string; email: string; password_hash: string }>(
     'SELECT id, username AS email, password_hash FROM admin_users WHERE username = $1',
@@ -260,18 +346,19 @@ export async function login(
     user?.password_hash ?? (await dummyHash),
   );
   if (!user || !matches || password.length > MAX_PASSWORD_LENGTH) {
-    await db.query(
-      'INSERT INTO auth_failures (subject, failed_at) VALUES ($1, $3::timestamptz), ($2, $3::timestamptz)',
-      [subjects[0], subjects[1], now.toISOString()],
-    );
-    await db.query(
-      `DELETE FROM auth_failures WHERE failed_at < $1::timestamptz - make_interval(secs => $2)`,
-      [now.toISOString(), RATE_WINDOW_SECONDS],
-    );
+    await db.query(`DELETE FROM login_attempts WHERE last_at < $1::timestamptz - make_interval(secs => $2)`, [
+      now.toISOString(),
+      FORGET_ATTEMPTS_SECONDS,
+    ]);
     throw new EngineError('LOGIN_FAILED', LOGIN_FAILED_MESSAGE);
   }
 
-  await db.query('DELETE FROM auth_failures WHERE subject = ANY($1::text[])', [subjects]);
+  await db.query('DELETE FROM login_attempts WHERE subject = $1', [pair]);
+  await db.query(
+    `UPDATE login_attempts SET attempts = greatest(attempts - 1, 0), recent = array_remove(recent, $2::timestamptz)
+     WHERE subject = $1`,
+    [address, now.toISOString()],
+  );
   await db.query(`DELETE FROM auth_sessions WHERE expires_at < $1::timestamptz - interval '1 day'`, [
     now.toISOString(),
   ]);

@@ -7,6 +7,7 @@ import {
   codePointLength,
   indexOfCodePoints,
   issuerFromSecretKey,
+  normalizeQuestion,
   normalizeText,
   signCertificate,
   sliceCodePoints,
@@ -15,6 +16,7 @@ import {
   validateCertificate,
 } from './certificate.js';
 import { getPublicKey } from './ed25519.js';
+import { sha256Hex } from './hash.js';
 import { MemoryLog } from './memory-log.js';
 import { verifyInclusionProof } from './merkle.js';
 import { certificateToCredential, credentialToCertificate } from './vc.js';
@@ -39,6 +41,21 @@ describe('code point offsets', () => {
 
   it('normalizes to NFC and LF', () => {
     expect(normalizeText('e\u0301\r\nx\ry')).toBe('é\nx\ny');
+  });
+
+  it('normalizes a question: NFC, LF, and no white space at either end', () => {
+    expect(normalizeQuestion('  Apa itu re\u0301sume\u0301?\r\n')).toBe('Apa itu résumé?');
+    expect(normalizeQuestion('\ufeff\u00a0\u3000a  b\r\nc\t\u2029')).toBe('a  b\nc');
+    expect(normalizeQuestion(' \r\n\t ')).toBe('');
+    // U+0085 and U+200B are not white space; they stay.
+    expect(normalizeQuestion('\u0085a\u200b')).toBe('\u0085a\u200b');
+    // The white space removed is exactly what ECMAScript's trim removes, code point by code point.
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const character = String.fromCharCode(code);
+      const trimmed = `${character}x${character}`.trim() === 'x';
+      expect(normalizeQuestion(`${character}x${character}`) === 'x', `U+${code.toString(16)}`).toBe(trimmed);
+    }
   });
 });
 
@@ -101,6 +118,16 @@ describe('buildCertificate', () => {
       require_anchor: false,
       fail_closed: true,
     });
+  });
+
+  it('signs the question normalized (docs/certificate.md, "The question")', () => {
+    const { certificate } = buildCertificate({
+      ...base,
+      query: { ...base.query, text: '\u00a0 Berapa denda di kafe\u0301?\r\n' },
+      claims: [],
+    });
+    expect(certificate.query.text).toBe('Berapa denda di kafé?');
+    expect(certificate.query.sha256).toBe(sha256Hex('Berapa denda di kafé?'));
   });
 
   it('refuses a claim that is not in the answer and a span that is not in its chunk', () => {

@@ -368,9 +368,35 @@ export function indexOfCodePoints(text: string, search: string, from = 0): numbe
   return unitIndex < 0 ? -1 : codePointLength(text.slice(0, unitIndex));
 }
 
-/** Normalizes text the way Saksi stores it: Unicode NFC and LF line ends (DESIGN.md §5). */
+/**
+ * Normalizes text the way Saksi stores and hashes it: Unicode NFC and LF line ends
+ * (docs/certificate.md, "Encodings").
+ *
+ * @example
+ * normalizeText('e\u0301\r\n'); // 'é\n'
+ */
 export function normalizeText(text: string): string {
   return text.replace(/\r\n?/g, '\n').normalize('NFC');
+}
+
+/**
+ * White space at either end of a question: ECMAScript's WhiteSpace and LineTerminator (ECMA-262
+ * §12.2, §12.3; Unicode 15 category Zs), spelled out so that a verifier in any language removes the
+ * same characters. U+0085 and U+200B are not white space here.
+ */
+const QUESTION_EDGE_SPACE =
+  /^[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$/g;
+
+/**
+ * Normalizes a question before it is hashed and signed, and before a presented question is compared
+ * with a certificate's (docs/certificate.md, "The question"): {@link normalizeText}, then white space
+ * removed from both ends. White space inside the question is kept.
+ *
+ * @example
+ * normalizeQuestion('  Berapa denda?\r\n'); // 'Berapa denda?'
+ */
+export function normalizeQuestion(question: string): string {
+  return normalizeText(question).replace(QUESTION_EDGE_SPACE, '');
 }
 
 /** Key id of an issuer key: the first 16 hex digits of SHA-256(raw public key). */
@@ -829,7 +855,7 @@ export function buildCertificate(input: CertificateInput): {
 } {
   const issuedAt = input.issued_at ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const answerText = normalizeText(input.answer.text);
-  const queryText = normalizeText(input.query.text);
+  const queryText = normalizeQuestion(input.query.text);
   const chunks = new Map<string, string>();
   let answerCursor = 0;
   const claims: Claim[] = input.claims.map((claimInput, index) => {

@@ -60,6 +60,7 @@ export {
   logEntryOf,
   logLeafInput,
   type MerklePath,
+  normalizeQuestion,
   normalizeText,
   type Policy,
   type Query,

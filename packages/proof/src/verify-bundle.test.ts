@@ -263,6 +263,21 @@ describe('tampering is detected with the right code', () => {
     expect(await codesOf(clone(), { ...full, presentedQuestion: GOLDEN_QUESTION.normalize('NFD') })).toEqual(
       [],
     );
+    // Nor does white space around it (the issuer signs the question without it: docs/certificate.md).
+    for (const presented of [
+      `${GOLDEN_QUESTION} `,
+      `  ${GOLDEN_QUESTION}\r\n`,
+      `\u00a0\t${GOLDEN_QUESTION.normalize('NFD')}\u3000\ufeff`,
+    ]) {
+      expect(await codesOf(clone(), { ...full, presentedQuestion: presented })).toEqual([]);
+    }
+    // White space inside the question, and a different question with spaces around it, still count.
+    expect(
+      await codesOf(clone(), { ...full, presentedQuestion: GOLDEN_QUESTION.replace(' ', '  ') }),
+    ).toEqual(['QUERY_MISMATCH']);
+    expect(
+      await codesOf(clone(), { ...full, presentedQuestion: ' Berapa denda tidak pakai helm? ' }),
+    ).toEqual(['QUERY_MISMATCH']);
   });
 
   it('rolled-back checkpoint', async () => {

@@ -15,7 +15,7 @@ import {
   type Certificate,
   issuerKeyId,
   logLeafInput,
-  normalizeText,
+  normalizeQuestion,
   sliceCodePoints,
   validateBundle,
 } from './certificate.js';
@@ -619,7 +619,10 @@ function checkQueryReplay(certificate: Certificate, options: VerifyBundleOptions
     checks.skip('query_replay', 'No presented question to compare.');
     return;
   }
-  if (hexDigestEqual(sha256Hex(normalizeText(options.presentedQuestion)), certificate.query.sha256)) {
+  // Both sides normalized alike (docs/certificate.md, "The question"); `hashes` binds query.text to
+  // the signed digest, and certificates signed before the rule compare the same way.
+  const presented = sha256Hex(normalizeQuestion(options.presentedQuestion));
+  if (hexDigestEqual(presented, sha256Hex(normalizeQuestion(certificate.query.text)))) {
     checks.pass('query_replay', 'The certificate answers the question that was asked.');
   } else {
     checks.fail(

@@ -120,6 +120,23 @@ describe('asking writes v1.1 certificates', () => {
     }
   });
 
+  it('signs the question normalized, so white space around it and its Unicode form do not matter', async () => {
+    const question = 'Berapa denda pengendara yang tidak mengenakan helm standar nasional? (café)';
+    const asked = `\u00a0 ${question.normalize('NFD')}\r\n`;
+    const result = await test.engine.ask('lalu-lintas', { question: asked });
+    expect(result.bundle.certificate.query.text).toBe(question);
+    const trust = trustOptions(test.engine.trustedKeys());
+    for (const presented of [asked, question, ` ${question} `, question.normalize('NFD')]) {
+      const verification = await verifyBundle(result.bundle, { ...trust, presentedQuestion: presented });
+      expect(verification.codes).toEqual([]);
+    }
+    const other = await verifyBundle(result.bundle, {
+      ...trust,
+      presentedQuestion: ' Berapa denda pengendara yang tidak mengenakan sabuk pengaman? ',
+    });
+    expect(other.codes).toEqual(['QUERY_MISMATCH']);
+  });
+
   it('a refusal for a fiscal year the collection lacks records MISSING_SLOT', async () => {
     const result = await test.engine.ask('apbn', { question: 'defisit APBN tahun 2021 berapa?' });
     expect(result.found).toBe(false);

@@ -641,7 +641,7 @@ export const ROUTES: RouteSpec[] = [
       401: errorWith('Email or password is wrong (`LOGIN_FAILED`; the same for both)'),
       429: {
         description:
-          'More than 5 failed attempts in 15 minutes for this address or email (`RATE_LIMITED`); see Retry-After',
+          'Too many failed attempts from this address for this email, or from this address overall (`RATE_LIMITED`); see Retry-After',
         schema: errorSchema,
         headers: { 'Retry-After': { description: 'Seconds to wait', schema: z.int() } },
       },

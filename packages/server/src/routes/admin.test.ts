@@ -141,9 +141,9 @@ describe('sign-in', () => {
     expect((await call('POST', '/admin/login', { body: { email: EMAIL } })).status).toBe(400);
   });
 
-  it('refuses a sixth attempt from one address with 429 and Retry-After, even with the right password', async () => {
+  it('refuses a 21st failure from one address across accounts with 429 and Retry-After, even with the right password', async () => {
     const ip = '203.0.113.7';
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 20; attempt++) {
       const failed = await call('POST', '/admin/login', {
         body: { email: `guess${attempt}@example.org`, password: 'wrong password!' },
         ip,
@@ -158,6 +158,34 @@ describe('sign-in', () => {
     expect(limited.headers.get('set-cookie')).toBeNull();
     // Another address is not affected.
     await signIn('203.0.113.8');
+  });
+});
+
+describe('sign-in limits', () => {
+  it('counts at most 5 of 100 parallel wrong passwords; the rest get 429 with Retry-After', async () => {
+    const attacker = '198.51.100.50';
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        call('POST', '/admin/login', { body: { email: EMAIL, password: 'wrong password!' }, ip: attacker }),
+      ),
+    );
+    const failed = responses.filter((response) => response.status === 401);
+    const limited = responses.filter((response) => response.status === 429);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThanOrEqual(5);
+    expect(failed.length + limited.length).toBe(100);
+    for (const response of limited) {
+      expect(response.json['error'].code).toBe('RATE_LIMITED');
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    // The attacker's address stays limited for this account, even with the right password …
+    const again = await call('POST', '/admin/login', {
+      body: { email: EMAIL, password: PASSWORD },
+      ip: attacker,
+    });
+    expect(again.status).toBe(429);
+    // … while the admin signs in from another address.
+    await signIn('198.51.100.51');
   });
 });
 
@@ -470,9 +498,12 @@ describe('over a real HTTP server', () => {
       const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
       const me = await fetch(`${server.url}/api/v1/admin/me`, { headers: { cookie } });
       expect(((await me.json()) as Json)['email']).toBe(EMAIL);
+      const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+      const socketAddresses = ['127.0.0.1', '::ffff:127.0.0.1'];
+      // A success gives its reservation back: nothing is counted against the address or the pair.
       const failures = await test.engine.db.query<{ n: number }>(
-        'SELECT count(*)::integer AS n FROM auth_failures WHERE subject = $1',
-        [createHash('sha256').update('ip:127.0.0.1').digest('hex')],
+        'SELECT coalesce(sum(cardinality(recent)), 0)::integer AS n FROM login_attempts WHERE subject = ANY($1::text[])',
+        [socketAddresses.flatMap((ip) => [hash(`address:${ip}`), hash(`pair:${ip}\n${EMAIL}`)])],
       );
       expect(failures.rows[0]?.n).toBe(0);
       const wrong = await fetch(`${server.url}/api/v1/admin/login`, {
@@ -481,13 +512,13 @@ describe('over a real HTTP server', () => {
         body: JSON.stringify({ email: 'someone@example.org', password: 'wrong password!' }),
       });
       expect(wrong.status).toBe(401);
-      const counted = await test.engine.db.query<{ subject: string }>('SELECT subject FROM auth_failures');
+      const counted = await test.engine.db.query<{ subject: string }>('SELECT subject FROM login_attempts');
       const subjects = counted.rows.map((row) => row.subject);
-      const hash = (value: string) => createHash('sha256').update(value).digest('hex');
-      expect(subjects.includes(hash('ip:127.0.0.1')) || subjects.includes(hash('ip:::ffff:127.0.0.1'))).toBe(
+      expect(socketAddresses.some((ip) => subjects.includes(hash(`pair:${ip}\nsomeone@example.org`)))).toBe(
         true,
       );
-      expect(subjects).not.toContain(hash('ip:198.18.0.1'));
+      expect(subjects).not.toContain(hash('address:198.18.0.1'));
+      expect(subjects).not.toContain(hash('pair:198.18.0.1\nsomeone@example.org'));
     } finally {
       await server.close();
     }
