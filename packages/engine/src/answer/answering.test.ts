@@ -131,6 +131,15 @@ describe('answering', () => {
     expect(verdict.checks.find((check) => check.id === 'compositions')?.status).toBe('pass');
   });
 
+  it('answers a comparison with both figures, "bandingkan … selisihnya" asking for that kind', async () => {
+    const result = await test.engine.ask('apbn', {
+      question: 'Bandingkan pendapatan negara dan belanja negara APBN 2023, selisihnya berapa?',
+    });
+    expect(result.found).toBe(true);
+    expect(result.answer).toContain('Rp3.061.176.344.456.000,00');
+    expect(result.answer).toMatch(/Pendapatan Negara Tahun Anggaran 2023/);
+  });
+
   it('names the provision whose figure OCR misread instead of quoting it', async () => {
     // UU 20/2019 Pasal 3: "Rp2.233. 196.7O 1.660.0O0,0O (dua kuadriliun …)": letters in the digits.
     const indonesian = await test.engine.ask('apbn', { question: 'berapa pendapatan negara tahun 2020?' });

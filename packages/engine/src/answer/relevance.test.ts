@@ -100,6 +100,23 @@ describe('words that name the kind of answer', () => {
     expect(relevanceOf(plan, terms, new Set(['balap']), rule).score).toBeCloseTo((6 / 14) * 0.6, 3);
   });
 
+  it('cover "bandingkan … turun berapa" with the amounts a comparison states', () => {
+    const comparison = {
+      wordings: [
+        {
+          lexemes: [
+            { lexeme: 'defisit', df: 9, idf: 3 },
+            { lexeme: 'banding', df: 2, idf: 5 },
+          ],
+          total: 10,
+        },
+      ],
+      asked: new Set(['banding']),
+    };
+    const amounts = 'terdapat defisit anggaran sebesar Rp598.151.433.061.000,00';
+    expect(relevanceOf({ intent: 'comparison' }, comparison, new Set(['defisit']), amounts).score).toBe(1);
+  });
+
   it('take a length of time for a duration question', () => {
     const duration = { intent: 'requirement' as const, requirement: 'duration' as const };
     expect(answersIntent(duration, 'STNK berlaku selama 5 (lima) tahun.')).toBe(true);

@@ -61,7 +61,9 @@ const KIND_WORDS: Partial<Record<string, string>> = {
   age: 'umur usia berumur berusia minimal minimum tua age aged old',
   duration: 'lama durasi jangka waktu duration long',
   figure: 'jumlah total nilai besaran besarnya angka amount figure',
-  comparison: 'jumlah total nilai besaran besarnya angka amount figure selisih bedanya difference',
+  comparison: `jumlah total nilai besaran besarnya angka amount figure selisih beda bedanya perbedaan
+    bandingkan dibandingkan perbandingan naik turun kenaikan penurunan compare comparison difference
+    increase decrease`,
   definition: 'arti artinya pengertian definisi maksud dimaksud meaning definition defined',
 };
 
