@@ -120,13 +120,15 @@ export async function runCliIngest(
   };
   delete env['DATABASE_URL'];
   const started = nowMs();
-  const child = useTime
-    ? spawn(TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args], {
-        env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-    : spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(
+    useTime
+      ? spawn(TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args], {
+          env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+      : spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const polled = useTime ? null : watchPeak(child.pid!);
   let stdout = '';
   let stderr = '';
@@ -185,6 +187,18 @@ export async function runCliIngest(
   };
 }
 
+/** Children still running: killed (their whole process group) when the bench exits, even on an error. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) killGroup(child);
+});
+
+function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 function killGroup(child: ChildProcess): void {
   try {
     process.kill(-child.pid!, 'SIGKILL');
@@ -217,11 +231,13 @@ export async function startServe(dataDir: string, env: Record<string, string> = 
   };
   delete childEnv['DATABASE_URL'];
   delete childEnv['PORT'];
-  const child = spawn(process.execPath, [saksiBin, 'serve', '--port', '0', '--no-demo'], {
-    env: childEnv,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = track(
+    spawn(process.execPath, [saksiBin, 'serve', '--port', '0', '--no-demo'], {
+      env: childEnv,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   const output = { stdout: '', stderr: '' };
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (output.stdout += text));
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (output.stderr += text));
