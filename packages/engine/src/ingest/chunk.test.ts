@@ -13,6 +13,11 @@ function documentOf(blocks: Block[], mime = 'text/markdown'): ParsedDocument {
   return { title: 'Test', mime, metadata: {}, blocks };
 }
 
+/** The anchor the Markdown reader gives a heading of plain words. */
+function slugOf(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, '-');
+}
+
 function heading(text: string, level: number, sectionPath: string[]): Block {
   return { kind: 'heading', text, level, section_path: sectionPath };
 }
@@ -72,7 +77,7 @@ describe('chunkDocument', () => {
     expect(chunks.every((chunk) => chunk.kind === 'text')).toBe(true);
   });
 
-  it('keeps a parent heading with its first subsection and emits an empty section heading alone', () => {
+  it('keeps a parent heading with its first subsection and merges an empty section into the next', () => {
     const blocks: Block[] = [
       heading('Panduan', 1, ['Panduan']),
       heading('Kosong', 2, ['Panduan', 'Kosong']),
@@ -84,11 +89,56 @@ describe('chunkDocument', () => {
     const chunks = chunkDocument(documentOf(blocks));
     checkInvariants(chunks);
     expect(chunks.map((chunk) => chunk.text)).toEqual([
-      'Panduan\n\nKosong',
-      'Isi\n\nDetail\n\nTeks detail.',
+      'Panduan\n\nKosong\n\nIsi\n\nDetail\n\nTeks detail.',
       'Penutup',
     ]);
-    expect(chunks[1]!.section_path).toEqual(['Panduan', 'Isi', 'Detail']);
+    // The merged chunk keeps the path of the heading whose section has the text.
+    expect(chunks[0]!.section_path).toEqual(['Panduan', 'Isi', 'Detail']);
+  });
+
+  it('packs a run of empty headings into chunks of at most the budget (20,000 headings)', () => {
+    const markdown = Array.from({ length: 20_000 }, (_, i) => `# h${i}\n`).join('');
+    const chunks = chunkDocument(parseMarkdown(markdown, 'headings.md'));
+    checkInvariants(chunks);
+    expect(chunks.length).toBeLessThan(500);
+    for (const chunk of chunks) expect(chunk.token_count).toBeLessThanOrEqual(350);
+    // Every heading is kept, once, in order.
+    const texts = chunks.flatMap((chunk) => chunk.text.split('\n\n'));
+    expect(texts).toEqual(Array.from({ length: 20_000 }, (_, i) => `h${i}`));
+    // A chunk of sibling headings links to its first heading.
+    expect(chunks[1]!.anchor).toBe(slugOf(chunks[1]!.text.split('\n\n')[0]!));
+    // …and carries its path (a Markdown heading's path is its parent's: none at the top level).
+    expect(chunks[1]!.section_path).toEqual([]);
+  });
+
+  it('emits headings alone before a table or code block and at the end, nesting to the innermost', () => {
+    const chunks = chunkDocument(
+      documentOf([
+        heading('API', 1, ['API']),
+        heading('Options', 2, ['API', 'Options']),
+        { kind: 'code', text: 'const options = {};', section_path: ['API', 'Options'] },
+        heading('Kosong', 2, ['API', 'Kosong']),
+        heading('Akhir', 2, ['API', 'Akhir']),
+      ]),
+    );
+    checkInvariants(chunks);
+    expect(chunks.map((chunk) => [chunk.kind, chunk.text, chunk.section_path])).toEqual([
+      ['text', 'API\n\nOptions', ['API', 'Options']],
+      ['code', 'const options = {};', ['API', 'Options']],
+      ['text', 'Kosong\n\nAkhir', ['API', 'Kosong']],
+    ]);
+  });
+
+  it('never merges an empty legal heading forward, even with levels', () => {
+    const chunks = chunkDocument(
+      documentOf([
+        { ...heading('BAB I', 1, ['BAB I']), legal: { bab: 'I' } },
+        { ...heading('BAB II', 1, ['BAB II']), legal: { bab: 'II' } },
+        { ...heading('Pasal 1', 2, ['BAB II', 'Pasal 1']), legal: { bab: 'II', pasal: '1' } },
+        legalBlock('Isi pasal satu.', { bab: 'II', pasal: '1' }),
+      ]),
+    );
+    expect(chunks.map((chunk) => chunk.text)).toEqual(['BAB I', 'BAB II\n\nPasal 1\n\nIsi pasal satu.']);
   });
 
   it('packs a section up to the budget without splitting blocks or overlapping them', () => {
@@ -396,12 +446,11 @@ describe('chunk anchors', () => {
     expect(pieces.length).toBeGreaterThan(0);
     expect(pieces.every(([, , anchor]) => anchor === 'getstate')).toBe(true);
     expect(anchors.find(([kind]) => kind === 'table')?.[2]).toBe('getstate');
-    // A heading alone (its section has no text) links to itself; duplicates get -1, -2.
-    expect(anchors.slice(-3)).toEqual([
-      ['text', 'Methods', 'methods-1'],
-      ['text', 'Empty section', 'empty-section'],
-      ['text', 'Methods', 'methods-2'],
-    ]);
+    // Empty sections merge into the next one, whose heading (duplicates get -1, -2) the chunk links to.
+    expect(chunks.at(-1)!.text).toBe(
+      'Methods\n\nEmpty section\n\nMethods\n\nThe third Methods heading.',
+    );
+    expect(anchors.at(-1)).toEqual(['text', 'Methods', 'methods-2']);
   });
 
   it('leaves chunks of documents without heading anchors without one', () => {

@@ -10,9 +10,16 @@
  *   heading of one Pasal is never prepended to another Pasal's text. A legal unit over the budget is
  *   split between lines (its points), never inside a line unless that line alone is too long.
  * - Other prose: consecutive blocks of one section (same `section_path`, no heading in between) are
- *   packed up to the token budget. A heading is prepended to the content that follows it; it is a chunk
- *   of its own only when its section has no prose (it is followed by another heading of the same or a
- *   higher level — both levels known —, by a table or code block, or by the end of the document).
+ *   packed up to the token budget. A heading is prepended to the content that follows it.
+ * - Empty sections merge forward: a heading followed by another heading (a section with no text of its
+ *   own) waits with it for the next text, so "## A" "## B" "text" is one chunk "A / B / text" that
+ *   keeps the path and anchor of B, the heading whose section has the text. Headings are a chunk of
+ *   their own only when no text can take them: before a table or code block, at the end of the
+ *   document, or when the waiting headings alone fill the token budget (a document of 20,000 empty
+ *   headings makes chunks of packed headings, not 20,000 chunks). Such a chunk takes the path and anchor
+ *   of its first heading, or of the innermost heading when they nest (a parent and its first child).
+ *   Legal headings (a BAB or Pasal) never merge forward into another unit: a legal document keeps one
+ *   chunk per Pasal/ayat.
  * - A single block over the budget is split with {@link splitByTokens}; only the pieces of that block
  *   overlap, never neighbouring blocks.
  *
@@ -94,8 +101,9 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
   // Prose packing state: the current group key and the units waiting to be packed.
   let groupKey: string | undefined;
   let group: ProseUnit[] = [];
-  // Headings not yet attached to content, outermost first.
+  // Headings not yet attached to content, outermost first, and their tokens.
   let pendingHeadings: Block[] = [];
+  let pendingTokens = 0;
 
   const flushGroup = (): void => {
     if (group.length > 0) packProse(group, maxTokens, overlapTokens, emit);
@@ -103,19 +111,20 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
     groupKey = undefined;
   };
   const flushHeadings = (): void => {
-    const last = pendingHeadings.at(-1);
-    if (last !== undefined) {
+    const owner = headingRunOwner(pendingHeadings);
+    if (owner !== undefined) {
       emit({
         text: pendingHeadings.map((heading) => heading.text).join(BLOCK_SEPARATOR),
         kind: 'text',
         page: firstPage(pendingHeadings),
-        section_path: [...last.section_path],
-        anchor: last.anchor,
+        section_path: [...owner.section_path],
+        anchor: owner.anchor,
         table_html: undefined,
-        legal: copyLegal(last.legal),
+        legal: copyLegal(owner.legal),
       });
     }
     pendingHeadings = [];
+    pendingTokens = 0;
   };
 
   for (const source of document.blocks) {
@@ -125,14 +134,21 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
       case 'heading': {
         flushGroup();
         const parent = pendingHeadings.at(-1);
-        // A pending heading of the same or a deeper level has an empty section: emit it alone. Without
+        const tokens = countTokens(block.text);
+        // A pending heading of the same or a deeper level has an empty section: it merges forward with
+        // this one, unless either is a legal heading (then it is emitted alone, as a legal unit). Without
         // levels on both (e.g. legal headings "BAB I", "Pasal 1") the headings stay together.
-        if (parent?.level !== undefined && block.level !== undefined && parent.level >= block.level) {
+        const emptySection =
+          parent?.level !== undefined && block.level !== undefined && parent.level >= block.level;
+        if (emptySection && (parent.legal !== undefined || block.legal !== undefined)) {
           flushHeadings();
         } else if (pendingHeadings.some((pending) => legalConflict(pending, block))) {
           flushHeadings();
+        } else if (pendingHeadings.length > 0 && pendingTokens + tokens > maxTokens) {
+          flushHeadings();
         }
         pendingHeadings.push(block);
+        pendingTokens += tokens;
         break;
       }
       case 'table':
@@ -177,6 +193,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           page: firstPage([...pendingHeadings, block]),
         });
         pendingHeadings = [];
+        pendingTokens = 0;
       }
     }
   }
@@ -246,6 +263,19 @@ function legalConflict(a: Block, b: Block): boolean {
   const right = b.legal;
   if (left?.pasal === undefined || right?.pasal === undefined) return false;
   return left.pasal !== right.pasal || (left.penjelasan === true) !== (right.penjelasan === true);
+}
+
+/**
+ * The heading whose path and anchor a chunk of headings alone takes: the first, or — while each next
+ * heading nests inside the previous one (deeper level, or levels unknown) — the innermost of that chain.
+ */
+function headingRunOwner(headings: Block[]): Block | undefined {
+  let owner = headings[0];
+  for (const heading of headings.slice(1)) {
+    if (owner?.level !== undefined && heading.level !== undefined && heading.level <= owner.level) break;
+    owner = heading;
+  }
+  return owner;
 }
 
 function firstPage(blocks: Block[]): number | undefined {
