@@ -23,14 +23,17 @@ import type { JobHandler } from '../jobs/worker.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
 import { detectType, MIME_TYPES } from './detect.js';
 import { IngestError, isIngestError } from './errors.js';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 import {
   type DocumentRecord,
+  deleteStagedChunks,
   findDocumentBySha,
   getDocument,
   type IngestInput,
-  insertChunks,
   numberValue,
   prepareDocument,
+  requireStagedChunks,
+  storeChunks,
   stringValue,
 } from './pipeline.js';
 
@@ -318,9 +321,15 @@ export interface IngestJobContext {
   embedding: EmbeddingModel;
   /** The quotas of a job's workspace. */
   quotas(workspaceId: string): Promise<EffectiveQuotas>;
+  /** Chunk, text and memory bounds per document (default {@link DEFAULT_INGEST_LIMITS}). */
+  limits?: IngestLimits;
 }
 
-/** The `ingest` job: parse, chunk, hash, embed; then commit everything, once, in one transaction. */
+/**
+ * The `ingest` job: parse, chunk, hash, embed; stage the chunks in batches while the document is
+ * PROCESSING (invisible to retrieval); then one short transaction checks they are all there, makes the
+ * document READY and completes the job — last, so its `finished_at` is when the document became READY.
+ */
 export function ingestJobHandler(context: IngestJobContext): JobHandler {
   return async (job, worker) => {
     const { db } = worker;
@@ -365,7 +374,12 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
     );
     try {
       const { parsed, prepared, root } = await prepareDocument(
-        { embedding: context.embedding, maxBytes: quotas.max_document_bytes, maxPages: quotas.max_pages },
+        {
+          embedding: context.embedding,
+          maxBytes: quotas.max_document_bytes,
+          maxPages: quotas.max_pages,
+          limits: context.limits ?? DEFAULT_INGEST_LIMITS,
+        },
         collection,
         input,
         async (stage, progress) => {
@@ -378,12 +392,19 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
         },
       );
       const metadata = { ...parsed.metadata, ...input.metadata };
+      const held = () => {
+        if (worker.signal.aborted) throw new EngineError('CONFLICT', 'Another worker took over this job.');
+      };
+      // Chunks an earlier attempt staged before its worker died go first.
+      held();
+      await deleteStagedChunks(db, documentId);
+      await storeChunks(db, documentId, collection, prepared, held);
       await db.transaction(async (tx) => {
-        await completeJob(tx, job, { documentId });
+        await requireStagedChunks(tx, documentId, prepared.length);
         const updated = await tx.query(
           `UPDATE documents SET status = 'READY', stage = 'done', error = NULL, title = $2, mime = $3, metadata = $4,
              document_type = COALESCE(document_type, $5), fiscal_year = COALESCE(fiscal_year, $6), source = COALESCE(source, $7),
-             root = $8, chunk_count = $9, pages = $10, updated_at = now()
+             root = $8, chunk_count = $9, pages = $10, updated_at = clock_timestamp()
            WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
           [
             documentId,
@@ -401,7 +422,6 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
         if (updated.rowCount === 0) {
           throw new EngineError('CONFLICT', 'The document changed while it was being ingested.');
         }
-        await insertChunks(tx, documentId, collection, prepared);
         await indexBudgetFigures(tx, documentId);
         await audit(tx, input.uploader, 'document.ingest', documentId, {
           collection: collection.name,
@@ -411,6 +431,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
           job: job.id,
           attempt: job.attempts,
         });
+        await completeJob(tx, job, { documentId });
         const ready = (await getDocument(tx, documentId))!;
         const finished = (await getJob(tx, job.id))!;
         await enqueueWebhookEvent(tx, {
@@ -465,7 +486,7 @@ async function finishFailed(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const claimed = await tx.query(
-      `UPDATE jobs SET status = 'FAILED', error = $3, finished_at = now(), locked_until = NULL, updated_at = now()
+      `UPDATE jobs SET status = 'FAILED', error = $3, finished_at = clock_timestamp(), locked_until = NULL, updated_at = clock_timestamp()
         WHERE id = $1 AND claim_token = $2 AND status = 'RUNNING'`,
       [job.id, job.claim_token, JSON.stringify(error)],
     );
@@ -484,6 +505,8 @@ async function failDocument(
     [documentId, JSON.stringify(error)],
   );
   if (updated.rowCount === 0) return;
+  // Nothing partial stays: chunks staged before the failure go with it.
+  await tx.query('DELETE FROM chunks WHERE document_id = $1', [documentId]);
   const document = (await getDocument(tx, documentId))!;
   const job = document.job_id ? await getJob(tx, document.job_id) : null;
   const workspace = await tx.query<{ workspace_id: string }>(

@@ -447,9 +447,7 @@ describe('chunk anchors', () => {
     expect(pieces.every(([, , anchor]) => anchor === 'getstate')).toBe(true);
     expect(anchors.find(([kind]) => kind === 'table')?.[2]).toBe('getstate');
     // Empty sections merge into the next one, whose heading (duplicates get -1, -2) the chunk links to.
-    expect(chunks.at(-1)!.text).toBe(
-      'Methods\n\nEmpty section\n\nMethods\n\nThe third Methods heading.',
-    );
+    expect(chunks.at(-1)!.text).toBe('Methods\n\nEmpty section\n\nMethods\n\nThe third Methods heading.');
     expect(anchors.at(-1)).toEqual(['text', 'Methods', 'methods-2']);
   });
 
