@@ -11,7 +11,7 @@
  * same root. Another workspace shares only the stored blob — it parses its own copy and sees none of
  * the first workspace's rows.
  */
-import { sha256, toHex } from '@saksi/proof';
+import { toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
@@ -21,6 +21,7 @@ import { newId } from '../ids.js';
 import { type ClaimedJob, completeJob, enqueueJob, getJob, type JobRow } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
+import { readBlob, sha256Hex, storeBlob } from './blob-store.js';
 import { detectType, MIME_TYPES } from './detect.js';
 import { IngestError, isIngestError } from './errors.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
@@ -108,7 +109,7 @@ export async function submitDocument(
       { status: 413 },
     );
   }
-  const originalSha = toHex(sha256(input.bytes));
+  const originalSha = await sha256Hex(input.bytes);
 
   const existing = await findDocumentBySha(db, collection.id, originalSha);
   if (existing) return reuseExisting(context, collection, existing);
@@ -126,11 +127,10 @@ export async function submitDocument(
   if (copied) return copied;
 
   const payload = ingestPayload(input);
+  // The original first, in parts (content-addressed, so a concurrent upload of the same bytes writes
+  // the same rows); then the document and its job, at once.
+  await storeBlob(db, originalSha, input.bytes);
   const created = await db.transaction(async (tx) => {
-    await tx.query(
-      'INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING',
-      [originalSha, input.bytes, input.bytes.length],
-    );
     const documentId = newId('doc');
     const inserted = await tx.query(
       `INSERT INTO documents (id, collection_id, title, filename, mime, original_sha256, size, metadata, document_type,
@@ -350,14 +350,11 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
     const collection = await collectionById(db, job.collection_id);
     const workspaceId = collection.workspace_id;
     const quotas = await context.quotas(workspaceId);
-    const blob = await db.query<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE sha256 = $1', [
-      document.original_sha256,
-    ]);
-    const bytes = blob.rows[0]?.bytes;
+    const bytes = await readBlob(db, document.original_sha256);
     if (!bytes) throw new EngineError('INGEST_FAILED', 'The stored file is missing; upload it again.');
     const payload = job.payload as unknown as IngestPayload;
     const input: IngestInput = {
-      bytes: new Uint8Array(bytes),
+      bytes,
       filename: payload.filename ?? document.filename,
       ...(payload.mime ? { mime: payload.mime } : {}),
       ...(payload.title ? { title: payload.title } : {}),

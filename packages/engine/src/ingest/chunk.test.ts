@@ -111,21 +111,47 @@ describe('chunkDocument', () => {
     expect(chunks[1]!.section_path).toEqual([]);
   });
 
-  it('emits headings alone before a table or code block and at the end, nesting to the innermost', () => {
+  it('opens a table or code chunk with the headings or tiny section before it; emits headings alone at the end', () => {
+    const long = longParagraph(4, 'L');
     const chunks = chunkDocument(
       documentOf([
         heading('API', 1, ['API']),
         heading('Options', 2, ['API', 'Options']),
         { kind: 'code', text: 'const options = {};', section_path: ['API', 'Options'] },
+        heading('Tabel', 2, ['API', 'Tabel']),
+        paragraph(long, ['API', 'Tabel']),
+        {
+          kind: 'table',
+          text: 'a | b',
+          html: '<table><tr><td>a</td><td>b</td></tr></table>',
+          section_path: ['API', 'Tabel'],
+        },
         heading('Kosong', 2, ['API', 'Kosong']),
         heading('Akhir', 2, ['API', 'Akhir']),
       ]),
     );
     checkInvariants(chunks);
     expect(chunks.map((chunk) => [chunk.kind, chunk.text, chunk.section_path])).toEqual([
-      ['text', 'API\n\nOptions', ['API', 'Options']],
-      ['code', 'const options = {};', ['API', 'Options']],
+      ['code', 'API\n\nOptions\n\nconst options = {};', ['API', 'Options']],
+      // A section over the tiny size stays a chunk of its own.
+      ['text', `Tabel\n\n${long}`, ['API', 'Tabel']],
+      ['table', 'a | b', ['API', 'Tabel']],
+      // Headings alone at the end: the first one's path, as siblings.
       ['text', 'Kosong\n\nAkhir', ['API', 'Kosong']],
+    ]);
+  });
+
+  it('never carries a legal heading or legal text into a table', () => {
+    const chunks = chunkDocument(
+      documentOf([
+        { ...heading('Pasal 3', 2, ['BAB I', 'Pasal 3']), legal: { bab: 'I', pasal: '3' } },
+        legalBlock('Rincian:', { bab: 'I', pasal: '3' }),
+        { kind: 'table', text: 'a | b', section_path: ['BAB I'], legal: { bab: 'I', pasal: '3' } },
+      ]),
+    );
+    expect(chunks.map((chunk) => [chunk.kind, chunk.text])).toEqual([
+      ['text', 'Pasal 3\n\nRincian:'],
+      ['table', 'a | b'],
     ]);
   });
 
@@ -202,15 +228,16 @@ describe('chunkDocument', () => {
       { maxTokens: 50 },
     );
     checkInvariants(chunks);
-    expect(chunks).toHaveLength(3);
-    const chunk = chunks[1]!;
+    // The one-line lead-in is a tiny section: it opens the table's chunk instead of being a chunk.
+    expect(chunks).toHaveLength(2);
+    const chunk = chunks[0]!;
     expect(chunk.kind).toBe('table');
-    expect(chunk.text).toBe(text);
+    expect(chunk.text).toBe(`Rincian anggaran berikut.\n\n${text}`);
     expect(chunk.table_html).toBe(html);
     expect(chunk.page).toBe(4);
     expect(chunk.token_count).toBeGreaterThan(50);
-    expect(chunks[0]!.table_html).toBeUndefined();
-    expect(chunks[2]!.page).toBe(5);
+    expect(chunks[1]!.table_html).toBeUndefined();
+    expect(chunks[1]!.page).toBe(5);
   });
 
   it('makes one chunk per code block and splits only huge ones by lines', () => {
@@ -225,9 +252,9 @@ describe('chunkDocument', () => {
       { maxTokens: 100 },
     );
     checkInvariants(chunks);
-    expect(chunks[0]!.text).toBe('Contoh:');
-    expect(chunks[1]).toMatchObject({ kind: 'code', text: small });
-    const pieces = chunks.slice(2);
+    // "Contoh:" is a tiny section: it opens the code block's chunk.
+    expect(chunks[0]).toMatchObject({ kind: 'code', text: `Contoh:\n\n${small}` });
+    const pieces = chunks.slice(1);
     expect(pieces.length).toBeGreaterThan(4);
     for (const piece of pieces) {
       expect(piece.kind).toBe('code');

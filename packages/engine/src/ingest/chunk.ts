@@ -13,13 +13,14 @@
  *   packed up to the token budget. A heading is prepended to the content that follows it.
  * - Empty sections merge forward: a heading followed by another heading (a section with no text of its
  *   own) waits with it for the next text, so "## A" "## B" "text" is one chunk "A / B / text" that
- *   keeps the path and anchor of B, the heading whose section has the text. Headings are a chunk of
- *   their own only when no text can take them: before a table or code block, at the end of the
- *   document, or when the waiting headings alone fill the token budget (a document of 20,000 empty
- *   headings makes chunks of packed headings, not 20,000 chunks). Such a chunk takes the path and anchor
- *   of its first heading, or of the innermost heading when they nest (a parent and its first child).
- *   Legal headings (a BAB or Pasal) never merge forward into another unit: a legal document keeps one
- *   chunk per Pasal/ayat.
+ *   keeps the path and anchor of B, the heading whose section has the text. Headings right before a
+ *   table or code block, and a tiny section there (at most {@link TINY_SECTION_TOKENS} tokens, such as
+ *   "Example" or "Run it:"), open that block's chunk. Headings are a chunk of their own only at the end
+ *   of the document, or when the waiting headings alone fill the token budget (a document of 20,000
+ *   empty headings makes chunks of packed headings, not 20,000 chunks). Such a chunk takes the path and
+ *   anchor of its first heading, or of the innermost heading when they nest (a parent and its first
+ *   child). Legal text never merges: a legal heading (a BAB or Pasal) is not carried into another
+ *   unit, nor into a table, so a legal document keeps one chunk per Pasal/ayat.
  * - A single block over the budget is split with {@link splitByTokens}; only the pieces of that block
  *   overlap, never neighbouring blocks.
  *
@@ -44,6 +45,8 @@ export interface ChunkOptions {
 export const DEFAULT_MAX_TOKENS = 350;
 export const DEFAULT_OVERLAP_TOKENS = 40;
 export const DEFAULT_CONTEXT_CHARS = 300;
+/** A section of at most this many tokens right before a table or code block joins that block's chunk. */
+const TINY_SECTION_TOKENS = 24;
 /** A code block is split (by lines) only when longer than this many budgets. */
 const CODE_SPLIT_FACTOR = 4;
 const BLOCK_SEPARATOR = '\n\n';
@@ -127,6 +130,32 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
     pendingTokens = 0;
   };
 
+  // What waits before a table or code block and joins it rather than becoming a chunk of its own: its
+  // headings, or the whole of a tiny section (a lead-in such as "Example:"). Never legal text.
+  const takeLead = (block: Block): string => {
+    const parts: string[] = [];
+    const tokens = group.reduce((total, unit) => total + unit.tokens, 0);
+    const legal = block.legal !== undefined;
+    if (
+      !legal &&
+      group.length > 0 &&
+      tokens <= TINY_SECTION_TOKENS &&
+      group.every((unit) => !unit.block.legal)
+    ) {
+      parts.push(...group.map((unit) => unit.text));
+      group = [];
+      groupKey = undefined;
+    }
+    flushGroup();
+    if (!legal && pendingHeadings.length > 0 && pendingHeadings.every((heading) => !heading.legal)) {
+      parts.push(...pendingHeadings.map((heading) => heading.text));
+      pendingHeadings = [];
+      pendingTokens = 0;
+    }
+    flushHeadings();
+    return parts.length > 0 ? parts.join(BLOCK_SEPARATOR) + BLOCK_SEPARATOR : '';
+  };
+
   for (const source of document.blocks) {
     const block = cleanBlock(source);
     if (block === undefined) continue;
@@ -151,11 +180,10 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         pendingTokens += tokens;
         break;
       }
-      case 'table':
-        flushGroup();
-        flushHeadings();
+      case 'table': {
+        const lead = takeLead(block);
         emit({
-          text: block.text,
+          text: lead + block.text,
           kind: 'table',
           page: block.page,
           section_path: [...block.section_path],
@@ -164,12 +192,12 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           legal: copyLegal(block.legal),
         });
         break;
-      case 'code':
-        flushGroup();
-        flushHeadings();
+      }
+      case 'code': {
+        let lead = takeLead(block);
         for (const text of splitCode(block.text, maxTokens)) {
           emit({
-            text,
+            text: lead + text,
             kind: 'code',
             page: block.page,
             section_path: [...block.section_path],
@@ -177,8 +205,10 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
             table_html: undefined,
             legal: copyLegal(block.legal),
           });
+          lead = '';
         }
         break;
+      }
       default: {
         // A "Pasal 5" heading never introduces Pasal 6 content.
         if (pendingHeadings.some((pending) => legalConflict(pending, block))) flushHeadings();

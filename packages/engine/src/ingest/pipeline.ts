@@ -10,7 +10,7 @@
  * and leaves only the job row saying which stage failed and why; the same bytes ingested again into
  * the same collection return the existing document.
  */
-import { sha256, toHex } from '@saksi/proof';
+import { toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
@@ -18,6 +18,7 @@ import { embedMany } from '../embed/embed-many.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
+import { sha256Hex, storeBlob } from './blob-store.js';
 import { detectType } from './detect.js';
 import { isIngestError } from './errors.js';
 import {
@@ -348,7 +349,7 @@ export async function ingestDocument(
       { status: 413 },
     );
   }
-  const originalSha = toHex(sha256(input.bytes));
+  const originalSha = await sha256Hex(input.bytes);
   const existing = await findDocumentBySha(db, collection.id, originalSha);
   const jobId = newId('job');
   if (existing) {
@@ -366,7 +367,7 @@ export async function ingestDocument(
   );
 
   let stage: IngestStage = 'parsing';
-  let staged: string | undefined;
+  let staged: { blob: string; documentId?: string } | undefined;
   try {
     const { parsed, prepared, root } = await prepareDocument(context, collection, input, (next, progress) => {
       stage = next;
@@ -379,11 +380,9 @@ export async function ingestDocument(
     const title = input.title ?? parsed.title;
     // Staged: the document is PROCESSING while its chunks go in, batch by batch; retrieval reads READY
     // documents only, and the last transaction makes it READY at once.
+    await storeBlob(db, originalSha, input.bytes);
+    staged = { blob: originalSha };
     await db.transaction(async (tx) => {
-      await tx.query(
-        'INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING',
-        [originalSha, input.bytes, input.bytes.length],
-      );
       await tx.query(
         `INSERT INTO documents (id, collection_id, title, filename, mime, original_sha256, size, metadata, document_type, fiscal_year,
            source, uploader, status, stage, root, chunk_count, pages)
@@ -407,7 +406,7 @@ export async function ingestDocument(
         ],
       );
     });
-    staged = documentId;
+    staged = { blob: originalSha, documentId };
     await storeChunks(db, documentId, collection, prepared);
     await db.transaction(async (tx) => {
       await requireStagedChunks(tx, documentId, prepared.length);
@@ -445,7 +444,7 @@ export async function ingestDocument(
     return { document: document!, job_id: jobId, deduplicated: false };
   } catch (error) {
     // Nothing of a failed ingestion stays: its staged document and chunks go.
-    if (staged !== undefined) await discardStagedDocument(db, staged).catch(() => undefined);
+    if (staged !== undefined) await discardStaged(db, staged).catch(() => undefined);
     // Same bytes stored by a concurrent ingestion between our check and our insert: that is a dedupe.
     const raced = await findDocumentBySha(db, collection.id, originalSha).catch(() => null);
     if (raced) {
@@ -601,10 +600,19 @@ export async function deleteStagedChunks(db: Queryable, documentId: string): Pro
   }
 }
 
-/** A synchronous ingestion that failed after staging: its chunks, then its document, go. */
-async function discardStagedDocument(db: Database, documentId: string): Promise<void> {
-  await deleteStagedChunks(db, documentId);
-  await db.query(`DELETE FROM documents WHERE id = $1 AND status = 'PROCESSING'`, [documentId]);
+/**
+ * A synchronous ingestion that failed after staging: its chunks, its document, then its original
+ * unless another document holds the same bytes.
+ */
+async function discardStaged(db: Database, staged: { blob: string; documentId?: string }): Promise<void> {
+  if (staged.documentId !== undefined) {
+    await deleteStagedChunks(db, staged.documentId);
+    await db.query(`DELETE FROM documents WHERE id = $1 AND status = 'PROCESSING'`, [staged.documentId]);
+  }
+  await db.query(
+    'DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM documents WHERE original_sha256 = $1)',
+    [staged.blob],
+  );
 }
 
 /** Deletes a document and its chunks (its blob stays if another document shares it). */

@@ -1,0 +1,251 @@
+/**
+ * Ingestion under hostile sizes (bench/README.md, "Ingestion benchmark"): for each file, a fresh engine
+ * on PGlite ingests it the way an API upload is ingested (`engine.submit`, then the job worker) while
+ * three samplers run — the event-loop gap, the peak RSS and the latency of `engine.health()` (what
+ * `/api/v1/health` answers). Each case runs in a child process of its own, so one case's memory does
+ * not show in the next. The baseline is the same samplers over an engine left idle, in the same run:
+ * every stall and health figure is also shown as a ratio to it.
+ *
+ * Nothing is asserted about time; it fails only on a broken setup (a case with no outcome).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../packages/engine/src/config.js';
+import { Engine } from '../packages/engine/src/engine.js';
+import { check, fixed, gitRevision, printTable, writeResults } from './engine-harness.js';
+import {
+  emptyHeadings,
+  type LoopSample,
+  type ProbeSample,
+  sampleEventLoop,
+  samplePeakRss,
+  sampleProbe,
+  statuteMarkdown,
+  statuteSentences,
+  textPdf,
+} from './ingest-harness.js';
+
+const quick = process.argv.includes('--quick');
+const STALL_TARGET_MS = 100;
+const RSS_TARGET_MB = 512;
+const HEALTH_TARGET_P99_MS = 200;
+const IDLE_MS = 3_000;
+const MB = 1024 * 1024;
+
+interface Case {
+  name: string;
+  filename: string;
+  build(pool: readonly string[]): Uint8Array;
+}
+
+const CASES: Case[] = [
+  { name: '20,000 empty headings', filename: 'headings.md', build: () => emptyHeadings(20_000) },
+  ...(quick
+    ? [
+        {
+          name: '1 MB statute Markdown',
+          filename: 'statute-1mb.md',
+          build: (pool: readonly string[]) => statuteMarkdown(pool, MB, 1),
+        },
+        {
+          name: '300-page PDF',
+          filename: 'pages-300.pdf',
+          build: (pool: readonly string[]) => textPdf(pool, 300, 20, 3),
+        },
+      ]
+    : [
+        {
+          name: '5 MB statute Markdown',
+          filename: 'statute-5mb.md',
+          build: (pool: readonly string[]) => statuteMarkdown(pool, 5 * MB, 5),
+        },
+        {
+          name: '50 MB statute Markdown',
+          filename: 'statute-50mb.md',
+          build: (pool: readonly string[]) => statuteMarkdown(pool, 49 * MB, 50),
+        },
+        {
+          name: '2,000-page PDF',
+          filename: 'pages-2000.pdf',
+          build: (pool: readonly string[]) => textPdf(pool, 2_000, 20, 7),
+        },
+        {
+          name: '6,000-page PDF',
+          filename: 'pages-6000.pdf',
+          build: (pool: readonly string[]) => textPdf(pool, 6_000, 4, 11),
+        },
+      ]),
+];
+
+interface CaseResult {
+  name: string;
+  bytes: number;
+  outcome: string;
+  seconds: number;
+  rssBeforeMb: number;
+  rssRiseMb: number;
+  loop: LoopSample;
+  health: ProbeSample;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A child: one case (or the idle baseline) on a fresh engine
+
+async function runChild(name: string): Promise<CaseResult> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'saksi-ingest-bench-'));
+  const config = loadConfig(
+    { SAKSI_DATA_DIR: dataDir, SAKSI_ANCHOR: 'none', SAKSI_DEMO: '0', SAKSI_WORKER: 'off' },
+    dataDir,
+  );
+  const engine = await Engine.open({ config });
+  try {
+    const pool = await statuteSentences();
+    // Warm-up: the extraction thread starts and the collection exists before anything is measured.
+    await engine.ingest('bench-ingest', {
+      bytes: statuteMarkdown(pool, 100 * 1024, 99),
+      filename: 'warm-up.md',
+    });
+    const benchCase = CASES.find((item) => item.name === name);
+    const bytes = benchCase?.build(pool) ?? new Uint8Array();
+    global.gc?.();
+    const rssBefore = process.memoryUsage.rss();
+    const rss = samplePeakRss();
+    const loop = sampleEventLoop();
+    const health = sampleProbe(() => engine.health());
+    const started = performance.now();
+    let outcome: string;
+    if (!benchCase) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      outcome = 'idle';
+    } else {
+      outcome = await ingestAsUploaded(engine, benchCase.filename, bytes);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const loopSample = loop.stop();
+    const healthSample = await health.stop();
+    const peak = await rss.stop();
+    return {
+      name,
+      bytes: bytes.length,
+      outcome,
+      seconds,
+      rssBeforeMb: rssBefore / MB,
+      rssRiseMb: (peak - rssBefore) / MB,
+      loop: loopSample,
+      health: healthSample,
+    };
+  } finally {
+    await engine.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `engine.submit` (what `POST /api/v1/documents` does), then the job worker until the document settles. */
+async function ingestAsUploaded(engine: Engine, filename: string, bytes: Uint8Array): Promise<string> {
+  let submitted: Awaited<ReturnType<Engine['submit']>>;
+  try {
+    submitted = await engine.submit('bench-ingest', { bytes, filename }, { workspaceId: 'wsp_default' });
+  } catch (error) {
+    return `refused ${(error as { code?: string }).code ?? 'error'}`;
+  }
+  engine.startWorker({ pollMs: 50 });
+  try {
+    for (;;) {
+      const document = await engine.getDocument(submitted.document.id);
+      if (document.status === 'READY') return `READY, ${document.chunk_count.toLocaleString('en')} chunks`;
+      if (document.status === 'FAILED') return `FAILED ${document.error?.code ?? ''}`.trim();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await engine.stopWorker();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The parent: every case in a child of its own, then the table
+
+function runInChild(name: string): CaseResult {
+  const output = execFileSync(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '--expose-gc',
+      path.join(import.meta.dirname, 'ingest.bench.ts'),
+      '--child',
+      name,
+      ...(quick ? ['--quick'] : []),
+    ],
+    { encoding: 'utf8', maxBuffer: 16 * MB, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = output.trim().split('\n').at(-1) ?? '';
+  check(line.startsWith('{'), `case "${name}" printed its result (got: ${line.slice(0, 200)})`);
+  return JSON.parse(line) as CaseResult;
+}
+
+const childIndex = process.argv.indexOf('--child');
+if (childIndex >= 0) {
+  const result = await runChild(process.argv[childIndex + 1] ?? '');
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+const revision = gitRevision();
+process.stdout.write(
+  `Ingestion benchmark at ${revision}${quick ? ' (--quick)' : ''}: PGlite, hash embeddings, load average ${os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')}\n`,
+);
+const idle = runInChild('idle');
+const results: CaseResult[] = [];
+for (const benchCase of CASES) {
+  process.stdout.write(`  ${benchCase.name}…\n`);
+  const result = runInChild(benchCase.name);
+  check(result.outcome !== '', `case "${benchCase.name}" has an outcome`);
+  results.push(result);
+}
+const ratio = (value: number, base: number) => (base > 0 ? `${fixed(value / base, 1)}×` : '—');
+printTable(
+  `Ingestion, each case on a fresh engine (baseline: the same engine idle for ${IDLE_MS / 1000} s)`,
+  [
+    'case',
+    'MB',
+    'outcome',
+    's',
+    'RSS rise MB',
+    'max stall ms',
+    '× idle',
+    'p99 stall ms',
+    'health p99 ms',
+    '× idle',
+    'health max ms',
+  ],
+  [idle, ...results].map((result) => [
+    result.name === 'idle' ? 'idle (baseline)' : result.name,
+    fixed(result.bytes / MB, 2),
+    result.outcome,
+    fixed(result.seconds, 1),
+    fixed(result.rssRiseMb, 0),
+    fixed(result.loop.maxStallMs, 0),
+    ratio(result.loop.maxStallMs, idle.loop.maxStallMs),
+    fixed(result.loop.p99StallMs, 0),
+    fixed(result.health.p99Ms, 0),
+    ratio(result.health.p99Ms, idle.health.p99Ms),
+    fixed(result.health.maxMs, 0),
+  ]),
+);
+const worst = (pick: (result: CaseResult) => number) => Math.max(...results.map(pick));
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+const maxStall = worst((result) => result.loop.maxStallMs);
+const maxRise = worst((result) => result.rssRiseMb);
+const maxHealth = worst((result) => result.health.p99Ms);
+process.stdout.write(
+  `\ntarget: longest event-loop stall ≤ ${STALL_TARGET_MS} ms — ${verdict(maxStall <= STALL_TARGET_MS)} (${fixed(maxStall, 0)} ms; idle ${fixed(idle.loop.maxStallMs, 0)} ms)\n` +
+    `target: RSS rise per file ≤ ${RSS_TARGET_MB} MB — ${verdict(maxRise <= RSS_TARGET_MB)} (${fixed(maxRise, 0)} MB)\n` +
+    `target: health p99 ≤ ${HEALTH_TARGET_P99_MS} ms while ingesting — ${verdict(maxHealth <= HEALTH_TARGET_P99_MS)} (${fixed(maxHealth, 0)} ms; idle ${fixed(idle.health.p99Ms, 0)} ms)\n`,
+);
+writeResults(quick ? 'ingest-quick' : 'ingest', revision, { quick, idle, results });
