@@ -121,22 +121,43 @@ export function sampleEventLoop(): { stop(): LoopSample } {
 }
 
 /**
- * Samples the process's RSS every 10 ms from a thread of its own, so the figure keeps coming while the
- * main thread is busy. `stop()` returns the highest RSS seen, in bytes.
+ * Samples RSS every 10 ms from a thread of its own, so the figure keeps coming while the main thread
+ * is busy: this process's, and this process's plus its children's (the extraction process) from
+ * `/proc` (Linux; elsewhere the children are not counted). `stop()` returns the highest of each, in
+ * bytes.
  */
-export function samplePeakRss(): { stop(): Promise<number> } {
-  const peak = new Float64Array(new SharedArrayBuffer(8));
+export function samplePeakRss(): { stop(): Promise<{ server: number; withChildren: number }> } {
+  const peak = new Float64Array(new SharedArrayBuffer(16));
   peak[0] = process.memoryUsage.rss();
+  peak[1] = peak[0];
   const worker = new Worker(
     `const { workerData } = require('node:worker_threads');
-     const peak = new Float64Array(workerData);
-     setInterval(() => { const rss = process.memoryUsage.rss(); if (rss > peak[0]) peak[0] = rss; }, 10);`,
-    { eval: true, workerData: peak.buffer },
+     const { readFileSync } = require('node:fs');
+     const peak = new Float64Array(workerData.buffer);
+     const pageSize = 4096;
+     const childrenRss = () => {
+       try {
+         const ids = readFileSync('/proc/' + workerData.pid + '/task/' + workerData.pid + '/children', 'utf8').trim();
+         let total = 0;
+         for (const id of ids ? ids.split(/s+/) : []) {
+           try { total += Number(readFileSync('/proc/' + id + '/statm', 'utf8').split(' ')[1]) * pageSize; } catch {}
+         }
+         return total;
+       } catch { return 0; }
+     };
+     setInterval(() => {
+       const rss = process.memoryUsage.rss();
+       if (rss > peak[0]) peak[0] = rss;
+       const all = rss + childrenRss();
+       if (all > peak[1]) peak[1] = all;
+     }, 10);`,
+    { eval: true, workerData: { buffer: peak.buffer, pid: process.pid } },
   );
   return {
     async stop() {
       await worker.terminate();
-      return Math.max(peak[0]!, process.memoryUsage.rss());
+      const now = process.memoryUsage.rss();
+      return { server: Math.max(peak[0]!, now), withChildren: Math.max(peak[1]!, now) };
     },
   };
 }

@@ -1,25 +1,26 @@
 /**
- * The extraction thread's entry (started by `extract-thread.ts`): runs {@link extractDocument} for
+ * The extraction process's entry (started by `extract-process.ts`): runs {@link extractDocument} for
  * each request and sends back the stage, the chunks in batches, then the summary and root — or the
- * error, typed.
+ * error, typed. It exits when the server that started it goes.
  */
-import { parentPort } from 'node:worker_threads';
 import { extractDocument } from './extract.js';
 import {
   CHUNKS_PER_MESSAGE,
   type ExtractReply,
   type ExtractRequest,
   serializeError,
-} from './extract-thread.js';
+} from './extract-process.js';
 
-const port = parentPort;
-if (!port) throw new Error('extract-entry.ts runs only as a worker thread (see extract-thread.ts).');
+if (!process.send) throw new Error('extract-entry.ts runs only as a child process (see extract-process.ts).');
+const send = (reply: ExtractReply) => process.send?.(reply);
 
-port.on('message', async (request: ExtractRequest) => {
-  const send = (reply: ExtractReply) => port.postMessage(reply);
+process.on('disconnect', () => process.exit(0));
+process.on('message', async (message) => {
+  const request = message as ExtractRequest;
   const { id } = request;
   try {
-    const extracted = await extractDocument(request.input, request.options, (stage) =>
+    const input = { ...request.input, bytes: new Uint8Array(request.input.bytes) };
+    const extracted = await extractDocument(input, request.options, (stage) =>
       send({ id, kind: 'stage', stage }),
     );
     for (let start = 0; start < extracted.chunks.length; start += CHUNKS_PER_MESSAGE) {

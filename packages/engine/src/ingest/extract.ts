@@ -2,8 +2,8 @@
  * Extraction: the CPU-bound part of ingestion, from bytes to hashed chunks — parse (with the
  * regulation structure of legal texts), chunk, normalize (NFC, LF), hash every chunk and build the
  * document's Merkle tree with each chunk's inclusion proof (docs/engine.md, "Ingestion"). It touches
- * neither the database nor the embedding model, so it can run in a thread of its own
- * (`extract-thread.ts`) and keep the event loop free while a large document is read.
+ * neither the database nor the embedding model, so it can run in a process of its own
+ * (`extract-process.ts`) and keep the event loop free while a large document is read.
  *
  * Limits (`limits.ts`) are checked as early as each format allows; passing one throws
  * `QUOTA_EXCEEDED`, so nothing beyond the limit is built.

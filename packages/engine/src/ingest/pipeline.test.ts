@@ -123,8 +123,8 @@ describe('bounded ingestion', () => {
     expect(fits.document.status).toBe('READY');
   });
 
-  it('fails a document with more text than SAKSI_MAX_TEXT_CHARS with QUOTA_EXCEEDED, read in the extraction thread', async () => {
-    // Over 64 KB: read in the extraction thread, whose typed error comes back across it.
+  it('fails a document with more text than SAKSI_MAX_TEXT_CHARS with QUOTA_EXCEEDED, read in the extraction process', async () => {
+    // Over 64 KB: read in the extraction process, whose typed error comes back from it.
     const big = guide(400, 'b');
     expect(big.length).toBeGreaterThan(150_000);
     const error = await limited.engine

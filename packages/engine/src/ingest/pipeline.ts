@@ -1,7 +1,7 @@
 /**
  * Ingestion (docs/engine.md, "Ingestion"): bytes → SHA-256 (dedupe) → job → extraction (parse, chunk,
  * normalize, chunk hashes, document Merkle tree and per-chunk proofs; `extract.ts`, in the extraction
- * thread for all but small text files) → embeddings in slices → storing.
+ * process for all but small text files) → embeddings in slices → storing.
  *
  * Storing is staged so that no step holds the event loop or the embedded database for long: one short
  * transaction writes the blob and the document as PROCESSING, the chunks follow in batches (retrieval
@@ -28,7 +28,7 @@ import {
   type ExtractOptions,
   extractDocument,
 } from './extract.js';
-import { extractInThread } from './extract-thread.js';
+import { extractInProcess } from './extract-process.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 
 export type IngestStage = 'queued' | 'parsing' | 'chunking' | 'embedding' | 'storing' | 'done';
@@ -203,9 +203,9 @@ export interface PreparedDocument {
 }
 
 /**
- * Text files up to this size are read on the calling thread (a few milliseconds of work); larger
+ * Text files up to this size are read in place (a few milliseconds of work); larger
  * ones, and every PDF and Word file (whose text can be far larger than the file), in the extraction
- * thread.
+ * process.
  */
 export const INLINE_EXTRACT_MAX_BYTES = 64 * 1024;
 
@@ -218,7 +218,7 @@ export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => se
 /**
  * Parses, chunks, normalizes, hashes (document tree and per-chunk proofs) and embeds a file; stores
  * nothing. `onStage` hears each stage as it starts (the synchronous path and the job worker record it).
- * Extraction runs in the extraction thread (`extract-thread.ts`) unless the file is small text; the
+ * Extraction runs in the extraction process (`extract-process.ts`) unless the file is small text; the
  * embedding goes in slices that each hold the event loop for about {@link STEP_BUDGET_MS}.
  */
 export async function prepareDocument(
@@ -255,8 +255,8 @@ export async function prepareDocument(
     report('chunking', 0.2);
     beside('chunking', 0.2);
   };
-  const extracted = readsInThread(input)
-    ? await extractInThread(extractInput, options, limits.memoryMb, onChunking)
+  const extracted = readsInProcess(input)
+    ? await extractInProcess(extractInput, options, limits.memoryMb, onChunking)
     : await extractDocument(extractInput, options, onChunking);
   if (stageFailures.length > 0) throw stageFailures[0];
 
@@ -286,8 +286,8 @@ export async function prepareDocument(
   return { parsed: extracted.summary, prepared, root: extracted.root };
 }
 
-/** Whether a file is read in the extraction thread (see {@link INLINE_EXTRACT_MAX_BYTES}). */
-function readsInThread(input: IngestInput): boolean {
+/** Whether a file is read in the extraction process (see {@link INLINE_EXTRACT_MAX_BYTES}). */
+function readsInProcess(input: IngestInput): boolean {
   if (input.bytes.length > INLINE_EXTRACT_MAX_BYTES) return true;
   try {
     const type = detectType(input.bytes, input.filename, input.mime);

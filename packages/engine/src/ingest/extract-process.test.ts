@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isIngestError } from './errors.js';
 import { extractDocument } from './extract.js';
-import { extractInThread, stopExtractionThread } from './extract-thread.js';
+import { extractInProcess, stopExtractionProcess } from './extract-process.js';
 
-afterAll(async () => {
-  await stopExtractionThread();
+afterAll(() => {
+  stopExtractionProcess();
 });
 
 /** A Markdown guide of `sections` sections of two paragraphs each. */
@@ -28,19 +28,19 @@ function guide(sections: number): Uint8Array {
 
 const unbounded = { maxBytes: 100_000_000, maxChunks: 1_000_000, maxTextChars: 100_000_000 };
 
-describe('extraction thread', () => {
-  it('gives what extraction on this thread gives, and hears the chunking stage', async () => {
+describe('extraction process', () => {
+  it('gives what extraction in place gives, and hears the chunking stage', async () => {
     const input = { bytes: guide(300), filename: 'guide.md' };
     const stages: string[] = [];
-    const threaded = await extractInThread(input, unbounded, 512, (stage) => stages.push(stage));
+    const separate = await extractInProcess(input, unbounded, 512, (stage) => stages.push(stage));
     const inline = await extractDocument(input, unbounded);
-    expect(threaded.chunks.length).toBeGreaterThan(200);
-    expect(threaded).toEqual(inline);
+    expect(separate.chunks.length).toBeGreaterThan(200);
+    expect(separate).toEqual(inline);
     expect(stages).toEqual(['chunking']);
   });
 
-  it('brings typed errors back across the thread', async () => {
-    const error = await extractInThread(
+  it('brings typed errors back across the process boundary', async () => {
+    const error = await extractInProcess(
       { bytes: guide(300), filename: 'guide.md' },
       { ...unbounded, maxChunks: 10 },
       512,
@@ -49,7 +49,7 @@ describe('extraction thread', () => {
       name: 'SAKSI_MAX_CHUNKS',
       value: 10,
     });
-    const broken = await extractInThread(
+    const broken = await extractInProcess(
       { bytes: new TextEncoder().encode('%PDF-1.7\n%broken'), filename: 'x.pdf' },
       unbounded,
       512,
@@ -58,14 +58,14 @@ describe('extraction thread', () => {
   });
 
   it('fails a file that needs more than its memory with QUOTA_EXCEEDED, then serves the next one', async () => {
-    const error = await extractInThread({ bytes: guide(20_000), filename: 'huge.md' }, unbounded, 64).catch(
+    const error = await extractInProcess({ bytes: guide(20_000), filename: 'huge.md' }, unbounded, 64).catch(
       (caught: unknown) => caught,
     );
     expect(isIngestError(error, 'QUOTA_EXCEEDED') && error.limit).toEqual({
       name: 'SAKSI_INGEST_MEMORY_MB',
       value: 64,
     });
-    const next = await extractInThread({ bytes: guide(100), filename: 'next.md' }, unbounded, 512);
+    const next = await extractInProcess({ bytes: guide(100), filename: 'next.md' }, unbounded, 512);
     expect(next.chunks.length).toBeGreaterThan(50);
   });
 });
