@@ -210,7 +210,7 @@ export interface PreparedDocument {
 export const INLINE_EXTRACT_MAX_BYTES = 64 * 1024;
 
 /** The time one synchronous step of ingestion may hold the event loop before it yields. */
-const STEP_BUDGET_MS = 40;
+const STEP_BUDGET_MS = 25;
 
 /** Lets timers, I/O and other callers (queued database statements included) run. */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -312,7 +312,7 @@ async function embedInSlices(
   const most = Number.isFinite(model.maxEmbeddingsPerCall)
     ? Math.max(1, Math.floor(model.maxEmbeddingsPerCall))
     : chunks.length;
-  let size = Math.min(most, 32);
+  let size = Math.min(most, 8);
   const vectors: number[][] = [];
   while (vectors.length < chunks.length) {
     const texts = chunks.slice(vectors.length, vectors.length + size).map((chunk) => chunk.text);
@@ -494,7 +494,7 @@ export function numberValue(value: unknown): number | undefined {
 const CHUNK_COLUMNS = 18;
 /** Most rows in one INSERT; fewer when the rows take long to write (see {@link storeChunks}). */
 const MAX_ROWS_PER_INSERT = 200;
-const FIRST_ROWS_PER_INSERT = 16;
+const FIRST_ROWS_PER_INSERT = 4;
 
 /**
  * Writes a document's chunks in batches, each its own statement, yielding to the event loop between
