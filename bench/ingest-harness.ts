@@ -182,24 +182,39 @@ export function samplePeakRss(): { stop(): Promise<{ server: number; withChildre
 
 export interface ProbeSample {
   count: number;
+  /** Calls that threw (a non-2xx answer, a timeout). */
+  failed: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
 }
 
-/** Calls `probe` every `everyMs` (without waiting for the previous call) and times each call. */
+/**
+ * Calls `probe` every `everyMs` without waiting for the previous call, and times each call from the
+ * moment it was due, so a server that does not answer for a second shows as a second, not as one late
+ * sample.
+ */
 export function sampleProbe(probe: () => Promise<unknown>, everyMs = 50): { stop(): Promise<ProbeSample> } {
   const latencies: number[] = [];
+  let failed = 0;
   const pending = new Set<Promise<unknown>>();
+  const first = performance.now();
+  let due = 0;
   const timer = setInterval(() => {
-    const started = performance.now();
-    const call = probe()
-      .catch(() => undefined)
-      .finally(() => {
-        latencies.push(performance.now() - started);
-        pending.delete(call);
-      });
-    pending.add(call);
+    // Every call that fell due since the last tick (this process may itself have been slow).
+    while (first + due * everyMs <= performance.now()) {
+      const scheduled = first + due * everyMs;
+      due++;
+      const call = probe()
+        .catch(() => {
+          failed++;
+        })
+        .finally(() => {
+          latencies.push(performance.now() - scheduled);
+          pending.delete(call);
+        });
+      pending.add(call);
+    }
   }, everyMs);
   return {
     async stop() {
@@ -208,6 +223,7 @@ export function sampleProbe(probe: () => Promise<unknown>, everyMs = 50): { stop
       const sorted = [...latencies].sort((a, b) => a - b);
       return {
         count: sorted.length,
+        failed,
         p50Ms: percentile(sorted, 50),
         p99Ms: percentile(sorted, 99),
         maxMs: sorted.at(-1) ?? 0,

@@ -1,17 +1,20 @@
 /**
  * Ingestion under hostile sizes (bench/README.md, "Ingestion benchmark"): for each file, a fresh engine
- * on PGlite ingests it the way an API upload is ingested (`engine.submit`, then the job worker) while
- * three samplers run — the event-loop gap, the peak RSS and the latency of `engine.health()` (what
- * `/api/v1/health` answers). Each case runs in a child process of its own, so one case's memory does
- * not show in the next. The baseline is the same samplers over an engine left idle, in the same run:
- * every stall and health figure is also shown as a ratio to it.
+ * on PGlite behind the real server ingests it the way an API upload is ingested (`engine.submit`, then
+ * the job worker) while the samplers run — in the child, the event-loop gap and the peak RSS (the
+ * extraction process included); in the parent, a separate process, `GET /api/v1/health` every 50 ms
+ * over HTTP, timed from the moment it was due. Each case runs in a child process of its own, so one
+ * case's memory does not show in the next. The baseline is the same samplers over an engine left idle,
+ * in the same run: every stall and health figure is also shown as a ratio to it.
  *
  * Nothing is asserted about time; it fails only on a broken setup (a case with no outcome).
  */
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { startServer } from '@saksi/server';
 import { loadConfig } from '../packages/engine/src/config.js';
 import { Engine } from '../packages/engine/src/engine.js';
 import { check, fixed, gitRevision, printTable, writeResults } from './engine-harness.js';
@@ -112,16 +115,17 @@ function childrenRss(): number {
 // ---------------------------------------------------------------------------------------------
 // A child: one case (or the idle baseline) on a fresh engine
 
-async function runChild(name: string): Promise<CaseResult> {
+async function runChild(name: string): Promise<Omit<CaseResult, 'health'>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'saksi-ingest-bench-'));
   const config = loadConfig(
     { SAKSI_DATA_DIR: dataDir, SAKSI_ANCHOR: 'none', SAKSI_DEMO: '0', SAKSI_WORKER: 'off' },
     dataDir,
   );
   const engine = await Engine.open({ config });
+  const server = await startServer(engine, { port: 0, host: '127.0.0.1' });
   try {
     const pool = await statuteSentences();
-    // Warm-up: the extraction thread starts and the collection exists before anything is measured.
+    // Warm-up: the extraction process starts and the collection exists before anything is measured.
     await engine.ingest('bench-ingest', {
       bytes: statuteMarkdown(pool, 100 * 1024, 99),
       filename: 'warm-up.md',
@@ -133,7 +137,9 @@ async function runChild(name: string): Promise<CaseResult> {
     const totalBefore = rssBefore + childrenRss();
     const rss = samplePeakRss();
     const loop = sampleEventLoop();
-    const health = sampleProbe(() => engine.health());
+    // The parent probes /api/v1/health from the moment this line appears until the result does.
+    process.stdout.write(`LISTENING ${server.url}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const started = performance.now();
     let outcome: string;
     if (!benchCase) {
@@ -144,9 +150,8 @@ async function runChild(name: string): Promise<CaseResult> {
     }
     const seconds = (performance.now() - started) / 1000;
     const loopSample = loop.stop();
-    const healthSample = await health.stop();
     const peak = await rss.stop();
-    return {
+    const result = {
       name,
       bytes: bytes.length,
       outcome,
@@ -155,9 +160,13 @@ async function runChild(name: string): Promise<CaseResult> {
       rssRiseMb: (peak.server - rssBefore) / MB,
       totalRiseMb: (peak.withChildren - totalBefore) / MB,
       loop: loopSample,
-      health: healthSample,
     };
+    // The result first, then a moment for the parent's last probes before the server closes.
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return result;
   } finally {
+    await server.close();
     await engine.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -187,8 +196,9 @@ async function ingestAsUploaded(engine: Engine, filename: string, bytes: Uint8Ar
 // ---------------------------------------------------------------------------------------------
 // The parent: every case in a child of its own, then the table
 
-function runInChild(name: string): CaseResult {
-  const output = execFileSync(
+/** Runs one case in a child process, probing its `/api/v1/health` while it ingests. */
+async function runInChild(name: string): Promise<CaseResult> {
+  const child = spawn(
     process.execPath,
     [
       '--conditions=source',
@@ -200,17 +210,36 @@ function runInChild(name: string): CaseResult {
       name,
       ...(quick ? ['--quick'] : []),
     ],
-    { encoding: 'utf8', maxBuffer: 16 * MB, stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const line = output.trim().split('\n').at(-1) ?? '';
-  check(line.startsWith('{'), `case "${name}" printed its result (got: ${line.slice(0, 200)})`);
-  return JSON.parse(line) as CaseResult;
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let probe: ReturnType<typeof sampleProbe> | undefined;
+  let result: Omit<CaseResult, 'health'> | undefined;
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (line.startsWith('LISTENING ')) {
+      const url = `${line.slice('LISTENING '.length)}/api/v1/health`;
+      probe = sampleProbe(async () => {
+        const response = await fetch(url, { signal: AbortSignal.timeout(600_000) });
+        if (!response.ok) throw new Error(`health answered ${response.status}`);
+        await response.arrayBuffer();
+      });
+    } else if (line.startsWith('{')) {
+      result = JSON.parse(line) as Omit<CaseResult, 'health'>;
+      break;
+    }
+  }
+  const health = await probe?.stop();
+  const code = await exited;
+  check(
+    result !== undefined && health !== undefined,
+    `case "${name}" printed its result (exit code ${code})`,
+  );
+  return { ...result, health };
 }
 
 const childIndex = process.argv.indexOf('--child');
 if (childIndex >= 0) {
-  const result = await runChild(process.argv[childIndex + 1] ?? '');
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  await runChild(process.argv[childIndex + 1] ?? '');
   process.exit(0);
 }
 
@@ -221,11 +250,11 @@ process.stdout.write(
     .map((value) => value.toFixed(1))
     .join(' ')}\n`,
 );
-const idle = runInChild('idle');
+const idle = await runInChild('idle');
 const results: CaseResult[] = [];
 for (const benchCase of CASES) {
   process.stdout.write(`  ${benchCase.name}…\n`);
-  const result = runInChild(benchCase.name);
+  const result = await runInChild(benchCase.name);
   check(result.outcome !== '', `case "${benchCase.name}" has an outcome`);
   results.push(result);
 }
@@ -246,6 +275,7 @@ printTable(
     'health p99 ms',
     '× idle',
     'health max ms',
+    'health errors',
   ],
   [idle, ...results].map((result) => [
     result.name === 'idle' ? 'idle (baseline)' : result.name,
@@ -261,6 +291,7 @@ printTable(
     fixed(result.health.p99Ms, 0),
     ratio(result.health.p99Ms, idle.health.p99Ms),
     fixed(result.health.maxMs, 0),
+    String(result.health.failed),
   ]),
 );
 const worst = (pick: (result: CaseResult) => number) => Math.max(...results.map(pick));
