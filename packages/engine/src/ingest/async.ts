@@ -1,10 +1,11 @@
 /**
- * Asynchronous ingestion (issue 8, DESIGN.md §4, §12): `submitDocument` stores the bytes
- * (content-addressed, so a blob is shared across workspaces), creates the document PENDING and queues
- * an `ingest` job in one transaction, and answers at once. A worker (`JobWorker`, in-process or
- * `saksi worker`) runs `runIngestJob`: PROCESSING with its stage and progress, then ONE transaction that
- * completes the job (guarded by its claim token, so a job taken over after a crash commits once),
- * marks the document READY, writes its chunks and queues the `document.ready` webhook event.
+ * Asynchronous ingestion (docs/api.md, "Documents"; docs/engine.md, "Ingestion"): `submitDocument`
+ * stores the bytes (content-addressed, in parts, so a blob is shared across workspaces), then creates
+ * the document PENDING and queues an `ingest` job in one transaction, and answers at once. A worker
+ * (`JobWorker`, in-process or `saksi worker`) runs the job: PROCESSING with its stage and progress, the
+ * chunks staged in batches (retrieval reads READY documents only), then one short transaction that
+ * checks every chunk is there, marks the document READY, completes the job (guarded by its claim
+ * token, so a job taken over after a crash commits once) and queues the `document.ready` webhook event.
  *
  * Dedupe: the same bytes in the same collection return the existing document; in another collection
  * of the same workspace (same embedding model) the chunks are copied without parsing, keeping the

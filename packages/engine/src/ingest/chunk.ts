@@ -1,5 +1,5 @@
 /**
- * Structure-aware chunking (DESIGN.md §4): parsed blocks in, chunk drafts out.
+ * Structure-aware chunking (docs/engine.md, "Ingestion"): parsed blocks in, chunk drafts out.
  *
  * - A table is one chunk (kind `table`) however long: `text` is the block's plain rendering,
  *   `table_html` its HTML.
@@ -25,7 +25,7 @@
  *   overlap, never neighbouring blocks.
  *
  * Chunk text is Unicode NFC with LF line ends, trimmed and never empty: exactly what is stored and
- * hashed (DESIGN.md §5). Blocks in one chunk are separated by a blank line. Deterministic.
+ * hashed (docs/certificate.md). Blocks in one chunk are separated by a blank line. Deterministic.
  */
 
 import { normalizeText } from '@saksi/proof';
