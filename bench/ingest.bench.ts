@@ -31,6 +31,8 @@ import {
 } from './ingest-harness.js';
 
 const quick = process.argv.includes('--quick');
+/** `--only <text>`: only the cases whose name contains it (and the baseline). */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const STALL_TARGET_MS = 100;
 const RSS_TARGET_MB = 512;
 const HEALTH_TARGET_P99_MS = 200;
@@ -252,7 +254,7 @@ process.stdout.write(
 );
 const idle = await runInChild('idle');
 const results: CaseResult[] = [];
-for (const benchCase of CASES) {
+for (const benchCase of CASES.filter((item) => only === undefined || item.name.includes(only))) {
   process.stdout.write(`  ${benchCase.name}…\n`);
   const result = await runInChild(benchCase.name);
   check(result.outcome !== '', `case "${benchCase.name}" has an outcome`);

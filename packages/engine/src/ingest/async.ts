@@ -459,13 +459,23 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
   };
 }
 
+/** How much of a large text upload {@link likelyMime} looks at (detection decodes what it is given). */
+const SNIFF_BYTES = 256 * 1024;
+
 /**
  * The file's type as the document shows it while PENDING: what detection says (the job parses it
  * again and reports any problem as the document's FAILED reason), else what the client declared.
+ * Only the start of a large file is looked at, cut at a UTF-8 character boundary, so the upload
+ * request does not decode 50 MB; a ZIP (Word) is told by its directory, at the end, so it goes whole.
  */
 function likelyMime(input: IngestInput): string {
+  const { bytes } = input;
+  const zip = bytes[0] === 0x50 && bytes[1] === 0x4b;
+  let end = SNIFF_BYTES;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  const sample = zip || bytes.length <= SNIFF_BYTES ? bytes : bytes.subarray(0, end);
   try {
-    return MIME_TYPES[detectType(input.bytes, input.filename, input.mime)];
+    return MIME_TYPES[detectType(sample, input.filename, input.mime)];
   } catch {
     return input.mime ?? 'application/octet-stream';
   }
