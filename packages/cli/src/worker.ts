@@ -107,6 +107,7 @@ async function runOnce(
       ingest: ingestJobHandler({
         embedding: engine.embedding,
         quotas: (workspaceId) => engine.quotas(workspaceId),
+        limits: engine.config.ingest,
       }),
     },
     onError: (error, job) => {

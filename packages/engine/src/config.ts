@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
+import { DEFAULT_INGEST_LIMITS } from './ingest/limits.js';
 import { type LlmConfig, parseLlmConfig } from './llm/config.js';
 
 const schema = z.object({
@@ -52,6 +53,9 @@ const schema = z.object({
   SAKSI_RATE_LIMIT_IP: z.coerce.number().int().min(0).default(300),
   SAKSI_PUBLIC_CHAT_LIMIT: z.coerce.number().int().min(0).default(100),
   SAKSI_MAX_PAGES: z.coerce.number().int().min(1).default(5_000),
+  SAKSI_MAX_CHUNKS: z.coerce.number().int().min(1).default(DEFAULT_INGEST_LIMITS.maxChunks),
+  SAKSI_MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(DEFAULT_INGEST_LIMITS.maxTextChars),
+  SAKSI_INGEST_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(DEFAULT_INGEST_LIMITS.memoryMb),
   SAKSI_WORKSPACE_STORAGE_BYTES: z.coerce
     .number()
     .int()
@@ -140,6 +144,11 @@ export interface SaksiConfig {
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; publicChatPerHour: number };
   /** Defaults for every workspace (a workspace's own `quotas` override them). */
   quotas: { maxDocumentBytes: number; maxPages: number; maxStorageBytes: number };
+  /**
+   * Bounds on one document's ingestion (docs/configuration.md): chunks, extracted text and the memory
+   * of the thread that reads it. Passing one fails the document with `QUOTA_EXCEEDED`.
+   */
+  ingest: { maxChunks: number; maxTextChars: number; memoryMb: number };
   /** Seconds a two-step upload URL stays valid. */
   uploadUrlTtlSeconds: number;
   webhooks: {
@@ -240,6 +249,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       maxDocumentBytes: values.SAKSI_MAX_UPLOAD_BYTES,
       maxPages: values.SAKSI_MAX_PAGES,
       maxStorageBytes: values.SAKSI_WORKSPACE_STORAGE_BYTES,
+    },
+    ingest: {
+      maxChunks: values.SAKSI_MAX_CHUNKS,
+      maxTextChars: values.SAKSI_MAX_TEXT_CHARS,
+      memoryMb: values.SAKSI_INGEST_MEMORY_MB,
     },
     uploadUrlTtlSeconds: values.SAKSI_UPLOAD_URL_TTL,
     webhooks: {

@@ -449,6 +449,7 @@ export class Engine {
         ingest: ingestJobHandler({
           embedding: this.embedding,
           quotas: (workspaceId) => this.quotas(workspaceId),
+          limits: this.config.ingest,
         }),
       },
       periodic: [
@@ -507,6 +508,7 @@ export class Engine {
         embedding: this.embedding,
         maxBytes: this.config.maxUploadBytes,
         maxPages: this.config.quotas.maxPages,
+        limits: this.config.ingest,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       },
       collection,

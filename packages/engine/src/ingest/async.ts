@@ -1,17 +1,18 @@
 /**
- * Asynchronous ingestion (issue 8, DESIGN.md §4, §12): `submitDocument` stores the bytes
- * (content-addressed, so a blob is shared across workspaces), creates the document PENDING and queues
- * an `ingest` job in one transaction, and answers at once. A worker (`JobWorker`, in-process or
- * `saksi worker`) runs `runIngestJob`: PROCESSING with its stage and progress, then ONE transaction that
- * completes the job (guarded by its claim token, so a job taken over after a crash commits once),
- * marks the document READY, writes its chunks and queues the `document.ready` webhook event.
+ * Asynchronous ingestion (docs/api.md, "Documents"; docs/engine.md, "Ingestion"): `submitDocument`
+ * stores the bytes (content-addressed, in parts, so a blob is shared across workspaces), then creates
+ * the document PENDING and queues an `ingest` job in one transaction, and answers at once. A worker
+ * (`JobWorker`, in-process or `saksi worker`) runs the job: PROCESSING with its stage and progress, the
+ * chunks staged in batches (retrieval reads READY documents only), then one short transaction that
+ * checks every chunk is there, marks the document READY, completes the job (guarded by its claim
+ * token, so a job taken over after a crash commits once) and queues the `document.ready` webhook event.
  *
  * Dedupe: the same bytes in the same collection return the existing document; in another collection
  * of the same workspace (same embedding model) the chunks are copied without parsing, keeping the
  * same root. Another workspace shares only the stored blob — it parses its own copy and sees none of
  * the first workspace's rows.
  */
-import { sha256, toHex } from '@saksi/proof';
+import { toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
@@ -21,16 +22,20 @@ import { newId } from '../ids.js';
 import { type ClaimedJob, completeJob, enqueueJob, getJob, type JobRow } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
+import { readBlob, sha256Hex, storeBlob } from './blob-store.js';
 import { detectType, MIME_TYPES } from './detect.js';
 import { IngestError, isIngestError } from './errors.js';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 import {
   type DocumentRecord,
+  deleteStagedChunks,
   findDocumentBySha,
   getDocument,
   type IngestInput,
-  insertChunks,
   numberValue,
   prepareDocument,
+  requireStagedChunks,
+  storeChunks,
   stringValue,
 } from './pipeline.js';
 
@@ -105,7 +110,7 @@ export async function submitDocument(
       { status: 413 },
     );
   }
-  const originalSha = toHex(sha256(input.bytes));
+  const originalSha = await sha256Hex(input.bytes);
 
   const existing = await findDocumentBySha(db, collection.id, originalSha);
   if (existing) return reuseExisting(context, collection, existing);
@@ -123,11 +128,10 @@ export async function submitDocument(
   if (copied) return copied;
 
   const payload = ingestPayload(input);
+  // The original first, in parts (content-addressed, so a concurrent upload of the same bytes writes
+  // the same rows); then the document and its job, at once.
+  await storeBlob(db, originalSha, input.bytes);
   const created = await db.transaction(async (tx) => {
-    await tx.query(
-      'INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING',
-      [originalSha, input.bytes, input.bytes.length],
-    );
     const documentId = newId('doc');
     const inserted = await tx.query(
       `INSERT INTO documents (id, collection_id, title, filename, mime, original_sha256, size, metadata, document_type,
@@ -318,9 +322,15 @@ export interface IngestJobContext {
   embedding: EmbeddingModel;
   /** The quotas of a job's workspace. */
   quotas(workspaceId: string): Promise<EffectiveQuotas>;
+  /** Chunk, text and memory bounds per document (default {@link DEFAULT_INGEST_LIMITS}). */
+  limits?: IngestLimits;
 }
 
-/** The `ingest` job: parse, chunk, hash, embed; then commit everything, once, in one transaction. */
+/**
+ * The `ingest` job: parse, chunk, hash, embed; stage the chunks in batches while the document is
+ * PROCESSING (invisible to retrieval); then one short transaction checks they are all there, makes the
+ * document READY and completes the job — last, so its `finished_at` is when the document became READY.
+ */
 export function ingestJobHandler(context: IngestJobContext): JobHandler {
   return async (job, worker) => {
     const { db } = worker;
@@ -341,14 +351,11 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
     const collection = await collectionById(db, job.collection_id);
     const workspaceId = collection.workspace_id;
     const quotas = await context.quotas(workspaceId);
-    const blob = await db.query<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE sha256 = $1', [
-      document.original_sha256,
-    ]);
-    const bytes = blob.rows[0]?.bytes;
+    const bytes = await readBlob(db, document.original_sha256);
     if (!bytes) throw new EngineError('INGEST_FAILED', 'The stored file is missing; upload it again.');
     const payload = job.payload as unknown as IngestPayload;
     const input: IngestInput = {
-      bytes: new Uint8Array(bytes),
+      bytes,
       filename: payload.filename ?? document.filename,
       ...(payload.mime ? { mime: payload.mime } : {}),
       ...(payload.title ? { title: payload.title } : {}),
@@ -365,7 +372,12 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
     );
     try {
       const { parsed, prepared, root } = await prepareDocument(
-        { embedding: context.embedding, maxBytes: quotas.max_document_bytes, maxPages: quotas.max_pages },
+        {
+          embedding: context.embedding,
+          maxBytes: quotas.max_document_bytes,
+          maxPages: quotas.max_pages,
+          limits: context.limits ?? DEFAULT_INGEST_LIMITS,
+        },
         collection,
         input,
         async (stage, progress) => {
@@ -378,12 +390,19 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
         },
       );
       const metadata = { ...parsed.metadata, ...input.metadata };
+      const held = () => {
+        if (worker.signal.aborted) throw new EngineError('CONFLICT', 'Another worker took over this job.');
+      };
+      // Chunks an earlier attempt staged before its worker died go first.
+      held();
+      await deleteStagedChunks(db, documentId);
+      await storeChunks(db, documentId, collection, prepared, held);
       await db.transaction(async (tx) => {
-        await completeJob(tx, job, { documentId });
+        await requireStagedChunks(tx, documentId, prepared.length);
         const updated = await tx.query(
           `UPDATE documents SET status = 'READY', stage = 'done', error = NULL, title = $2, mime = $3, metadata = $4,
              document_type = COALESCE(document_type, $5), fiscal_year = COALESCE(fiscal_year, $6), source = COALESCE(source, $7),
-             root = $8, chunk_count = $9, pages = $10, updated_at = now()
+             root = $8, chunk_count = $9, pages = $10, updated_at = clock_timestamp()
            WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
           [
             documentId,
@@ -401,7 +420,6 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
         if (updated.rowCount === 0) {
           throw new EngineError('CONFLICT', 'The document changed while it was being ingested.');
         }
-        await insertChunks(tx, documentId, collection, prepared);
         await indexBudgetFigures(tx, documentId);
         await audit(tx, input.uploader, 'document.ingest', documentId, {
           collection: collection.name,
@@ -411,6 +429,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
           job: job.id,
           attempt: job.attempts,
         });
+        await completeJob(tx, job, { documentId });
         const ready = (await getDocument(tx, documentId))!;
         const finished = (await getJob(tx, job.id))!;
         await enqueueWebhookEvent(tx, {
@@ -440,13 +459,23 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
   };
 }
 
+/** How much of a large text upload {@link likelyMime} looks at (detection decodes what it is given). */
+const SNIFF_BYTES = 256 * 1024;
+
 /**
  * The file's type as the document shows it while PENDING: what detection says (the job parses it
  * again and reports any problem as the document's FAILED reason), else what the client declared.
+ * Only the start of a large file is looked at, cut at a UTF-8 character boundary, so the upload
+ * request does not decode 50 MB; a ZIP (Word) is told by its directory, at the end, so it goes whole.
  */
 function likelyMime(input: IngestInput): string {
+  const { bytes } = input;
+  const zip = bytes[0] === 0x50 && bytes[1] === 0x4b;
+  let end = SNIFF_BYTES;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  const sample = zip || bytes.length <= SNIFF_BYTES ? bytes : bytes.subarray(0, end);
   try {
-    return MIME_TYPES[detectType(input.bytes, input.filename, input.mime)];
+    return MIME_TYPES[detectType(sample, input.filename, input.mime)];
   } catch {
     return input.mime ?? 'application/octet-stream';
   }
@@ -465,7 +494,7 @@ async function finishFailed(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const claimed = await tx.query(
-      `UPDATE jobs SET status = 'FAILED', error = $3, finished_at = now(), locked_until = NULL, updated_at = now()
+      `UPDATE jobs SET status = 'FAILED', error = $3, finished_at = clock_timestamp(), locked_until = NULL, updated_at = clock_timestamp()
         WHERE id = $1 AND claim_token = $2 AND status = 'RUNNING'`,
       [job.id, job.claim_token, JSON.stringify(error)],
     );
@@ -484,6 +513,8 @@ async function failDocument(
     [documentId, JSON.stringify(error)],
   );
   if (updated.rowCount === 0) return;
+  // Nothing partial stays: chunks staged before the failure go with it.
+  await tx.query('DELETE FROM chunks WHERE document_id = $1', [documentId]);
   const document = (await getDocument(tx, documentId))!;
   const job = document.job_id ? await getJob(tx, document.job_id) : null;
   const workspace = await tx.query<{ workspace_id: string }>(

@@ -13,6 +13,11 @@ function documentOf(blocks: Block[], mime = 'text/markdown'): ParsedDocument {
   return { title: 'Test', mime, metadata: {}, blocks };
 }
 
+/** The anchor the Markdown reader gives a heading of plain words. */
+function slugOf(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, '-');
+}
+
 function heading(text: string, level: number, sectionPath: string[]): Block {
   return { kind: 'heading', text, level, section_path: sectionPath };
 }
@@ -72,7 +77,7 @@ describe('chunkDocument', () => {
     expect(chunks.every((chunk) => chunk.kind === 'text')).toBe(true);
   });
 
-  it('keeps a parent heading with its first subsection and emits an empty section heading alone', () => {
+  it('keeps a parent heading with its first subsection and merges an empty section into the next', () => {
     const blocks: Block[] = [
       heading('Panduan', 1, ['Panduan']),
       heading('Kosong', 2, ['Panduan', 'Kosong']),
@@ -84,11 +89,82 @@ describe('chunkDocument', () => {
     const chunks = chunkDocument(documentOf(blocks));
     checkInvariants(chunks);
     expect(chunks.map((chunk) => chunk.text)).toEqual([
-      'Panduan\n\nKosong',
-      'Isi\n\nDetail\n\nTeks detail.',
+      'Panduan\n\nKosong\n\nIsi\n\nDetail\n\nTeks detail.',
       'Penutup',
     ]);
-    expect(chunks[1]!.section_path).toEqual(['Panduan', 'Isi', 'Detail']);
+    // The merged chunk keeps the path of the heading whose section has the text.
+    expect(chunks[0]!.section_path).toEqual(['Panduan', 'Isi', 'Detail']);
+  });
+
+  it('packs a run of empty headings into chunks of at most the budget (20,000 headings)', () => {
+    const markdown = Array.from({ length: 20_000 }, (_, i) => `# h${i}\n`).join('');
+    const chunks = chunkDocument(parseMarkdown(markdown, 'headings.md'));
+    checkInvariants(chunks);
+    expect(chunks.length).toBeLessThan(500);
+    for (const chunk of chunks) expect(chunk.token_count).toBeLessThanOrEqual(350);
+    // Every heading is kept, once, in order.
+    const texts = chunks.flatMap((chunk) => chunk.text.split('\n\n'));
+    expect(texts).toEqual(Array.from({ length: 20_000 }, (_, i) => `h${i}`));
+    // A chunk of sibling headings links to its first heading.
+    expect(chunks[1]!.anchor).toBe(slugOf(chunks[1]!.text.split('\n\n')[0]!));
+    // …and carries its path (a Markdown heading's path is its parent's: none at the top level).
+    expect(chunks[1]!.section_path).toEqual([]);
+  });
+
+  it('opens a table or code chunk with the headings or tiny section before it; emits headings alone at the end', () => {
+    const long = longParagraph(4, 'L');
+    const chunks = chunkDocument(
+      documentOf([
+        heading('API', 1, ['API']),
+        heading('Options', 2, ['API', 'Options']),
+        { kind: 'code', text: 'const options = {};', section_path: ['API', 'Options'] },
+        heading('Tabel', 2, ['API', 'Tabel']),
+        paragraph(long, ['API', 'Tabel']),
+        {
+          kind: 'table',
+          text: 'a | b',
+          html: '<table><tr><td>a</td><td>b</td></tr></table>',
+          section_path: ['API', 'Tabel'],
+        },
+        heading('Kosong', 2, ['API', 'Kosong']),
+        heading('Akhir', 2, ['API', 'Akhir']),
+      ]),
+    );
+    checkInvariants(chunks);
+    expect(chunks.map((chunk) => [chunk.kind, chunk.text, chunk.section_path])).toEqual([
+      ['code', 'API\n\nOptions\n\nconst options = {};', ['API', 'Options']],
+      // A section over the tiny size stays a chunk of its own.
+      ['text', `Tabel\n\n${long}`, ['API', 'Tabel']],
+      ['table', 'a | b', ['API', 'Tabel']],
+      // Headings alone at the end: the first one's path, as siblings.
+      ['text', 'Kosong\n\nAkhir', ['API', 'Kosong']],
+    ]);
+  });
+
+  it('never carries a legal heading or legal text into a table', () => {
+    const chunks = chunkDocument(
+      documentOf([
+        { ...heading('Pasal 3', 2, ['BAB I', 'Pasal 3']), legal: { bab: 'I', pasal: '3' } },
+        legalBlock('Rincian:', { bab: 'I', pasal: '3' }),
+        { kind: 'table', text: 'a | b', section_path: ['BAB I'], legal: { bab: 'I', pasal: '3' } },
+      ]),
+    );
+    expect(chunks.map((chunk) => [chunk.kind, chunk.text])).toEqual([
+      ['text', 'Pasal 3\n\nRincian:'],
+      ['table', 'a | b'],
+    ]);
+  });
+
+  it('never merges an empty legal heading forward, even with levels', () => {
+    const chunks = chunkDocument(
+      documentOf([
+        { ...heading('BAB I', 1, ['BAB I']), legal: { bab: 'I' } },
+        { ...heading('BAB II', 1, ['BAB II']), legal: { bab: 'II' } },
+        { ...heading('Pasal 1', 2, ['BAB II', 'Pasal 1']), legal: { bab: 'II', pasal: '1' } },
+        legalBlock('Isi pasal satu.', { bab: 'II', pasal: '1' }),
+      ]),
+    );
+    expect(chunks.map((chunk) => chunk.text)).toEqual(['BAB I', 'BAB II\n\nPasal 1\n\nIsi pasal satu.']);
   });
 
   it('packs a section up to the budget without splitting blocks or overlapping them', () => {
@@ -152,15 +228,16 @@ describe('chunkDocument', () => {
       { maxTokens: 50 },
     );
     checkInvariants(chunks);
-    expect(chunks).toHaveLength(3);
-    const chunk = chunks[1]!;
+    // The one-line lead-in is a tiny section: it opens the table's chunk instead of being a chunk.
+    expect(chunks).toHaveLength(2);
+    const chunk = chunks[0]!;
     expect(chunk.kind).toBe('table');
-    expect(chunk.text).toBe(text);
+    expect(chunk.text).toBe(`Rincian anggaran berikut.\n\n${text}`);
     expect(chunk.table_html).toBe(html);
     expect(chunk.page).toBe(4);
     expect(chunk.token_count).toBeGreaterThan(50);
-    expect(chunks[0]!.table_html).toBeUndefined();
-    expect(chunks[2]!.page).toBe(5);
+    expect(chunks[1]!.table_html).toBeUndefined();
+    expect(chunks[1]!.page).toBe(5);
   });
 
   it('makes one chunk per code block and splits only huge ones by lines', () => {
@@ -175,9 +252,9 @@ describe('chunkDocument', () => {
       { maxTokens: 100 },
     );
     checkInvariants(chunks);
-    expect(chunks[0]!.text).toBe('Contoh:');
-    expect(chunks[1]).toMatchObject({ kind: 'code', text: small });
-    const pieces = chunks.slice(2);
+    // "Contoh:" is a tiny section: it opens the code block's chunk.
+    expect(chunks[0]).toMatchObject({ kind: 'code', text: `Contoh:\n\n${small}` });
+    const pieces = chunks.slice(1);
     expect(pieces.length).toBeGreaterThan(4);
     for (const piece of pieces) {
       expect(piece.kind).toBe('code');
@@ -396,12 +473,9 @@ describe('chunk anchors', () => {
     expect(pieces.length).toBeGreaterThan(0);
     expect(pieces.every(([, , anchor]) => anchor === 'getstate')).toBe(true);
     expect(anchors.find(([kind]) => kind === 'table')?.[2]).toBe('getstate');
-    // A heading alone (its section has no text) links to itself; duplicates get -1, -2.
-    expect(anchors.slice(-3)).toEqual([
-      ['text', 'Methods', 'methods-1'],
-      ['text', 'Empty section', 'empty-section'],
-      ['text', 'Methods', 'methods-2'],
-    ]);
+    // Empty sections merge into the next one, whose heading (duplicates get -1, -2) the chunk links to.
+    expect(chunks.at(-1)!.text).toBe('Methods\n\nEmpty section\n\nMethods\n\nThe third Methods heading.');
+    expect(anchors.at(-1)).toEqual(['text', 'Methods', 'methods-2']);
   });
 
   it('leaves chunks of documents without heading anchors without one', () => {

@@ -1,5 +1,5 @@
 /**
- * Structure-aware chunking (DESIGN.md §4): parsed blocks in, chunk drafts out.
+ * Structure-aware chunking (docs/engine.md, "Ingestion"): parsed blocks in, chunk drafts out.
  *
  * - A table is one chunk (kind `table`) however long: `text` is the block's plain rendering,
  *   `table_html` its HTML.
@@ -10,14 +10,22 @@
  *   heading of one Pasal is never prepended to another Pasal's text. A legal unit over the budget is
  *   split between lines (its points), never inside a line unless that line alone is too long.
  * - Other prose: consecutive blocks of one section (same `section_path`, no heading in between) are
- *   packed up to the token budget. A heading is prepended to the content that follows it; it is a chunk
- *   of its own only when its section has no prose (it is followed by another heading of the same or a
- *   higher level — both levels known —, by a table or code block, or by the end of the document).
+ *   packed up to the token budget. A heading is prepended to the content that follows it.
+ * - Empty sections merge forward: a heading followed by another heading (a section with no text of its
+ *   own) waits with it for the next text, so "## A" "## B" "text" is one chunk "A / B / text" that
+ *   keeps the path and anchor of B, the heading whose section has the text. Headings right before a
+ *   table or code block, and a tiny section there (at most {@link TINY_SECTION_TOKENS} tokens, such as
+ *   "Example" or "Run it:"), open that block's chunk. Headings are a chunk of their own only at the end
+ *   of the document, or when the waiting headings alone fill the token budget (a document of 20,000
+ *   empty headings makes chunks of packed headings, not 20,000 chunks). Such a chunk takes the path and
+ *   anchor of its first heading, or of the innermost heading when they nest (a parent and its first
+ *   child). Legal text never merges: a legal heading (a BAB or Pasal) is not carried into another
+ *   unit, nor into a table, so a legal document keeps one chunk per Pasal/ayat.
  * - A single block over the budget is split with {@link splitByTokens}; only the pieces of that block
  *   overlap, never neighbouring blocks.
  *
  * Chunk text is Unicode NFC with LF line ends, trimmed and never empty: exactly what is stored and
- * hashed (DESIGN.md §5). Blocks in one chunk are separated by a blank line. Deterministic.
+ * hashed (docs/certificate.md). Blocks in one chunk are separated by a blank line. Deterministic.
  */
 
 import { normalizeText } from '@saksi/proof';
@@ -37,6 +45,8 @@ export interface ChunkOptions {
 export const DEFAULT_MAX_TOKENS = 350;
 export const DEFAULT_OVERLAP_TOKENS = 40;
 export const DEFAULT_CONTEXT_CHARS = 300;
+/** A section of at most this many tokens right before a table or code block joins that block's chunk. */
+const TINY_SECTION_TOKENS = 24;
 /** A code block is split (by lines) only when longer than this many budgets. */
 const CODE_SPLIT_FACTOR = 4;
 const BLOCK_SEPARATOR = '\n\n';
@@ -94,8 +104,9 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
   // Prose packing state: the current group key and the units waiting to be packed.
   let groupKey: string | undefined;
   let group: ProseUnit[] = [];
-  // Headings not yet attached to content, outermost first.
+  // Headings not yet attached to content, outermost first, and their tokens.
   let pendingHeadings: Block[] = [];
+  let pendingTokens = 0;
 
   const flushGroup = (): void => {
     if (group.length > 0) packProse(group, maxTokens, overlapTokens, emit);
@@ -103,19 +114,46 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
     groupKey = undefined;
   };
   const flushHeadings = (): void => {
-    const last = pendingHeadings.at(-1);
-    if (last !== undefined) {
+    const owner = headingRunOwner(pendingHeadings);
+    if (owner !== undefined) {
       emit({
         text: pendingHeadings.map((heading) => heading.text).join(BLOCK_SEPARATOR),
         kind: 'text',
         page: firstPage(pendingHeadings),
-        section_path: [...last.section_path],
-        anchor: last.anchor,
+        section_path: [...owner.section_path],
+        anchor: owner.anchor,
         table_html: undefined,
-        legal: copyLegal(last.legal),
+        legal: copyLegal(owner.legal),
       });
     }
     pendingHeadings = [];
+    pendingTokens = 0;
+  };
+
+  // What waits before a table or code block and joins it rather than becoming a chunk of its own: its
+  // headings, or the whole of a tiny section (a lead-in such as "Example:"). Never legal text.
+  const takeLead = (block: Block): string => {
+    const parts: string[] = [];
+    const tokens = group.reduce((total, unit) => total + unit.tokens, 0);
+    const legal = block.legal !== undefined;
+    if (
+      !legal &&
+      group.length > 0 &&
+      tokens <= TINY_SECTION_TOKENS &&
+      group.every((unit) => !unit.block.legal)
+    ) {
+      parts.push(...group.map((unit) => unit.text));
+      group = [];
+      groupKey = undefined;
+    }
+    flushGroup();
+    if (!legal && pendingHeadings.length > 0 && pendingHeadings.every((heading) => !heading.legal)) {
+      parts.push(...pendingHeadings.map((heading) => heading.text));
+      pendingHeadings = [];
+      pendingTokens = 0;
+    }
+    flushHeadings();
+    return parts.length > 0 ? parts.join(BLOCK_SEPARATOR) + BLOCK_SEPARATOR : '';
   };
 
   for (const source of document.blocks) {
@@ -125,21 +163,27 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
       case 'heading': {
         flushGroup();
         const parent = pendingHeadings.at(-1);
-        // A pending heading of the same or a deeper level has an empty section: emit it alone. Without
+        const tokens = countTokens(block.text);
+        // A pending heading of the same or a deeper level has an empty section: it merges forward with
+        // this one, unless either is a legal heading (then it is emitted alone, as a legal unit). Without
         // levels on both (e.g. legal headings "BAB I", "Pasal 1") the headings stay together.
-        if (parent?.level !== undefined && block.level !== undefined && parent.level >= block.level) {
+        const emptySection =
+          parent?.level !== undefined && block.level !== undefined && parent.level >= block.level;
+        if (emptySection && (parent.legal !== undefined || block.legal !== undefined)) {
           flushHeadings();
         } else if (pendingHeadings.some((pending) => legalConflict(pending, block))) {
           flushHeadings();
+        } else if (pendingHeadings.length > 0 && pendingTokens + tokens > maxTokens) {
+          flushHeadings();
         }
         pendingHeadings.push(block);
+        pendingTokens += tokens;
         break;
       }
-      case 'table':
-        flushGroup();
-        flushHeadings();
+      case 'table': {
+        const lead = takeLead(block);
         emit({
-          text: block.text,
+          text: lead + block.text,
           kind: 'table',
           page: block.page,
           section_path: [...block.section_path],
@@ -148,12 +192,12 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           legal: copyLegal(block.legal),
         });
         break;
-      case 'code':
-        flushGroup();
-        flushHeadings();
+      }
+      case 'code': {
+        let lead = takeLead(block);
         for (const text of splitCode(block.text, maxTokens)) {
           emit({
-            text,
+            text: lead + text,
             kind: 'code',
             page: block.page,
             section_path: [...block.section_path],
@@ -161,8 +205,10 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
             table_html: undefined,
             legal: copyLegal(block.legal),
           });
+          lead = '';
         }
         break;
+      }
       default: {
         // A "Pasal 5" heading never introduces Pasal 6 content.
         if (pendingHeadings.some((pending) => legalConflict(pending, block))) flushHeadings();
@@ -177,6 +223,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           page: firstPage([...pendingHeadings, block]),
         });
         pendingHeadings = [];
+        pendingTokens = 0;
       }
     }
   }
@@ -246,6 +293,19 @@ function legalConflict(a: Block, b: Block): boolean {
   const right = b.legal;
   if (left?.pasal === undefined || right?.pasal === undefined) return false;
   return left.pasal !== right.pasal || (left.penjelasan === true) !== (right.penjelasan === true);
+}
+
+/**
+ * The heading whose path and anchor a chunk of headings alone takes: the first, or — while each next
+ * heading nests inside the previous one (deeper level, or levels unknown) — the innermost of that chain.
+ */
+function headingRunOwner(headings: Block[]): Block | undefined {
+  let owner = headings[0];
+  for (const heading of headings.slice(1)) {
+    if (owner?.level !== undefined && heading.level !== undefined && heading.level <= owner.level) break;
+    owner = heading;
+  }
+  return owner;
 }
 
 function firstPage(blocks: Block[]): number | undefined {

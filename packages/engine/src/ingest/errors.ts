@@ -14,18 +14,27 @@ export type IngestErrorCode =
   /** The file is larger than the configured limit (or would expand beyond it). */
   | 'FILE_TOO_LARGE'
   /** The file parsed but holds no extractable text (scanned PDF, empty Word document). */
-  | 'NO_TEXT';
+  | 'NO_TEXT'
+  /** The document passes an ingestion limit (chunks, text, pages, memory); `limit` names it. */
+  | 'QUOTA_EXCEEDED';
 
 /** A typed ingestion error: `code` is stable, `message` says what happened and what to do. */
 export class IngestError extends Error {
   override readonly name = 'IngestError';
   readonly code: IngestErrorCode;
   declare readonly details?: string;
+  /** The limit a `QUOTA_EXCEEDED` passed: its setting and value. */
+  declare readonly limit?: { name: string; value: number };
 
-  constructor(code: IngestErrorCode, message: string, options: { cause?: unknown; details?: string } = {}) {
+  constructor(
+    code: IngestErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: string; limit?: { name: string; value: number } } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     if (options.details !== undefined) this.details = options.details;
+    if (options.limit !== undefined) this.limit = options.limit;
   }
 }
 

@@ -8,6 +8,7 @@ import { baseName, decodeText, detectType, MIME_TYPES } from './detect.js';
 import { parseDocx } from './docx.js';
 import { IngestError } from './errors.js';
 import { parseHtml } from './html.js';
+import { quotaExceeded } from './limits.js';
 import { parseMarkdown } from './markdown.js';
 import { parsePdf } from './pdf.js';
 import { normalizeBlocks, parseText } from './text.js';
@@ -22,11 +23,17 @@ export interface ParseOptions {
   mime?: string | undefined;
   /** Largest accepted input in bytes (default {@link DEFAULT_MAX_BYTES}). */
   maxBytes?: number | undefined;
+  /** Most pages a PDF may have (checked before any page is read); unbounded when absent. */
+  maxPages?: number | undefined;
+  /** Most characters of extracted text; unbounded when absent. */
+  maxTextChars?: number | undefined;
 }
 
 /**
  * Parses an uploaded document into blocks. Throws {@link IngestError}: `FILE_TOO_LARGE`,
- * `EMPTY_FILE`, `UNSUPPORTED_TYPE`, `MALFORMED_FILE`, `ENCRYPTED_FILE`, `NO_TEXT`.
+ * `EMPTY_FILE`, `UNSUPPORTED_TYPE`, `MALFORMED_FILE`, `ENCRYPTED_FILE`, `NO_TEXT`, and
+ * `QUOTA_EXCEEDED` past `maxPages` or `maxTextChars` (as early as the format allows: before parsing
+ * Markdown or plain text, page by page in a PDF, after parsing HTML and Word).
  */
 export async function parseDocument(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
   const { filename } = options;
@@ -38,23 +45,33 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
     );
   }
   const type = detectType(bytes, filename, options.mime);
+  const { maxTextChars } = options;
+  const decode = (): string => {
+    const text = decodeText(bytes, filename);
+    if (maxTextChars !== undefined) checkTextSize(text.length, maxTextChars, filename);
+    return text;
+  };
   let document: ParsedDocument;
   try {
     switch (type) {
       case 'pdf':
-        document = await parsePdf(bytes, filename);
+        document = await parsePdf(bytes, filename, {
+          ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
+          ...(maxTextChars !== undefined ? { maxTextChars } : {}),
+        });
         break;
       case 'docx':
         document = await parseDocx(bytes, filename);
         break;
       case 'markdown':
-        document = parseMarkdown(decodeText(bytes, filename), filename);
+        document = parseMarkdown(decode(), filename);
         break;
       case 'html':
+        // Markup can outweigh the text many times over: only the extracted text is checked.
         document = parseHtml(decodeText(bytes, filename), filename);
         break;
       case 'text':
-        document = parseText(decodeText(bytes, filename), filename);
+        document = parseText(decode(), filename);
         break;
     }
   } catch (cause) {
@@ -67,6 +84,13 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
   }
 
   const blocks = normalizeBlocks(document.blocks);
+  if (maxTextChars !== undefined) {
+    checkTextSize(
+      blocks.reduce((total, block) => total + block.text.length, 0),
+      maxTextChars,
+      filename,
+    );
+  }
   if (blocks.length === 0) {
     throw new IngestError(
       'NO_TEXT',
@@ -81,6 +105,16 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
   };
   if (document.pages !== undefined) result.pages = document.pages;
   return result;
+}
+
+function checkTextSize(characters: number, maxTextChars: number, filename: string): void {
+  if (characters > maxTextChars) {
+    throw quotaExceeded(
+      'maxTextChars',
+      maxTextChars,
+      `${baseName(filename)} holds ${characters.toLocaleString('en')} characters of text`,
+    );
+  }
 }
 
 function formatBytes(size: number): string {

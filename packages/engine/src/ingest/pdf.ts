@@ -24,6 +24,7 @@ import type { ParsedDocument } from '../types.js';
 import { baseName, MIME_TYPES, titleFromFilename } from './detect.js';
 import { IngestError } from './errors.js';
 import { escapeHtml } from './html.js';
+import { quotaExceeded } from './limits.js';
 import { BlockBuilder } from './text.js';
 
 /** A run of text in reading-direction coordinates: x grows along the line, y (baseline) grows up. */
@@ -112,8 +113,20 @@ export interface PdfTextItem {
 // ---------------------------------------------------------------------------------------------
 // Entry point
 
-/** Parses a PDF. Throws `ENCRYPTED_FILE`, `MALFORMED_FILE` or `NO_TEXT`. */
-export async function parsePdf(bytes: Uint8Array, filename: string): Promise<ParsedDocument> {
+/** Bounds on reading one PDF; each passed one is `QUOTA_EXCEEDED`. */
+export interface PdfLimits {
+  /** Checked once the document opens, before any page is read. */
+  maxPages?: number;
+  /** Characters of text items, counted page by page. */
+  maxTextChars?: number;
+}
+
+/** Parses a PDF. Throws `ENCRYPTED_FILE`, `MALFORMED_FILE`, `NO_TEXT` or `QUOTA_EXCEEDED`. */
+export async function parsePdf(
+  bytes: Uint8Array,
+  filename: string,
+  limits: PdfLimits = {},
+): Promise<ParsedDocument> {
   const name = baseName(filename);
   await ensureMainThreadWorker();
   const task = getDocument({
@@ -134,6 +147,13 @@ export async function parsePdf(bytes: Uint8Array, filename: string): Promise<Par
       document = await task.promise;
     } catch (cause) {
       throw openError(cause, name);
+    }
+    if (limits.maxPages !== undefined && document.numPages > limits.maxPages) {
+      throw quotaExceeded(
+        'maxPages',
+        limits.maxPages,
+        `${name} has ${document.numPages.toLocaleString('en')} pages`,
+      );
     }
     const metadata: Record<string, string | number | boolean> = {};
     let metadataTitle: string | undefined;
@@ -156,13 +176,25 @@ export async function parsePdf(bytes: Uint8Array, filename: string): Promise<Par
     }
 
     const pages: PageElement[][] = [];
+    let characters = 0;
     try {
       for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
         const page = await document.getPage(pageNumber);
         const content = await page.getTextContent({ includeMarkedContent: false });
         // Marked-content entries have no `str`; text items do.
         const items: PdfTextItem[] = [];
-        for (const item of content.items) if ('str' in item) items.push(item);
+        for (const item of content.items) {
+          if (!('str' in item)) continue;
+          items.push(item);
+          characters += item.str.length;
+        }
+        if (limits.maxTextChars !== undefined && characters > limits.maxTextChars) {
+          throw quotaExceeded(
+            'maxTextChars',
+            limits.maxTextChars,
+            `${name} holds more than ${limits.maxTextChars.toLocaleString('en')} characters of text by page ${pageNumber}`,
+          );
+        }
         pages.push(layoutPage(items));
         page.cleanup();
       }

@@ -1,12 +1,16 @@
 /**
- * Ingestion (DESIGN.md §4): bytes → SHA-256 (dedupe) → job → parse → chunk → normalize → chunk hashes
- * → document Merkle tree and per-chunk proofs → embeddings in batches → ONE transaction that writes
- * the blob, the document (READY), its chunks with vectors, proofs and text-search vectors.
+ * Ingestion (docs/engine.md, "Ingestion"): bytes → SHA-256 (dedupe) → job → extraction (parse, chunk,
+ * normalize, chunk hashes, document Merkle tree and per-chunk proofs; `extract.ts`, in the extraction
+ * process for all but small text files) → embeddings in slices → storing.
  *
- * Nothing partial is ever visible: a failure at any stage leaves only the job row saying which stage
- * failed and why; the same bytes ingested again into the same collection return the existing document.
+ * Storing is staged so that no step holds the event loop or the embedded database for long: one short
+ * transaction writes the blob and the document as PROCESSING, the chunks follow in batches (retrieval
+ * reads READY documents only), and a last short transaction checks that every chunk is there and makes
+ * the document READY. Nothing partial is ever visible: a failure at any stage removes what was staged
+ * and leaves only the job row saying which stage failed and why; the same bytes ingested again into
+ * the same collection return the existing document.
  */
-import { hashLeaf, normalizeText, sha256, toHex, utf8Encode } from '@saksi/proof';
+import { toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
@@ -14,13 +18,18 @@ import { embedMany } from '../embed/embed-many.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { ChunkDraft, ParsedDocument } from '../types.js';
-import { chunkDocument } from './chunk.js';
-import { baseName } from './detect.js';
-import { buildDocumentTree } from './document-tree.js';
+import { sha256Hex, storeBlob } from './blob-store.js';
+import { detectType } from './detect.js';
 import { isIngestError } from './errors.js';
-import { parseRegulation } from './legal-structure.js';
-import { parseDocument } from './parse.js';
+import {
+  type DocumentSummary,
+  type ExtractedChunk,
+  type ExtractInput,
+  type ExtractOptions,
+  extractDocument,
+} from './extract.js';
+import { extractInProcess } from './extract-process.js';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 
 export type IngestStage = 'queued' | 'parsing' | 'chunking' | 'embedding' | 'storing' | 'done';
 
@@ -86,6 +95,8 @@ export interface IngestContext {
   maxBytes: number;
   /** Documents with more pages fail with QUOTA_EXCEEDED. */
   maxPages?: number;
+  /** Chunk, text and memory bounds (default {@link DEFAULT_INGEST_LIMITS}); passing one is QUOTA_EXCEEDED. */
+  limits?: IngestLimits;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -180,105 +191,149 @@ async function setJob(
 }
 
 /** A chunk ready to store: the draft plus its hash, proof and vector. */
-export interface PreparedChunk extends ChunkDraft {
-  sha256: string;
-  proof: string[];
+export interface PreparedChunk extends ExtractedChunk {
   embedding: number[];
 }
 
 /** What parsing, chunking, hashing and embedding made of a file, ready to store. */
 export interface PreparedDocument {
-  parsed: ParsedDocument;
+  parsed: DocumentSummary;
   prepared: PreparedChunk[];
   root: Uint8Array;
 }
 
 /**
+ * Text files up to this size are read in place (a few milliseconds of work); larger
+ * ones, and every PDF and Word file (whose text can be far larger than the file), in the extraction
+ * process.
+ */
+export const INLINE_EXTRACT_MAX_BYTES = 64 * 1024;
+
+/** The time one synchronous step of ingestion may hold the event loop before it yields. */
+const STEP_BUDGET_MS = 25;
+
+/** Lets timers, I/O and other callers (queued database statements included) run. */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * Parses, chunks, normalizes, hashes (document tree and per-chunk proofs) and embeds a file; stores
  * nothing. `onStage` hears each stage as it starts (the synchronous path and the job worker record it).
+ * Extraction runs in the extraction process (`extract-process.ts`) unless the file is small text; the
+ * embedding goes in slices that each hold the event loop for about {@link STEP_BUDGET_MS}.
  */
 export async function prepareDocument(
-  context: Pick<IngestContext, 'embedding' | 'maxBytes' | 'maxPages' | 'onProgress'>,
+  context: Pick<IngestContext, 'embedding' | 'maxBytes' | 'maxPages' | 'limits' | 'onProgress'>,
   collection: Collection,
   input: IngestInput,
   onStage: (stage: IngestStage, progress: number) => Promise<unknown> = async () => undefined,
 ): Promise<PreparedDocument> {
+  const limits = context.limits ?? DEFAULT_INGEST_LIMITS;
   const report = (stage: IngestStage, progress: number, detail?: string) =>
     context.onProgress?.({ stage, progress, ...(detail ? { detail } : {}) });
   report('parsing', 0.05);
   await onStage('parsing', 0.05);
-  let parsed = await parseDocument(input.bytes, {
+  // Stage writes run beside the work; the first one that fails (a lost job lease) fails the
+  // ingestion once the work returns, instead of rejecting unobserved.
+  const stageFailures: unknown[] = [];
+  const beside = (stage: IngestStage, progress: number) => {
+    onStage(stage, progress).catch((error: unknown) => {
+      stageFailures.push(error);
+    });
+  };
+  const extractInput: ExtractInput = {
+    bytes: input.bytes,
     filename: input.filename,
     ...(input.mime ? { mime: input.mime } : {}),
+  };
+  const options: ExtractOptions = {
     maxBytes: context.maxBytes,
-  });
-  if (context.maxPages !== undefined && parsed.pages !== undefined && parsed.pages > context.maxPages) {
-    throw new EngineError(
-      'QUOTA_EXCEEDED',
-      `The document has ${parsed.pages} pages; the limit is ${context.maxPages}.`,
-      { status: 413 },
-    );
-  }
-  // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
-  if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
-    // The file's own name, not its folders: a regulation without a title line is named after it.
-    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), baseName(input.filename));
-    if (regulation)
-      parsed = {
-        ...regulation,
-        mime: parsed.mime,
-        metadata: { ...parsed.metadata, ...regulation.metadata },
-      };
-  }
-  await onStage('chunking', 0.2);
-  report('chunking', 0.2);
-  const drafts = chunkDocument(parsed).map((draft) => ({ ...draft, text: normalizeText(draft.text) }));
-  if (drafts.length === 0) throw new EngineError('INGEST_FAILED', 'The document has no text to index.');
-  const leafHashes = drafts.map((draft) => hashLeaf(sha256(utf8Encode(draft.text))));
-  const tree = buildDocumentTree(leafHashes);
+    ...(context.maxPages !== undefined ? { maxPages: context.maxPages } : {}),
+    maxChunks: limits.maxChunks,
+    maxTextChars: limits.maxTextChars,
+  };
+  const onChunking = () => {
+    report('chunking', 0.2);
+    beside('chunking', 0.2);
+  };
+  const extracted = readsInProcess(input)
+    ? await extractInProcess(extractInput, options, limits.memoryMb, onChunking)
+    : await extractDocument(extractInput, options, onChunking);
+  if (stageFailures.length > 0) throw stageFailures[0];
 
+  const { chunks } = extracted;
   await onStage('embedding', 0.3);
   let reported = 0;
-  // Progress writes run beside the embedding; the first one that fails (a lost job lease) fails the
-  // ingestion once the embedding returns, instead of rejecting unobserved.
-  let stageFailure: { error: unknown } | undefined;
-  const vectors = await embedMany(
-    context.embedding,
-    drafts.map((draft) => draft.text),
-    {
-      onProgress: (done, total) => {
-        const progress = 0.3 + 0.6 * (done / total);
-        report('embedding', progress, `${done}/${total} chunks`);
-        // Persist coarse steps only: one write per tenth of the embedding work.
-        if (progress - reported >= 0.06) {
-          reported = progress;
-          onStage('embedding', progress).catch((error: unknown) => {
-            stageFailure ??= { error };
-          });
-        }
-      },
-    },
-  );
-  if (stageFailure) throw stageFailure.error;
+  const vectors = await embedInSlices(context.embedding, chunks, (done, total) => {
+    const progress = 0.3 + 0.6 * (done / total);
+    report('embedding', progress, `${done}/${total} chunks`);
+    // Persist coarse steps only: one write per tenth of the embedding work.
+    if (progress - reported >= 0.06) {
+      reported = progress;
+      beside('embedding', progress);
+    }
+  });
+  if (stageFailures.length > 0) throw stageFailures[0];
   const wrong = vectors.findIndex((vector) => vector?.length !== collection.embedding_dimensions);
-  if (wrong >= 0 || vectors.length !== drafts.length) {
+  if (wrong >= 0 || vectors.length !== chunks.length) {
     throw new EngineError(
       'INGEST_FAILED',
       `The embedding model returned ${vectors[wrong]?.length ?? 'no'} dimensions; collection "${collection.name}" uses ${collection.embedding_dimensions}.`,
     );
   }
-  const prepared: PreparedChunk[] = drafts.map((draft, index) => ({
-    ...draft,
-    sha256: toHex(sha256(utf8Encode(draft.text))),
-    proof: tree.proof(index).map(toHex),
-    embedding: vectors[index]!,
-  }));
+  const prepared = chunks.map((chunk, index): PreparedChunk => ({ ...chunk, embedding: vectors[index]! }));
   await onStage('storing', 0.92);
   report('storing', 0.92);
-  return { parsed, prepared, root: tree.root };
+  return { parsed: extracted.summary, prepared, root: extracted.root };
 }
 
-/** Ingests one document into `collection`. Throws `EngineError` (INGEST_FAILED / INVALID_INPUT) on failure. */
+/** Whether a file is read in the extraction process (see {@link INLINE_EXTRACT_MAX_BYTES}). */
+function readsInProcess(input: IngestInput): boolean {
+  if (input.bytes.length > INLINE_EXTRACT_MAX_BYTES) return true;
+  try {
+    const type = detectType(input.bytes, input.filename, input.mime);
+    return type === 'pdf' || type === 'docx';
+  } catch {
+    // Not a supported type: the inline parser says so.
+    return false;
+  }
+}
+
+/**
+ * Embeds the chunks in slices, yielding to the event loop between them. A slice is sized by the time
+ * the model held the thread for the previous one (an in-process model such as the hash model computes
+ * synchronously; a remote one only waits), so it grows to the model's `maxEmbeddingsPerCall` for a
+ * remote model and stays near {@link STEP_BUDGET_MS} of work for an in-process one.
+ */
+async function embedInSlices(
+  model: EmbeddingModel,
+  chunks: readonly { text: string }[],
+  onProgress: (done: number, total: number) => void,
+): Promise<number[][]> {
+  const most = Number.isFinite(model.maxEmbeddingsPerCall)
+    ? Math.max(1, Math.floor(model.maxEmbeddingsPerCall))
+    : chunks.length;
+  let size = Math.min(most, 8);
+  const vectors: number[][] = [];
+  while (vectors.length < chunks.length) {
+    const texts = chunks.slice(vectors.length, vectors.length + size).map((chunk) => chunk.text);
+    const started = performance.now();
+    const pending = embedMany(model, texts);
+    const held = performance.now() - started;
+    for (const vector of await pending) vectors.push(vector);
+    onProgress(vectors.length, chunks.length);
+    size = nextStepSize(size, held, most);
+    await yieldToEventLoop();
+  }
+  return vectors;
+}
+
+/** The next batch size: scaled so a step takes about {@link STEP_BUDGET_MS}, at most doubling. */
+function nextStepSize(size: number, elapsedMs: number, most: number): number {
+  const scaled = elapsedMs <= 0 ? size * 2 : Math.floor((size * STEP_BUDGET_MS) / elapsedMs);
+  return Math.max(1, Math.min(most, size * 2, scaled));
+}
+
+/** Ingests one document into `collection`. Throws `EngineError` (INGEST_FAILED / INVALID_INPUT / QUOTA_EXCEEDED) on failure. */
 export async function ingestDocument(
   context: IngestContext,
   collection: Collection,
@@ -294,23 +349,25 @@ export async function ingestDocument(
       { status: 413 },
     );
   }
-  const originalSha = toHex(sha256(input.bytes));
+  const originalSha = await sha256Hex(input.bytes);
   const existing = await findDocumentBySha(db, collection.id, originalSha);
   const jobId = newId('job');
   if (existing) {
     await db.query(
-      `INSERT INTO jobs (id, kind, status, collection_id, document_id, stage, progress) VALUES ($1, 'ingest', 'SUCCEEDED', $2, $3, 'done', 1)`,
+      `INSERT INTO jobs (id, kind, status, collection_id, document_id, stage, progress, started_at, finished_at)
+       VALUES ($1, 'ingest', 'SUCCEEDED', $2, $3, 'done', 1, now(), now())`,
       [jobId, collection.id, existing.id],
     );
     report('done', 1, 'already ingested (same SHA-256)');
     return { document: existing, job_id: jobId, deduplicated: true };
   }
   await db.query(
-    `INSERT INTO jobs (id, kind, status, collection_id, stage) VALUES ($1, 'ingest', 'RUNNING', $2, 'parsing')`,
+    `INSERT INTO jobs (id, kind, status, collection_id, stage, started_at) VALUES ($1, 'ingest', 'RUNNING', $2, 'parsing', now())`,
     [jobId, collection.id],
   );
 
   let stage: IngestStage = 'parsing';
+  let staged: { blob: string; documentId?: string } | undefined;
   try {
     const { parsed, prepared, root } = await prepareDocument(context, collection, input, (next, progress) => {
       stage = next;
@@ -321,15 +378,15 @@ export async function ingestDocument(
     const documentId = newId('doc');
     const metadata = { ...parsed.metadata, ...input.metadata };
     const title = input.title ?? parsed.title;
+    // Staged: the document is PROCESSING while its chunks go in, batch by batch; retrieval reads READY
+    // documents only, and the last transaction makes it READY at once.
+    await storeBlob(db, originalSha, input.bytes);
+    staged = { blob: originalSha };
     await db.transaction(async (tx) => {
-      await tx.query(
-        'INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING',
-        [originalSha, input.bytes, input.bytes.length],
-      );
       await tx.query(
         `INSERT INTO documents (id, collection_id, title, filename, mime, original_sha256, size, metadata, document_type, fiscal_year,
            source, uploader, status, stage, root, chunk_count, pages)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'READY', 'done', $13, $14, $15)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PROCESSING', 'storing', $13, $14, $15)`,
         [
           documentId,
           collection.id,
@@ -348,12 +405,19 @@ export async function ingestDocument(
           parsed.pages ?? null,
         ],
       );
-      await insertChunks(tx, documentId, collection, prepared);
-      await indexBudgetFigures(tx, documentId);
-      await tx.query(
-        `UPDATE jobs SET status = 'SUCCEEDED', stage = 'done', progress = 1, document_id = $2, updated_at = now() WHERE id = $1`,
-        [jobId, documentId],
+    });
+    staged = { blob: originalSha, documentId };
+    await storeChunks(db, documentId, collection, prepared);
+    await db.transaction(async (tx) => {
+      await requireStagedChunks(tx, documentId, prepared.length);
+      const ready = await tx.query(
+        `UPDATE documents SET status = 'READY', stage = 'done', updated_at = clock_timestamp() WHERE id = $1 AND status = 'PROCESSING'`,
+        [documentId],
       );
+      if (ready.rowCount === 0) {
+        throw new EngineError('CONFLICT', 'The document was deleted while it was being ingested.');
+      }
+      await indexBudgetFigures(tx, documentId);
       await tx.query(
         `INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'document.ingest', $2, $3)`,
         [
@@ -367,11 +431,20 @@ export async function ingestDocument(
           }),
         ],
       );
+      // Last, so the job says finished when its document is READY (the commit is moments later).
+      await tx.query(
+        `UPDATE jobs SET status = 'SUCCEEDED', stage = 'done', progress = 1, document_id = $2, finished_at = clock_timestamp(),
+           updated_at = clock_timestamp() WHERE id = $1`,
+        [jobId, documentId],
+      );
     });
+    staged = undefined;
     report('done', 1, `${prepared.length} chunks`);
     const document = await getDocument(db, documentId);
     return { document: document!, job_id: jobId, deduplicated: false };
   } catch (error) {
+    // Nothing of a failed ingestion stays: its staged document and chunks go.
+    if (staged !== undefined) await discardStaged(db, staged).catch(() => undefined);
     // Same bytes stored by a concurrent ingestion between our check and our insert: that is a dedupe.
     const raced = await findDocumentBySha(db, collection.id, originalSha).catch(() => null);
     if (raced) {
@@ -381,15 +454,28 @@ export async function ingestDocument(
     const code = isIngestError(error) ? error.code : error instanceof EngineError ? error.code : 'INTERNAL';
     const message = error instanceof Error ? error.message : 'Ingestion failed.';
     await setJob(db, jobId, { status: 'FAILED', stage, error: { code, message } }).catch(() => undefined);
-    if (isIngestError(error)) {
-      throw new EngineError('INGEST_FAILED', message, {
-        cause: error,
-        status: error.code === 'FILE_TOO_LARGE' ? 413 : error.code === 'UNSUPPORTED_TYPE' ? 415 : 422,
-      });
-    }
-    if (error instanceof EngineError) throw error;
-    throw new EngineError('INGEST_FAILED', `Ingestion failed while ${stage}: ${message}`, { cause: error });
+    throw toEngineError(error, stage);
   }
+}
+
+/**
+ * The engine's error for a failed ingestion: `QUOTA_EXCEEDED` (413) past a limit, `INGEST_FAILED`
+ * for any other unreadable file (413 too large, 415 unsupported, 422 otherwise), engine errors as
+ * they are.
+ */
+export function toEngineError(error: unknown, stage: IngestStage): EngineError {
+  if (isIngestError(error)) {
+    if (error.code === 'QUOTA_EXCEEDED') {
+      return new EngineError('QUOTA_EXCEEDED', error.message, { cause: error, status: 413 });
+    }
+    return new EngineError('INGEST_FAILED', error.message, {
+      cause: error,
+      status: error.code === 'FILE_TOO_LARGE' ? 413 : error.code === 'UNSUPPORTED_TYPE' ? 415 : 422,
+    });
+  }
+  if (error instanceof EngineError) return error;
+  const message = error instanceof Error ? error.message : 'Ingestion failed.';
+  return new EngineError('INGEST_FAILED', `Ingestion failed while ${stage}: ${message}`, { cause: error });
 }
 
 export function stringValue(value: unknown): string | undefined {
@@ -406,49 +492,127 @@ export function numberValue(value: unknown): number | undefined {
 }
 
 const CHUNK_COLUMNS = 18;
-const ROWS_PER_INSERT = 200;
+/** Most rows in one INSERT; fewer when the rows take long to write (see {@link storeChunks}). */
+const MAX_ROWS_PER_INSERT = 200;
+const FIRST_ROWS_PER_INSERT = 4;
 
-export async function insertChunks(
-  tx: Queryable,
+/**
+ * Writes a document's chunks in batches, each its own statement, yielding to the event loop between
+ * them. A batch is sized by how long the previous one took, to about {@link STEP_BUDGET_MS}: on the
+ * embedded PGlite a statement runs on this thread (a chunk costs milliseconds of index upkeep there),
+ * so one big statement — or one big transaction, which holds PGlite's single connection — would
+ * stall everything else; on PostgreSQL the batches soon reach {@link MAX_ROWS_PER_INSERT}.
+ *
+ * The rows are staged: call it only for a document that is not READY (retrieval reads READY documents
+ * only), and make the document READY afterwards in one transaction. `beforeBatch` runs before each
+ * batch and may throw to stop (a job that lost its lease).
+ */
+export async function storeChunks(
+  db: Queryable,
   documentId: string,
   collection: Collection,
-  chunks: PreparedChunk[],
+  chunks: readonly PreparedChunk[],
+  beforeBatch: () => void = () => undefined,
 ): Promise<void> {
-  for (let start = 0; start < chunks.length; start += ROWS_PER_INSERT) {
-    const batch = chunks.slice(start, start + ROWS_PER_INSERT);
-    const params: unknown[] = [];
-    const rows = batch.map((chunk, row) => {
-      params.push(
-        `${documentId}-${chunk.position}`,
-        documentId,
-        collection.id,
-        chunk.position,
-        chunk.text,
-        chunk.sha256,
-        chunk.kind,
-        chunk.page ?? null,
-        JSON.stringify(chunk.section_path),
-        chunk.legal ? JSON.stringify(chunk.legal) : null,
-        chunk.table_html ?? null,
-        chunk.context_before,
-        chunk.context_after,
-        chunk.token_count,
-        JSON.stringify(chunk.proof),
-        `[${chunk.embedding.join(',')}]`,
-        collection.text_search_config,
-        chunk.anchor ?? null,
-      );
-      const base = row * CHUNK_COLUMNS;
-      const p = (i: number) => `$${base + i}`;
-      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}::vector, ${collection.embedding_dimensions}, ${p(17)}::regconfig, ${p(18)})`;
-    });
-    await tx.query(
-      `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
-         context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
-       VALUES ${rows.join(', ')}`,
-      params,
+  let size = FIRST_ROWS_PER_INSERT;
+  for (let start = 0; start < chunks.length; ) {
+    beforeBatch();
+    const batch = chunks.slice(start, start + size);
+    const started = performance.now();
+    await insertChunkRows(db, documentId, collection, batch);
+    size = nextStepSize(size, performance.now() - started, MAX_ROWS_PER_INSERT);
+    start += batch.length;
+    await yieldToEventLoop();
+  }
+}
+
+async function insertChunkRows(
+  db: Queryable,
+  documentId: string,
+  collection: Collection,
+  batch: readonly PreparedChunk[],
+): Promise<void> {
+  const params: unknown[] = [];
+  const rows = batch.map((chunk, row) => {
+    params.push(
+      `${documentId}-${chunk.position}`,
+      documentId,
+      collection.id,
+      chunk.position,
+      chunk.text,
+      chunk.sha256,
+      chunk.kind,
+      chunk.page ?? null,
+      JSON.stringify(chunk.section_path),
+      chunk.legal ? JSON.stringify(chunk.legal) : null,
+      chunk.table_html ?? null,
+      chunk.context_before,
+      chunk.context_after,
+      chunk.token_count,
+      JSON.stringify(chunk.proof),
+      `[${chunk.embedding.join(',')}]`,
+      collection.text_search_config,
+      chunk.anchor ?? null,
+    );
+    const base = row * CHUNK_COLUMNS;
+    const p = (i: number) => `$${base + i}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}::vector, ${collection.embedding_dimensions}, ${p(17)}::regconfig, ${p(18)})`;
+  });
+  await db.query(
+    `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
+       context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
+     VALUES ${rows.join(', ')}`,
+    params,
+  );
+}
+
+/**
+ * Inside the transaction that makes a document READY: its staged chunks must all be there (a lost
+ * job lease or a concurrent clean-up could have left fewer), or the document would be partial.
+ */
+export async function requireStagedChunks(
+  tx: Queryable,
+  documentId: string,
+  expected: number,
+): Promise<void> {
+  const found = await tx.query<{ n: number }>(
+    'SELECT count(*)::integer AS n FROM chunks WHERE document_id = $1',
+    [documentId],
+  );
+  const count = found.rows[0]?.n ?? 0;
+  if (count !== expected) {
+    throw new Error(
+      `${count} of the document's ${expected} chunks were stored; the ingestion is tried again.`,
     );
   }
+}
+
+/** Deletes a document's staged chunks in batches (each its own statement, yielding between them). */
+export async function deleteStagedChunks(db: Queryable, documentId: string): Promise<void> {
+  for (;;) {
+    const started = performance.now();
+    const deleted = await db.query(
+      `DELETE FROM chunks WHERE id IN (SELECT id FROM chunks WHERE document_id = $1 LIMIT ${MAX_ROWS_PER_INSERT * 5})`,
+      [documentId],
+    );
+    if (deleted.rowCount === 0) return;
+    if (performance.now() - started > STEP_BUDGET_MS / 2) await yieldToEventLoop();
+  }
+}
+
+/**
+ * A synchronous ingestion that failed after staging: its chunks, its document, then its original
+ * unless another document holds the same bytes.
+ */
+async function discardStaged(db: Database, staged: { blob: string; documentId?: string }): Promise<void> {
+  if (staged.documentId !== undefined) {
+    await deleteStagedChunks(db, staged.documentId);
+    await db.query(`DELETE FROM documents WHERE id = $1 AND status = 'PROCESSING'`, [staged.documentId]);
+  }
+  await db.query(
+    'DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM documents WHERE original_sha256 = $1)',
+    [staged.blob],
+  );
 }
 
 /** Deletes a document and its chunks (its blob stays if another document shares it). */

@@ -248,8 +248,10 @@ export async function reportProgress(
 }
 
 /**
- * Marks a held job SUCCEEDED. Call it inside the transaction that commits the job's work: when the
- * job is no longer held it throws {@link JobLeaseLostError}, and the transaction rolls back.
+ * Marks a held job SUCCEEDED. Call it inside the transaction that commits the job's work, as its last
+ * write: when the job is no longer held it throws {@link JobLeaseLostError}, and the transaction rolls
+ * back. `finished_at` is the clock at this statement, not the start of the transaction, so a job never
+ * says it finished before its work did.
  */
 export async function completeJob(
   tx: Queryable,
@@ -258,7 +260,7 @@ export async function completeJob(
 ): Promise<void> {
   const result = await tx.query(
     `UPDATE jobs SET status = 'SUCCEEDED', stage = 'done', progress = 1, error = NULL,
-       document_id = COALESCE($3, document_id), finished_at = now(), locked_until = NULL, updated_at = now()
+       document_id = COALESCE($3, document_id), finished_at = clock_timestamp(), locked_until = NULL, updated_at = clock_timestamp()
      WHERE id = $1 AND claim_token = $2 AND status = 'RUNNING'`,
     [job.id, job.claim_token, fields.documentId ?? null],
   );
@@ -289,8 +291,8 @@ export async function failJob(
        stage = CASE WHEN $3 AND attempts < max_attempts THEN 'queued' ELSE stage END,
        progress = CASE WHEN $3 AND attempts < max_attempts THEN 0 ELSE progress END,
        claim_token = CASE WHEN $3 AND attempts < max_attempts THEN NULL ELSE claim_token END,
-       finished_at = CASE WHEN $3 AND attempts < max_attempts THEN NULL ELSE now() END,
-       error = $4::jsonb, locked_until = NULL, updated_at = now()
+       finished_at = CASE WHEN $3 AND attempts < max_attempts THEN NULL ELSE clock_timestamp() END,
+       error = $4::jsonb, locked_until = NULL, updated_at = clock_timestamp()
      WHERE id = $1 AND claim_token = $2 AND status = 'RUNNING'
      RETURNING status`,
     [job.id, job.claim_token, options.retry, JSON.stringify(stored), backoffMs],

@@ -1,0 +1,71 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { isIngestError } from './errors.js';
+import { extractDocument } from './extract.js';
+import { extractInProcess, stopExtractionProcess } from './extract-process.js';
+
+afterAll(() => {
+  stopExtractionProcess();
+});
+
+/** A Markdown guide of `sections` sections of two paragraphs each. */
+function guide(sections: number): Uint8Array {
+  const parts: string[] = ['# Panduan', ''];
+  for (let section = 1; section <= sections; section++) {
+    parts.push(`## Bagian ${section}`, '');
+    for (let paragraph = 1; paragraph <= 2; paragraph++) {
+      parts.push(
+        Array.from(
+          { length: 8 },
+          (_, sentence) =>
+            `Kalimat ${section}-${paragraph}-${sentence} tentang kewajiban pengemudi di jalan.`,
+        ).join(' '),
+        '',
+      );
+    }
+  }
+  return new TextEncoder().encode(parts.join('\n'));
+}
+
+const unbounded = { maxBytes: 100_000_000, maxChunks: 1_000_000, maxTextChars: 100_000_000 };
+
+describe('extraction process', () => {
+  it('gives what extraction in place gives, and hears the chunking stage', async () => {
+    const input = { bytes: guide(300), filename: 'guide.md' };
+    const stages: string[] = [];
+    const separate = await extractInProcess(input, unbounded, 512, (stage) => stages.push(stage));
+    const inline = await extractDocument(input, unbounded);
+    expect(separate.chunks.length).toBeGreaterThan(200);
+    expect(separate).toEqual(inline);
+    expect(stages).toEqual(['chunking']);
+  });
+
+  it('brings typed errors back across the process boundary', async () => {
+    const error = await extractInProcess(
+      { bytes: guide(300), filename: 'guide.md' },
+      { ...unbounded, maxChunks: 10 },
+      512,
+    ).catch((caught: unknown) => caught);
+    expect(isIngestError(error, 'QUOTA_EXCEEDED') && error.limit).toEqual({
+      name: 'SAKSI_MAX_CHUNKS',
+      value: 10,
+    });
+    const broken = await extractInProcess(
+      { bytes: new TextEncoder().encode('%PDF-1.7\n%broken'), filename: 'x.pdf' },
+      unbounded,
+      512,
+    ).catch((caught: unknown) => caught);
+    expect(isIngestError(broken, 'MALFORMED_FILE')).toBe(true);
+  });
+
+  it('fails a file that needs more than its memory with QUOTA_EXCEEDED, then serves the next one', async () => {
+    const error = await extractInProcess({ bytes: guide(20_000), filename: 'huge.md' }, unbounded, 64).catch(
+      (caught: unknown) => caught,
+    );
+    expect(isIngestError(error, 'QUOTA_EXCEEDED') && error.limit).toEqual({
+      name: 'SAKSI_INGEST_MEMORY_MB',
+      value: 64,
+    });
+    const next = await extractInProcess({ bytes: guide(100), filename: 'next.md' }, unbounded, 512);
+    expect(next.chunks.length).toBeGreaterThan(50);
+  });
+});

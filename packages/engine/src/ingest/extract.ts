@@ -1,0 +1,109 @@
+/**
+ * Extraction: the CPU-bound part of ingestion, from bytes to hashed chunks — parse (with the
+ * regulation structure of legal texts), chunk, normalize (NFC, LF), hash every chunk and build the
+ * document's Merkle tree with each chunk's inclusion proof (docs/engine.md, "Ingestion"). It touches
+ * neither the database nor the embedding model, so it can run in a process of its own
+ * (`extract-process.ts`) and keep the event loop free while a large document is read.
+ *
+ * Limits (`limits.ts`) are checked as early as each format allows; passing one throws
+ * `QUOTA_EXCEEDED`, so nothing beyond the limit is built.
+ */
+import { hashLeaf, normalizeText, sha256, toHex, utf8Encode } from '@saksi/proof';
+import { EngineError } from '../errors.js';
+import type { ChunkDraft, ParsedDocument } from '../types.js';
+import { chunkDocument } from './chunk.js';
+import { baseName } from './detect.js';
+import { buildDocumentTree } from './document-tree.js';
+import { parseRegulation } from './legal-structure.js';
+import { quotaExceeded } from './limits.js';
+import { parseDocument } from './parse.js';
+
+export interface ExtractInput {
+  bytes: Uint8Array;
+  filename: string;
+  mime?: string;
+}
+
+export interface ExtractOptions {
+  maxBytes: number;
+  maxPages?: number;
+  maxChunks: number;
+  maxTextChars: number;
+}
+
+/** What the document says about itself: everything parsed but its blocks. */
+export type DocumentSummary = Omit<ParsedDocument, 'blocks'>;
+
+/** A chunk with its SHA-256 (hex, of the UTF-8 text) and its inclusion proof in the document tree. */
+export interface ExtractedChunk extends ChunkDraft {
+  sha256: string;
+  proof: string[];
+}
+
+export interface ExtractedDocument {
+  summary: DocumentSummary;
+  chunks: ExtractedChunk[];
+  /** The document's Merkle root over its chunk hashes. */
+  root: Uint8Array;
+}
+
+/** Hears when extraction moves from parsing to chunking. */
+export type ExtractStageListener = (stage: 'chunking') => void;
+
+/**
+ * Parses, chunks and hashes one file. Throws `IngestError` (every parser failure, and
+ * `QUOTA_EXCEEDED` past a limit) or `EngineError` `INGEST_FAILED` when no chunk is left to index.
+ */
+export async function extractDocument(
+  input: ExtractInput,
+  options: ExtractOptions,
+  onStage: ExtractStageListener = () => undefined,
+): Promise<ExtractedDocument> {
+  let parsed = await parseDocument(input.bytes, {
+    filename: input.filename,
+    ...(input.mime ? { mime: input.mime } : {}),
+    maxBytes: options.maxBytes,
+    ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
+    maxTextChars: options.maxTextChars,
+  });
+  if (options.maxPages !== undefined && parsed.pages !== undefined && parsed.pages > options.maxPages) {
+    throw quotaExceeded(
+      'maxPages',
+      options.maxPages,
+      `${baseName(input.filename)} has ${parsed.pages} pages`,
+    );
+  }
+  // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
+  if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
+    // The file's own name, not its folders: a regulation without a title line is named after it.
+    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), baseName(input.filename));
+    if (regulation)
+      parsed = {
+        ...regulation,
+        mime: parsed.mime,
+        metadata: { ...parsed.metadata, ...regulation.metadata },
+      };
+  }
+  onStage('chunking');
+  const drafts = chunkDocument(parsed);
+  if (drafts.length > options.maxChunks) {
+    throw quotaExceeded(
+      'maxChunks',
+      options.maxChunks,
+      `${baseName(input.filename)} makes ${drafts.length.toLocaleString('en')} chunks`,
+    );
+  }
+  for (const draft of drafts) draft.text = normalizeText(draft.text);
+  if (drafts.length === 0) throw new EngineError('INGEST_FAILED', 'The document has no text to index.');
+  const digests = drafts.map((draft) => sha256(utf8Encode(draft.text)));
+  const tree = buildDocumentTree(digests.map((digest) => hashLeaf(digest)));
+  const chunks = drafts.map(
+    (draft, index): ExtractedChunk => ({
+      ...draft,
+      sha256: toHex(digests[index]!),
+      proof: tree.proof(index).map(toHex),
+    }),
+  );
+  const { blocks: _blocks, ...summary } = parsed;
+  return { summary, chunks, root: tree.root };
+}
