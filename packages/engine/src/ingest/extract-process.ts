@@ -124,11 +124,6 @@ export function stopExtractionProcess(): void {
   }
 }
 
-/** The extraction process's id while it runs (for measuring its memory). */
-export function extractionProcessId(): number | undefined {
-  return child?.process.pid;
-}
-
 function runInChild(
   input: ExtractInput,
   options: ExtractOptions,
@@ -140,6 +135,10 @@ function runInChild(
     const started: Child = { process: startChild(memoryMb), memoryMb, idle: undefined, stderr: '' };
     started.process.stderr?.setEncoding('utf8').on('data', (text: string) => {
       started.stderr = (started.stderr + text).slice(-STDERR_KEPT);
+    });
+    // A child that dies while idle is replaced by the next request.
+    started.process.once('exit', () => {
+      if (child === started) child = undefined;
     });
     child = started;
   }
@@ -158,8 +157,7 @@ function runInChild(
         worker.kill();
       } else {
         // Idle: the child must not keep the server running, and goes after a while.
-        worker.unref();
-        worker.channel?.unref();
+        setReferenced(worker, false);
         current.idle = setTimeout(() => {
           if (child === current) stopExtractionProcess();
         }, IDLE_MS);
@@ -215,11 +213,24 @@ function runInChild(
     worker.on('message', onMessage);
     worker.on('exit', onExit);
     worker.on('error', onError);
-    worker.ref();
-    worker.channel?.ref();
+    setReferenced(worker, true);
     const request: ExtractRequest = { id, input, options };
     worker.send(request);
   });
+}
+
+/** Whether the child (its process, IPC channel and stderr pipe) keeps this process running. */
+function setReferenced(worker: ChildProcess, referenced: boolean): void {
+  const stderr = worker.stderr as (NodeJS.ReadableStream & { ref?(): void; unref?(): void }) | null;
+  if (referenced) {
+    worker.ref();
+    worker.channel?.ref();
+    stderr?.ref?.();
+  } else {
+    worker.unref();
+    worker.channel?.unref();
+    stderr?.unref?.();
+  }
 }
 
 function startChild(memoryMb: number): ChildProcess {
