@@ -300,10 +300,16 @@ export function createApiKeyWithCli(dataDir: string): string {
  * Polls `GET /api/v1/health` on an open-loop schedule (one request every `intervalMs`, whatever the
  * answers). At most `maxInFlight` requests are outstanding; a poll due while that many wait is sent
  * when one returns. Latency runs from the scheduled time, so a frozen server shows as long latencies
- * rather than as missing samples.
+ * rather than as missing samples; a poll answered with anything but 200, or whose connection the
+ * server dropped, is a failure (its latency still counts, up to the failure).
  */
-export function pollHealth(url: string, intervalMs = 50, maxInFlight = 64): { stop(): Promise<number[]> } {
+export function pollHealth(
+  url: string,
+  intervalMs = 50,
+  maxInFlight = 64,
+): { stop(): Promise<{ latencies: number[]; failures: number }> } {
   const latencies: number[] = [];
+  let failures = 0;
   const backlog: number[] = [];
   let inFlight = 0;
   let stopped = false;
@@ -312,8 +318,13 @@ export function pollHealth(url: string, intervalMs = 50, maxInFlight = 64): { st
   const send = (scheduled: number) => {
     inFlight++;
     fetch(`${url}/api/v1/health`)
-      .then((response) => response.arrayBuffer())
-      .catch(() => undefined)
+      .then(async (response) => {
+        await response.arrayBuffer();
+        if (response.status !== 200) failures++;
+      })
+      .catch(() => {
+        failures++;
+      })
       .finally(() => {
         inFlight--;
         latencies.push(nowMs() - scheduled);
@@ -343,7 +354,7 @@ export function pollHealth(url: string, intervalMs = 50, maxInFlight = 64): { st
       }
       // Polls still waiting after two minutes count with the time waited so far.
       for (const scheduled of backlog.splice(0)) latencies.push(nowMs() - scheduled);
-      return latencies;
+      return { latencies, failures };
     },
   };
 }

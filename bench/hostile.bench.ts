@@ -7,7 +7,15 @@
  * same run. `--smoke` runs the CI subset (part of it on the CLI) and fails on a crash, a partial
  * document, a stack trace or an unexpected outcome. Writes bench/results/hostile.json.
  */
-import { existsSync, mkdirSync, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openAsBlob,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { HostileCase } from '../packages/engine/src/attack/hostile-case.js';
@@ -82,6 +90,9 @@ const SMOKE_CLI = new Set([
   'filename-dot-dot-slash',
 ]);
 
+/** A process that died, a file past the timeout, a 5xx, an upload the live server dropped. */
+const CRASHES = new Set(['crash', 'timeout', 'dropped']);
+
 const revision = gitRevision();
 const began = nowMs();
 const log = progressLog(began);
@@ -129,6 +140,11 @@ const baselineFiles = [0, 1, 2, 3].map((index) => {
   return file;
 });
 
+/** One JSON line per file as it finishes, so a run that is stopped keeps what it measured. */
+const progressFile = path.join(directory, 'progress.jsonl');
+const recordProgress = (via: 'cli' | 'server', id: string, result: object) =>
+  appendFileSync(progressFile, `${JSON.stringify({ via, id, ...result })}\n`);
+
 const median = (values: number[]) =>
   percentile(
     [...values].sort((a, b) => a - b),
@@ -171,11 +187,13 @@ if (!skipCli) {
   const onCli = written.filter((file) => !smoke || SMOKE_CLI.has(file.case.id));
   for (const [index, file] of onCli.entries()) {
     const result = await run(file.path);
-    cli.set(file.case.id, {
+    const entry = {
       ...result,
       increaseMb: result.peakMb - cliBaseline.peakMb,
       timeRatio: result.seconds / cliBaseline.seconds,
-    });
+    };
+    cli.set(file.case.id, entry);
+    recordProgress('cli', file.case.id, entry);
     log(
       `CLI [${index + 1}/${onCli.length}] ${file.case.id}: ${result.outcome} in ${fixed(result.seconds, 1)} s, peak ${fixed(result.peakMb, 0)} MB${result.outcome === 'crash' ? ` — ${oneLine(result.detail)}` : ''}`,
     );
@@ -195,6 +213,8 @@ interface ServerResult {
   increaseMb: number;
   timeRatio: number;
   health: HealthSummary;
+  /** Status polls (GET /documents/:id) whose connection the server dropped; each was sent again. */
+  droppedPolls: number;
   stack: boolean;
   detail: string;
   documentId: string | null;
@@ -202,15 +222,18 @@ interface ServerResult {
 
 interface HealthSummary {
   n: number;
+  /** Polls answered with anything but 200, or whose connection the server dropped. */
+  failures: number;
   p50: number;
   p99: number;
   max: number;
 }
 
-function healthSummary(latencies: number[]): HealthSummary {
+function healthSummary({ latencies, failures }: { latencies: number[]; failures: number }): HealthSummary {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     n: sorted.length,
+    failures,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     max: sorted[sorted.length - 1] ?? Number.NaN,
@@ -247,6 +270,7 @@ if (!skipServer) {
     let stack = false;
     let detail = '';
     let documentId: string | null = null;
+    const dropped = { polls: 0 };
     try {
       const form = new FormData();
       form.append('file', await openAsBlob(file), filename);
@@ -263,7 +287,7 @@ if (!skipServer) {
       const body = JSON.parse(text) as { error?: { code: string }; document?: { id: string } };
       if (response.status === 202 && body.document) {
         documentId = body.document.id;
-        outcome = await waitForDocument(serve.url, documentId, headers, deadline, (found) => {
+        outcome = await waitForDocument(serve.url, documentId, headers, deadline, dropped, (found) => {
           stack ||= found;
         });
       } else if (response.status === 200) {
@@ -275,8 +299,9 @@ if (!skipServer) {
         detail = text.slice(0, 300);
       }
     } catch (error) {
-      outcome = nowMs() >= deadline ? 'timeout' : 'crash';
-      detail = error instanceof Error ? error.message : String(error);
+      // The upload itself failed: past the deadline a timeout; a live server that dropped it, `dropped`.
+      outcome = nowMs() >= deadline ? 'timeout' : serve.alive() ? 'dropped' : 'crash';
+      detail = `POST: ${error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error)}`;
     }
     const seconds = (nowMs() - started) / 1000;
     const peakMb = peak.stop();
@@ -299,6 +324,7 @@ if (!skipServer) {
       peakMb,
       increaseMb: peakMb - rssBefore,
       health: healthSummary(latencies),
+      droppedPolls: dropped.polls,
       stack,
       detail: detail || oneLine(stderr.slice(-300)),
       documentId,
@@ -319,6 +345,7 @@ if (!skipServer) {
     increaseMb: median(runs.map((entry) => entry.increaseMb)),
     health: {
       n: runs.reduce((sum, entry) => sum + entry.health.n, 0),
+      failures: runs.reduce((sum, entry) => sum + entry.health.failures, 0),
       p50: median(runs.map((entry) => entry.health.p50)),
       p99: Math.max(...runs.map((entry) => entry.health.p99)),
       max: Math.max(...runs.map((entry) => entry.health.max)),
@@ -329,38 +356,54 @@ if (!skipServer) {
   );
   for (const [index, file] of written.entries()) {
     const result = await upload(file.path, file.case.filename);
-    server.set(file.case.id, { ...result, timeRatio: result.seconds / serverBaseline.seconds });
+    const entry = { ...result, timeRatio: result.seconds / serverBaseline.seconds };
+    server.set(file.case.id, entry);
+    recordProgress('server', file.case.id, entry);
     log(
-      `server [${index + 1}/${written.length}] ${file.case.id}: ${result.outcome} in ${fixed(result.seconds, 1)} s, RSS +${fixed(result.increaseMb, 0)} MB, health p99 ${fixed(result.health.p99, 0)} ms max ${fixed(result.health.max, 0)} ms${result.outcome === 'crash' ? ` — ${oneLine(result.detail)}` : ''}`,
+      `server [${index + 1}/${written.length}] ${file.case.id}: ${result.outcome} in ${fixed(result.seconds, 1)} s, RSS +${fixed(result.increaseMb, 0)} MB, health p99 ${fixed(result.health.p99, 0)} ms max ${fixed(result.health.max, 0)} ms${result.health.failures > 0 ? ` (${result.health.failures} polls failed)` : ''}${result.droppedPolls > 0 ? `, ${result.droppedPolls} status polls dropped` : ''}${CRASHES.has(result.outcome) || result.outcome.startsWith('http-') ? ` — ${oneLine(result.detail)}` : ''}`,
     );
   }
   await serve.stop();
   serverStored = await readStoredState(dataDir);
 }
 
-/** GET /documents/:id every 100 ms until READY or FAILED; checks the chunks and the error text. */
+/**
+ * GET /documents/:id every 100 ms until READY or FAILED; checks the chunks and the error text. A poll
+ * whose connection the server dropped (Node closes requests it could not read for 60 s, as happens
+ * after a long freeze) is counted and sent again.
+ */
 async function waitForDocument(
   url: string,
   id: string,
   headers: Record<string, string>,
   deadline: number,
+  dropped: { polls: number },
   onStack: (found: boolean) => void,
 ): Promise<string> {
+  const get = async <T>(path: string): Promise<T | undefined> => {
+    try {
+      const response = await fetch(`${url}${path}`, {
+        headers,
+        signal: AbortSignal.timeout(Math.max(1, Math.ceil(deadline - nowMs()))),
+      });
+      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+      return (await response.json()) as T;
+    } catch {
+      dropped.polls++;
+      return undefined;
+    }
+  };
   for (;;) {
-    const remaining = deadline - nowMs();
-    if (remaining <= 0) return 'timeout';
-    const response = await fetch(`${url}/api/v1/documents/${id}`, {
-      headers,
-      signal: AbortSignal.timeout(Math.ceil(remaining)),
-    });
-    const document = (await response.json()) as {
+    if (deadline - nowMs() <= 0) return 'timeout';
+    const document = await get<{
       status: string;
       chunk_count: number;
       error: { code: string; message: string } | null;
-    };
-    if (document.status === 'READY' || document.status === 'FAILED') {
-      const chunks = await fetch(`${url}/api/v1/documents/${id}/chunks?limit=1`, { headers });
-      const total = ((await chunks.json()) as { total: number }).total;
+    }>(`/api/v1/documents/${id}`);
+    if (document && (document.status === 'READY' || document.status === 'FAILED')) {
+      const chunks = await get<{ total: number }>(`/api/v1/documents/${id}/chunks?limit=1`);
+      if (!chunks) continue;
+      const total = chunks.total;
       if (document.status === 'READY')
         return total === document.chunk_count && total > 0 ? 'ingested' : 'partial';
       onStack(STACK_TRACE.test(document.error?.message ?? ''));
@@ -421,7 +464,6 @@ for (const [id, why] of serverPartial) {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const CRASHES = new Set(['crash', 'timeout']);
 const isCrash = (outcome: string | undefined) =>
   outcome !== undefined && (CRASHES.has(outcome) || outcome.startsWith('http-5'));
 const unexpected = (hostile: HostileCase, outcome: string | undefined) =>
@@ -450,7 +492,7 @@ const rows = written.map((file) => {
     s ? fixed(s.seconds, 1) : '—',
     s ? fixed(s.timeRatio, 1) : '—',
     s ? fixed(s.increaseMb, 0) : '—',
-    s ? fixed(s.health.max, 0) : '—',
+    s ? `${fixed(s.health.max, 0)}${s.health.failures > 0 ? ` (${s.health.failures} failed)` : ''}` : '—',
   ];
 });
 printTable(
@@ -506,7 +548,7 @@ for (const [via, result] of [
   if (result.files === 0) continue;
   const list = (ids: string[]) => (ids.length === 0 ? '0' : `${ids.length} (${ids.join(', ')})`);
   process.stdout.write(
-    `  ${via}: ${result.files} files; crashes/timeouts ${list(result.crashes)}; partial documents ${list(result.partial)}; ` +
+    `  ${via}: ${result.files} files; crashes, timeouts, 5xx or dropped uploads ${list(result.crashes)}; partial documents ${list(result.partial)}; ` +
       `stack traces ${list(result.stackTraces)}; unexpected outcomes ${list(result.unexpected)}; ` +
       `over ${RSS_LIMIT_MB} MB RSS increase ${list(result.overRss)}${result.deduplicated.length > 0 ? `; deduplicated ${list(result.deduplicated)}` : ''}\n`,
   );
@@ -522,7 +564,7 @@ if (serverStored) {
 }
 for (const entry of watched) {
   process.stdout.write(
-    `  /api/v1/health while ${entry.id} ingests: p50 ${fixed(entry.p50, 0)} ms, p99 ${fixed(entry.p99, 0)} ms, max ${fixed(entry.max, 0)} ms over ${entry.n} polls — target p99 ≤ ${HEALTH_P99_TARGET_MS} ms ${entry.p99 <= HEALTH_P99_TARGET_MS ? 'met' : 'MISSED'}\n`,
+    `  /api/v1/health while ${entry.id} ingests: p50 ${fixed(entry.p50, 0)} ms, p99 ${fixed(entry.p99, 0)} ms, max ${fixed(entry.max, 0)} ms over ${entry.n} polls (${entry.failures} failed) — target p99 ≤ ${HEALTH_P99_TARGET_MS} ms ${entry.p99 <= HEALTH_P99_TARGET_MS ? 'met' : 'MISSED'}\n`,
   );
 }
 if (cliBaseline) {
