@@ -20,7 +20,7 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import { sha256Hex, storeBlob } from './blob-store.js';
 import { detectType } from './detect.js';
-import { isIngestError } from './errors.js';
+import { IngestError, isIngestError } from './errors.js';
 import {
   type DocumentSummary,
   type ExtractedChunk,
@@ -343,10 +343,13 @@ export async function ingestDocument(
   const report = (stage: IngestStage, progress: number, detail?: string) =>
     context.onProgress?.({ stage, progress, ...(detail ? { detail } : {}) });
   if (input.bytes.length > context.maxBytes) {
-    throw new EngineError(
-      'INVALID_INPUT',
-      `The file is ${input.bytes.length} bytes; the limit is ${context.maxBytes}.`,
-      { status: 413 },
+    // The same typed error as a file the parser finds too large (INGEST_FAILED, cause FILE_TOO_LARGE, 413).
+    throw toEngineError(
+      new IngestError(
+        'FILE_TOO_LARGE',
+        `The file is ${input.bytes.length} bytes; the limit is ${context.maxBytes} bytes.`,
+      ),
+      'queued',
     );
   }
   const originalSha = await sha256Hex(input.bytes);
