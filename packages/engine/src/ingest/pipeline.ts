@@ -605,7 +605,7 @@ export async function deleteStagedChunks(db: Queryable, documentId: string): Pro
 
 /**
  * A synchronous ingestion that failed after staging: its chunks, its document, then its original
- * unless another document holds the same bytes.
+ * unless another document, or an upload waiting to be processed, holds the same bytes.
  */
 async function discardStaged(db: Database, staged: { blob: string; documentId?: string }): Promise<void> {
   if (staged.documentId !== undefined) {
@@ -613,7 +613,8 @@ async function discardStaged(db: Database, staged: { blob: string; documentId?: 
     await db.query(`DELETE FROM documents WHERE id = $1 AND status = 'PROCESSING'`, [staged.documentId]);
   }
   await db.query(
-    'DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM documents WHERE original_sha256 = $1)',
+    `DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM documents WHERE original_sha256 = $1)
+       AND NOT EXISTS (SELECT 1 FROM uploads WHERE sha256 = $1 AND status = 'UPLOADED')`,
     [staged.blob],
   );
 }

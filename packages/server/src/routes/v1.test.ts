@@ -240,6 +240,13 @@ describe('a developer with an API key', () => {
     await expect(acme.processUpload(created.upload.id)).rejects.toMatchObject({ status: 409 });
     const put = await acme.putUploadContent(created.upload_url, markdown);
     expect(put.upload).toMatchObject({ status: 'UPLOADED', size: markdown.length });
+    // The bytes sit in the blob store in parts, never as one bytea value in the upload's row.
+    const stored = await test.engine.db.query<{ inline: boolean; parts: number }>(
+      `SELECT u.bytes IS NOT NULL AS inline, (SELECT count(*)::int FROM blob_parts p WHERE p.sha256 = u.sha256) AS parts
+         FROM uploads u WHERE u.id = $1`,
+      [created.upload.id],
+    );
+    expect(stored.rows[0]).toEqual({ inline: false, parts: 1 });
     // The URL is single-use.
     await expect(acme.putUploadContent(created.upload_url, markdown)).rejects.toMatchObject({ status: 409 });
     const accepted = await acme.processUpload(created.upload.id);
