@@ -15,10 +15,14 @@ async function platformEntries(body: Uint8Array, contentType: string) {
   const form = await new Request('http://upload.invalid/', {
     method: 'POST',
     headers: { 'content-type': contentType },
-    body,
+    body: new Blob([new Uint8Array(body)]),
   }).formData();
+  const entries: [string, FormDataEntryValue][] = [];
+  form.forEach((value, name) => {
+    entries.push([name, value]);
+  });
   return Promise.all(
-    [...form.entries()].map(async ([name, value]) =>
+    entries.map(async ([name, value]) =>
       typeof value === 'string'
         ? { name, text: value }
         : { name, filename: value.name, type: value.type, bytes: new Uint8Array(await value.arrayBuffer()) },
