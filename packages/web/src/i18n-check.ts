@@ -18,17 +18,20 @@ export function literalWords(value: string): string[] {
 
 /**
  * The English values that must not appear on an Indonesian page, each as the longest run of literal
- * text between its placeholders: values that differ from the Indonesian one and have a run of at
- * least `minLength` characters with a letter in it.
+ * text between its placeholders that the Indonesian value does not contain ("total" is both): values
+ * that differ from the Indonesian one and have such a run of at least `minLength` characters with a
+ * letter in it.
  */
 export function englishOnlyPhrases(minLength = 4): { key: MessageKey; phrase: string }[] {
   const phrases: { key: MessageKey; phrase: string }[] = [];
   for (const key of Object.keys(dictionaries.en) as MessageKey[]) {
     const english = dictionaries.en[key];
-    if (english === dictionaries.id[key] || IDENTICAL_IN_BOTH.has(english)) continue;
+    const indonesian = dictionaries.id[key];
+    if (english === indonesian || IDENTICAL_IN_BOTH.has(english)) continue;
     const longest = english
       .split(/\{\w+\}/)
       .map((part) => part.trim())
+      .filter((part) => !indonesian.includes(part))
       .sort((a, b) => b.length - a.length)[0];
     if (longest !== undefined && longest.length >= minLength && /\p{L}/u.test(longest))
       phrases.push({ key, phrase: longest });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dictionaries, initialLang, LANGS, type MessageKey, translate } from './i18n.js';
-import { IDENTICAL_IN_BOTH, literalWords } from './i18n-check.js';
+import { englishOnlyPhrases, IDENTICAL_IN_BOTH, literalWords } from './i18n-check.js';
 
 describe('i18n', () => {
   it('fills placeholders in both languages', () => {
@@ -53,5 +53,12 @@ describe('i18n tables are complete', () => {
   it('find a copied value when there is one', () => {
     expect(literalWords('{stage}: {percent}%')).toEqual([]);
     expect(literalWords('Show {count} more')).toEqual(['Show', 'more']);
+  });
+
+  it('give the browser check English phrases that the Indonesian value does not contain', () => {
+    const phrases = englishOnlyPhrases();
+    expect(phrases.find((entry) => entry.key === 'nav.chat')?.phrase).toBe('Chat');
+    expect(phrases.some((entry) => entry.key === 'chat.saksi')).toBe(false);
+    for (const { key, phrase } of phrases) expect(dictionaries.id[key], key).not.toContain(phrase);
   });
 });

@@ -52,14 +52,9 @@ export function ShortHash(props: {
       ) : (
         <code title={`${props.label}: ${props.value}`}>{shown}</code>
       )}
-      <button
-        type="button"
-        className="copy-button"
-        data-testid="copy-hash"
-        aria-label={t('hash.copyLabel', { what: props.label })}
-        onClick={() => void copy()}
-      >
+      <button type="button" className="copy-button" data-testid="copy-hash" onClick={() => void copy()}>
         {state === 'copied' ? t('hash.copied') : state === 'failed' ? t('hash.copyFailed') : t('hash.copy')}
+        <span className="visually-hidden">: {props.label}</span>
       </button>
       <span className="visually-hidden" aria-live="polite">
         {state === 'copied' ? t('hash.copied') : ''}
