@@ -308,6 +308,7 @@ const en = {
   'admin.status.FAILED': 'Failed',
   'admin.rootLabel': 'Merkle root',
   'admin.txLabel': 'transaction hash',
+  'admin.upload.choose': 'Choose a file',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -621,6 +622,7 @@ const id: Record<MessageKey, string> = {
   'admin.status.FAILED': 'Gagal',
   'admin.rootLabel': 'akar Merkle',
   'admin.txLabel': 'hash transaksi',
+  'admin.upload.choose': 'Pilih berkas',
 };
 
 /** Both tables, for the completeness test (every key in both languages, translated). */

@@ -153,7 +153,7 @@ export function DocumentsTable(props: {
   return (
     <section className="admin-card" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>{t('admin.documents.title')}</h2>
-      <fieldset className="filters">
+      <fieldset className="filters document-filters">
         <legend>{t('admin.filter.title')}</legend>
         <Field id={`${ids}-collection`} label={t('admin.filter.collection')}>
           <select

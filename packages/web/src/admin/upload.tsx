@@ -123,12 +123,16 @@ export function UploadForm(props: {
             <input
               ref={fileInput}
               id={`${ids}-file`}
+              className="visually-hidden file-input"
               data-testid="upload-file"
               type="file"
               accept=".pdf,.docx,.md,.markdown,.html,.htm,.txt,application/pdf,text/plain,text/markdown,text/html"
               disabled={running}
               onChange={(event) => setFile(event.target.files?.[0])}
             />
+            <span className="button secondary file-button" aria-hidden="true">
+              {t('admin.upload.choose')}
+            </span>
           </Field>
           <p className="muted" aria-live="polite">
             {file
