@@ -16,7 +16,7 @@ const en = {
   'chat.collectionsLoading': 'Loading collections…',
   'chat.noCollections': 'No collections',
   'chat.input': 'Your question',
-  'chat.placeholder': 'Ask about the documents… (Enter to send, Shift+Enter for a new line)',
+  'chat.placeholder': 'Ask about the documents…',
   'chat.send': 'Send',
   'chat.new': 'New chat',
   'chat.empty': 'Ask a question. Every answer comes with its sources and a certificate your browser checks.',
@@ -268,6 +268,47 @@ const en = {
   'admin.keys.confirm.body':
     'Programs using “{name}” ({prefix}…) will be refused at once. This cannot be undone.',
   'admin.keys.confirm.revoke': 'Revoke key',
+  // chat: the first minute (collections, examples, hints), folding, errors, hashes, admin statuses
+  'chat.keyboardHint': 'Enter sends, Shift+Enter starts a new line.',
+  'chat.examplesTitle': 'Try one of these questions:',
+  'chat.documents.one': '{count} document',
+  'chat.documents.other': '{count} documents',
+  'chat.refusedTitle': 'The documents do not answer this question.',
+  'chat.refusedCovers': '“{title}” covers: {description}',
+  'chat.refusedTry': 'Questions this collection can answer:',
+  'chat.proofMissing': 'The certificate of this answer is no longer on the server.',
+  'chat.showMore': 'Show more',
+  'chat.showLess': 'Show less',
+  'errors.NOT_FOUND': 'Not found: it may have been deleted, or the address is wrong.',
+  'errors.INVALID_INPUT': 'The server did not accept the request. Check what you entered and try again.',
+  'errors.INVALID_BASE_URL':
+    'The site address must be a full http(s) address, such as https://docs.example.org/.',
+  'errors.BODY_TOO_LARGE': 'The request is too large for this server.',
+  'errors.FILE_TOO_LARGE': 'The file is larger than this server accepts.',
+  'errors.EMPTY_FILE': 'The file is empty.',
+  'errors.UNSUPPORTED_TYPE':
+    'Saksi cannot read this kind of file. Upload a PDF, DOCX, Markdown, HTML or text file.',
+  'errors.MALFORMED_FILE': 'The file is damaged, or not the kind of file its name says.',
+  'errors.ENCRYPTED_FILE': 'The file is password-protected. Remove the password and upload it again.',
+  'errors.NO_TEXT': 'No text could be read from the file (is it a scanned image?).',
+  'errors.QUOTA_EXCEEDED': 'This goes over a limit of the server (size, pages or storage).',
+  'errors.INGEST_FAILED': 'The document could not be processed.',
+  'errors.CONFLICT': 'That already exists.',
+  'errors.UNAUTHENTICATED': 'Please sign in again.',
+  'errors.FORBIDDEN': 'You are not allowed to do this. Reload the page and try again.',
+  'errors.SERVER': 'Something went wrong on the server. Try again in a moment.',
+  'errors.OTHER': 'The request failed (code {code}).',
+  'hash.copy': 'Copy',
+  'hash.copied': 'Copied',
+  'hash.copyFailed': 'Copy failed',
+  'admin.status.READY': 'Ready',
+  'admin.status.ARCHIVED': 'Archived',
+  'admin.status.PROCESSING': 'Processing',
+  'admin.status.PENDING': 'Waiting',
+  'admin.status.FAILED': 'Failed',
+  'admin.rootLabel': 'Merkle root',
+  'admin.txLabel': 'transaction hash',
+  'admin.upload.choose': 'Choose a file',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -285,7 +326,7 @@ const id: Record<MessageKey, string> = {
   'chat.collectionsLoading': 'Memuat koleksi…',
   'chat.noCollections': 'Tidak ada koleksi',
   'chat.input': 'Pertanyaan Anda',
-  'chat.placeholder': 'Tanyakan tentang dokumen… (Enter untuk kirim, Shift+Enter untuk baris baru)',
+  'chat.placeholder': 'Tanyakan tentang dokumen…',
   'chat.send': 'Kirim',
   'chat.new': 'Obrolan baru',
   'chat.empty':
@@ -460,7 +501,7 @@ const id: Record<MessageKey, string> = {
   'admin.column.type': 'Jenis / tahun',
   'admin.column.status': 'Status',
   'admin.column.chunks': 'Potongan',
-  'admin.column.root': 'Root',
+  'admin.column.root': 'Akar Merkle',
   'admin.column.anchor': 'Jangkar',
   'admin.column.actions': 'Tindakan',
   'admin.anchor.PENDING_ANCHOR': 'menunggu',
@@ -541,9 +582,51 @@ const id: Record<MessageKey, string> = {
   'admin.keys.confirm.body':
     'Program yang memakai “{name}” ({prefix}…) akan langsung ditolak. Tindakan ini tidak dapat dibatalkan.',
   'admin.keys.confirm.revoke': 'Cabut kunci',
+  // chat: the first minute (collections, examples, hints), folding, errors, hashes, admin statuses
+  'chat.keyboardHint': 'Enter untuk mengirim, Shift+Enter untuk baris baru.',
+  'chat.examplesTitle': 'Coba salah satu pertanyaan ini:',
+  'chat.documents.one': '{count} dokumen',
+  'chat.documents.other': '{count} dokumen',
+  'chat.refusedTitle': 'Dokumen tidak menjawab pertanyaan ini.',
+  'chat.refusedCovers': '“{title}” mencakup: {description}',
+  'chat.refusedTry': 'Pertanyaan yang dapat dijawab koleksi ini:',
+  'chat.proofMissing': 'Sertifikat jawaban ini sudah tidak ada di server.',
+  'chat.showMore': 'Tampilkan selengkapnya',
+  'chat.showLess': 'Tampilkan lebih sedikit',
+  'errors.NOT_FOUND': 'Tidak ditemukan: mungkin sudah dihapus, atau alamatnya salah.',
+  'errors.INVALID_INPUT': 'Server tidak menerima permintaan ini. Periksa isian Anda lalu coba lagi.',
+  'errors.INVALID_BASE_URL':
+    'Alamat situs harus berupa alamat http(s) lengkap, misalnya https://docs.example.org/.',
+  'errors.BODY_TOO_LARGE': 'Permintaan ini terlalu besar untuk server ini.',
+  'errors.FILE_TOO_LARGE': 'Berkas melebihi ukuran yang diterima server ini.',
+  'errors.EMPTY_FILE': 'Berkas kosong.',
+  'errors.UNSUPPORTED_TYPE':
+    'Saksi tidak dapat membaca jenis berkas ini. Unggah berkas PDF, DOCX, Markdown, HTML, atau teks.',
+  'errors.MALFORMED_FILE': 'Berkas rusak, atau bukan jenis berkas seperti yang disebut namanya.',
+  'errors.ENCRYPTED_FILE': 'Berkas dilindungi kata sandi. Hapus kata sandinya lalu unggah lagi.',
+  'errors.NO_TEXT': 'Tidak ada teks yang dapat dibaca dari berkas (apakah ini gambar hasil pindaian?).',
+  'errors.QUOTA_EXCEEDED': 'Ini melewati batas server (ukuran, jumlah halaman, atau penyimpanan).',
+  'errors.INGEST_FAILED': 'Dokumen tidak dapat diproses.',
+  'errors.CONFLICT': 'Itu sudah ada.',
+  'errors.UNAUTHENTICATED': 'Silakan masuk lagi.',
+  'errors.FORBIDDEN': 'Anda tidak diizinkan melakukan ini. Muat ulang halaman lalu coba lagi.',
+  'errors.SERVER': 'Terjadi kesalahan di server. Coba lagi sebentar lagi.',
+  'errors.OTHER': 'Permintaan gagal (kode {code}).',
+  'hash.copy': 'Salin',
+  'hash.copied': 'Tersalin',
+  'hash.copyFailed': 'Gagal menyalin',
+  'admin.status.READY': 'Siap',
+  'admin.status.ARCHIVED': 'Diarsipkan',
+  'admin.status.PROCESSING': 'Sedang diproses',
+  'admin.status.PENDING': 'Menunggu',
+  'admin.status.FAILED': 'Gagal',
+  'admin.rootLabel': 'akar Merkle',
+  'admin.txLabel': 'hash transaksi',
+  'admin.upload.choose': 'Pilih berkas',
 };
 
-const dictionaries: Record<Lang, Record<MessageKey, string>> = { en, id };
+/** Both tables, for the completeness test (every key in both languages, translated). */
+export const dictionaries: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { en, id };
 
 /** The string for `key` in `lang`, with `{name}` placeholders filled in. */
 export function translate(lang: Lang, key: MessageKey, values?: Record<string, string | number>): string {

@@ -309,6 +309,38 @@ describe('a developer with an API key', () => {
     expect(verification.verdict, JSON.stringify(verification.codes)).toBe('verified');
   });
 
+  it('creates a collection with a title, description and example questions per language', async () => {
+    const collection = await acme.createCollection({
+      name: 'budget-notes',
+      language: 'id',
+      title: { id: 'Catatan anggaran', en: 'Budget notes' },
+      description: { en: 'Notes on the budget.' },
+      examples: { id: ['Berapa defisitnya?'] },
+    });
+    expect(collection).toMatchObject({
+      title: { id: 'Catatan anggaran', en: 'Budget notes' },
+      description: { en: 'Notes on the budget.' },
+      examples: { id: ['Berapa defisitnya?'] },
+    });
+    const listed = (await acme.listCollections()).find((item) => item.name === 'budget-notes');
+    expect(listed?.title.en).toBe('Budget notes');
+    // Without them the fields are empty objects (a client shows the name).
+    expect((await acme.listCollections()).find((item) => item.name === 'handbook')).toMatchObject({
+      title: {},
+      description: {},
+      examples: {},
+    });
+    // An unknown language or six examples are refused before anything is created.
+    await expect(
+      acme.createCollection({
+        name: 'too-many',
+        language: 'en',
+        examples: { en: ['a?', 'b?', 'c?', 'd?', 'e?', 'f?'] },
+      }),
+    ).rejects.toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect((await acme.listCollections()).map((item) => item.name)).not.toContain('too-many');
+  });
+
   it('refuses a collection whose base URL is not http(s): INVALID_BASE_URL, nothing created', async () => {
     for (const base_url of [
       'javascript:alert(1)',
