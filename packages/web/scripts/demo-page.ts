@@ -79,7 +79,8 @@ export function markdownToHtml(markdown: string): { title: string; id: string; h
       flush();
       const code: string[] = [];
       for (i++; i < lines.length && !(lines[i] ?? '').startsWith('```'); i++) code.push(lines[i] ?? '');
-      html.push(`<pre><code>${escapeHtml(code.join('\n'))}</code></pre>`);
+      // Focusable: a code block wider than a phone scrolls sideways, also from the keyboard.
+      html.push(`<pre tabindex="0"><code>${escapeHtml(code.join('\n'))}</code></pre>`);
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);

@@ -25,7 +25,7 @@ button:focus-visible, textarea:focus-visible, a:focus-visible, summary:focus-vis
 h2 { font-size: 16px; margin: 0; }
 .close { border: 0; background: transparent; font-size: 22px; line-height: 1; padding: 2px 8px;
   cursor: pointer; color: #16202a; border-radius: 6px; }
-.body { position: relative; padding: 12px 14px; overflow-y: auto; overflow-x: hidden; flex: 1; min-height: 0; min-width: 0; }
+.body { position: relative; padding: 12px 14px; overflow-y: auto; flex: 1; min-height: 0; min-width: 0; }
 .log { display: flex; flex-direction: column; gap: 10px; min-width: 0; }
 .msg { min-width: 0; max-width: 100%; overflow-wrap: anywhere; }
 .msg p { margin: 0 0 8px; }
@@ -79,7 +79,7 @@ pre.code code { background: none; padding: 0; font-size: inherit; }
 .marker { color: #0b5cad; font-weight: 600; }
 blockquote.snippet { margin: 0; padding: 2px 0 2px 8px; border-left: 3px solid #c9d3dd; color: #3d4b58;
   white-space: pre-line; max-height: 9em; overflow-y: auto; }
-pre.snippet { max-height: 12em; overflow: auto; }
+pre.snippet { max-height: 12em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 .proof { display: inline-block; margin: 2px 0 4px; font-size: 14px; }
 a { color: #0b5cad; }
 a:not([href]) { color: inherit; text-decoration: none; }

@@ -51,7 +51,7 @@ const verify = (
   bundle: unknown,
   options: {
     storage?: PinStorage;
-    published?: TrustedKeys;
+    published?: TrustedKeys | undefined;
     question?: string;
     trustPublished?: boolean;
   } = {},

@@ -354,7 +354,8 @@ class Turn {
     this.answer = el('div', { class: 'answer', 'data-testid': 'widget-answer' });
     this.sourcesHeading = el('h3', { id: `${id}-sources` }, t.sources);
     this.sourceList = el('ul');
-    this.sources = el('section', {
+    // Not a landmark: every answer has its sources, and landmarks should be unique.
+    this.sources = el('div', {
       class: 'sources',
       'data-testid': 'widget-sources',
       'aria-labelledby': `${id}-sources`,
@@ -457,8 +458,9 @@ class Turn {
     this.renderBadge(verdict);
     // Links to the cited pages go live only for an authentic answer.
     if (verdict.authentic === true)
-      for (const link of this.message.querySelectorAll<HTMLAnchorElement>('a[data-href]'))
+      this.message.querySelectorAll<HTMLAnchorElement>('a[data-href]').forEach((link) => {
         link.href = link.dataset['href'] ?? '';
+      });
   }
 
   /** A "[n]" marker: a link to its source in the panel when the answer cites one for it. */
@@ -513,9 +515,10 @@ class Turn {
         item.append(head);
         if (source.snippet !== '')
           item.append(
+            // A long quote scrolls inside its box; focusable so the keyboard can scroll it too.
             code.has(source.chunkId)
-              ? el('pre', { class: 'snippet code' }, source.snippet)
-              : el('blockquote', { class: 'snippet' }, source.snippet),
+              ? el('pre', { class: 'snippet', tabindex: '0' }, source.snippet)
+              : el('blockquote', { class: 'snippet', tabindex: '0' }, source.snippet),
           );
         return item;
       }),
@@ -634,7 +637,8 @@ function blockNodes(blocks: readonly Block[], marker: (n: number) => Node): HTML
       return paragraph;
     }
     if (block.kind === 'code') {
-      const pre = el('pre', { class: 'code', 'data-testid': 'widget-code' });
+      // Focusable: a code line wider than the panel scrolls sideways, also from the keyboard.
+      const pre = el('pre', { class: 'code', tabindex: '0', 'data-testid': 'widget-code' });
       pre.append(el('code', {}, block.text));
       return pre;
     }
