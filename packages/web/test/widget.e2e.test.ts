@@ -85,12 +85,14 @@ const MARKET = {
     question: 'How is the daily market levy paid?',
     figure: '10:00',
     altered: '11:00',
+    uncovered: 'How much does parking at the airport cost?',
   },
   id: {
     collection: 'pasar',
     question: 'Berapa retribusi pasar harian?',
     figure: 'Rp5.000',
     altered: 'Rp50.000',
+    uncovered: 'Berapa tarif parkir di bandara?',
   },
 } as const;
 
@@ -302,6 +304,22 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
       await page.setViewportSize(PHONE);
       await expectSourcesInsidePanel(page);
       await screenshot(page, 'tampered', lang);
+      await page.close();
+    });
+
+    it(`${lang}: a question the documents do not cover is shown as not answered, never as verified`, async () => {
+      const page = await openPage(`${allowedOrigin}/${market.collection}?lang=${lang}`);
+      await ask(page, market.uncovered);
+      const verdict = await verdictOf(page);
+      expect(['refused', 'not-answered']).toContain(verdict);
+      const badge = last(page, 'widget-badge');
+      expect(await badge.getAttribute('data-authentic')).toBe('true');
+      expect(await page.getByTestId('widget-supported').count()).toBe(0);
+      await checkAccessibility(page, `the refusal (${lang})`);
+      await screenshot(page, 'refusal', lang);
+      await page.setViewportSize(PHONE);
+      await expectSourcesInsidePanel(page);
+      await screenshot(page, 'refusal', lang);
       await page.close();
     });
 
