@@ -783,6 +783,12 @@ function renderBlocks(blocks: readonly Block[]): ReactNode[] {
   return blocks.map((block, index) => {
     const key = `b${index}`;
     if (block.kind === 'paragraph') return <p key={key}>{renderInline(block.children, key)}</p>;
+    if (block.kind === 'code')
+      return (
+        <pre key={key} className="code-block">
+          <code>{block.text}</code>
+        </pre>
+      );
     const items = block.items.map((item, n) => (
       // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
       <li key={n}>{renderInline(item, `${key}.${n}`)}</li>
