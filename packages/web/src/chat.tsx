@@ -36,6 +36,7 @@ import {
   answerBlocks,
   citationHref,
   citedChunks,
+  codeChunks,
   formatCitation,
   highlightSegments,
   markdownDocuments,
@@ -618,7 +619,13 @@ function AssistantMessage(props: {
   const contextOf = new Map(results.map((result) => [result.chunk_id, result.context]));
   const sourcesId = `sources-${message.id}`;
   const blocks = useMemo(
-    () => answerBlocks(message.text, bundle, markdownDocuments(message.results ?? [])),
+    () =>
+      answerBlocks(
+        message.text,
+        bundle,
+        markdownDocuments(message.results ?? []),
+        codeChunks(message.results ?? []),
+      ),
     [message.text, bundle, message.results],
   );
 
