@@ -174,6 +174,11 @@ async function startAnchoring(engine: Engine, say: (text: string) => void): Prom
       say(
         `Anchoring: ${chain.provider} chain ${chain.chain_id}, DocumentRegistry ${chain.contract}${chain.rpc_url ? ` at ${chain.rpc_url}` : ''}`,
       );
+      if (chain.provider === 'local' && chain.rpc_url) {
+        say(
+          `  The local chain keeps this URL across restarts (its port is kept in ${path.join(engine.config.dataDir, 'anvil', 'rpc.json')}; SAKSI_ANVIL_PORT changes it).`,
+        );
+      }
     }
   } catch (error) {
     say(
