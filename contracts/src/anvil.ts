@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import path from 'node:path';
 
 /** anvil's first default account (mnemonic "test test … junk"): a well-known key for local chains only. */
@@ -20,7 +21,7 @@ export interface AnvilOptions {
   /** Seconds between state dumps (default 1). */
   stateInterval?: number;
   chainId?: number;
-  /** 0 (default) lets anvil pick a free port. */
+  /** 0 (default) lets anvil pick a free port; another port that is taken fails with `PORT_IN_USE`. */
   port?: number;
   /** Start with automine off (`--no-mining`): transactions wait for `evm_mine` (tests). */
   noMining?: boolean;
@@ -39,8 +40,17 @@ export interface AnvilHandle {
   stop(): Promise<void>;
 }
 
+/** Why anvil could not be started: its port is taken, or it failed or timed out on start. */
+export type AnvilErrorCode = 'PORT_IN_USE' | 'START_FAILED';
+
 export class AnvilError extends Error {
   override readonly name = 'AnvilError';
+  readonly code: AnvilErrorCode;
+
+  constructor(code: AnvilErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
 }
 
 /** Path of the anvil binary for this platform. */
@@ -64,21 +74,23 @@ export function anvilBinary(env: Readonly<Record<string, string | undefined>> = 
 
 export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilHandle> {
   const chainId = options.chainId ?? ANVIL_DEFAULT_CHAIN_ID;
-  const args = ['--host', '127.0.0.1', '--port', String(options.port ?? 0), '--chain-id', String(chainId)];
+  const port = options.port ?? 0;
+  if (port !== 0) await assertPortFree(port);
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)];
   if (options.stateFile) {
     args.push('--state', options.stateFile, '--state-interval', String(options.stateInterval ?? 1));
   }
   if (options.noMining) args.push('--no-mining');
   const binary = options.binary ?? anvilBinary();
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await waitForListening(child, options.startTimeoutMs ?? 30_000);
+  const listening = await waitForListening(child, port, options.startTimeoutMs ?? 30_000);
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
   return {
-    rpcUrl: `http://127.0.0.1:${port}`,
-    port,
+    rpcUrl: `http://127.0.0.1:${listening}`,
+    port: listening,
     pid: child.pid!,
     chainId,
     async stop() {
@@ -91,13 +103,42 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilHandl
   };
 }
 
-function waitForListening(child: ChildProcess, timeoutMs: number): Promise<number> {
+/** Fails with `PORT_IN_USE` when something already listens on 127.0.0.1:`port`. */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? portInUse(port, error)
+          : new AnvilError(
+              'START_FAILED',
+              `anvil cannot use port ${port} (${error.code ?? error.message}).`,
+              {
+                cause: error,
+              },
+            ),
+      );
+    });
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+function portInUse(port: number, cause?: unknown): AnvilError {
+  return new AnvilError('PORT_IN_USE', `Port ${port} on 127.0.0.1 is already in use by another program.`, {
+    cause,
+  });
+}
+
+function waitForListening(child: ChildProcess, port: number, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let output = '';
     const fail = (message: string) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new AnvilError(`${message}${output ? `\n${output.slice(-2_000)}` : ''}`));
+      // Taken between the probe and anvil's own bind.
+      if (port !== 0 && /address already in use/i.test(output)) reject(portInUse(port));
+      else reject(new AnvilError('START_FAILED', `${message}${output ? `\n${output.slice(-2_000)}` : ''}`));
     };
     const timer = setTimeout(() => fail(`anvil did not start within ${timeoutMs} ms.`), timeoutMs);
     const onData = (data: Buffer) => {

@@ -4,6 +4,7 @@ export {
   ANVIL_DEFAULT_CHAIN_ID,
   ANVIL_DEFAULT_PRIVATE_KEY,
   AnvilError,
+  type AnvilErrorCode,
   type AnvilHandle,
   type AnvilOptions,
   anvilBinary,

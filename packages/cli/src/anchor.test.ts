@@ -37,7 +37,7 @@ describe('saksi anchor', () => {
     const status = await run(['anchor', 'status']);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('Documents: 1 ANCHORED, 0 ANCHORING, 0 PENDING_ANCHOR');
-    expect(status.stdout).toMatch(/anc_[0-9a-f]+ CONFIRMED 1 roots tx 0x[0-9a-f]{64} block \d+/);
+    expect(status.stdout).toMatch(/anc_[0-9a-f]+ CONFIRMED 1 root tx 0x[0-9a-f]{64} block \d+/);
     const one = await run(['anchor', 'status', documentId]);
     expect(one.stdout).toContain(`(${documentId})`);
     expect(one.stdout).toMatch(/state: +ANCHORED/);

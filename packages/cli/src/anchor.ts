@@ -3,6 +3,7 @@
  * `status` reads a running server (`--server`) or this data directory; `run` anchors the waiting
  * documents now (embedded database, server stopped); `deploy` puts a DocumentRegistry on a chain.
  */
+
 import {
   ANVIL_DEFAULT_PRIVATE_KEY,
   CHAIN_PRESETS,
@@ -12,6 +13,7 @@ import {
   explorerTxUrl,
 } from '@saksi/contracts';
 import type { AnchorRoundSummary, AnchorStatus } from '@saksi/engine';
+import { plural } from '@saksi/proof';
 import { type Command, expectPositionals, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';
@@ -170,7 +172,7 @@ export function renderStatus(result: AnchorStatus, style: Style): string {
       if (document.explorer_url) lines.push(`  explorer:     ${document.explorer_url}`);
       lines.push(`  batch root:   ${anchor.batch_root}`);
       lines.push(
-        `  batch proof:  leaf ${anchor.batch_proof.leaf_index} of ${anchor.batch_proof.tree_size}, ${anchor.batch_proof.path.length} hashes`,
+        `  batch proof:  leaf ${anchor.batch_proof.leaf_index} of ${anchor.batch_proof.tree_size}, ${plural(anchor.batch_proof.path.length, 'hash', 'hashes')}`,
       );
     }
   }
@@ -195,7 +197,7 @@ function roundLine(round: AnchorRoundSummary, style: Style): string {
     : '';
   const explorer = round.explorer_url ? `\n      ${round.explorer_url}` : '';
   const error = round.last_error ? `\n      last error: ${safeText(round.last_error)}` : '';
-  return `  ${round.id} ${state} ${round.size} roots${round.log_size !== null ? ` (incl. log size ${round.log_size})` : ''}${where}${explorer}${error}`;
+  return `  ${round.id} ${state} ${plural(round.size, 'root')}${round.log_size !== null ? ` (incl. log size ${round.log_size})` : ''}${where}${explorer}${error}`;
 }
 
 async function runNow(values: OptionValues, io: Io): Promise<number> {
@@ -215,7 +217,7 @@ async function runNow(values: OptionValues, io: Io): Promise<number> {
       const style = styleFor(io.stdout, io.env);
       for (const round of rounds) {
         io.stdout.write(
-          `${round.status === 'CONFIRMED' ? style.green('✓') : style.yellow('…')} round ${round.id}: ${round.size} roots, ${round.status}, tx ${round.tx_hash ?? '-'}${round.block_number !== null ? ` block ${round.block_number}` : ''}\n`,
+          `${round.status === 'CONFIRMED' ? style.green('✓') : style.yellow('…')} round ${round.id}: ${plural(round.size, 'root')}, ${round.status}, tx ${round.tx_hash ?? '-'}${round.block_number !== null ? ` block ${round.block_number}` : ''}\n`,
         );
       }
     }

@@ -3,6 +3,7 @@
  * `@saksi/client`: the key's workspace, uploads with ingestion progress, document status, retrieval
  * queries and webhooks. The API key comes from --api-key or $SAKSI_API_KEY and is never printed.
  */
+
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -12,6 +13,7 @@ import {
   SaksiClient,
   type WebhookEvent,
 } from '@saksi/client';
+import { plural } from '@saksi/proof';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { CliError, type Io, styleFor, UsageError } from './io.js';
 import { table } from './table.js';
@@ -133,7 +135,7 @@ async function workspace({ client, io, json }: ApiContext): Promise<number> {
     `Workspace ${info.workspace.id} "${safeText(info.workspace.name)}"`,
     `  key:       ${info.principal.key_id ?? '(session)'}, scopes ${info.principal.scopes.join(',')}`,
     `  documents: ${info.usage.documents}, ${formatBytes(info.usage.storage_bytes)} of ${formatBytes(info.quotas.max_storage_bytes)}`,
-    `  limits:    ${formatBytes(info.quotas.max_document_bytes)} and ${info.quotas.max_pages} pages per document`,
+    `  limits:    ${formatBytes(info.quotas.max_document_bytes)} and ${plural(info.quotas.max_pages, 'page')} per document`,
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
@@ -191,7 +193,7 @@ function describeFinished(document: Document): string {
       : 'no reason given';
     return `FAILED: ${error}`;
   }
-  return `${document.status}: ${document.chunk_count} chunks${document.pages ? `, ${document.pages} pages` : ''}, root ${document.root ?? '-'}`;
+  return `${document.status}: ${plural(document.chunk_count, 'chunk')}${document.pages ? `, ${plural(document.pages, 'page')}` : ''}, root ${document.root ?? '-'}`;
 }
 
 async function readUpload(cwd: string, file: string): Promise<Uint8Array> {

@@ -63,7 +63,8 @@ describe('saksi ask', () => {
     await writeFile(path.join(directory, 'bundle.json'), asked.stdout);
     // With SAKSI_DATA_DIR, verify finds this machine's keys and says so.
     const verified = await run(['verify', 'bundle.json', '--question', QUESTION]);
-    expect(verified.stderr).toContain("note: trusting this machine's keys");
+    expect(verified.stdout.split('\n')[0]).toContain("this machine's keys");
+    expect(verified.stdout.split('\n')[0]).toContain(path.join('keys', 'saksi-keys.json'));
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain('Verdict: VERIFIED');
     // …and with the keys pinned explicitly.

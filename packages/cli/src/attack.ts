@@ -4,6 +4,7 @@
  * TDR / EDR / FBR / UAA report as Markdown and JSON. Exit 0 when C0 meets its targets (TDR 100%,
  * EDR 100%, FBR 0%), 1 when it does not (the report says which attack got through), 2 on bad input.
  */
+
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import {
   runAttackHarness,
   summarizeAttacks,
 } from '@saksi/engine';
+import { plural } from '@saksi/proof';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { repositoryRoot } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
@@ -109,7 +111,9 @@ async function runAttack(values: OptionValues, positionals: readonly string[], i
         onProgress: say,
       });
       generationSeconds = (performance.now() - started) / 1000;
-      say(`Wrote ${generate} bundles to ${safeText(directory)} in ${generationSeconds.toFixed(1)} s.`);
+      say(
+        `Wrote ${plural(generate, 'bundle')} to ${safeText(directory)} in ${generationSeconds.toFixed(1)} s.`,
+      );
     }
     const started = performance.now();
     const result = await runAttackHarness(directory, { seed, byteMutations, onProgress: say });
@@ -143,7 +147,7 @@ function summaryText(report: AttackReport, reportFile: string, jsonFile: string)
   const lines: string[] = [];
   const ids = ABLATIONS.map((ablation) => ablation.id);
   lines.push(
-    `${report.bundles} bundles, ${report.presentations} presentations, ${report.run_seconds} s.`,
+    `${plural(report.bundles, 'bundle')}, ${plural(report.presentations, 'presentation')}, ${report.run_seconds} s.`,
     '',
     `C0  TDR ${formatEstimate(report.tdr.ALL.C0)}  EDR ${formatEstimate(report.edr.C0)}  FBR ${formatEstimate(report.fbr.C0)}  UAA ${formatEstimate(report.uaa.C0)}`,
     '',

@@ -21,6 +21,7 @@ import {
   parseNote,
   parseSignerKey,
   parseTrustedKeys,
+  plural,
   type SourceChunk,
   type SourceDocument,
   sha256Hex,
@@ -227,7 +228,7 @@ async function runDemo(values: OptionValues, _positionals: readonly string[], io
     `Source:   ${document.title}, Pasal 287 ayat (2) (${document.chunks.length} ayat hashed into document root ${bundle.certificate.claims[0]!.evidence[0]!.document_proof.document_root.slice(0, 16)}…)`,
   );
   say(
-    `Log:      entry ${bundle.log.leaf_index} of ${bundle.log.leaf_index + 1}${previousSize > 0 ? ` (the log grew from ${previousSize})` : ''}, cosigned by ${witnessKey.name}`,
+    `Log:      index ${bundle.log.leaf_index} of ${plural(bundle.log.leaf_index + 1, 'entry', 'entries')}${previousSize > 0 ? ` (the log grew from ${previousSize})` : ''}, cosigned by ${witnessKey.name}`,
   );
   say('');
   io.stdout.write(renderVerification(bundle, result, { style, columns: io.stdout.columns ?? 100 }));

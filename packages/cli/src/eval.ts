@@ -3,6 +3,7 @@
  * answer metrics (citations, must_mention, refusals, EM / F1 / ROUGE-L, per intent), the full report
  * under eval/reports, and the CI gate on Recall@5 and answer metrics against eval/baseline.json.
  */
+
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,7 @@ import {
   TARGET_THRESHOLDS,
   targetsTable,
 } from '@saksi/engine';
+import { plural } from '@saksi/proof';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
@@ -166,7 +168,7 @@ async function freshDemoEngine(
   const started = performance.now();
   const result = await loadDemoCollections(engine, path.join(repositoryRoot(), 'corpora'));
   say(
-    `Ingested the demo corpora (${result.added} documents, ${result.failed} failed) in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    `Ingested the demo corpora (${plural(result.added, 'document')}, ${result.failed} failed) in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
   );
   if (result.failed > 0) {
     await engine.close();
@@ -285,7 +287,7 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
         const ingestStart = performance.now();
         const count = await ingestBeirCorpus(engine, set);
         say(
-          `Ingested ${count} ${set.name} passages in ${((performance.now() - ingestStart) / 1000).toFixed(1)} s.`,
+          `Ingested ${plural(count, `${set.name} passage`)} in ${((performance.now() - ingestStart) / 1000).toFixed(1)} s.`,
         );
       }
       const setRetrieval: RetrievalReport[] = [];
@@ -469,7 +471,7 @@ async function runGate(values: OptionValues, io: Io, say: (text: string) => void
       io.stdout.write(`FAIL ${failure.set}: not run (baseline ${failure.baseline.toFixed(3)})\n`);
     io.stdout.write(
       failures.length > 0
-        ? `${failures.length} figure(s) fell more than ${GATE_TOLERANCE} below the baseline (${seconds} s).\n`
+        ? `${plural(failures.length, 'figure')} fell more than ${GATE_TOLERANCE} below the baseline (${seconds} s).\n`
         : `Quality gate passed: Recall@5 and answer metrics (${seconds} s).\n`,
     );
   }

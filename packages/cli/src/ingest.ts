@@ -1,4 +1,5 @@
 /** `saksi ingest <paths...> --collection <name>`: files and folders into a collection, with progress. */
+
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -10,6 +11,7 @@ import {
   isIngestError,
   isSupportedFile,
 } from '@saksi/engine';
+import { plural } from '@saksi/proof';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, styleFor, UsageError } from './io.js';
@@ -165,7 +167,7 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
           const seconds = ((performance.now() - fileStarted) / 1000).toFixed(2);
           const what = result.deduplicated
             ? 'already ingested'
-            : `${result.document.chunk_count} chunks, root ${result.document.root?.slice(0, 12)}…`;
+            : `${plural(result.document.chunk_count, 'chunk')}, root ${result.document.root?.slice(0, 12)}…`;
           io.stdout.write(
             `${style.green('✓')} [${index + 1}/${files.length}] ${label} — ${what} (${seconds} s)\n`,
           );
@@ -192,7 +194,7 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   if (!json) {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     io.stdout.write(
-      `${files.length - failed} of ${files.length} files ingested into "${safeText(collection)}" (${chunks} new chunks) in ${seconds} s${failed ? `; ${failed} failed` : ''}.\n`,
+      `${files.length - failed} of ${plural(files.length, 'file')} ingested into "${safeText(collection)}" (${plural(chunks, 'new chunk')}) in ${seconds} s${failed ? `; ${failed} failed` : ''}.\n`,
     );
   }
   return failed > 0 ? 1 : 0;
@@ -211,7 +213,7 @@ async function anchorNew(engine: Engine, io: Io, json: boolean): Promise<void> {
         );
       } else {
         io.stdout.write(
-          `${round.status === 'CONFIRMED' ? style.green('⚓') : style.yellow('…')} anchored ${round.size} roots on chain ${round.chain_id}${chain?.provider === 'local' ? ' (local anvil)' : ''}: ${round.status}, tx ${round.tx_hash ?? '-'}${round.block_number !== null ? `, block ${round.block_number}` : ''}\n`,
+          `${round.status === 'CONFIRMED' ? style.green('⚓') : style.yellow('…')} anchored ${plural(round.size, 'root')} on chain ${round.chain_id}${chain?.provider === 'local' ? ' (local anvil)' : ''}: ${round.status}, tx ${round.tx_hash ?? '-'}${round.block_number !== null ? `, block ${round.block_number}` : ''}\n`,
         );
       }
     }

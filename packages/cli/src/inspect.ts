@@ -12,6 +12,7 @@ import {
   isProofError,
   parseCheckpoint,
   parseNote,
+  plural,
   toHex,
   validateBundle,
   validateCertificate,
@@ -140,7 +141,7 @@ export function renderInspection(
       const composition = claim.composition;
       lines.push(
         `      composed with template ${safeText(composition.template)} (${composition.language}), ` +
-          `${composition.parts.length} parts: ${truncate(safeText(composition.parts.map(describePart).join(' ')), width - 40)}`,
+          `${plural(composition.parts.length, 'part')}: ${truncate(safeText(composition.parts.map(describePart).join(' ')), width - 40)}`,
       );
     }
     if (claim.relevance) lines.push(`      relevance ${describeRelevance(claim.relevance)}`);
@@ -162,7 +163,7 @@ export function renderInspection(
     field('  Origin', bundle.log.origin);
     field(
       '  Entry',
-      `leaf ${bundle.log.leaf_index}, inclusion proof of ${bundle.log.inclusion_proof.length} hashes`,
+      `leaf ${bundle.log.leaf_index}, inclusion proof of ${plural(bundle.log.inclusion_proof.length, 'hash', 'hashes')}`,
     );
     field('  Checkpoint', describeCheckpoint(bundle.log.checkpoint));
     field('  Cosigned by', bundle.log.cosignatures.map(cosignerName).join(', ') || 'no witness');
@@ -209,7 +210,7 @@ function statedResults(certificate: Certificate, style: Style): string[] {
     verifiers.set(id, (verifiers.get(id) ?? 0) + 1);
   }
   lines.push(
-    `${label('Supported')}${claims.length} claim${claims.length === 1 ? '' : 's'}` +
+    `${label('Supported')}${plural(claims.length, 'claim')}` +
       (claims.length === 0
         ? ''
         : `, by ${[...verifiers].map(([id, n]) => `${safeText(id)} × ${n}`).join(', ')}`),

@@ -19,6 +19,7 @@ import {
   isProofError,
   isValidNoteKeyName,
   parseTrustedKeys,
+  plural,
   type TrustedKeys,
 } from '@saksi/proof';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
@@ -147,7 +148,7 @@ async function runKeys(values: OptionValues, positionals: readonly string[], io:
       `  - Keep the .key files secret and backed up; never commit them.`,
       `  - Start the server with this keys folder so it signs certificates and checkpoints with them.`,
       `  - Publish ${trustPath} (the server serves it at /.well-known/saksi-keys.json);`,
-      `    it asks for ${trusted.required_cosignatures} witness cosignature, so run the witness too.`,
+      `    it asks for ${plural(trusted.required_cosignatures ?? 0, 'witness cosignature')}, so run the witness too.`,
       `  - Verify a bundle against these keys:  saksi verify bundle.json --trust ${trustPath}`,
       '',
     ].join('\n'),
@@ -205,7 +206,7 @@ async function addWitness(values: OptionValues, rest: readonly string[], io: Io)
   if (required !== undefined) {
     if (required > witnesses.length) {
       throw new UsageError(
-        `--required ${required} is more than the ${witnesses.length} witnesses listed; no bundle could verify`,
+        `--required ${required} is more than the ${plural(witnesses.length, 'witness', 'witnesses')} listed; no bundle could verify`,
       );
     }
     updated.required_cosignatures = required;

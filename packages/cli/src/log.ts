@@ -25,6 +25,7 @@ import {
   type NoteVerifier,
   parseCheckpoint,
   parseNote,
+  plural,
   rootFromLeafHashes,
   toHex,
   verifyCheckpoint,
@@ -34,7 +35,7 @@ import { type Command, flag, type OptionValues, stringOption } from './command.j
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';
 import { safeText } from './text.js';
-import { loadTrust } from './verify.js';
+import { loadTrust, trustLines } from './verify.js';
 
 export const logCommand: Command = {
   name: 'log',
@@ -56,8 +57,9 @@ Options:
   --log <url>        tiles: the server to audit, e.g. https://saksi.example (tiles are read from
                      <url>/api/v1/log/tiles); a URL whose path ends in /tiles is used as the tile
                      prefix itself (a static mirror). Default: this data directory's log
-  --trust <keys.json>  tiles: trusted keys (the log's and witnesses'). Default: ./saksi-keys.json,
-                     else this machine's keys
+  --trust <keys.json>  tiles: trusted keys (the log's and witnesses'), as saksi verify takes
+                     them. Default: this machine's keys (.saksi/keys/saksi-keys.json, or under
+                     $SAKSI_KEYS_DIR / $SAKSI_DATA_DIR); a ./saksi-keys.json is read only when given
   --out <dir>        tiles: after a successful audit, write a static mirror (checkpoint and
                      tile/… in the C2SP layout) that any plain file server can serve
   --json             JSON output
@@ -232,7 +234,7 @@ async function runTiles(
   values: OptionValues,
   io: Io,
 ): Promise<number> {
-  const trust = await loadTrust(values, io);
+  const { options: trust, source: trustSource } = await loadTrust(values, io);
   const out = request.out === undefined ? undefined : path.resolve(io.cwd, request.out);
   if (out !== undefined) await assertFolder(out, request.out as string);
   let engine: Engine | undefined;
@@ -250,11 +252,15 @@ async function runTiles(
       await writeMirror(out, note, tiles);
       audit.mirror = out;
     }
-    io.stdout.write(
-      flag(values, 'json')
-        ? `${JSON.stringify(audit, null, 2)}\n`
-        : renderAudit(audit, styleFor(io.stdout, io.env), request.out),
-    );
+    if (flag(values, 'json')) {
+      io.stderr.write(`${trustLines(trustSource, styleFor(io.stderr, io.env)).join('\n')}\n`);
+      io.stdout.write(`${JSON.stringify(audit, null, 2)}\n`);
+    } else {
+      const style = styleFor(io.stdout, io.env);
+      io.stdout.write(
+        `${trustLines(trustSource, style).join('\n')}\n\n${renderAudit(audit, style, request.out)}`,
+      );
+    }
     return audit.ok ? 0 : 1;
   } finally {
     await engine?.close();
@@ -389,7 +395,7 @@ function reasonOf(error: unknown): string {
  */
 async function auditTiles(
   source: TileSource,
-  trust: Awaited<ReturnType<typeof loadTrust>>,
+  trust: Awaited<ReturnType<typeof loadTrust>>['options'],
 ): Promise<{ audit: TileAudit; note: string; tiles: Map<string, Uint8Array> }> {
   const note = await source.checkpoint();
   const audit: TileAudit = {
@@ -433,7 +439,7 @@ async function auditTiles(
   const { size, rootHash } = verified.checkpoint;
   audit.size = size;
   audit.root_hash = toHex(rootHash);
-  check('checkpoint', true, `signed by ${origin}: ${size} entries`);
+  check('checkpoint', true, `signed by ${origin}: ${plural(size, 'entry', 'entries')}`);
   const witnesses: NoteVerifier[] = [];
   for (const vkey of trust.witnesses ?? []) {
     try {
@@ -448,19 +454,21 @@ async function auditTiles(
     if (!ok) {
       problem(
         'COSIGNATURES_INSUFFICIENT',
-        `${cosigned.valid.length} trusted witness cosignature(s); the trusted keys require ${required}.`,
+        `${plural(cosigned.valid.length, 'trusted witness cosignature')}; the trusted keys require ${required}.`,
       );
     }
     check(
       'cosignatures',
       ok,
-      `cosigned by ${cosigned.valid.length} trusted witness(es)${cosigned.valid.length > 0 ? `: ${cosigned.valid.join(', ')}` : ''}${required > 0 ? ` (${required} required)` : ''}`,
+      `cosigned by ${plural(cosigned.valid.length, 'trusted witness', 'trusted witnesses')}${cosigned.valid.length > 0 ? `: ${cosigned.valid.join(', ')}` : ''}${required > 0 ? ` (${required} required)` : ''}`,
     );
   } else {
     check('cosignatures', null, 'no witnesses in the trusted keys');
   }
   if (size > MAX_AUDIT_SIZE) {
-    throw new CliError(`the log has ${size} entries; this command audits at most ${MAX_AUDIT_SIZE}`);
+    throw new CliError(
+      `the log has ${plural(size, 'entry', 'entries')}; this command audits at most ${MAX_AUDIT_SIZE}`,
+    );
   }
 
   // 2. Every tile the size needs.
@@ -543,7 +551,7 @@ async function auditTiles(
   check(
     'entries',
     entriesChecked === size && entryMismatches === 0,
-    `${entriesChecked - entryMismatches} of ${size} entries hash to their level-0 leaf hashes`,
+    `${entriesChecked - entryMismatches} of ${plural(size, 'entry', 'entries')} ${entriesChecked - entryMismatches === 1 ? 'hashes to its level-0 leaf hash' : 'hash to their level-0 leaf hashes'}`,
   );
 
   // 5. Higher levels: hash i of tile (L, N) is the root of the full tile (L−1, 256·N + i).
@@ -632,9 +640,10 @@ async function writeMirror(dir: string, note: string, tiles: Map<string, Uint8Ar
 
 function renderAudit(audit: TileAudit, style: Style, out: string | undefined): string {
   const lines = [`${style.bold('Log')}    ${safeText(audit.origin)} (${safeText(audit.source)})`];
-  if (audit.size > 0) lines.push(`${style.bold('Size')}   ${audit.size} entries, root ${audit.root_hash}`);
+  if (audit.size > 0)
+    lines.push(`${style.bold('Size')}   ${plural(audit.size, 'entry', 'entries')}, root ${audit.root_hash}`);
   lines.push(
-    `${style.bold('Tiles')}  ${audit.tiles.hash} hash tiles and ${audit.tiles.entries} entry bundles fetched (${audit.tiles.bytes} bytes)`,
+    `${style.bold('Tiles')}  ${plural(audit.tiles.hash, 'hash tile')} and ${plural(audit.tiles.entries, 'entry bundle')} fetched (${plural(audit.tiles.bytes, 'byte')})`,
     '',
   );
   for (const c of audit.checks) {

@@ -7,6 +7,7 @@ import { parseTrustedKeys } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
+import { anchoredRoundMessage } from './serve.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(repoRoot, 'packages/cli/bin/saksi.js');
@@ -99,6 +100,25 @@ describe('saksi serve (the compiled CLI)', () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(watched.output.stdout).toMatch(/Stopping…\n$/);
     expect(watched.output.stderr).toBe('');
+  });
+});
+
+describe('anchoredRoundMessage', () => {
+  const round = { type: 'round-confirmed' as const, round_id: 'anc_1', tx_hash: '0xab', block_number: 3 };
+
+  it('says what a round anchored, in correct English plurals', () => {
+    expect(anchoredRoundMessage({ ...round, documents: 94, log_size: null })).toBe(
+      'Anchored 94 document roots (round anc_1): tx 0xab in block 3',
+    );
+    expect(anchoredRoundMessage({ ...round, documents: 1, log_size: 1 })).toBe(
+      'Anchored 1 document root and the transparency log at 1 entry (round anc_1): tx 0xab in block 3',
+    );
+  });
+
+  it('never announces "0 documents": a round of the log alone says so', () => {
+    const line = anchoredRoundMessage({ ...round, documents: 0, log_size: 2 });
+    expect(line).toBe('Anchored the transparency log at 2 entries (round anc_1): tx 0xab in block 3');
+    expect(anchoredRoundMessage({ ...round, documents: 0, log_size: null })).not.toMatch(/\b0 document/);
   });
 });
 

@@ -2,12 +2,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
+  type AnchorEvent,
   configureDemoCollections,
   type Engine,
   ensureFirstAdmin,
   isEngineError,
   loadDemoCollections,
 } from '@saksi/engine';
+import { plural } from '@saksi/proof';
 import { startServer } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
@@ -65,11 +67,11 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
           ? `FAILED: ${progress.error}`
           : progress.result?.deduplicated
             ? 'already there'
-            : `${progress.result?.document.chunk_count ?? 0} chunks`;
+            : plural(progress.result?.document.chunk_count ?? 0, 'chunk');
         say(`  [${progress.collection} ${progress.index}/${progress.total}] ${progress.file} — ${what}`);
       });
       say(
-        `Demo collections ready: ${result.added} documents added, ${result.failed} failed, in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+        `Demo collections ready: ${plural(result.added, 'document')} added, ${result.failed} failed, in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
       );
     } else await configureDemoCollections(engine, path.join(repositoryRoot(), 'corpora'));
   }
@@ -134,6 +136,22 @@ async function createFirstAdmin(engine: Engine, io: Io, say: (text: string) => v
   }
 }
 
+/**
+ * The start-up log's line for a confirmed anchoring round, saying what it anchored: document roots,
+ * the transparency log's root at its size, or both. A round of the log alone anchors no document.
+ */
+export function anchoredRoundMessage(event: Extract<AnchorEvent, { type: 'round-confirmed' }>): string {
+  const anchored: string[] = [];
+  if (event.documents > 0) anchored.push(plural(event.documents, 'document root'));
+  if (event.log_size !== null)
+    anchored.push(`the transparency log at ${plural(event.log_size, 'entry', 'entries')}`);
+  const what =
+    anchored.length > 0
+      ? `Anchored ${anchored.join(' and ')}`
+      : 'Confirmed an anchoring round already recorded';
+  return `${what} (round ${event.round_id}): tx ${event.tx_hash} in block ${event.block_number}`;
+}
+
 /** Starts the anchoring loop; a chain that cannot be reached disables anchoring with a warning, not the server. */
 async function startAnchoring(engine: Engine, say: (text: string) => void): Promise<void> {
   if (engine.config.anchor.provider === 'none') {
@@ -146,9 +164,7 @@ async function startAnchoring(engine: Engine, say: (text: string) => void): Prom
       onWarning: (message) => say(`Anchoring warning: ${message}`),
       onEvent: (event) => {
         if (event.type === 'round-confirmed') {
-          say(
-            `Anchored round ${event.round_id}: ${event.documents} documents, tx ${event.tx_hash} in block ${event.block_number}`,
-          );
+          say(anchoredRoundMessage(event));
         } else if (event.type === 'error') {
           say(`Anchoring error (${event.code}), retrying with backoff: ${event.message}`);
         }
@@ -159,6 +175,11 @@ async function startAnchoring(engine: Engine, say: (text: string) => void): Prom
       say(
         `Anchoring: ${chain.provider} chain ${chain.chain_id}, DocumentRegistry ${chain.contract}${chain.rpc_url ? ` at ${chain.rpc_url}` : ''}`,
       );
+      if (chain.provider === 'local' && chain.rpc_url) {
+        say(
+          `  The local chain keeps this URL across restarts (its port is kept in ${path.join(engine.config.dataDir, 'anvil', 'rpc.json')}; SAKSI_ANVIL_PORT changes it).`,
+        );
+      }
     }
   } catch (error) {
     say(

@@ -4,16 +4,11 @@
  * *relevant* (the evidence answers the question), then the answer's outcome when it is not an
  * answer. Each is its own line, so a reader never takes one for another.
  */
-import type { BundleVerification, ClaimDecision, RelevanceDecision } from '@saksi/proof';
+import { type BundleVerification, type ClaimDecision, plural, type RelevanceDecision } from '@saksi/proof';
 import type { Style } from './io.js';
 import { pad, safeText } from './text.js';
 
 const LABEL_WIDTH = 12;
-
-/** `1 verbatim quote`, `2 verbatim quotes`. */
-function count(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : plural}`;
-}
 
 function score(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '?' : value.toFixed(2);
@@ -30,7 +25,7 @@ function supportBreakdown(claims: readonly ClaimDecision[]): string {
         add('verbatim');
         break;
       case 'composed':
-        add(`composed from ${count(supported.spans ?? 0, 'span')}`);
+        add(`composed from ${plural(supported.spans ?? 0, 'span')}`);
         break;
       case 'entailed':
         add(`entailed by ${safeText(supported.method)}`);
@@ -43,7 +38,7 @@ function supportBreakdown(claims: readonly ClaimDecision[]): string {
     }
   }
   return [...groups]
-    .map(([key, n]) => (key === 'verbatim' ? count(n, 'verbatim quote') : `${n} ${key}`))
+    .map(([key, n]) => (key === 'verbatim' ? plural(n, 'verbatim quote') : `${n} ${key}`))
     .join(', ');
 }
 
@@ -87,7 +82,7 @@ export function resultLines(result: BundleVerification, schema: string | undefin
       `Answer: ${style.yellow(`refused${reason}`)} — ` +
         (result.claims.length === 0
           ? 'no claim to support'
-          : `${count(result.claims.length, 'claim')} not shown as an answer`),
+          : `${plural(result.claims.length, 'claim')} not shown as an answer`),
     );
     return lines;
   }
@@ -99,12 +94,15 @@ export function resultLines(result: BundleVerification, schema: string | undefin
     const supported = claims.filter((claim) =>
       ['verbatim', 'composed', 'entailed'].includes(claim.supported.kind),
     ).length;
-    const text = `${supported} of ${count(claims.length, 'claim')} (${supportBreakdown(claims)})`;
+    const text = `${supported} of ${plural(claims.length, 'claim')} (${supportBreakdown(claims)})`;
     lines.push(`${label('Supported')}${supported === claims.length ? text : style.yellow(text)}`);
   }
 
   const notRelevant = claims.filter((claim) => claim.relevant.status === 'not_relevant').length;
-  const below = notRelevant > 0 ? `; ${count(notRelevant, 'claim')} below its threshold` : '';
+  const below =
+    notRelevant > 0
+      ? `; ${plural(notRelevant, 'claim')} below ${notRelevant === 1 ? 'its' : 'their'} threshold`
+      : '';
   if (answer.relevant.status === 'unknown') {
     const why =
       schema === 'saksi.certificate/v1' ? 'not recorded (certificate v1)' : 'not recorded for the answer';

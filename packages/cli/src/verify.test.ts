@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -15,7 +15,7 @@ import {
   trustOptions,
   verifyBundle,
 } from '@saksi/proof';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   GOLDEN_DOCUMENTS,
   GOLDEN_ORIGIN,
@@ -70,7 +70,9 @@ function flipLast(text: string): string {
 describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
   it('exits 0 and prints exactly what verifyBundle returns with --json', async () => {
     const result = await run(['verify', goldenBundle, '--trust', goldenKeys, '--json']);
-    expect(result.stderr).toBe('');
+    // Which keys were used goes to stderr, so stdout stays verifyBundle's result alone.
+    expect(result.stderr).toContain(goldenKeys);
+    expect(result.stderr).toContain('01223bb33d4795cc');
     expect(result.code).toBe(0);
     const expected = await verifyBundle(parseJson(readFileSync(goldenBundle, 'utf8')), goldenOptions());
     expect(expected.verdict).toBe('verified');
@@ -106,11 +108,94 @@ describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
     expect(plain.stdout).not.toContain('\u001b[');
   });
 
-  it('finds ./saksi-keys.json when --trust is not given', async () => {
-    await copyFile(goldenKeys, path.join(directory, 'saksi-keys.json'));
-    const result = await run(['verify', goldenBundle, '--json']);
-    await rm(path.join(directory, 'saksi-keys.json'));
+  it('prints the keys it trusts first: the file, where it came from, each key with its fingerprint', async () => {
+    const result = await run(['verify', goldenBundle, '--trust', goldenKeys]);
     expect(result.code).toBe(0);
+    const head = result.stdout.split('\n\n')[0]!;
+    expect(head).toContain(goldenKeys);
+    expect(head).toContain('--trust');
+    // The issuer's fingerprint is the key_id its certificates carry.
+    expect(head).toMatch(/issuer\s+saksi-golden\s+01223bb33d4795cc/);
+    expect(head).toMatch(/log\s+saksi\.example\/log\s+[0-9a-f]{16}/);
+    expect(head).toMatch(/witness\s+witness\.example\/w1\s+[0-9a-f]{16}/);
+    expect(head).toMatch(/witness\s+witness\.example\/w2\s+[0-9a-f]{16}/);
+    expect(head).toContain('2 witness cosignatures required');
+  });
+
+  describe('without --trust', () => {
+    let otherKeys: string;
+    let machine: string;
+    let stray: string;
+
+    beforeAll(async () => {
+      // A second, valid keys file that did not sign the golden bundle.
+      const generated = await run(['keys', 'generate', '--out', 'other-keys']);
+      expect(generated.code).toBe(0);
+      otherKeys = path.join(directory, 'other-keys', 'saksi-keys.json');
+      machine = path.join(directory, 'machine-keys');
+      stray = path.join(directory, 'saksi-keys.json');
+    });
+
+    afterEach(async () => {
+      await rm(stray, { force: true });
+      await rm(machine, { recursive: true, force: true });
+    });
+
+    async function machineKeys(file: string) {
+      await rm(machine, { recursive: true, force: true });
+      await mkdir(machine, { recursive: true });
+      await copyFile(file, path.join(machine, 'saksi-keys.json'));
+    }
+
+    it("trusts this machine's keys and says so", async () => {
+      await machineKeys(goldenKeys);
+      const result = await run(['verify', goldenBundle], { env: { SAKSI_KEYS_DIR: machine } });
+      expect(result.code).toBe(0);
+      expect(result.stdout.split('\n')[0]).toContain(path.join(machine, 'saksi-keys.json'));
+      expect(result.stdout.split('\n')[0]).toContain("this machine's keys");
+      expect(result.stderr).toBe('');
+    });
+
+    it('looks in $SAKSI_DATA_DIR/keys, then ./.saksi/keys', async () => {
+      await mkdir(path.join(directory, 'data', 'keys'), { recursive: true });
+      await copyFile(goldenKeys, path.join(directory, 'data', 'keys', 'saksi-keys.json'));
+      const fromData = await run(['verify', goldenBundle], { env: { SAKSI_DATA_DIR: 'data' } });
+      expect(fromData.code).toBe(0);
+      expect(fromData.stdout.split('\n')[0]).toContain(path.join('data', 'keys', 'saksi-keys.json'));
+      const none = await run(['verify', goldenBundle]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain(path.join('.saksi', 'keys', 'saksi-keys.json'));
+    });
+
+    it('a leftover ./saksi-keys.json that would verify does not turn a failure into VERIFIED', async () => {
+      await machineKeys(otherKeys);
+      await copyFile(goldenKeys, stray);
+      const result = await run(['verify', goldenBundle], { env: { SAKSI_KEYS_DIR: machine } });
+      expect(result.code).toBe(1);
+      expect(result.stdout.split('\n')[0]).toContain(path.join(machine, 'saksi-keys.json'));
+      // Named, never read.
+      expect(result.stderr).toContain('./saksi-keys.json is not used');
+      const pinned = await run(['verify', goldenBundle, '--trust', 'saksi-keys.json'], {
+        env: { SAKSI_KEYS_DIR: machine },
+      });
+      expect(pinned.code).toBe(0);
+    });
+
+    it('a leftover ./saksi-keys.json that would fail does not turn VERIFIED into a failure', async () => {
+      await machineKeys(goldenKeys);
+      await copyFile(otherKeys, stray);
+      const result = await run(['verify', goldenBundle], { env: { SAKSI_KEYS_DIR: machine } });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('./saksi-keys.json is not used');
+    });
+
+    it('with no keys on this machine, exits 2 and names the ./saksi-keys.json it did not read', async () => {
+      await copyFile(goldenKeys, stray);
+      const result = await run(['verify', goldenBundle], { env: { SAKSI_KEYS_DIR: machine } });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('--trust saksi-keys.json');
+    });
   });
 
   it('exits 1 with SIGNATURE_INVALID when the signature is tampered with', async () => {

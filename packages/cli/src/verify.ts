@@ -9,8 +9,13 @@ import path from 'node:path';
 import { createRegistryLookup, explorerTxUrl } from '@saksi/contracts';
 import {
   type BundleVerification,
+  fromBase64,
   isProofError,
+  issuerKeyId,
   parseTrustedKeys,
+  parseVerifierKey,
+  plural,
+  type TrustedKeys,
   trustOptions,
   type VerifyBundleOptions,
   verifyBundle,
@@ -28,7 +33,7 @@ import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';
 import { pad, pick, safeText, truncate } from './text.js';
 import { resultLines } from './verify-results.js';
 
-/** The trusted-keys file looked for in the current folder when `--trust` is not given. */
+/** The name of a trusted-keys file: this machine's in its keys folder, a server's at /.well-known/. */
 export const DEFAULT_TRUST_FILE = 'saksi-keys.json';
 
 /** RFC 9162 §2.1.4 proofs have at most ~2·log2(n) nodes; anything longer is refused before use. */
@@ -43,7 +48,14 @@ export const verifyCommand: Command = {
 fail-closed, what may be shown as verified.
 
 Options:
-  --trust <keys.json>          Trusted keys (issuer, log, witnesses). Default: ./${DEFAULT_TRUST_FILE}
+  --trust <keys.json>          The keys you trust (issuer, log, witnesses): for a server, its
+                               /.well-known/saksi-keys.json saved to a file. Without --trust:
+                               this machine's keys, $SAKSI_KEYS_DIR/${DEFAULT_TRUST_FILE}, else
+                               $SAKSI_DATA_DIR/keys/${DEFAULT_TRUST_FILE}, else
+                               .saksi/keys/${DEFAULT_TRUST_FILE} (what saksi serve and saksi ask
+                               sign with). Nothing else is read: a ./${DEFAULT_TRUST_FILE} is
+                               used only when you pass it. The keys used are printed first,
+                               each with its fingerprint (SHA-256 of the public key, 16 hex digits)
   --checkpoint <last.txt>      The last checkpoint (signed note) you saw for this log;
                                detects rollback and forks
   --consistency <proof.json>   Consistency proof between that checkpoint and the bundle's
@@ -76,14 +88,17 @@ async function runVerify(values: OptionValues, positionals: readonly string[], i
   const [bundleFile] = expectPositionals(positionals, ['<bundle.json>']) as [string];
   const requiredCosignatures = cosignatureOption(values);
   const bundle = await readJsonFile(io.cwd, bundleFile, 'bundle');
-  const options = await verifyOptions(values, io);
+  const { options, trust } = await verifyOptions(values, io);
   if (requiredCosignatures !== undefined) options.requiredCosignatures = requiredCosignatures;
 
   const result = await verifyBundle(bundle, options);
   if (flag(values, 'json')) {
+    // stdout stays exactly verifyBundle's result; which keys it was checked against goes to stderr.
+    io.stderr.write(`${trustLines(trust, styleFor(io.stderr, io.env)).join('\n')}\n`);
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const style = styleFor(io.stdout, io.env);
+    io.stdout.write(`${trustLines(trust, style).join('\n')}\n\n`);
     io.stdout.write(renderVerification(bundle, result, { style, columns: io.stdout.columns ?? 100 }));
   }
   return result.verdict === 'verified' ? 0 : 1;
@@ -99,8 +114,12 @@ function cosignatureOption(values: OptionValues): number | undefined {
   return short ?? long;
 }
 
-async function verifyOptions(values: OptionValues, io: Io): Promise<VerifyBundleOptions> {
-  const options: VerifyBundleOptions = { ...(await loadTrust(values, io)) };
+async function verifyOptions(
+  values: OptionValues,
+  io: Io,
+): Promise<{ options: VerifyBundleOptions; trust: TrustSource }> {
+  const trust = await loadTrust(values, io);
+  const options: VerifyBundleOptions = { ...trust.options };
   const checkpointFile = stringOption(values, 'checkpoint');
   if (checkpointFile !== undefined) {
     options.lastCheckpoint = await readTextFile(io.cwd, checkpointFile, 'checkpoint');
@@ -120,41 +139,104 @@ async function verifyOptions(values: OptionValues, io: Io): Promise<VerifyBundle
       throw new UsageError('--rpc must be an http(s) URL of a JSON-RPC endpoint');
     options.anchorLookup = createRegistryLookup({ rpcUrl: rpc });
   }
-  return options;
+  return { options, trust: trust.source };
 }
 
-export async function loadTrust(values: OptionValues, io: Io): Promise<ReturnType<typeof trustOptions>> {
-  let trustFile = stringOption(values, 'trust');
-  if (trustFile === undefined) {
-    // This machine's own keys (what `saksi serve` / `saksi ask` sign with) are the next best default.
-    const localKeys = path.join(
-      io.env['SAKSI_KEYS_DIR'] ?? path.join(io.env['SAKSI_DATA_DIR'] ?? '.saksi', 'keys'),
-      DEFAULT_TRUST_FILE,
-    );
-    if (existsSync(path.resolve(io.cwd, DEFAULT_TRUST_FILE))) {
-      trustFile = DEFAULT_TRUST_FILE;
-    } else if (existsSync(path.resolve(io.cwd, localKeys))) {
-      trustFile = localKeys;
-      io.stderr.write(
-        `note: trusting this machine's keys in ${safeText(localKeys)}; pin a server's keys with --trust\n`,
-      );
-    } else {
+/** Where the trusted keys of a run came from, and what they hold (printed by `saksi verify`). */
+export interface TrustSource {
+  /** The keys file as shown to the user (as given, or the default path). */
+  file: string;
+  /** `option`: given with --trust; `machine`: this machine's own keys, the default without --trust. */
+  from: 'option' | 'machine';
+  keys: TrustedKeys;
+}
+
+/** The keys `saksi verify` trusts without --trust: this machine's, where `saksi serve` and `saksi ask` keep them. */
+export function machineTrustFile(env: Io['env']): string {
+  return path.join(
+    env['SAKSI_KEYS_DIR'] ?? path.join(env['SAKSI_DATA_DIR'] ?? '.saksi', 'keys'),
+    DEFAULT_TRUST_FILE,
+  );
+}
+
+/**
+ * The trusted keys: the file given with --trust, else this machine's keys (`machineTrustFile`). Nothing
+ * else is ever picked up: a `saksi-keys.json` lying in the current folder is named in a note and left
+ * unused, so it cannot change a verdict unseen (README, "The `saksi` command").
+ */
+export async function loadTrust(
+  values: OptionValues,
+  io: Io,
+): Promise<{ options: ReturnType<typeof trustOptions>; source: TrustSource }> {
+  const given = stringOption(values, 'trust');
+  let file: string;
+  let from: TrustSource['from'];
+  if (given !== undefined) {
+    file = given;
+    from = 'option';
+  } else {
+    file = machineTrustFile(io.env);
+    from = 'machine';
+    const stray = existsSync(path.resolve(io.cwd, DEFAULT_TRUST_FILE));
+    if (!existsSync(path.resolve(io.cwd, file))) {
       throw new CliError('no trusted keys: nothing says which issuer and log to trust', {
         hint:
-          `Pin the keys you trust with --trust keys.json (for a server, save its /.well-known/saksi-keys.json), ` +
-          `or put ${DEFAULT_TRUST_FILE} in the current folder. 'saksi keys generate' writes one for your own keys.`,
+          `Pin the keys you trust with --trust keys.json (for a server, save its /.well-known/saksi-keys.json). ` +
+          `Without --trust, this machine's keys in ${safeText(file)} are used; there are none here.` +
+          (stray
+            ? ` ./${DEFAULT_TRUST_FILE} is not read unless you pass --trust ${DEFAULT_TRUST_FILE}.`
+            : ''),
       });
     }
+    if (stray && path.resolve(io.cwd, file) !== path.resolve(io.cwd, DEFAULT_TRUST_FILE)) {
+      io.stderr.write(
+        `note: ./${DEFAULT_TRUST_FILE} is not used; without --trust this machine's keys are. Pass --trust ${DEFAULT_TRUST_FILE} to verify against it.\n`,
+      );
+    }
   }
-  const document = await readJsonFile(io.cwd, trustFile, 'trusted keys file');
+  const document = await readJsonFile(io.cwd, file, 'trusted keys file');
   try {
-    return trustOptions(parseTrustedKeys(document));
+    const keys = parseTrustedKeys(document);
+    return { options: trustOptions(keys), source: { file, from, keys } };
   } catch (error) {
     if (!isProofError(error)) throw error;
-    throw new CliError(`trusted keys file ${safeText(trustFile)} is invalid: ${error.message}`, {
+    throw new CliError(`trusted keys file ${safeText(file)} is invalid: ${error.message}`, {
       hint: 'Expected {"issuers":[{name,public_key}],"logs":[{origin,vkey}],"witnesses":[…]} as saksi keys generate writes it.',
     });
   }
+}
+
+/**
+ * A key's fingerprint: the first 16 hex digits of SHA-256 over its 32-byte Ed25519 public key — for
+ * an issuer, the `key_id` its certificates carry. `undefined` when the key cannot be read.
+ */
+export function keyFingerprint(key: { public_key: string } | { vkey: string }): string | undefined {
+  try {
+    const publicKey =
+      'public_key' in key ? fromBase64(key.public_key, 32) : parseVerifierKey(key.vkey).publicKey;
+    return issuerKeyId(publicKey);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The "Trusted keys" lines: which file, why that one, and each key's name and fingerprint. */
+export function trustLines(source: TrustSource, style: Style): string[] {
+  const how =
+    source.from === 'option' ? 'given with --trust' : "this machine's keys, the default without --trust";
+  const lines = [`${style.bold(pad('Trusted keys', 13))}${safeText(source.file)} (${how})`];
+  const row = (kind: string, name: string, key: { public_key: string } | { vkey: string }) =>
+    lines.push(
+      `  ${pad(kind, 9)}${pad(safeText(name), 28)} ${keyFingerprint(key) ?? style.red('unreadable key')}`,
+    );
+  for (const issuer of source.keys.issuers) row('issuer', issuer.name, issuer);
+  for (const log of source.keys.logs) row('log', log.origin, log);
+  for (const witness of source.keys.witnesses ?? []) row('witness', witness.name, witness);
+  const required = source.keys.required_cosignatures ?? 0;
+  if (required > 0) lines.push(`  ${plural(required, 'witness cosignature')} required`);
+  for (const registry of source.keys.registries ?? [])
+    lines.push(`  ${pad('registry', 9)}chain ${registry.chain_id} ${safeText(registry.contract)}`);
+  return lines;
 }
 
 /** A consistency proof file: a JSON array of hex hashes, or `{ "proof": [...] }` as the log API returns. */

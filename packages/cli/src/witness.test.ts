@@ -461,7 +461,7 @@ describe('saksi witness against a real Saksi server', () => {
       run(['verify', file, '--trust', 'server-keys/saksi-keys.json', ...extra]);
     const both = await verify('cosigned.json', '--cosignatures', '2');
     expect(both.code, both.stdout).toBe(0);
-    expect(both.stdout).toContain('Cosigned by 2 trusted witness(es)');
+    expect(both.stdout).toContain('Cosigned by 2 trusted witnesses');
     const one = await verify('asked.json', '--cosignatures', '2');
     expect(one.code).toBe(1);
     expect(one.stdout).toContain('COSIGNATURES_MISSING');

@@ -29,6 +29,7 @@ import {
   parseNote,
   parseSignerKey,
   parseTrustedKeys,
+  plural,
   type TrustedLog,
   toHex,
   verifyCheckpoint,
@@ -401,7 +402,7 @@ async function pollOnce(witness: Witness): Promise<Outcome> {
     if (checkpoint.size < last.size) {
       return refuse(
         'ROLLBACK',
-        `the log now serves a tree of ${checkpoint.size} entries, smaller than the ${last.size} this witness already cosigned`,
+        `the log now serves a tree of ${plural(checkpoint.size, 'entry', 'entries')}, smaller than the ${last.size} this witness already cosigned`,
         checkpoint,
       );
     }

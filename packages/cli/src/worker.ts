@@ -3,6 +3,7 @@
  * process, next to servers started with SAKSI_WORKER=off. Several workers may share one PostgreSQL
  * database: each job is claimed by one of them under a lease.
  */
+
 import { hostname } from 'node:os';
 import {
   deliverDueWebhooks,
@@ -12,6 +13,7 @@ import {
   type JobStatus,
   JobWorker,
 } from '@saksi/engine';
+import { plural } from '@saksi/proof';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
@@ -84,7 +86,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
     say('Stopping: finishing the job in hand…');
     await engine.stopWorker();
     await reporter.report();
-    say(`Worker stopped after ${reporter.counts.succeeded + reporter.counts.failed} jobs.`);
+    say(`Worker stopped after ${plural(reporter.counts.succeeded + reporter.counts.failed, 'job')}.`);
     return 0;
   } finally {
     await engine.close();
@@ -188,7 +190,7 @@ async function finishedJobReporter(
         counts.succeeded++;
         const took = job.seconds === null ? '' : ` in ${job.seconds.toFixed(1)} s`;
         say(
-          `  job ${job.id} SUCCEEDED: ${document} ${job.document_status ?? ''}, ${job.chunk_count ?? 0} chunks${took}`,
+          `  job ${job.id} SUCCEEDED: ${document} ${job.document_status ?? ''}, ${plural(job.chunk_count ?? 0, 'chunk')}${took}`,
         );
       } else if (job.status === 'FAILED') {
         counts.failed++;

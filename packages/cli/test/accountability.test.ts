@@ -122,7 +122,7 @@ describe('anchored, logged, witnessed — and still so after a restart', () => {
     const ingest = await cli(['ingest', 'helm.md', '--collection', 'lalu-lintas']);
     expect(ingest.code, ingest.stdout + ingest.stderr).toBe(0);
     expect(ingest.stdout).toMatch(
-      /anchored 1 roots on chain 31337 \(local anvil\): CONFIRMED, tx 0x[0-9a-f]{64}/,
+      /anchored 1 root on chain 31337 \(local anvil\): CONFIRMED, tx 0x[0-9a-f]{64}/,
     );
     const status = await cli(['anchor', 'status', '--json']);
     expect(JSON.parse(status.stdout).documents).toEqual({ ANCHORED: 1 });

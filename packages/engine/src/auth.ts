@@ -8,6 +8,7 @@
  * 32-byte hash). The CSRF token is HMAC-SHA256(secret, session id); the secret is 32 random bytes in
  * `admin-csrf.key` in the keys directory (mode 0600), created on first use.
  */
+
 import {
   createHash,
   createHmac,
@@ -18,6 +19,7 @@ import {
 } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { plural } from '@saksi/proof';
 import type { Queryable } from './db/database.js';
 import { EngineError } from './errors.js';
 import { newId } from './ids.js';
@@ -246,8 +248,8 @@ export class RateLimitedError extends EngineError {
       'RATE_LIMITED',
       `Too many failed sign-in attempts; try again in ${
         retryAfterSeconds < 120
-          ? `${retryAfterSeconds} second(s)`
-          : `${Math.ceil(retryAfterSeconds / 60)} minute(s)`
+          ? plural(retryAfterSeconds, 'second')
+          : plural(Math.ceil(retryAfterSeconds / 60), 'minute')
       }.`,
     );
     this.retryAfterSeconds = retryAfterSeconds;

@@ -28,6 +28,13 @@ describe('loadConfig: anchoring', () => {
     });
   });
 
+  it('SAKSI_ANVIL_PORT chooses the local chain port (0: a free one); out of range names the variable', () => {
+    expect(loadConfig({ SAKSI_ANVIL_PORT: '8545' }, '/tmp').anchor.localPort).toBe(8545);
+    expect(loadConfig({ SAKSI_ANVIL_PORT: '0' }, '/tmp').anchor.localPort).toBe(0);
+    expect(loadConfig({}, '/tmp').anchor.localPort).toBeUndefined();
+    expect(configError({ SAKSI_ANVIL_PORT: '70000' })).toContain('SAKSI_ANVIL_PORT');
+  });
+
   it('presets fill the chain id and RPC URL; evm needs every variable', () => {
     const config = loadConfig(
       { SAKSI_ANCHOR: 'base-sepolia', SAKSI_ANCHOR_PRIVATE_KEY: KEY, SAKSI_ANCHOR_CONTRACT: CONTRACT },

@@ -40,6 +40,7 @@ const schema = z.object({
   SAKSI_ANCHOR_LOG_INTERVAL: z.coerce.number().min(1).default(600),
   SAKSI_ANCHOR_CONFIRM_TIMEOUT: z.coerce.number().min(1).default(120),
   SAKSI_ANCHOR_FROM_BLOCK: z.coerce.number().int().min(0).optional(),
+  SAKSI_ANVIL_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   SAKSI_ALLOWED_ORIGINS: z.string().default(''),
   SAKSI_MAX_QUESTION_CHARS: z.coerce.number().int().min(1).max(100_000).default(4_000),
   SAKSI_CONFIDENCE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
@@ -99,6 +100,8 @@ export interface AnchorConfig {
   confirmTimeoutMs: number;
   /** First block to search for RootAnchored events when reconciling (evm). */
   fromBlock?: number;
+  /** `local`: the anvil port (`SAKSI_ANVIL_PORT`; 0 a free one); default the port kept in the data directory. */
+  localPort?: number;
 }
 
 export interface EmbeddingConfig {
@@ -275,7 +278,14 @@ function anchorConfig(values: z.infer<typeof schema>): AnchorConfig {
     ...(values.SAKSI_ANCHOR_FROM_BLOCK !== undefined ? { fromBlock: values.SAKSI_ANCHOR_FROM_BLOCK } : {}),
   };
   const kind = values.SAKSI_ANCHOR;
-  if (kind === 'none' || kind === 'local') return { provider: kind, ...timing };
+  if (kind === 'none') return { provider: kind, ...timing };
+  if (kind === 'local') {
+    return {
+      provider: kind,
+      ...timing,
+      ...(values.SAKSI_ANVIL_PORT !== undefined ? { localPort: values.SAKSI_ANVIL_PORT } : {}),
+    };
+  }
   const preset = kind === 'evm' ? undefined : ANCHOR_PRESETS[kind];
   const rpcUrl = values.SAKSI_ANCHOR_RPC_URL ?? preset?.rpcUrl;
   const chainId = values.SAKSI_ANCHOR_CHAIN_ID ?? preset?.chainId;

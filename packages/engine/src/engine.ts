@@ -217,6 +217,7 @@ export class Engine {
         anchor.provider === 'local'
           ? await startLocalAnchorProvider({
               dataDir: this.config.dataDir,
+              ...(anchor.localPort !== undefined ? { port: anchor.localPort } : {}),
               ...(options.onWarning ? { onWarning: options.onWarning } : {}),
             })
           : await createEvmAnchorProvider({

@@ -201,6 +201,7 @@ export {
   parseAmounts,
   unsupportedFigures,
 } from './numbers.js';
+export { plural } from './plural.js';
 export {
   type AnchorRound,
   documentTrees,

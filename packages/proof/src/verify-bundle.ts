@@ -28,6 +28,7 @@ import { sha256Hex } from './hash.js';
 import { canonicalizeToBytes } from './jcs.js';
 import { hashLeaf, verifyConsistencyProof, verifyInclusionProof } from './merkle.js';
 import { createNoteVerifier, type NoteVerifier } from './note.js';
+import { plural } from './plural.js';
 import { type AnswerDecision, type ClaimDecision, decideAnswer, decideRender } from './render-policy.js';
 
 /** Integrity failure codes (docs/certificate.md, "Verification result"). */
@@ -363,7 +364,10 @@ function checkHashes(bundle: Bundle, checks: Checks): void {
       count++;
     }
   });
-  checks.pass('hashes', `${count} SHA-256 commitments match their text.`);
+  checks.pass(
+    'hashes',
+    `${plural(count, 'SHA-256 commitment')} ${count === 1 ? 'matches its' : 'match their'} text.`,
+  );
 }
 
 function checkClaimOffsets(certificate: Certificate, checks: Checks): void {
@@ -392,7 +396,11 @@ function checkClaimOffsets(certificate: Certificate, checks: Checks): void {
       );
     }
   });
-  checks.pass('claim_offsets', `${certificate.claims.length} claims sit at their offsets in the answer.`);
+  const claims = certificate.claims.length;
+  checks.pass(
+    'claim_offsets',
+    `${plural(claims, 'claim')} ${claims === 1 ? 'sits at its offsets' : 'sit at their offsets'} in the answer.`,
+  );
 }
 
 function checkSpans(bundle: Bundle, checks: Checks): void {
@@ -421,7 +429,10 @@ function checkSpans(bundle: Bundle, checks: Checks): void {
       }
     });
   });
-  checks.pass('spans', `${count} evidence spans sit at their offsets in their chunks.`);
+  checks.pass(
+    'spans',
+    `${plural(count, 'evidence span')} ${count === 1 ? 'sits at its offsets in its chunk' : 'sit at their offsets in their chunks'}.`,
+  );
 }
 
 /**
@@ -457,7 +468,7 @@ function checkCompositions(certificate: Certificate, checks: Checks): void {
     'compositions',
     composed === 0
       ? 'No composed claim to recompute.'
-      : `${composed} composed claim${composed === 1 ? '' : 's'} recompute${composed === 1 ? 's' : ''} from ${composed === 1 ? 'its' : 'their'} evidence and the template registry.`,
+      : `${plural(composed, 'composed claim')} recompute${composed === 1 ? 's' : ''} from ${composed === 1 ? 'its' : 'their'} evidence and the template registry.`,
   );
 }
 
@@ -511,7 +522,11 @@ function checkDocumentProofs(certificate: Certificate, checks: Checks): void {
     });
   });
   if (count === 0) checks.skip('document_proofs', 'No evidence to prove.');
-  else checks.pass('document_proofs', `${count} chunks prove into their document roots (RFC 6962).`);
+  else
+    checks.pass(
+      'document_proofs',
+      `${plural(count, 'chunk')} ${count === 1 ? 'proves into its document root' : 'prove into their document roots'} (RFC 6962).`,
+    );
 }
 
 async function checkAnchors(
@@ -607,8 +622,12 @@ async function checkAnchors(
     checks.skip('anchor_proofs', 'No evidence carries an anchor yet.');
     checks.skip('anchor_onchain', 'No evidence carries an anchor yet.');
   } else {
-    checks.pass('anchor_proofs', `${anchors} document roots prove into their anchored batch roots.`);
-    if (options.anchorLookup) checks.pass('anchor_onchain', `${lookups.size} batch roots found on chain.`);
+    checks.pass(
+      'anchor_proofs',
+      `${plural(anchors, 'document root')} ${anchors === 1 ? 'proves into its anchored batch root' : 'prove into their anchored batch roots'}.`,
+    );
+    if (options.anchorLookup)
+      checks.pass('anchor_onchain', `${plural(lookups.size, 'batch root')} found on chain.`);
     else checks.skip('anchor_onchain', 'No chain lookup configured; the on-chain record was not checked.');
   }
   return anchoredClaims;
@@ -690,7 +709,7 @@ function checkLog(bundle: Bundle, options: VerifyBundleOptions, checks: Checks):
   if (verifyInclusionProof(bundle.log.leaf_index, checkpoint.size, leafHash, proof, checkpoint.rootHash)) {
     checks.pass(
       'log_inclusion',
-      `The certificate is entry ${bundle.log.leaf_index} of ${checkpoint.size} in the log.`,
+      `The certificate is at index ${bundle.log.leaf_index} of the log's ${plural(checkpoint.size, 'entry', 'entries')}.`,
     );
   } else {
     checks.fail(
@@ -716,13 +735,15 @@ function checkLog(bundle: Bundle, options: VerifyBundleOptions, checks: Checks):
     if (result.valid.length >= required) {
       checks.pass(
         'cosignatures',
-        `Cosigned by ${result.valid.length} trusted witness(es): ${result.valid.join(', ') || 'none'}.`,
+        result.valid.length === 0
+          ? 'No trusted witness cosignature is required, and none is present.'
+          : `Cosigned by ${plural(result.valid.length, 'trusted witness', 'trusted witnesses')}: ${result.valid.join(', ')}.`,
       );
     } else {
       checks.fail(
         'cosignatures',
         'COSIGNATURES_MISSING',
-        `${result.valid.length} of ${required} required witness cosignatures are valid.`,
+        `${result.valid.length} of ${plural(required, 'required witness cosignature')} ${result.valid.length === 1 ? 'is' : 'are'} valid.`,
         'log.cosignatures',
       );
     }

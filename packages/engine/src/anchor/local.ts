@@ -3,6 +3,11 @@
  * chain persisted in `<data>/anvil/state.json`; DocumentRegistry deployed on first use and its address
  * kept in `<data>/anvil/deployment.json`, so anchors still verify after a restart.
  *
+ * The RPC URL stays the same across restarts: the first start lets anvil pick a free port and keeps
+ * it in `<data>/anvil/rpc.json`; later starts ask for that port again, and fail with a clear error
+ * (anchoring disabled, the server still up) when another program holds it. `SAKSI_ANVIL_PORT` chooses
+ * the port (0: a new free one); the port it ends up on is kept the same way.
+ *
  * A server killed with SIGKILL leaves its anvil running; the pid file lets the next start stop it
  * cleanly (SIGTERM makes anvil dump its state) before starting a fresh one on the same state.
  */
@@ -12,6 +17,8 @@ import path from 'node:path';
 import {
   ANVIL_DEFAULT_CHAIN_ID,
   ANVIL_DEFAULT_PRIVATE_KEY,
+  AnvilError,
+  type AnvilHandle,
   deployDocumentRegistry,
   startAnvil,
 } from '@saksi/contracts';
@@ -30,18 +37,43 @@ export async function startLocalAnchorProvider(options: {
   dataDir: string;
   /** Start anvil with automine off (tests of pending transactions). */
   noMining?: boolean;
+  /** The port to listen on (0: a free one); default: the one kept in `<data>/anvil/rpc.json`, else a free one. */
+  port?: number;
   onWarning?: (message: string) => void;
 }): Promise<AnchorProvider> {
   const directory = path.join(options.dataDir, 'anvil');
   await mkdir(directory, { recursive: true });
   const pidFile = path.join(directory, 'anvil.pid');
   await stopStaleAnvil(pidFile);
-  const anvil = await startAnvil({
-    stateFile: path.join(directory, 'state.json'),
-    chainId: ANVIL_DEFAULT_CHAIN_ID,
-    ...(options.noMining ? { noMining: true } : {}),
-  });
+  const rpcFile = path.join(directory, 'rpc.json');
+  const kept = await readKeptPort(rpcFile);
+  const port = options.port ?? kept ?? 0;
+  let anvil: AnvilHandle;
+  try {
+    anvil = await startAnvil({
+      stateFile: path.join(directory, 'state.json'),
+      chainId: ANVIL_DEFAULT_CHAIN_ID,
+      port,
+      ...(options.noMining ? { noMining: true } : {}),
+    });
+  } catch (error) {
+    if (error instanceof AnvilError && error.code === 'PORT_IN_USE') {
+      const why =
+        options.port === undefined
+          ? `the port this data directory's chain listens on (kept in ${rpcFile}, so its URL stays the same across restarts)`
+          : 'the port SAKSI_ANVIL_PORT asks for';
+      throw new AnvilError(
+        'PORT_IN_USE',
+        `The local chain cannot start: 127.0.0.1:${port}, ${why}, is in use by another program. Stop that program, or set SAKSI_ANVIL_PORT to another port (0 picks a free one, which is then kept).`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
   await writeFile(pidFile, `${anvil.pid}\n`);
+  if (anvil.port !== kept) {
+    await writeFile(rpcFile, `${JSON.stringify({ port: anvil.port, rpc_url: anvil.rpcUrl }, null, 2)}\n`);
+  }
   const stop = async () => {
     await anvil.stop();
     await rm(pidFile, { force: true });
@@ -82,6 +114,17 @@ export async function startLocalAnchorProvider(options: {
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** The port kept by an earlier start; null when there is none or the file is unreadable. */
+async function readKeptPort(file: string): Promise<number | null> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as { port?: unknown };
+    const port = parsed.port;
+    return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65_536 ? port : null;
+  } catch {
+    return null;
   }
 }
 

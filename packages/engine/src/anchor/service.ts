@@ -31,7 +31,16 @@ export interface AnchorServiceOptions {
 export type AnchorEvent =
   | { type: 'round-built'; round_id: string; documents: number; batch_root: string }
   | { type: 'round-sent'; round_id: string; tx_hash: string }
-  | { type: 'round-confirmed'; round_id: string; tx_hash: string; block_number: number; documents: number }
+  | {
+      type: 'round-confirmed';
+      round_id: string;
+      tx_hash: string;
+      block_number: number;
+      /** Documents this confirmation marked ANCHORED. */
+      documents: number;
+      /** The log size whose root the round anchors; null when it anchors no log root. */
+      log_size: number | null;
+    }
   | { type: 'error'; round_id?: string; code: string; message: string };
 
 export interface RoundRow {
@@ -317,6 +326,7 @@ export class AnchorService {
       tx_hash: receipt.txHash,
       block_number: receipt.blockNumber,
       documents: confirmed.documents,
+      log_size: round.log_size,
     });
     return confirmed.row;
   }

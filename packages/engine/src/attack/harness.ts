@@ -32,6 +32,7 @@ import {
   parseNote,
   parseSignerKey,
   parseTrustedKeys,
+  plural,
   sha256Hex,
   trustOptions,
   type VerifyBundleOptions,
@@ -228,7 +229,7 @@ export async function generateBundles(options: GenerateOptions): Promise<Manifes
     if (!rounds.some((round) => round.status === 'CONFIRMED')) {
       throw new AttackError('GENERATION_FAILED', 'Anchoring the demo documents on the local chain failed.');
     }
-    say(`Anchored in ${rounds.length} round(s) on the local chain in ${seconds(anchorStarted)} s.`);
+    say(`Anchored in ${plural(rounds.length, 'round')} on the local chain in ${seconds(anchorStarted)} s.`);
 
     const askStarted = performance.now();
     const entries: ManifestEntry[] = [];

@@ -223,7 +223,8 @@ describe('saksi verify --json', () => {
         ],
         { cwd: repoRoot, encoding: 'utf8', timeout: 15_000, env: { ...process.env, NO_COLOR: '1' } },
       );
-      expect(run.stderr).toBe('');
+      // stderr names the keys used; stdout is verifyBundle's result alone.
+      expect(run.stderr).toContain(`Trusted keys ${files.keys}`);
       expect(run.status).toBe(0);
       const { anchor: _anchor, ...withoutAnchor } = full;
       const node = await verifyBundle(bundle, optionsFor(keysJson, withoutAnchor));
