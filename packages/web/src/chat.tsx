@@ -24,7 +24,7 @@ import {
   markdownDocuments,
 } from './sources.js';
 import { eventJson, readSse, SseError, type SseEvent } from './sse.js';
-import { VerificationPanel } from './verification.js';
+import { relatedPassages, VerificationPanel } from './verification.js';
 
 interface RetrievalResult {
   chunk_id: string;
@@ -577,6 +577,7 @@ function AssistantMessage(props: { message: Message }) {
           bundle={bundle}
           testId="verify-panel"
           showKeys={false}
+          related={relatedPassages(results, t('sources.page', { page: '' }).trim())}
           {...(message.question !== undefined ? { presentedQuestion: message.question } : {})}
         />
       ) : (

@@ -63,7 +63,7 @@ export interface Verdict {
   failing: Check[];
 }
 
-/** Checks whose failure means the bundle's content or proofs were altered. */
+/** Checks whose failure means the bundle's content, or a proof of it, was altered. */
 const TAMPER_CHECKS: readonly CheckId[] = [
   'signature',
   'hashes',
@@ -72,32 +72,27 @@ const TAMPER_CHECKS: readonly CheckId[] = [
   'compositions',
   'citations',
   'document_proofs',
-  'anchor_proofs',
   'log_inclusion',
 ];
 
-/** Whether a failed check is only "not signed by keys this browser trusts". */
-function isTrustFailure(check: Check): boolean {
-  if (check.id === 'cosignatures') return true;
-  return check.problems.every(
-    (problem) =>
-      (check.id === 'issuer' && problem.code === 'UNKNOWN_ISSUER') ||
-      (check.id === 'checkpoint_signature' && problem.field === 'log.origin'),
-  );
-}
-
-/** The kind of failure of a result that is not authentic. */
+/**
+ * The kind of failure of a result that is not authentic. A bundle whose own signature and hashes
+ * hold but whose signer or log this browser does not trust comes from other keys (`untrusted`): its
+ * anchors, log and witnesses then fail as a consequence (another server's chain and log), and are
+ * not read as tampering.
+ */
 export function failureKind(result: BundleVerification): 'tampered' | 'untrusted' | 'malformed' | 'failed' {
-  const failing = result.checks.filter((check) => check.status === 'fail');
-  if (failing.some((check) => check.id === 'structure')) return 'malformed';
-  if (failing.some((check) => TAMPER_CHECKS.includes(check.id))) return 'tampered';
-  if (failing.some((check) => check.id === 'issuer' && !isTrustFailure(check))) return 'tampered';
-  if (failing.some((check) => check.id === 'checkpoint_signature' && !isTrustFailure(check)))
-    return 'tampered';
-  const trust = failing.filter((check) =>
-    ['issuer', 'checkpoint_signature', 'cosignatures'].includes(check.id),
-  );
-  if (trust.length > 0 && trust.length === failing.length) return 'untrusted';
+  const failed = (id: CheckId) => result.checks.find((check) => check.id === id && check.status === 'fail');
+  if (failed('structure')) return 'malformed';
+  if (TAMPER_CHECKS.some((id) => failed(id))) return 'tampered';
+  const issuer = failed('issuer');
+  if (issuer?.problems.some((problem) => problem.code !== 'UNKNOWN_ISSUER')) return 'tampered';
+  const checkpoint = failed('checkpoint_signature');
+  if (checkpoint?.problems.some((problem) => problem.field !== 'log.origin')) return 'tampered';
+  if (issuer || checkpoint) return 'untrusted';
+  if (failed('anchor_proofs')) return 'tampered';
+  if (failed('cosignatures') && result.checks.filter((check) => check.status === 'fail').length === 1)
+    return 'untrusted';
   return 'failed';
 }
 

@@ -11,6 +11,7 @@
 import {
   type Bundle,
   type BundleVerification,
+  type Citation,
   type ClaimDecision,
   fromBase64,
   issuerKeyId,
@@ -31,7 +32,7 @@ import type { MessageKey } from './i18n.js';
 import { shortFingerprint, type TrustDecision } from './key-pinning.js';
 import { encodeQr, qrPath } from './qr.js';
 import { ShortValue } from './short-value.js';
-import { explorerTxUrl } from './sources.js';
+import { citationHref, explorerTxUrl, formatCitation } from './sources.js';
 import {
   type Change,
   comparePublished,
@@ -68,6 +69,22 @@ export interface RelatedPassage {
   label: string;
   text: string;
   href?: string;
+}
+
+/** The chat's retrieval results as related passages: citation, snippet, and the link when it has one. */
+export function relatedPassages(
+  results: readonly { citation: Citation; snippet: string }[],
+  pageWord: string,
+): RelatedPassage[] {
+  return results.map((result) => {
+    const passage: RelatedPassage = {
+      label: formatCitation(result.citation, pageWord),
+      text: result.snippet,
+    };
+    const href = citationHref(result.citation);
+    if (href !== undefined) passage.href = href;
+    return passage;
+  });
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
