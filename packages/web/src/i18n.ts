@@ -426,6 +426,7 @@ const en = {
   'pin.intro':
     'Answers are checked with these keys. Your browser pinned them the first time you used this server; if the server ever serves other keys, you are warned and nothing is shown as verified until you decide.',
   'pin.fingerprint': 'Fingerprint',
+  'pin.pinnedFingerprint': 'Fingerprint of the pinned keys',
   'pin.servedFingerprint': 'Fingerprint of the keys the server serves now',
   'pin.source.first-use': 'Pinned on first use, {date}',
   'pin.source.server': 'Pinned from this server, {date}',
@@ -974,6 +975,7 @@ const id: Record<MessageKey, string> = {
   'pin.intro':
     'Jawaban diperiksa dengan kunci ini. Peramban Anda menyematkannya saat pertama kali Anda memakai server ini; jika server menyajikan kunci lain, Anda diperingatkan dan tidak ada yang ditampilkan sebagai terverifikasi sampai Anda memutuskan.',
   'pin.fingerprint': 'Sidik jari',
+  'pin.pinnedFingerprint': 'Sidik jari kunci yang disematkan',
   'pin.servedFingerprint': 'Sidik jari kunci yang kini disajikan server',
   'pin.source.first-use': 'Disematkan pada pemakaian pertama, {date}',
   'pin.source.server': 'Disematkan dari server ini, {date}',

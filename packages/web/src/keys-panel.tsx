@@ -8,7 +8,7 @@ import type { TrustedKeys } from '@saksi/proof';
 import { type FormEvent, useState } from 'react';
 import { useT } from './app.js';
 import { keysFingerprint, shortFingerprint } from './key-pinning.js';
-import { ShortValue } from './short-value.js';
+import { CopyButton } from './short-value.js';
 import {
   PinError,
   pinKeysFromFile,
@@ -107,17 +107,29 @@ export function KeysPanel() {
       )}
       {decision.status === 'pinned-offline' && <p data-testid="pin-status">{t('pin.offline')}</p>}
       {pin && (
-        <dl className="facts">
-          <dt>{t('pin.fingerprint')}</dt>
-          <dd>
+        <div className="pin-current">
+          <p>
+            <strong>{t('pin.pinnedFingerprint')}:</strong>{' '}
             <code className="fingerprint" data-testid="pinned-fingerprint">
               {shortFingerprint(pin.fingerprint)}
             </code>{' '}
-            <ShortValue value={pin.fingerprint} what="verdict.what.fingerprint" />
-          </dd>
-          <dt className="visually-hidden">{t('pin.title')}</dt>
-          <dd data-testid="pin-source">{source}</dd>
-        </dl>
+            <CopyButton value={pin.fingerprint} what="verdict.what.fingerprint" />
+          </p>
+          <p className="muted" data-testid="pin-source">
+            {source}
+          </p>
+          <button
+            type="button"
+            className="button secondary"
+            data-testid="unpin"
+            onClick={() => {
+              unpinKeys();
+              setNotice({ tone: 'ok', text: t('pin.removed') });
+            }}
+          >
+            {t('pin.unpin')}
+          </button>
+        </div>
       )}
       {decision.keys && (
         <details className="key-details">
@@ -131,7 +143,7 @@ export function KeysPanel() {
         </p>
       )}
       <h3>{t('pin.other')}</h3>
-      <div className="pin-actions">
+      <div className="pin-options">
         {decision.status === 'unpinned' && (
           <button
             type="button"
@@ -181,19 +193,6 @@ export function KeysPanel() {
             {t('pin.urlButton')}
           </button>
         </form>
-        {pin && (
-          <button
-            type="button"
-            className="button secondary"
-            data-testid="unpin"
-            onClick={() => {
-              unpinKeys();
-              setNotice({ tone: 'ok', text: t('pin.removed') });
-            }}
-          >
-            {t('pin.unpin')}
-          </button>
-        )}
       </div>
     </section>
   );

@@ -4,14 +4,8 @@ import { useT } from './app.js';
 import type { MessageKey } from './i18n.js';
 import { shortHash } from './verify-format.js';
 
-export function ShortValue(props: {
-  value: string;
-  /** What the value is, for the copy button's label: `verdict.what.tx`, … */
-  what: MessageKey;
-  /** A link for the shortened text (an explorer page). */
-  href?: string;
-  testId?: string;
-}) {
+/** A button that copies `value` to the clipboard and says so for two seconds. */
+export function CopyButton(props: { value: string; what: MessageKey }) {
   const { t } = useT();
   const [copied, setCopied] = useState<'copied' | 'failed' | undefined>();
   useEffect(() => {
@@ -19,7 +13,6 @@ export function ShortValue(props: {
     const timer = setTimeout(() => setCopied(undefined), 2_000);
     return () => clearTimeout(timer);
   }, [copied]);
-  const short = shortHash(props.value);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.value);
@@ -28,6 +21,31 @@ export function ShortValue(props: {
       setCopied('failed');
     }
   };
+  return (
+    <button
+      type="button"
+      className="copy-button"
+      aria-label={t('verdict.copyLabel', { what: t(props.what) })}
+      onClick={() => void copy()}
+    >
+      {copied === 'copied'
+        ? t('verdict.copied')
+        : copied === 'failed'
+          ? t('verdict.copyFailed')
+          : t('verdict.copy')}
+    </button>
+  );
+}
+
+export function ShortValue(props: {
+  value: string;
+  /** What the value is, for the copy button's label: `verdict.what.tx`, … */
+  what: MessageKey;
+  /** A link for the shortened text (an explorer page). */
+  href?: string;
+  testId?: string;
+}) {
+  const short = shortHash(props.value);
   const text = <code title={props.value}>{short}</code>;
   return (
     <span className="short-value" data-testid={props.testId} data-value={props.value}>
@@ -38,20 +56,7 @@ export function ShortValue(props: {
       ) : (
         text
       )}
-      {short !== props.value && (
-        <button
-          type="button"
-          className="copy-button"
-          aria-label={t('verdict.copyLabel', { what: t(props.what) })}
-          onClick={() => void copy()}
-        >
-          {copied === 'copied'
-            ? t('verdict.copied')
-            : copied === 'failed'
-              ? t('verdict.copyFailed')
-              : t('verdict.copy')}
-        </button>
-      )}
+      {short !== props.value && <CopyButton value={props.value} what={props.what} />}
     </span>
   );
 }

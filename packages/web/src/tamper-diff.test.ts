@@ -192,6 +192,15 @@ describe('excerpt', () => {
     );
     expect(cut[0]?.text.startsWith('…')).toBe(true);
     expect(Array.from(cut[0]!.text).length).toBe(21);
+    // Cut at a word boundary where there is one.
+    const words = excerpt(
+      [
+        { text: 'one two three four five six seven eight nine ten ', changed: false },
+        { text: NEW, changed: true },
+      ],
+      20,
+    );
+    expect(words[0]?.text).toBe('… eight nine ten ');
     expect(cut[1]?.text).toBe(NEW);
     expect(cut[2]?.text.endsWith('…')).toBe(true);
   });

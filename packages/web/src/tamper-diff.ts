@@ -250,7 +250,7 @@ function around(text: string, sentence: string, offset: number): string {
 
 /** Fields whose difference follows from a text already compared (hashes) or that only identify. */
 const DERIVED =
-  /(^|\.)sha256$|^claims\[\d+\]\.text$|^query\.text$|^answer\.text$|^claims\[\d+\]\.evidence\[\d+\]\.span\.text$/;
+  /(^|\.)sha256$|^claims\[\d+\]\.(text|answer_start|answer_end)$|^query\.text$|^answer\.text$|^claims\[\d+\]\.evidence\[\d+\]\.span\.(text|start|end)$/;
 const MAX_FIELD_CHANGES = 12;
 
 function leafDifferences(shown: unknown, original: unknown, path: string, out: Change[]): void {
@@ -432,25 +432,34 @@ export function diffWords(
  */
 export function excerpt(segments: readonly DiffSegment[], around = 90): DiffSegment[] {
   const anyChange = segments.some((segment) => segment.changed);
+  const limit = anyChange ? around : around * 2;
   return segments.map((segment, index) => {
     if (segment.changed) return segment;
     const points = Array.from(segment.text);
-    const limit = anyChange ? around : around * 2;
     const isFirst = index === 0;
     const isLast = index === segments.length - 1;
-    if (!anyChange)
-      return points.length > limit
-        ? { text: `${points.slice(0, limit).join('')}…`, changed: false }
-        : segment;
-    if (isFirst && points.length > limit)
-      return { text: `…${points.slice(-limit).join('')}`, changed: false };
-    if (isLast && points.length > limit)
-      return { text: `${points.slice(0, limit).join('')}…`, changed: false };
-    if (!isFirst && !isLast && points.length > 2 * limit)
-      return {
-        text: `${points.slice(0, limit).join('')} … ${points.slice(-limit).join('')}`,
-        changed: false,
-      };
+    if (!anyChange || isLast) {
+      if (points.length <= limit) return segment;
+      return { text: `${headWords(points, limit)}…`, changed: false };
+    }
+    if (isFirst)
+      return points.length > limit ? { text: `…${tailWords(points, limit)}`, changed: false } : segment;
+    if (points.length > 2 * limit)
+      return { text: `${headWords(points, limit)} … ${tailWords(points, limit)}`, changed: false };
     return segment;
   });
+}
+
+/** The first `limit` code points, cut back to the last word boundary when there is one. */
+function headWords(points: readonly string[], limit: number): string {
+  const head = points.slice(0, limit).join('');
+  const cut = head.search(/\s\S*$/);
+  return cut > limit / 2 ? head.slice(0, cut + 1) : head;
+}
+
+/** The last `limit` code points, starting at a word boundary when there is one. */
+function tailWords(points: readonly string[], limit: number): string {
+  const tail = points.slice(-limit).join('');
+  const cut = tail.search(/\s/);
+  return cut !== -1 && cut < limit / 2 ? tail.slice(cut) : tail;
 }

@@ -453,6 +453,19 @@ function FailingChecks(props: { verdict: Verdict }) {
 
 let collectionsPromise: Promise<CollectionSummary[]> | undefined;
 
+/** Related passages shown for a refusal, and how much of each. */
+const MAX_RELATED = 3;
+const RELATED_CHARS = 240;
+
+/** `text` cut to about `limit` code points at a word boundary, with an ellipsis. */
+function clip(text: string, limit: number): string {
+  const points = Array.from(text);
+  if (points.length <= limit) return text;
+  const head = points.slice(0, limit).join('');
+  const cut = head.search(/\s\S*$/);
+  return `${cut > limit / 2 ? head.slice(0, cut) : head}…`;
+}
+
 /** The collection a refused answer searched, as the server describes it (undefined offline). */
 function useCollection(name: string | undefined): CollectionSummary | undefined {
   const [collection, setCollection] = useState<CollectionSummary | undefined>();
@@ -504,7 +517,7 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] })
       <h3>{t('verdict.refusal.related')}</h3>
       {related.length > 0 ? (
         <ol className="related" data-testid="refusal-related">
-          {related.slice(0, 5).map((passage, index) => (
+          {related.slice(0, MAX_RELATED).map((passage, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: passages are positional
             <li key={index}>
               <strong>
@@ -516,7 +529,7 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] })
                   passage.label
                 )}
               </strong>
-              <blockquote className="snippet">{passage.text}</blockquote>
+              <blockquote className="snippet">{clip(passage.text, RELATED_CHARS)}</blockquote>
             </li>
           ))}
         </ol>
@@ -527,10 +540,15 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] })
           })}
         </p>
       )}
-      <p className="muted">{t('verdict.refusal.signed')}</p>
-      <blockquote className="snippet" data-testid="refusal-signed">
-        {certificate.answer.text}
-      </blockquote>
+      {related.length === 0 && (
+        <>
+          {/* The chat shows the signed reply as the message itself; the verify page shows it here. */}
+          <p className="muted">{t('verdict.refusal.signed')}</p>
+          <blockquote className="snippet" data-testid="refusal-signed">
+            {certificate.answer.text}
+          </blockquote>
+        </>
+      )}
     </section>
   );
 }
@@ -819,12 +837,14 @@ export function VerificationPanel(props: {
       )}
       {result && verdict && (
         <>
+          {/* A failure: the banner first, then what changed and what failed; else the verdict on top. */}
+          {!verdict.alarm && <VerdictLines lines={verdict.lines} result={result} />}
           {verdict.kind === 'tampered' && changes !== undefined && <TamperDiff changes={changes} />}
           {verdict.alarm && <FailingChecks verdict={verdict} />}
+          {verdict.alarm && <VerdictLines lines={verdict.lines} result={result} />}
           {verdict.kind === 'refused' && validBundle && (
             <Refusal bundle={validBundle} {...(props.related ? { related: props.related } : {})} />
           )}
-          <VerdictLines lines={verdict.lines} result={result} />
           {props.showKeys !== false && state.trust?.keys && <KeyList keys={state.trust.keys} />}
           <Details bundle={props.bundle} state={state} result={result} />
           {showActions && (

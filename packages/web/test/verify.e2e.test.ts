@@ -149,6 +149,13 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
         await checkPage(page, `verify page, verified answer (${lang}, ${width})`);
         await shot(page, `verdict-panel-${width}-${lang}`);
       }
+      // The details opened: every check in plain words, the certificate, the anchors.
+      const details = result.getByTestId('verify-details');
+      await details.locator('summary').click();
+      expect(await details.getAttribute('open')).not.toBeNull();
+      await checkPage(page, `verify page, details (${lang}, 375)`);
+      await shot(page, `verdict-details-375-${lang}`);
+      await details.locator('summary').click();
       await page.setViewportSize(WIDTHS[1366]);
     }
     await context.close();
