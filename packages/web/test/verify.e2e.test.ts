@@ -317,7 +317,9 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(keys)),
     });
-    await expect.poll(async () => (await page.getByTestId('pinned-fingerprint').textContent()) ?? '').toBe(pinned);
+    await expect
+      .poll(async () => (await page.getByTestId('pinned-fingerprint').textContent()) ?? '')
+      .toBe(pinned);
     expect(await page.getByTestId('pin-source').textContent()).toMatch(/Pinned from a file/);
     await expect.poll(() => attribute(result, 'data-kind'), { timeout: 20_000 }).toBe('key-changed');
     await context.unroute('**/.well-known/saksi-keys.json');
@@ -388,7 +390,9 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
     expect(await result.getByTestId('download-proof').count()).toBe(0);
 
     // Relevance "high" and no claim to support it: not a bundle at all.
-    const high = JSON.parse(bundleJson) as Bundle & { certificate: { answer: { relevance: unknown } } };
+    const high = JSON.parse(bundleJson) as {
+      certificate: { answer: { relevance: unknown }; claims: unknown[] };
+    };
     high.certificate.answer.relevance = 'high';
     high.certificate.claims = [];
     await paste(page, JSON.stringify(high));
