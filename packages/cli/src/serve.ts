@@ -1,7 +1,13 @@
 /** `saksi serve`: opens the engine, loads the demo collections on first start, serves /api/v1. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Engine, ensureFirstAdmin, isEngineError, loadDemoCollections } from '@saksi/engine';
+import {
+  configureDemoCollections,
+  type Engine,
+  ensureFirstAdmin,
+  isEngineError,
+  loadDemoCollections,
+} from '@saksi/engine';
 import { startServer } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
@@ -65,7 +71,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
       say(
         `Demo collections ready: ${result.added} documents added, ${result.failed} failed, in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
       );
-    }
+    } else await configureDemoCollections(engine, path.join(repositoryRoot(), 'corpora'));
   }
   await startAnchoring(engine, say);
   if (config.worker === 'inline') {

@@ -39,6 +39,7 @@ export type {
   Language,
   ListDocumentsQuery,
   ListJobsQuery,
+  LocalizedText,
   Page,
   Paging,
   QueryInput,

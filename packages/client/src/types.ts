@@ -100,6 +100,12 @@ export interface CollectionInfo {
   domain: string;
   /** The site citations link to, or null. */
   base_url: string | null;
+  /** A human name per interface language (empty when unset: show `name`). */
+  title: LocalizedText;
+  /** One line on what the collection holds, per interface language. */
+  description: LocalizedText;
+  /** Example questions per interface language. */
+  examples: { id?: string[]; en?: string[] };
   documents: number;
   embedding: { provider: string; model: string; dimensions: number };
 }
@@ -113,6 +119,16 @@ export interface CreateCollectionInput {
   base_url?: string;
   /** The folder of the stored document paths the base URL serves (e.g. `docs`). */
   base_url_folder?: string;
+  title?: LocalizedText;
+  description?: LocalizedText;
+  /** At most 5 example questions per interface language. */
+  examples?: { id?: string[]; en?: string[] };
+}
+
+/** A text per interface language (`id`, `en`). */
+export interface LocalizedText {
+  id?: string;
+  en?: string;
 }
 
 export interface Document {

@@ -1,8 +1,21 @@
-/** Collections on a real PGlite engine: a collection is made only in a workspace that exists. */
+/**
+ * Collections on a real PGlite engine: a collection is made only in a workspace that exists; its
+ * title, description and example questions are checked per language.
+ */
 import { utf8Encode } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
-import { DEFAULT_WORKSPACE, getCollection } from './collections.js';
+import {
+  type CollectionProfile,
+  checkedProfile,
+  collectionPresentation,
+  DEFAULT_WORKSPACE,
+  getCollection,
+  MAX_EXAMPLES,
+  MAX_TITLE_LENGTH,
+  PRESENTATION_LANGUAGES,
+} from './collections.js';
+import { demoCollections } from './demo.js';
 import { isEngineError } from './errors.js';
 import { createWorkspace } from './workspaces.js';
 
@@ -56,6 +69,67 @@ describe('ensureCollection', () => {
     for (const workspace of [DEFAULT_WORKSPACE, made.id]) {
       const collection = await test.engine.ensureCollection('notes', workspace);
       expect(collection).toMatchObject({ name: 'notes', workspace_id: workspace });
+    }
+  });
+});
+
+describe('collection presentation: title, description, example questions', () => {
+  it('stores them per language, one line each, and shows them through collectionPresentation', async () => {
+    await test.engine.ensureCollection('presented', DEFAULT_WORKSPACE);
+    const collection = await test.engine.configureCollection('presented', {
+      title: { id: '  Catatan  rapat ', en: 'Meeting notes' },
+      description: { en: 'What was decided,\n and when.' },
+      examples: { id: ['Apa yang diputuskan?'], en: ['What was decided?', 'When?'] },
+    });
+    expect(collectionPresentation(collection)).toEqual({
+      title: { id: 'Catatan rapat', en: 'Meeting notes' },
+      description: { en: 'What was decided, and when.' },
+      examples: { id: ['Apa yang diputuskan?'], en: ['What was decided?', 'When?'] },
+    });
+    // Null removes one; a collection without any shows empty objects (clients fall back to the name).
+    const cleared = await test.engine.configureCollection('presented', { title: null, examples: null });
+    expect(collectionPresentation(cleared)).toEqual({
+      title: {},
+      description: { en: 'What was decided, and when.' },
+      examples: {},
+    });
+  });
+
+  it('refuses unknown languages, empty or overlong text and too many examples: INVALID_INPUT, nothing written', async () => {
+    await test.engine.ensureCollection('presented-bad', DEFAULT_WORKSPACE);
+    const bad: Record<string, unknown>[] = [
+      { title: 'not per language' },
+      { title: { fr: 'Notes' } },
+      { title: { en: '   ' } },
+      { title: { en: 'x'.repeat(MAX_TITLE_LENGTH + 1) } },
+      { description: { id: 42 } },
+      { description: ['a list'] },
+      { examples: { en: 'one string' } },
+      { examples: { en: Array.from({ length: MAX_EXAMPLES + 1 }, (_, n) => `Question ${n}?`) } },
+      { examples: { id: [''] } },
+    ];
+    for (const profile of bad) {
+      expect(
+        await codeOf(test.engine.configureCollection('presented-bad', profile as CollectionProfile)),
+        JSON.stringify(profile),
+      ).toBe('INVALID_INPUT');
+    }
+    const stored = await getCollection(test.engine.db, 'presented-bad');
+    expect(collectionPresentation(stored!)).toEqual({ title: {}, description: {}, examples: {} });
+  });
+
+  it('gives every demo collection a title, a description and three example questions in both languages', () => {
+    for (const demo of demoCollections('/corpora')) {
+      const checked = checkedProfile({ ...demo.profile });
+      const shown = collectionPresentation({ profile: checked });
+      for (const language of PRESENTATION_LANGUAGES) {
+        expect(shown.title[language], `${demo.name} title (${language})`).toBeTruthy();
+        expect(shown.description[language], `${demo.name} description (${language})`).toBeTruthy();
+        expect(shown.examples[language], `${demo.name} examples (${language})`).toHaveLength(3);
+      }
+      // Written for each language, not copied across.
+      expect(shown.examples.id).not.toEqual(shown.examples.en);
+      expect(shown.title.id).not.toBe(shown.title.en);
     }
   });
 });

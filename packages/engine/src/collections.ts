@@ -169,11 +169,30 @@ export interface CollectionProfile {
   base_url?: string | null;
   /** The folder of the stored document paths that `base_url` serves (e.g. `docs`); default all. */
   base_url_folder?: string | null;
+  /** How people see the collection, per interface language: a human name (`Traffic law (UU 22/2009)`). */
+  title?: LocalizedText | null;
+  /** One line on what the collection holds, per interface language. */
+  description?: LocalizedText | null;
+  /** Questions a newcomer can click to start (at most {@link MAX_EXAMPLES}), per interface language. */
+  examples?: LocalizedList | null;
 }
 
+/** The languages a collection's title, description and examples are written in (the web UI's). */
+export const PRESENTATION_LANGUAGES = ['id', 'en'] as const;
+export type PresentationLanguage = (typeof PRESENTATION_LANGUAGES)[number];
+/** A text per interface language; a missing language falls back to another one. */
+export type LocalizedText = Partial<Record<PresentationLanguage, string>>;
+export type LocalizedList = Partial<Record<PresentationLanguage, string[]>>;
+
+export const MAX_TITLE_LENGTH = 120;
+export const MAX_DESCRIPTION_LENGTH = 300;
+export const MAX_EXAMPLES = 5;
+export const MAX_EXAMPLE_LENGTH = 300;
+
 /**
- * A profile (or a patch of one) with its `base_url` and `base_url_folder` checked and normalized;
- * a bad one throws `INVALID_BASE_URL` before anything is written.
+ * A profile (or a patch of one) with its `base_url` and `base_url_folder` checked and normalized, and
+ * its title, description and examples checked (languages `id`/`en`, trimmed, bounded); a bad base URL
+ * throws `INVALID_BASE_URL`, bad presentation text `INVALID_INPUT`, before anything is written.
  */
 export function checkedProfile<T extends Record<string, unknown>>(profile: T): T {
   const checked: Record<string, unknown> = { ...profile };
@@ -181,7 +200,84 @@ export function checkedProfile<T extends Record<string, unknown>>(profile: T): T
     checked['base_url'] = parseBaseUrl(checked['base_url']);
   if (checked['base_url_folder'] !== undefined && checked['base_url_folder'] !== null)
     checked['base_url_folder'] = parseBaseFolder(checked['base_url_folder']);
+  if (checked['title'] !== undefined && checked['title'] !== null)
+    checked['title'] = localizedText(checked['title'], 'title', MAX_TITLE_LENGTH);
+  if (checked['description'] !== undefined && checked['description'] !== null)
+    checked['description'] = localizedText(checked['description'], 'description', MAX_DESCRIPTION_LENGTH);
+  if (checked['examples'] !== undefined && checked['examples'] !== null)
+    checked['examples'] = localizedList(checked['examples']);
   return checked as T;
+}
+
+function languageEntries(value: unknown, field: string): [PresentationLanguage, unknown][] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new EngineError(
+      'INVALID_INPUT',
+      `The collection ${field} must be an object keyed by language (id, en).`,
+    );
+  const entries = Object.entries(value);
+  for (const [language] of entries) {
+    if (!(PRESENTATION_LANGUAGES as readonly string[]).includes(language))
+      throw new EngineError(
+        'INVALID_INPUT',
+        `The collection ${field} has an unknown language ${JSON.stringify(language.slice(0, 20))}; use id or en.`,
+      );
+  }
+  return entries as [PresentationLanguage, unknown][];
+}
+
+function oneLine(value: unknown, field: string, max: number): string {
+  const text = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+  if (text === '' || Array.from(text).length > max)
+    throw new EngineError('INVALID_INPUT', `Each collection ${field} must be 1–${max} characters of text.`);
+  return text;
+}
+
+function localizedText(value: unknown, field: string, max: number): LocalizedText {
+  const result: LocalizedText = {};
+  for (const [language, text] of languageEntries(value, field)) result[language] = oneLine(text, field, max);
+  return result;
+}
+
+function localizedList(value: unknown): LocalizedList {
+  const result: LocalizedList = {};
+  for (const [language, list] of languageEntries(value, 'examples')) {
+    if (!Array.isArray(list) || list.length > MAX_EXAMPLES)
+      throw new EngineError(
+        'INVALID_INPUT',
+        `The collection examples are lists of at most ${MAX_EXAMPLES} questions.`,
+      );
+    result[language] = list.map((item) => oneLine(item, 'example question', MAX_EXAMPLE_LENGTH));
+  }
+  return result;
+}
+
+/** A collection's title, description and examples as its API record shows them (empty when unset). */
+export function collectionPresentation(collection: Pick<Collection, 'profile'>): {
+  title: LocalizedText;
+  description: LocalizedText;
+  examples: LocalizedList;
+} {
+  const { profile } = collection;
+  const pick = <V>(
+    value: unknown,
+    keep: (item: unknown) => item is V,
+  ): Partial<Record<PresentationLanguage, V>> => {
+    const result: Partial<Record<PresentationLanguage, V>> = {};
+    if (typeof value !== 'object' || value === null) return result;
+    for (const language of PRESENTATION_LANGUAGES) {
+      const item = (value as Record<string, unknown>)[language];
+      if (keep(item)) result[language] = item;
+    }
+    return result;
+  };
+  const isText = (item: unknown): item is string => typeof item === 'string' && item !== '';
+  const isList = (item: unknown): item is string[] => Array.isArray(item) && item.every(isText);
+  return {
+    title: pick(profile['title'], isText),
+    description: pick(profile['description'], isText),
+    examples: pick(profile['examples'], isList),
+  };
 }
 
 /** A collection's base URL as its API record shows it (null when it has none). */

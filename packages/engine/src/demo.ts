@@ -1,6 +1,7 @@
 /**
- * The demo corpora `npm start` loads on first start (issue 3 §8): `lalu-lintas` (UU 22/2009),
- * `apbn` (the UU APBN texts with document type and fiscal year) and `docs` (the Redux docs).
+ * The demo corpora `npm start` loads on first start: `lalu-lintas` (UU 22/2009),
+ * `apbn` (the UU APBN texts with document type and fiscal year) and `docs` (the Redux docs), each with
+ * the title, one-line description and example questions the chat shows, in Indonesian and English.
  * They live in `corpora/` with their SOURCE.txt; ingestion is idempotent by content hash, so a
  * restart only adds what is missing.
  */
@@ -65,7 +66,28 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'lalu-lintas',
       language: 'id',
       directory: path.join(corporaDirectory, 'uu-22-2009-llaj'),
-      profile: { domain: 'legal', rewrite_rules: ['traffic'], public: true },
+      profile: {
+        domain: 'legal',
+        rewrite_rules: ['traffic'],
+        public: true,
+        title: { id: 'Lalu lintas (UU 22/2009)', en: 'Traffic law (UU 22/2009)' },
+        description: {
+          id: 'Undang-Undang Lalu Lintas dan Angkutan Jalan: aturan berkendara, SIM dan STNK, serta sanksi dan denda pelanggaran.',
+          en: "Indonesia's Road Traffic and Transport Act: driving rules, licences and registration, and the penalties and fines for violations.",
+        },
+        examples: {
+          id: [
+            'Kalau menerobos lampu merah, dendanya berapa?',
+            'Berapa denda naik motor tanpa helm?',
+            'Bolehkah main HP sambil menyetir?',
+          ],
+          en: [
+            'What is the fine for running a red light?',
+            'What is the penalty for riding a motorcycle without a helmet?',
+            'Is it allowed to use a phone while driving?',
+          ],
+        },
+      },
       describe: () => ({
         title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan',
         document_type: 'UU',
@@ -76,7 +98,28 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'apbn',
       language: 'id',
       directory: path.join(corporaDirectory, 'apbn-uu'),
-      profile: { domain: 'budget', rewrite_rules: ['budget'], public: true },
+      profile: {
+        domain: 'budget',
+        rewrite_rules: ['budget'],
+        public: true,
+        title: { id: 'Anggaran negara (APBN)', en: 'State budget (APBN)' },
+        description: {
+          id: 'Undang-Undang APBN tahun anggaran 2015, 2017–2020, 2022 dan 2023, serta UU 17/2003 tentang Keuangan Negara.',
+          en: "Indonesia's state budget laws for fiscal years 2015, 2017–2020, 2022 and 2023, and the State Finance Law (UU 17/2003).",
+        },
+        examples: {
+          id: [
+            'Berapa defisit anggaran APBN 2023?',
+            'Berapa dana desa tahun 2023?',
+            'Menurut UU Keuangan Negara, defisit APBN maksimal berapa persen dari PDB?',
+          ],
+          en: [
+            'What was the budget deficit planned for 2023?',
+            'How much village funding (dana desa) was budgeted for 2023?',
+            'Under the State Finance Law, what is the maximum deficit as a share of GDP?',
+          ],
+        },
+      },
       describe: (file) => {
         const known = APBN_FILES[path.basename(file)];
         return known ? { ...known, source: 'JDIH / data-peraturan' } : {};
@@ -94,6 +137,23 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
         public: true,
         base_url: 'https://redux.js.org/',
         base_url_folder: 'docs',
+        title: { id: 'Dokumentasi Redux', en: 'Redux documentation' },
+        description: {
+          id: 'Dokumentasi resmi Redux (dalam bahasa Inggris): tutorial, Redux Toolkit, TypeScript, dan tanya jawab umum.',
+          en: 'The official Redux documentation: tutorials, Redux Toolkit, usage with TypeScript, and the FAQ.',
+        },
+        examples: {
+          id: [
+            'Apa itu reducer?',
+            'Apa itu Redux Toolkit?',
+            'Bagaimana cara memberi tipe state createSlice dengan TypeScript?',
+          ],
+          en: [
+            'What is a reducer?',
+            'Can I use Redux without React?',
+            'How do I type createSlice state with TypeScript?',
+          ],
+        },
       },
     },
   ];
@@ -118,6 +178,17 @@ export interface DemoProgress {
   total: number;
   result?: IngestResult;
   error?: string;
+}
+
+/**
+ * Gives the demo collections that already exist their current profile (policy, title, description,
+ * example questions): a data directory loaded by an older version shows the same chat as a new one.
+ */
+export async function configureDemoCollections(engine: Engine, corporaDirectory: string): Promise<void> {
+  const existing = new Set((await engine.collections()).map((collection) => collection.name));
+  for (const collection of demoCollections(corporaDirectory)) {
+    if (existing.has(collection.name)) await engine.configureCollection(collection.name, collection.profile);
+  }
 }
 
 /** Ingests every demo collection; returns how many documents were new. */

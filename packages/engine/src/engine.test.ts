@@ -185,7 +185,8 @@ describe('ingestion', () => {
       const error = await small.engine
         .ingest('c', { bytes: new Uint8Array(101).fill(65), filename: 'a.txt' })
         .catch((e: unknown) => e);
-      expect(isEngineError(error, 'INVALID_INPUT')).toBe(true);
+      expect(isEngineError(error, 'INGEST_FAILED')).toBe(true);
+      expect((error as { cause?: { code?: string } }).cause?.code).toBe('FILE_TOO_LARGE');
       expect((error as { status: number }).status).toBe(413);
     } finally {
       await small.close();

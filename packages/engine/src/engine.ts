@@ -354,7 +354,8 @@ export class Engine {
   /**
    * Merges settings into a collection's profile: `domain` (legal, budget, docs, general — which prompt
    * and rules suit it), `rewrite_rules` (the dictionary and pattern groups: traffic, budget) and
-   * `rewrite_weights` ({legal, original, phrases}).
+   * `rewrite_weights` ({legal, original, phrases}), and how people see it: `title`, `description` and
+   * `examples` per interface language (`{id, en}`; null removes one).
    */
   async configureCollection(name: string, profile: CollectionProfile): Promise<Collection> {
     return updateCollectionProfile(this.db, name, { ...profile });

@@ -43,7 +43,10 @@ export {
   type CollectionProfile,
   checkedProfile,
   collectionBaseUrl,
+  collectionPresentation,
   DEFAULT_WORKSPACE,
+  type LocalizedList,
+  type LocalizedText,
   updateCollectionProfile,
 } from './collections.js';
 export {
@@ -55,7 +58,13 @@ export {
 } from './config.js';
 export { type Database, openDatabase, type Queryable } from './db/database.js';
 export { migrate } from './db/migrate.js';
-export { type DemoCollection, type DemoProgress, demoCollections, loadDemoCollections } from './demo.js';
+export {
+  configureDemoCollections,
+  type DemoCollection,
+  type DemoProgress,
+  demoCollections,
+  loadDemoCollections,
+} from './demo.js';
 export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor } from './engine.js';
 export {
   createEmbeddingModel,

@@ -1,14 +1,14 @@
 /**
- * Two-step uploads for large files (issue 8): create (metadata, API key) → PUT the bytes to a URL
+ * Two-step uploads for large files (docs/api.md): create (metadata, API key) → PUT the bytes to a URL
  * carrying a one-use token (no key, so a browser or `curl -T` can send it directly) → process
  * (API key), which submits the stored bytes like `POST /documents`. Only SHA-256(token) is stored;
  * the URL expires; an upload is processed once.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { sha256, toHex } from '@saksi/proof';
 import type { Queryable } from './db/database.js';
 import { EngineError } from './errors.js';
 import { newId } from './ids.js';
+import { readBlob, sha256Hex, storeBlob } from './ingest/blob-store.js';
 
 export type UploadStatus = 'CREATED' | 'UPLOADED' | 'PROCESSED';
 
@@ -134,10 +134,14 @@ export async function putUploadContent(
       `The upload declared ${upload.declared_size} bytes but ${bytes.length} arrived; send the whole file.`,
     );
   }
+  // The bytes go to the blob store in parts, each its own short statement: one 50 MB bytea value
+  // would hold PGlite (and so the server) for seconds (docs/engine.md, "Ingestion").
+  const sha = await sha256Hex(bytes);
+  await storeBlob(db, sha, bytes);
   const updated = await db.query<UploadRecord>(
-    `UPDATE uploads SET bytes = $2, sha256 = $3, size = $4, status = 'UPLOADED' WHERE id = $1 AND status = 'CREATED'
+    `UPDATE uploads SET sha256 = $2, size = $3, status = 'UPLOADED' WHERE id = $1 AND status = 'CREATED'
      RETURNING ${COLUMNS}`,
-    [id, bytes, toHex(sha256(bytes)), bytes.length],
+    [id, sha, bytes.length],
   );
   if (!updated.rows[0]) throw new EngineError('CONFLICT', 'This upload already has its content.');
   return updated.rows[0];
@@ -150,11 +154,14 @@ export async function uploadBytes(db: Queryable, workspaceId: string, id: string
     throw new EngineError('CONFLICT', 'The upload has no content yet: PUT the file to its upload_url first.');
   }
   if (upload.status === 'PROCESSED') throw new EngineError('CONFLICT', 'This upload was already processed.');
-  const result = await db.query<{ bytes: Uint8Array }>('SELECT bytes FROM uploads WHERE id = $1', [id]);
-  return new Uint8Array(result.rows[0]!.bytes);
+  const bytes = upload.sha256 === null ? null : await readBlob(db, upload.sha256);
+  if (bytes === null) {
+    throw new EngineError('CONFLICT', 'The content of this upload is no longer stored; create a new upload.');
+  }
+  return bytes;
 }
 
-/** Marks an upload processed and drops its bytes (the document's blob holds them now). */
+/** Marks an upload processed (the document holds its blob now; the upload's own bytes column stays empty). */
 export async function markUploadProcessed(
   db: Queryable,
   id: string,

@@ -124,6 +124,31 @@ describe('health, collections, documents', () => {
     const byName = Object.fromEntries(response.json['items'].map((item: Json) => [item['name'], item]));
     expect(byName['docs']).toMatchObject({ language: 'en', documents: 1 });
     expect(byName['lalu-lintas']).toMatchObject({ language: 'id', documents: 1 });
+    // Title, description and examples are always there (empty when the collection has none).
+    expect(byName['docs']).toMatchObject({ title: {}, description: {}, examples: {} });
+  });
+
+  it('lists the title, description and example questions a collection is given', async () => {
+    await test.engine.configureCollection('lalu-lintas', {
+      title: { id: 'Lalu lintas', en: 'Traffic law' },
+      description: { id: 'UU 22/2009.', en: 'The traffic act.' },
+      examples: { id: ['Berapa denda tanpa helm?'], en: ['What is the fine for riding without a helmet?'] },
+    });
+    try {
+      const response = await call('GET', '/api/v1/collections');
+      const item = response.json['items'].find((entry: Json) => entry['name'] === 'lalu-lintas');
+      expect(item).toMatchObject({
+        title: { id: 'Lalu lintas', en: 'Traffic law' },
+        description: { id: 'UU 22/2009.', en: 'The traffic act.' },
+        examples: { en: ['What is the fine for riding without a helmet?'] },
+      });
+    } finally {
+      await test.engine.configureCollection('lalu-lintas', {
+        title: null,
+        description: null,
+        examples: null,
+      });
+    }
   });
 
   it('lists documents with filters and paging, and gets one by id', async () => {

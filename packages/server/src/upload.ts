@@ -7,6 +7,13 @@ import type { Context } from 'hono';
 import type { ZodType, z } from 'zod';
 import { readBodyLimited, validate } from './body.js';
 import { ApiError } from './errors.js';
+import {
+  MultipartError,
+  type MultipartPart,
+  multipartBoundary,
+  parseMultipart,
+  partText,
+} from './multipart.js';
 import { uploadFieldsSchema } from './schemas.js';
 
 export type UploadFields = z.infer<typeof uploadFieldsSchema>;
@@ -38,18 +45,16 @@ export async function parseUpload(
   }
   const maxBytes = engine.config.maxUploadBytes;
   const raw = await readBodyLimited(c.req.raw, maxBytes + MULTIPART_OVERHEAD, 'FILE_TOO_LARGE');
-  let form: FormData;
+  const boundary = multipartBoundary(contentType);
+  let parts: MultipartPart[];
   try {
-    form = await new Request('http://upload.invalid/', {
-      method: 'POST',
-      headers: { 'content-type': contentType },
-      body: raw,
-    }).formData();
+    if (boundary === undefined) throw new MultipartError('The Content-Type names no boundary.');
+    parts = parseMultipart(raw, boundary);
   } catch (cause) {
     throw new ApiError('INVALID_INPUT', 400, 'The multipart body is malformed; send it again.', { cause });
   }
-  const file = form.get('file');
-  if (file === null || typeof file === 'string') {
+  const file = parts.find((part) => part.name === 'file');
+  if (file?.filename === undefined) {
     throw new ApiError(
       'INVALID_INPUT',
       400,
@@ -58,24 +63,27 @@ export async function parseUpload(
   }
   const fields: Record<string, string> = {};
   for (const name of FIELDS) {
-    const value = form.get(name);
-    if (typeof value === 'string' && value !== '') fields[name] = value;
+    // The first text part of that name, as FormData.get reads it.
+    const part = parts.find((candidate) => candidate.name === name && candidate.filename === undefined);
+    const value = part === undefined ? '' : partText(part);
+    if (value !== '') fields[name] = value;
   }
   const metadata = validate(schema, fields, 'upload fields');
-  if (file.size > maxBytes) {
+  if (file.data.length > maxBytes) {
     throw new ApiError(
       'FILE_TOO_LARGE',
       413,
-      `The file is ${file.size} bytes; the limit is ${maxBytes} bytes.`,
+      `The file is ${file.data.length} bytes; the limit is ${maxBytes} bytes.`,
     );
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  // A copy of exactly the file, so nothing downstream holds the whole request body.
+  const bytes = new Uint8Array(file.data);
   return {
     collection: metadata.collection,
     input: {
       bytes,
-      filename: safeFilename(file.name),
-      ...(file.type ? { mime: file.type } : {}),
+      filename: safeFilename(file.filename),
+      ...(file.contentType ? { mime: file.contentType } : {}),
       ...(metadata.title !== undefined ? { title: metadata.title.trim() } : {}),
       ...(metadata.document_type !== undefined ? { document_type: metadata.document_type } : {}),
       ...(metadata.fiscal_year !== undefined ? { fiscal_year: metadata.fiscal_year } : {}),

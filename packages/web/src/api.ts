@@ -48,15 +48,50 @@ export async function getJson<T>(path: string, init?: RequestInit): Promise<T> {
   }
 }
 
+/** A text per interface language (`id`, `en`), as the server gives a collection's title and description. */
+export type LocalizedText = Partial<Record<'id' | 'en', string>>;
+
 export interface CollectionSummary {
   name: string;
   language?: string;
   documents?: number;
+  /** A human name per language; empty when the collection has none (show `name`). */
+  title: LocalizedText;
+  description: LocalizedText;
+  examples: Partial<Record<'id' | 'en', string[]>>;
 }
 
+/** The string (or list of strings) entries `id` and `en` of `value`; anything else is dropped. */
+function localized<T>(value: unknown, keep: (item: unknown) => item is T): Partial<Record<'id' | 'en', T>> {
+  const result: Partial<Record<'id' | 'en', T>> = {};
+  if (typeof value !== 'object' || value === null) return result;
+  for (const language of ['id', 'en'] as const) {
+    const item = (value as Record<string, unknown>)[language];
+    if (keep(item)) result[language] = item;
+  }
+  return result;
+}
+
+const isText = (item: unknown): item is string => typeof item === 'string' && item.trim() !== '';
+const isTextList = (item: unknown): item is string[] => Array.isArray(item) && item.every(isText);
+
+/** The collections the chat may use, with their titles, descriptions and examples (older servers: none). */
 export async function fetchCollections(): Promise<CollectionSummary[]> {
-  const body = await getJson<{ items?: CollectionSummary[] }>('/api/v1/collections');
-  return Array.isArray(body.items) ? body.items.filter((item) => typeof item.name === 'string') : [];
+  const body = await getJson<{ items?: unknown }>('/api/v1/collections');
+  if (!Array.isArray(body.items)) return [];
+  return body.items.flatMap((value: unknown) => {
+    const item = value as Record<string, unknown> | null;
+    if (typeof item !== 'object' || item === null || typeof item['name'] !== 'string') return [];
+    const summary: CollectionSummary = {
+      name: item['name'],
+      title: localized(item['title'], isText),
+      description: localized(item['description'], isText),
+      examples: localized(item['examples'], isTextList),
+    };
+    if (typeof item['language'] === 'string') summary.language = item['language'];
+    if (typeof item['documents'] === 'number') summary.documents = item['documents'];
+    return [summary];
+  });
 }
 
 export const KEYS_PATH = '/.well-known/saksi-keys.json';

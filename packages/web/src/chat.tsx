@@ -1,6 +1,15 @@
 /** The public chat: collection picker, streamed answers, their sources and their verification. */
 import type { Bundle, Citation } from '@saksi/proof';
-import { Fragment, type KeyboardEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Fragment,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import {
   ApiError,
   type ChatSession,
@@ -13,7 +22,15 @@ import {
   writeStorage,
 } from './api.js';
 import { useT } from './app.js';
-import type { MessageKey } from './i18n.js';
+import {
+  collectionDescription,
+  collectionExamples,
+  collectionTitle,
+  defaultCollection,
+} from './collection-presentation.js';
+import { errorText, type Failure } from './error-text.js';
+import { formatNumber, locale } from './format.js';
+import type { Lang, MessageKey } from './i18n.js';
 import type { Block, Inline } from './markdown.js';
 import {
   answerBlocks,
@@ -22,6 +39,9 @@ import {
   formatCitation,
   highlightSegments,
   markdownDocuments,
+  type Segment,
+  textHead,
+  textTail,
 } from './sources.js';
 import { eventJson, readSse, SseError, type SseEvent } from './sse.js';
 import { relatedPassages, VerificationPanel } from './verification.js';
@@ -36,11 +56,7 @@ interface RetrievalResult {
   context?: { before?: string; after?: string };
 }
 
-interface ChatFailure {
-  code: string;
-  message: string;
-  status: number;
-}
+type ChatFailure = Failure;
 
 interface Message {
   id: number;
@@ -93,22 +109,13 @@ function restoredMessages(session: ChatSession): Message[] {
 const sessionKey = (collection: string) => `saksi.session.${collection}`;
 let nextMessageId = 1;
 
-/** The message key and values for a failure, so it follows the language switch. */
-function failureText(
-  failure: ChatFailure,
-  t: (key: MessageKey, values?: Record<string, string | number>) => string,
-): string {
-  if (failure.code === 'NETWORK') return t('error.network');
-  if (failure.code === 'STREAM_ENDED') return t('error.stream');
-  if (failure.code === 'MALFORMED' || failure.code === 'SSE_MALFORMED' || failure.code === 'SSE_TOO_LARGE')
-    return t('error.malformed');
-  if (failure.code === 'LLM_RATE_LIMITED') return t('error.busy');
-  if (failure.code.startsWith('LLM_')) return t('error.model', { code: failure.code });
-  if (failure.status === 404) return t('error.notFound', { message: failure.message });
-  if (failure.status === 429 || failure.status === 503) return t('error.busy');
-  if (failure.status >= 400 && failure.status < 500) return t('error.invalid', { message: failure.message });
-  return t('error.server', { code: failure.code, message: failure.message });
-}
+/**
+ * Answers longer than this (in characters) are folded behind "Show more" on narrow screens, quotes
+ * longer than `LONG_QUOTE` everywhere; the text around a quote is cut to `CONTEXT_SHOWN`.
+ */
+const LONG_ANSWER = 420;
+const LONG_QUOTE = 320;
+const CONTEXT_SHOWN = 160;
 
 function isRetrievalResult(value: unknown): value is RetrievalResult {
   const record = value as Partial<RetrievalResult> | null;
@@ -122,9 +129,10 @@ function isRetrievalResult(value: unknown): value is RetrievalResult {
 }
 
 export function ChatPage() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const [collections, setCollections] = useState<CollectionSummary[] | undefined>();
-  const [collection, setCollection] = useState<string>(() => readStorage('saksi.collection') ?? '');
+  /** The reader's own choice (picked, or asked in); without one the page's language picks. */
+  const [chosen, setChosen] = useState<string | null>(() => readStorage('saksi.collection'));
   const [collectionsError, setCollectionsError] = useState<ChatFailure | undefined>();
   const [messages, setMessages] = useState<Message[]>([]);
   const [input, setInput] = useState('');
@@ -133,25 +141,22 @@ export function ChatPage() {
   const abortRef = useRef<AbortController | undefined>(undefined);
   const endRef = useRef<HTMLDivElement>(null);
 
+  const collection =
+    collections === undefined ? (chosen ?? '') : defaultCollection(collections, lang, chosen);
+  const current = collections?.find((item) => item.name === collection);
+
   useEffect(() => {
-    fetchCollections().then(
-      (items) => {
-        setCollections(items);
-        setCollection((current) =>
-          items.some((item) => item.name === current) ? current : (items[0]?.name ?? ''),
-        );
-      },
-      (error: unknown) => {
-        setCollections([]);
-        setCollectionsError(toFailure(error));
-      },
-    );
+    fetchCollections().then(setCollections, (error: unknown) => {
+      setCollections([]);
+      setCollectionsError(toFailure(error));
+    });
     return () => abortRef.current?.abort();
   }, []);
 
-  useEffect(() => {
-    if (collection !== '') writeStorage('saksi.collection', collection);
-  }, [collection]);
+  const choose = (name: string) => {
+    setChosen(name);
+    writeStorage('saksi.collection', name);
+  };
 
   // Restore the conversation kept for this collection (the session id lives in localStorage).
   useEffect(() => {
@@ -293,9 +298,11 @@ export function ChatPage() {
     }
   }
 
-  function send(): void {
-    const question = input.trim();
+  function send(text = input): void {
+    const question = text.trim();
     if (question === '' || busy || collection === '') return;
+    // Asking in a collection chooses it: a language switch no longer moves the conversation.
+    if (chosen !== collection) choose(collection);
     const userId = nextMessageId++;
     const assistantId = nextMessageId++;
     setMessages((list) => [
@@ -357,7 +364,7 @@ export function ChatPage() {
             disabled={collections === undefined || busy}
             onChange={(event) => {
               clearView();
-              setCollection(event.target.value);
+              choose(event.target.value);
             }}
           >
             {collections === undefined && <option value={collection}>{t('chat.collectionsLoading')}</option>}
@@ -366,8 +373,7 @@ export function ChatPage() {
             )}
             {collections?.map((item) => (
               <option key={item.name} value={item.name}>
-                {item.name}
-                {item.documents !== undefined ? ` (${item.documents})` : ''}
+                {collectionTitle(item, lang)}
               </option>
             ))}
           </select>
@@ -378,7 +384,12 @@ export function ChatPage() {
       </div>
 
       <section className="messages" aria-label={t('chat.messages')} aria-live="polite">
-        {messages.length === 0 && <p className="empty muted">{t('chat.empty')}</p>}
+        {messages.length === 0 &&
+          (current ? (
+            <Welcome collection={current} onAsk={send} />
+          ) : (
+            <p className="empty muted">{t('chat.empty')}</p>
+          ))}
         {messages.map((message) =>
           message.role === 'user' ? (
             <div key={message.id} className="message user" data-testid="message-user">
@@ -386,7 +397,7 @@ export function ChatPage() {
               <p className="user-text">{message.text}</p>
             </div>
           ) : (
-            <AssistantMessage key={message.id} message={message} />
+            <AssistantMessage key={message.id} message={message} collection={current} onAsk={send} />
           ),
         )}
         {busy && (
@@ -404,7 +415,7 @@ export function ChatPage() {
 
       {shownFailure && (
         <div className="error" role="alert" data-testid="chat-error">
-          {failureText(shownFailure, t)}
+          {errorText(shownFailure, lang, t)}
         </div>
       )}
 
@@ -424,6 +435,8 @@ export function ChatPage() {
           value={input}
           rows={2}
           maxLength={4000}
+          enterKeyHint="send"
+          aria-describedby="chat-keyboard-hint"
           placeholder={t('chat.placeholder')}
           onChange={(event) => setInput(event.target.value)}
           onKeyDown={onKeyDown}
@@ -436,8 +449,121 @@ export function ChatPage() {
         >
           {t('chat.send')}
         </button>
+        {/* Shown only with a fine pointer and a wide screen (styles.css): no shortcuts on a phone. */}
+        <p id="chat-keyboard-hint" className="keyboard-hint muted" data-testid="keyboard-hint">
+          {t('chat.keyboardHint')}
+        </p>
       </form>
     </div>
+  );
+}
+
+/** The empty chat: what the collection is, and example questions that ask themselves when clicked. */
+function Welcome(props: { collection: CollectionSummary; onAsk: (question: string) => void }) {
+  const { t, lang } = useT();
+  const { collection } = props;
+  const description = collectionDescription(collection, lang);
+  const examples = collectionExamples(collection, lang);
+  return (
+    <section className="welcome" aria-labelledby="welcome-title" data-testid="chat-welcome">
+      <h2 id="welcome-title" data-testid="collection-title">
+        {collectionTitle(collection, lang)}
+      </h2>
+      {description !== undefined && (
+        <p className="welcome-description" data-testid="collection-description">
+          {description}
+          {collection.documents !== undefined && (
+            <span className="muted"> · {documentCount(collection.documents, lang, t)}</span>
+          )}
+        </p>
+      )}
+      <p className="muted welcome-intro">{t('chat.empty')}</p>
+      {examples.length > 0 && (
+        <ExampleQuestions examples={examples} onAsk={props.onAsk} title="chat.examplesTitle" />
+      )}
+    </section>
+  );
+}
+
+function ExampleQuestions(props: {
+  examples: readonly string[];
+  onAsk: (question: string) => void;
+  title: MessageKey;
+}) {
+  const { t } = useT();
+  return (
+    <div className="examples">
+      <p className="examples-title">{t(props.title)}</p>
+      <ul>
+        {props.examples.map((question) => (
+          <li key={question}>
+            <button
+              type="button"
+              className="example-question"
+              data-testid="example-question"
+              onClick={() => props.onAsk(question)}
+            >
+              {question}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** "1 document" / "85 documents" with the language's plural rule and digits. */
+function documentCount(
+  count: number,
+  lang: Lang,
+  t: (key: MessageKey, values?: Record<string, string | number>) => string,
+): string {
+  const plural = new Intl.PluralRules(locale(lang)).select(count) === 'one' ? 'one' : 'other';
+  return t(`chat.documents.${plural}`, { count: formatNumber(count, lang) });
+}
+
+/**
+ * A block that folds when `long`: its first lines, then "Show more" (an `aria-expanded` toggle).
+ * `narrowOnly` folds only on narrow screens (styles.css hides the toggle on wide ones).
+ */
+function Foldable(props: {
+  long: boolean;
+  narrowOnly: boolean;
+  className: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  const { t } = useT();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  if (!props.long)
+    return (
+      <div className={props.className} data-testid={props.testId}>
+        {props.children}
+      </div>
+    );
+  const scope = props.narrowOnly ? 'fold-narrow' : 'fold-always';
+  return (
+    <>
+      <div
+        id={id}
+        className={`${props.className} ${scope}${open ? '' : ' folded'}`}
+        data-testid={props.testId}
+        data-folded={open ? 'false' : 'true'}
+      >
+        {props.children}
+      </div>
+      <button
+        type="button"
+        className={`link-button fold-toggle ${scope}-toggle`}
+        data-testid="fold-toggle"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
+        {open ? t('chat.showLess') : t('chat.showMore')}
+      </button>
+    </>
   );
 }
 
@@ -470,9 +596,15 @@ function useRestoredBundle(message: Message, wanted: boolean): { bundle?: Bundle
   return message.bundle !== undefined ? { bundle: message.bundle, failed: false } : loaded;
 }
 
-function AssistantMessage(props: { message: Message }) {
+function AssistantMessage(props: {
+  message: Message;
+  /** The collection asked (its description and examples go with a refusal). */
+  collection: CollectionSummary | undefined;
+  onAsk: (question: string) => void;
+}) {
   const { t } = useT();
   const { message } = props;
+  // Sources start folded (the answer quotes its evidence already): a long answer stays short on a phone.
   const [open, setOpen] = useState(false);
   const [proofWanted, setProofWanted] = useState(false);
   const restored = useRestoredBundle(message, open || proofWanted || message.eager === true);
@@ -490,12 +622,23 @@ function AssistantMessage(props: { message: Message }) {
     [message.text, bundle, message.results],
   );
 
+  const refused =
+    message.state === 'done' && (message.found === false || bundle?.certificate.answer.outcome === 'refused');
+
   return (
     <article className="message assistant" data-testid="message-assistant" data-state={message.state}>
       <h2 className="visually-hidden">{t('chat.saksi')}</h2>
-      <div className="answer" data-testid="answer-text">
+      {refused && (
+        <RefusalNote collection={props.collection} question={message.question} onAsk={props.onAsk} />
+      )}
+      <Foldable
+        long={message.state !== 'streaming' && Array.from(message.text).length > LONG_ANSWER}
+        narrowOnly={true}
+        className="answer"
+        testId="answer-text"
+      >
         {renderBlocks(blocks)}
-      </div>
+      </Foldable>
       {message.state === 'done' && message.found === false && message.text === '' && (
         <p className="muted">{t('chat.notFound')}</p>
       )}
@@ -518,9 +661,7 @@ function AssistantMessage(props: { message: Message }) {
           {open && (
             <div id={sourcesId}>
               {pending && !restored.failed && <p className="muted">{t('chat.loadingProof')}</p>}
-              {pending && restored.failed && (
-                <p className="muted">{t('error.notFound', { message: message.certificateId ?? '' })}</p>
-              )}
+              {pending && restored.failed && <p className="muted">{t('chat.proofMissing')}</p>}
               {bundle && (
                 <>
                   <h3>{t('sources.cited')}</h3>
@@ -534,19 +675,13 @@ function AssistantMessage(props: { message: Message }) {
                             <CitationTitle citation={chunk.citation} />{' '}
                             <span className="muted">[{chunk.claims.join(', ')}]</span>
                           </p>
-                          {context?.before ? <p className="context muted">…{context.before}</p> : null}
-                          <blockquote className="snippet">
-                            {highlightSegments(chunk.text, chunk.spans).map((segment, index) =>
-                              segment.marked ? (
-                                // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
-                                <mark key={index}>{segment.text}</mark>
-                              ) : (
-                                // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
-                                <span key={index}>{segment.text}</span>
-                              ),
-                            )}
-                          </blockquote>
-                          {context?.after ? <p className="context muted">{context.after}…</p> : null}
+                          {context?.before ? (
+                            <p className="context muted">…{textTail(context.before, CONTEXT_SHOWN)}</p>
+                          ) : null}
+                          <Quote segments={highlightSegments(chunk.text, chunk.spans)} />
+                          {context?.after ? (
+                            <p className="context muted">{textHead(context.after, CONTEXT_SHOWN)}…</p>
+                          ) : null}
                         </li>
                       );
                     })}
@@ -562,7 +697,7 @@ function AssistantMessage(props: { message: Message }) {
                         <p className="citation">
                           <CitationTitle citation={result.citation} />
                         </p>
-                        <blockquote className="snippet">{result.snippet}</blockquote>
+                        <Quote segments={[{ text: result.snippet, marked: false }]} />
                       </li>
                     ))}
                   </ol>
@@ -594,6 +729,54 @@ function AssistantMessage(props: { message: Message }) {
         )
       )}
     </article>
+  );
+}
+
+/** A quoted passage, its evidence marked; a long one folded behind "Show more". */
+function Quote(props: { segments: readonly Segment[] }) {
+  const length = props.segments.reduce((total, segment) => total + Array.from(segment.text).length, 0);
+  return (
+    <Foldable long={length > LONG_QUOTE} narrowOnly={false} className="snippet-fold">
+      <blockquote className="snippet">
+        {props.segments.map((segment, index) =>
+          segment.marked ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
+            <mark key={index}>{segment.text}</mark>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
+            <span key={index}>{segment.text}</span>
+          ),
+        )}
+      </blockquote>
+    </Foldable>
+  );
+}
+
+/**
+ * Above a refused answer, in the page's language: that the documents do not answer it, what the
+ * collection does cover, and questions it can answer.
+ */
+function RefusalNote(props: {
+  collection: CollectionSummary | undefined;
+  question: string | undefined;
+  onAsk: (question: string) => void;
+}) {
+  const { t, lang } = useT();
+  const { collection } = props;
+  const description = collection ? collectionDescription(collection, lang) : undefined;
+  const examples = collection
+    ? collectionExamples(collection, lang).filter((example) => example !== props.question)
+    : [];
+  return (
+    <div className="refusal-note" data-testid="refusal-note">
+      <p className="refusal-title">{t('chat.refusedTitle')}</p>
+      {collection && description !== undefined && (
+        <p>{t('chat.refusedCovers', { title: collectionTitle(collection, lang), description })}</p>
+      )}
+      {examples.length > 0 && (
+        <ExampleQuestions examples={examples} onAsk={props.onAsk} title="chat.refusedTry" />
+      )}
+    </div>
   );
 }
 

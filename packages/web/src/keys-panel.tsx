@@ -7,8 +7,9 @@
 import type { TrustedKeys } from '@saksi/proof';
 import { type FormEvent, useState } from 'react';
 import { useT } from './app.js';
+import { CopyButton } from './copy-button.js';
+import { formatBytes, formatTimestamp } from './format.js';
 import { keysFingerprint, shortFingerprint } from './key-pinning.js';
-import { CopyButton } from './short-value.js';
 import {
   PinError,
   pinKeysFromFile,
@@ -18,7 +19,6 @@ import {
   useTrust,
 } from './trust-state.js';
 import { KeyList } from './verification.js';
-import { formatBytes, formatDateTime } from './verify-format.js';
 
 type Notice = { tone: 'ok' | 'error'; text: string } | undefined;
 
@@ -64,7 +64,7 @@ export function KeysPanel() {
     }
   };
   const source = pin
-    ? t(`pin.source.${pin.source}`, { date: formatDateTime(pin.pinned_at, lang), url: pin.url ?? '' })
+    ? t(`pin.source.${pin.source}`, { date: formatTimestamp(pin.pinned_at, lang), url: pin.url ?? '' })
     : undefined;
 
   return (
@@ -113,7 +113,7 @@ export function KeysPanel() {
             <code className="fingerprint" data-testid="pinned-fingerprint">
               {shortFingerprint(pin.fingerprint)}
             </code>{' '}
-            <CopyButton value={pin.fingerprint} what="verdict.what.fingerprint" />
+            <CopyButton value={pin.fingerprint} label={t('pin.pinnedFingerprint')} />
           </p>
           <p className="muted" data-testid="pin-source">
             {source}

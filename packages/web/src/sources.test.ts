@@ -16,6 +16,8 @@ import {
   formatCitation,
   highlightSegments,
   markdownDocuments,
+  textHead,
+  textTail,
 } from './sources.js';
 
 describe('formatCitation', () => {
@@ -80,6 +82,19 @@ describe('highlightSegments', () => {
       { text: 'b'.repeat(10), marked: false },
       { text: '…', marked: false },
     ]);
+  });
+});
+
+describe('textHead and textTail', () => {
+  it('keep short text whole and cut long text at a space near the cut, by code points', () => {
+    expect(textHead('  short text ', 40)).toBe('short text');
+    expect(textTail('short text', 40)).toBe('short text');
+    const words = 'satu dua tiga empat lima enam tujuh delapan sembilan sepuluh';
+    expect(textHead(words, 20)).toBe('satu dua tiga empat');
+    expect(textTail(words, 20)).toBe('sembilan sepuluh');
+    // No space near the cut: cut exactly; emoji count as one character each.
+    expect(textHead('😀'.repeat(30), 10)).toBe('😀'.repeat(10));
+    expect(textTail(`a ${'x'.repeat(30)}`, 10)).toBe('x'.repeat(10));
   });
 });
 

@@ -75,6 +75,24 @@ export function highlightSegments(
   return segments;
 }
 
+/** The first `max` code points of `text` or fewer, cut at a space when one is near the end. */
+export function textHead(text: string, max: number): string {
+  const points = Array.from(text.trim());
+  if (points.length <= max) return points.join('');
+  const cut = points.slice(0, max).join('');
+  const space = cut.lastIndexOf(' ');
+  return (space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd();
+}
+
+/** The last `max` code points of `text` or fewer, cut at a space when one is near the start. */
+export function textTail(text: string, max: number): string {
+  const points = Array.from(text.trim());
+  if (points.length <= max) return points.join('');
+  const cut = points.slice(-max).join('');
+  const space = cut.indexOf(' ');
+  return (space !== -1 && space < max * 0.4 ? cut.slice(space + 1) : cut).trimStart();
+}
+
 export interface CitedChunk {
   chunk_id: string;
   document_id: string;

@@ -16,9 +16,10 @@
  * Pure: the panel renders what this returns.
  */
 import type { BundleVerification, Check, CheckId, ClaimDecision, RenderReason } from '@saksi/proof';
+import { formatNumber } from './format.js';
 import type { Lang, MessageKey } from './i18n.js';
 import type { TrustStatus } from './key-pinning.js';
-import { formatCount, formatScore } from './verify-format.js';
+import { formatScore } from './verify-format.js';
 
 export type VerdictKind =
   | 'verified'
@@ -318,9 +319,9 @@ export function reasonText(reason: RenderReason): MessageKey {
 export function checkCounts(result: BundleVerification, lang: Lang): Record<string, string> {
   const count = (status: Check['status']) => result.checks.filter((check) => check.status === status).length;
   return {
-    passed: formatCount(count('pass'), lang),
-    failed: formatCount(count('fail'), lang),
-    skipped: formatCount(count('skip'), lang),
-    total: formatCount(result.checks.length, lang),
+    passed: formatNumber(count('pass'), lang),
+    failed: formatNumber(count('fail'), lang),
+    skipped: formatNumber(count('skip'), lang),
+    total: formatNumber(result.checks.length, lang),
   };
 }

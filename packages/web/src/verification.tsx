@@ -28,10 +28,12 @@ import {
   verifyOptions,
 } from './api.js';
 import { Link, useT } from './app.js';
+import { collectionDescription, collectionTitle } from './collection-presentation.js';
+import { formatNumber, formatTimestamp } from './format.js';
 import type { MessageKey } from './i18n.js';
 import { shortFingerprint, type TrustDecision } from './key-pinning.js';
 import { encodeQr, qrPath } from './qr.js';
-import { ShortValue } from './short-value.js';
+import { ShortHash } from './short-hash.js';
 import { citationHref, explorerTxUrl, formatCitation } from './sources.js';
 import {
   type Change,
@@ -52,7 +54,7 @@ import {
   type Verdict,
   type VerdictLine,
 } from './verdict.js';
-import { formatCount, formatDateTime, formatDuration, formatScore } from './verify-format.js';
+import { formatDuration, formatScore } from './verify-format.js';
 
 export interface VerificationState {
   status: 'running' | 'done';
@@ -220,7 +222,7 @@ export function KeyList(props: { keys: TrustedKeys }) {
           <dt>{t('page.registries')}</dt>
           {keys.registries.map((registry) => (
             <dd key={`${registry.chain_id}/${registry.contract}`}>
-              {registry.chain_id} <ShortValue value={registry.contract} what="verdict.what.key" />
+              {registry.chain_id} <ShortHash value={registry.contract} label={t('page.registries')} />
             </dd>
           ))}
         </>
@@ -495,23 +497,22 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] })
   const name = certificate.retrieval.collection;
   const collection = useCollection(name);
   const documents = collection?.documents;
-  const domain = (collection as { domain?: unknown } | undefined)?.domain;
+  const description = collection ? collectionDescription(collection, lang) : undefined;
   const searched = certificate.retrieval.results.length;
   const related = props.related ?? [];
   return (
     <section className="refusal" data-testid="refusal">
       <h3>
-        {collection ? t('verdict.refusal.covers', { name }) : t('verdict.refusal.coversNone', { name })}
+        {collection
+          ? t('verdict.refusal.covers', { name: collectionTitle(collection, lang) })
+          : t('verdict.refusal.coversNone', { name })}
       </h3>
-      {collection && (
+      {description !== undefined && <p>{description}</p>}
+      {typeof documents === 'number' && (
         <p data-testid="refusal-collection">
-          {typeof documents === 'number' &&
-            t(documents === 1 ? 'verdict.collection.documents.one' : 'verdict.collection.documents.other', {
-              n: formatCount(documents, lang),
-            })}
-          {typeof domain === 'string' && ['legal', 'budget', 'docs', 'general'].includes(domain)
-            ? ` — ${t(`verdict.domain.${domain}` as MessageKey)}`
-            : ''}
+          {t(documents === 1 ? 'verdict.collection.documents.one' : 'verdict.collection.documents.other', {
+            n: formatNumber(documents, lang),
+          })}
         </p>
       )}
       <h3>{t('verdict.refusal.related')}</h3>
@@ -536,7 +537,7 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] })
       ) : (
         <p>
           {t(searched === 1 ? 'verdict.refusal.searched.one' : 'verdict.refusal.searched.other', {
-            n: formatCount(searched, lang),
+            n: formatNumber(searched, lang),
           })}
         </p>
       )}
@@ -558,7 +559,7 @@ function KeysUsed(props: { trust: TrustDecision | undefined }) {
   const { t, lang } = useT();
   const trust = props.trust;
   if (!trust?.keys) return <span>{t('verdict.keys.none')}</span>;
-  const date = trust.pin ? formatDateTime(trust.pin.pinned_at, lang) : '';
+  const date = trust.pin ? formatTimestamp(trust.pin.pinned_at, lang) : '';
   const text =
     trust.status === 'first-use'
       ? t('verdict.keys.firstUse')
@@ -598,11 +599,11 @@ function Details(props: { bundle: unknown; state: VerificationState; result: Bun
           <>
             <dt>{t('verdict.details.number')}</dt>
             <dd>
-              <ShortValue value={certificate.certificate_id} what="verdict.what.certificate" />
+              <ShortHash value={certificate.certificate_id} label={t('verdict.details.number')} />
             </dd>
             <dt>{t('verdict.details.issued')}</dt>
             <dd>
-              <time dateTime={certificate.issued_at}>{formatDateTime(certificate.issued_at, lang)}</time>
+              <time dateTime={certificate.issued_at}>{formatTimestamp(certificate.issued_at, lang)}</time>
             </dd>
             <dt>{t('verdict.details.issuer')}</dt>
             <dd>
@@ -888,13 +889,8 @@ function AnchorTx(props: { anchor: { chain_id: number; tx_hash: string; block_nu
   const url = explorerTxUrl(anchor.chain_id, anchor.tx_hash);
   return (
     <span className="anchor-tx" data-testid="anchor-tx" data-value={anchor.tx_hash}>
-      {t('verdict.anchorRow', { chain: anchor.chain_id, block: formatCount(anchor.block_number, lang) })},{' '}
-      {t('verdict.anchorTx')}{' '}
-      <ShortValue
-        value={anchor.tx_hash}
-        what="verdict.what.tx"
-        {...(url !== undefined ? { href: url } : {})}
-      />
+      {t('verdict.anchorRow', { chain: anchor.chain_id, block: formatNumber(anchor.block_number, lang) })},{' '}
+      {t('verdict.anchorTx')} <ShortHash value={anchor.tx_hash} label={t('verdict.anchorTx')} href={url} />
       {url === undefined && <span className="muted"> ({t('verdict.localChain')})</span>}
     </span>
   );

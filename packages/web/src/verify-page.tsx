@@ -15,9 +15,9 @@ import {
   checkBundleSize,
   readBundleText,
 } from './bundle-input.js';
+import { formatBytes } from './format.js';
 import { KeysPanel } from './keys-panel.js';
 import { VerificationPanel } from './verification.js';
-import { formatBytes } from './verify-format.js';
 
 /** A loaded file too large for the text box: verified from memory, named in its place. */
 interface LoadedFile {

@@ -19,6 +19,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createAdmin, demoCollections, type LocalizedList, type LocalizedText } from '@saksi/engine';
 import {
   type Bundle,
   issueBundle,
@@ -33,6 +34,8 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { GOLDEN_DOCUMENTS } from '../../proof/scripts/golden.js';
+import { type Lang, translate } from '../src/i18n.js';
+import { englishOnlyPhrases } from '../src/i18n-check.js';
 import {
   attribute,
   checkAccessibility as checkPage,
@@ -88,6 +91,33 @@ const NOTICE = [
 const NOTICE_QUESTION = 'Bagaimana cara membayar retribusi pasar harian?';
 
 const LAW_QUESTION = 'Berapa denda pengendara sepeda motor yang tidak mengenakan helm standar nasional?';
+/** Pasal 285 ayat (1) lists a motorcycle's required equipment: a long quoted answer. */
+const LONG_QUESTION: Record<Lang, string> = {
+  id: 'Berapa denda sepeda motor tanpa spion, klakson dan lampu?',
+  en: 'What is the fine for a motorcycle without mirrors, horn and lights?',
+};
+/** Redux documentation pages the English collection holds (corpora/docs-redux). */
+const REDUX_PAGES = [
+  'docs/tutorials/fundamentals/part-2-concepts-data-flow.md',
+  'docs/faq/General.md',
+  'docs/tutorials/typescript.md',
+];
+const ADMIN_EMAIL = 'admin@saksi.test';
+const ADMIN_PASSWORD = 'correct horse battery staple';
+/** The two widths every screenshot of the chat's first minute and the admin list is taken at. */
+const WIDTHS = { 375: { width: 375, height: 812 }, 1366: { width: 1366, height: 768 } } as const;
+
+/** The title, description and example questions the demo gives a collection (engine/src/demo.ts). */
+function demoPresentation(name: string): {
+  title: LocalizedText;
+  description: LocalizedText;
+  examples: LocalizedList;
+} {
+  const demo = demoCollections(path.join(repoRoot, 'corpora')).find((collection) => collection.name === name);
+  const { title, description, examples } = demo?.profile ?? {};
+  if (!title || !description || !examples) throw new Error(`the demo collection ${name} has no presentation`);
+  return { title, description, examples };
+}
 const HOSTILE_QUESTION = 'What does the warehouse note say about the door code?';
 /** A question the traffic-law excerpt does not cover: a refusal. */
 const REFUSED_QUESTION = 'How do I bake sourdough bread at home?';
@@ -106,6 +136,8 @@ interface Figures {
   /** Gzip bytes of the JavaScript index.html loads (entry and module preloads), and the files. */
   chatJsGzipBytes?: number;
   chatJsFiles?: string[];
+  /** At 375 px, after a long answer: the page's height, the answer's message and its verification panel. */
+  longAnswer?: Partial<Record<Lang, { page: number; message: number; panel: number }>>;
 }
 const figures: Figures = {};
 
@@ -141,7 +173,24 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
           { bytes: utf8Encode(NOTICE), filename: 'pengumuman-pasar.txt', title: 'Pengumuman Dinas Pasar' },
           { language: 'id' },
         );
+        for (const page of REDUX_PAGES) {
+          await opened.engine.ingest(
+            'docs',
+            { bytes: readFileSync(path.join(repoRoot, 'corpora/docs-redux', page)), filename: page },
+            { language: 'en' },
+          );
+        }
         await opened.engine.anchorNow();
+        // The demo's titles, descriptions and example questions; the other collections get a title only.
+        await opened.engine.configureCollection('lalu-lintas', demoPresentation('lalu-lintas'));
+        await opened.engine.configureCollection('docs', { public: true, ...demoPresentation('docs') });
+        await opened.engine.configureCollection('catatan', {
+          title: { id: 'Catatan gudang', en: 'Warehouse notes' },
+        });
+        await opened.engine.configureCollection('pengumuman', {
+          title: { id: 'Pengumuman Dinas Pasar', en: 'Market office notices' },
+        });
+        await createAdmin(opened.engine.db, ADMIN_EMAIL, ADMIN_PASSWORD);
         // The chat here is the public one (no key), as on the demo collections.
         await opened.engine.configureCollection('lalu-lintas', { public: true });
         await opened.engine.configureCollection('pengumuman', { public: true });
@@ -174,6 +223,10 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
         `  claims in the bundle: ${figures.claims ?? '?'}`,
         `  10-claim bundle, verifyBundle in the page (median of ${figures.tenClaimRuns ?? '?'}): ${figures.tenClaimVerifyMs?.toFixed(1) ?? '?'} ms (target ≤ 50 ms); click → verdict ${figures.tenClaimClickMs?.toFixed(0) ?? '?'} ms`,
         `  chat page JavaScript, gzip: ${figures.chatJsGzipBytes ?? '?'} bytes (${figures.chatJsFiles?.join(', ') ?? '?'})`,
+        ...Object.entries(figures.longAnswer ?? {}).map(
+          ([lang, heights]) =>
+            `  long answer at 375 px (${lang}): page ${heights.page} px, message ${Math.round(heights.message)} px, of which the verification panel ${Math.round(heights.panel)} px`,
+        ),
         'screenshots:',
         ...(web?.shots ?? []).map((shot) => `  ${shot}`),
       ].join('\n'),
@@ -635,6 +688,255 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     figures.chatJsFiles = [...new Set(files)];
   });
 
+  it('opens on a collection in the page language, with its title, description and example questions that ask themselves', async () => {
+    for (const lang of ['id', 'en'] as const) {
+      const name = lang === 'id' ? 'lalu-lintas' : 'docs';
+      const demo = demoPresentation(name);
+      const { visitor, page } = await visit(lang, 375);
+      const picker = page.getByTestId('collection-picker');
+      await expect.poll(() => picker.inputValue()).toBe(name);
+      // Human names, never a slug with a document count.
+      const options = (await picker.locator('option').allTextContents()).map((text) => text.trim());
+      expect(options).toContain(demo.title[lang]);
+      for (const option of options) expect(option).not.toMatch(/^[a-z0-9._-]+(\s*\(\d+\))?$/);
+      const welcome = page.getByTestId('chat-welcome');
+      await welcome.waitFor({ state: 'visible' });
+      expect(await welcome.getByTestId('collection-title').textContent()).toBe(demo.title[lang]);
+      expect((await welcome.getByTestId('collection-description').textContent()) ?? '').toContain(
+        demo.description[lang] ?? '?',
+      );
+      const examples = welcome.getByTestId('example-question');
+      expect(await examples.allTextContents()).toEqual(demo.examples[lang]);
+      // No keyboard shortcuts on a phone.
+      expect(await page.getByTestId('keyboard-hint').isVisible()).toBe(false);
+      await expectNoHorizontalScroll(page);
+      await checkAccessibility(page, `/ (first visit, ${lang}, 375 px)`);
+      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      await shoot(page, 'empty', 375, lang);
+
+      await page.setViewportSize(WIDTHS[1366]);
+      expect(await page.getByTestId('keyboard-hint').isVisible()).toBe(true);
+      await expectNoHorizontalScroll(page);
+      await shoot(page, 'empty', 1366, lang);
+
+      // An example question asks itself: it becomes the user's message and gets a verified answer.
+      const question = demo.examples[lang]?.[0] ?? '?';
+      await examples.first().click();
+      const assistant = page.getByTestId('message-assistant').last();
+      await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+      expect(await page.getByTestId('message-user').last().locator('.user-text').textContent()).toBe(
+        question,
+      );
+      const panel = assistant.getByTestId('verify-panel');
+      await settled(panel);
+      expect(await panel.getAttribute('data-verdict')).toBe('verified');
+      expect(await panel.getAttribute('data-answered')).toBe('true');
+      expect(await page.getByTestId('chat-input').inputValue()).toBe('');
+      expect(await page.getByTestId('chat-welcome').count()).toBe(0);
+      await expectNoHorizontalScroll(page);
+      await shoot(page, 'answer', 1366, lang);
+      await page.setViewportSize(WIDTHS[375]);
+      // Compact on a phone: the sources start folded.
+      expect(await assistant.getByTestId('sources-toggle').getAttribute('aria-expanded')).toBe('false');
+      await expectNoHorizontalScroll(page);
+      await checkAccessibility(page, `/ (answer to an example, ${lang}, 375 px)`);
+      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      await shoot(page, 'answer', 375, lang);
+      // The choice is remembered: asking chose the collection.
+      expect(await page.evaluate(() => localStorage.getItem('saksi.collection'))).toBe(name);
+      await visitor.close();
+    }
+  });
+
+  it('keeps a long answer short on a phone: the answer and long quotes fold behind "Show more", the sources start folded', async () => {
+    for (const lang of ['id', 'en'] as const) {
+      const { visitor, page } = await visit(lang, 1366);
+      await page.getByTestId('collection-picker').selectOption('lalu-lintas');
+      await page.getByTestId('chat-input').fill(LONG_QUESTION[lang]);
+      await page.getByTestId('chat-send').click();
+      const assistant = page.getByTestId('message-assistant').last();
+      await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+      await settled(assistant.getByTestId('verify-panel'));
+      const answer = assistant.getByTestId('answer-text');
+      expect((await answer.textContent()) ?? '').toContain('Pasal 285');
+      expect(await answer.getAttribute('data-folded')).toBe('true');
+      // Wide: the whole answer shows and there is nothing to unfold.
+      expect(await clipped(answer)).toBe(false);
+      expect(await assistant.getByTestId('fold-toggle').first().isVisible()).toBe(false);
+      await expectNoHorizontalScroll(page);
+      await shoot(page, 'long', 1366, lang);
+
+      await page.setViewportSize(WIDTHS[375]);
+      expect(await clipped(answer)).toBe(true);
+      const box = await answer.boundingBox();
+      expect(box?.height ?? 0).toBeLessThanOrEqual(260);
+      const toggle = assistant.getByTestId('fold-toggle').first();
+      expect(await toggle.isVisible()).toBe(true);
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      const sources = assistant.getByTestId('sources-toggle');
+      expect(await sources.getAttribute('aria-expanded')).toBe('false');
+      const heights = await page.evaluate(() => {
+        const message = document.querySelector(
+          '[data-testid="message-assistant"]:last-of-type',
+        ) as HTMLElement;
+        const panel = message.querySelector('[data-testid="verify-panel"]') as HTMLElement | null;
+        return {
+          page: document.documentElement.scrollHeight,
+          message: message.getBoundingClientRect().height,
+          panel: panel?.getBoundingClientRect().height ?? 0,
+        };
+      });
+      figures.longAnswer ??= {};
+      figures.longAnswer[lang] = heights;
+      // The answer, its fold toggle and the sources line (the verification panel is measured apart).
+      expect(heights.message - heights.panel).toBeLessThanOrEqual(420);
+      await expectNoHorizontalScroll(page);
+      await checkAccessibility(page, `/ (long answer folded, ${lang}, 375 px)`);
+      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      await shoot(page, 'long', 375, lang);
+
+      // "Show more" unfolds it; a long quote in the sources folds the same way.
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      expect(await answer.getAttribute('data-folded')).toBe('false');
+      expect(await clipped(answer)).toBe(false);
+      expect(await toggle.textContent()).toBe(translate(lang, 'chat.showLess'));
+      await sources.click();
+      await assistant.getByTestId('source-item').first().waitFor({ state: 'visible' });
+      await expectNoHorizontalScroll(page);
+      await visitor.close();
+    }
+  });
+
+  it('on a touch screen offers no keyboard shortcuts, whatever its width', async () => {
+    const tablet = await browser.newContext({
+      viewport: { width: 1024, height: 768 },
+      hasTouch: true,
+      isMobile: true,
+      locale: 'en-GB',
+    });
+    const page = await tablet.newPage();
+    watch(page);
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('chat-welcome').waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+    expect(await page.getByTestId('keyboard-hint').isVisible()).toBe(false);
+    expect(await page.getByTestId('chat-input').getAttribute('placeholder')).not.toMatch(/Enter/);
+    await tablet.close();
+  });
+
+  it('says a refusal in the page language, with what the collection covers and questions it can answer', async () => {
+    const demo = demoPresentation('lalu-lintas');
+    const { visitor, page } = await visit('en', 375);
+    await page.getByTestId('collection-picker').selectOption('lalu-lintas');
+    await page.getByTestId('chat-input').fill(REFUSED_QUESTION);
+    await page.getByTestId('chat-send').click();
+    const assistant = page.getByTestId('message-assistant').last();
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+    const note = assistant.getByTestId('refusal-note');
+    for (const lang of ['en', 'id'] as const) {
+      await page.getByTestId('lang-switch').selectOption(lang);
+      await expect
+        .poll(async () => (await note.textContent()) ?? '')
+        .toContain(translate(lang, 'chat.refusedTitle'));
+      expect((await note.textContent()) ?? '').toContain(demo.description[lang] ?? '?');
+      expect(await note.getByTestId('example-question').allTextContents()).toEqual(demo.examples[lang]);
+      await settled(assistant.getByTestId('verify-panel'));
+      await expectNoHorizontalScroll(page);
+      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      await shoot(page, 'refusal', 375, lang);
+    }
+    // An example in the note asks itself in the same collection.
+    await note.getByTestId('example-question').first().click();
+    await expect.poll(() => page.getByTestId('message-assistant').count()).toBe(2);
+    await visitor.close();
+  });
+
+  it('shows a server error as a sentence in the page language, never the server’s English message', async () => {
+    const { visitor, page } = await visit('id', 1366);
+    await page.getByTestId('collection-picker').selectOption('pengumuman');
+    // The operator closes the collection while the page is open: the server refuses the question.
+    await test.engine.configureCollection('pengumuman', { public: false });
+    try {
+      await page.getByTestId('chat-input').fill(NOTICE_QUESTION);
+      await page.getByTestId('chat-send').click();
+      const alert = page.getByTestId('chat-error');
+      await alert.waitFor({ state: 'visible', timeout: 20_000 });
+      const shown = (await alert.textContent()) ?? '';
+      const reply = await fetch(`${server.url}/api/v1/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ collection: 'pengumuman', question: NOTICE_QUESTION }),
+      });
+      const { error } = (await reply.json()) as { error: { code: string; message: string } };
+      expect(reply.ok).toBe(false);
+      expect(shown).not.toContain(error.message);
+      expect(
+        Object.values(indonesianErrors()).some((sentence) => shown.includes(sentence)),
+        shown,
+      ).toBe(true);
+      expect(await englishOnPage(page)).toEqual([]);
+    } finally {
+      await test.engine.configureCollection('pengumuman', { public: true });
+    }
+    await visitor.close();
+  });
+
+  it('lists documents with translated statuses, short hashes with a copy button and local numbers, in both languages', async () => {
+    let archived = '';
+    for (const lang of ['id', 'en'] as const) {
+      const { visitor, page } = await visit(lang, 1366, '/admin');
+      await visitor.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await page.getByTestId('admin-login-email').fill(ADMIN_EMAIL);
+      await page.getByTestId('admin-login-password').fill(ADMIN_PASSWORD);
+      await page.getByTestId('admin-login-submit').click();
+      const rows = page.getByTestId('document-row');
+      await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
+      if (archived === '') {
+        // One archived document, so the list shows two statuses.
+        const notice = rows.filter({ hasText: 'Pengumuman Dinas Pasar' });
+        archived = (await notice.getAttribute('data-id')) ?? '';
+        await notice.getByTestId('document-archive').click();
+        await expect.poll(() => attribute(notice, 'data-status')).toBe('ARCHIVED');
+      }
+      const statuses = await page.getByTestId('document-status').allTextContents();
+      expect(new Set(statuses)).toEqual(
+        new Set([translate(lang, 'admin.status.READY'), translate(lang, 'admin.status.ARCHIVED')]),
+      );
+      const filter = (await page.getByTestId('filter-status').locator('option').allTextContents()).slice(1);
+      for (const option of filter) expect(option).not.toMatch(/^[A-Z_]+$/);
+      // Short hashes: the first 10 and last 6 characters, the whole value one click away.
+      const tx = page.getByTestId('document-tx').first();
+      const full = (await tx.getAttribute('data-value')) ?? '';
+      expect(full).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await tx.locator('code [aria-hidden="true"]').textContent()).toBe(
+        `${full.slice(0, 10)}…${full.slice(-6)}`,
+      );
+      await tx.getByTestId('copy-hash').click();
+      await expect
+        .poll(async () => (await tx.getByTestId('copy-hash').textContent()) ?? '')
+        .toBe(`${translate(lang, 'hash.copied')}: ${translate(lang, 'admin.txLabel')}`);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(full);
+      const root = page.getByTestId('document-root').first();
+      expect(((await root.locator('code').textContent()) ?? '').length).toBeLessThan(64 + 20);
+      // The archive notice would cover rows in the screenshots.
+      for (const close of await page.locator('[data-testid="toast"] .toast-close').all()) await close.click();
+      await expectNoHorizontalScroll(page);
+      await checkAccessibility(page, `/admin (documents, ${lang}, 1366 px)`);
+      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      await shoot(page, 'admin-list', 1366, lang);
+      await page.setViewportSize(WIDTHS[375]);
+      await expectNoHorizontalScroll(page);
+      // One line per hash on a phone: the short hash and its button fit beside the cell's label.
+      const height = await tx.evaluate((element) => element.getBoundingClientRect().height);
+      expect(height).toBeLessThanOrEqual(40);
+      await shoot(page, 'admin-list', 375, lang);
+      await visitor.close();
+    }
+    // Back as it was.
+    await test.engine.db.query("UPDATE documents SET status = 'READY' WHERE id = $1", [archived]);
+  });
+
   it('made no request to another host and raised no page error', () => {
     expect(foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
@@ -707,4 +1009,83 @@ async function visibleLabels(page: Page): Promise<string> {
     );
     return `${document.body.textContent}\n${placeholders.join('\n')}\n${labels.join('\n')}`;
   });
+}
+
+/** A fresh visitor (its own storage) whose browser speaks `lang`, on `route` at one of the two widths. */
+async function visit(
+  lang: Lang,
+  width: keyof typeof WIDTHS,
+  route = '/',
+): Promise<{ visitor: BrowserContext; page: Page }> {
+  const visitor = await browser.newContext({
+    viewport: WIDTHS[width],
+    locale: lang === 'id' ? 'id-ID' : 'en-GB',
+  });
+  const rpc = test.engine.anchorChain()?.rpc_url ?? '';
+  visitor.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(server.url) && !(rpc !== '' && url.startsWith(rpc)) && !url.startsWith('data:'))
+      foreignRequests.push(url);
+  });
+  const page = await visitor.newPage();
+  watch(page);
+  await page.goto(`${server.url}${route}`);
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+  return { visitor, page };
+}
+
+/** Saves `chat-<what>-<width>-<lang>.png`. */
+async function shoot(page: Page, what: string, width: keyof typeof WIDTHS, lang: Lang): Promise<void> {
+  await web?.screenshot(page, `chat-${what}-${width}-${lang}`);
+}
+
+/** Whether an element hides part of its content (folded). */
+function clipped(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element.scrollHeight > element.clientHeight + 1);
+}
+
+/** The Indonesian error sentences, for telling them apart from the server's English message. */
+function indonesianErrors(): Record<string, string> {
+  const keys = [
+    'errors.NOT_FOUND',
+    'errors.UNAUTHENTICATED',
+    'errors.FORBIDDEN',
+    'errors.INVALID_INPUT',
+  ] as const;
+  return Object.fromEntries(keys.map((key) => [key, translate('id', key)]));
+}
+
+/**
+ * The English-table values a rendered page shows (its text, placeholders, labels and titles), each as
+ * its longest literal run, matched as whole words: none may appear on an Indonesian page. Left out:
+ * the answer itself (certified text in the question's language) and the verification panel (its
+ * wording, and the check explanations the proof package writes in English, belong to the
+ * verification tests).
+ */
+async function englishOnPage(page: Page): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const skip = '[data-testid="verify-panel"], [data-testid="answer-text"]';
+    const panels = Array.from(document.querySelectorAll<HTMLElement>(skip));
+    for (const panel of panels) panel.hidden = true;
+    // biome-ignore lint/performance/useDomNodeTextContent: only rendered text counts (not display: none)
+    const parts = [document.body.innerText];
+    for (const panel of panels) panel.hidden = false;
+    for (const element of Array.from(
+      document.querySelectorAll('[placeholder], [aria-label], [title], [alt]'),
+    )) {
+      if (element.closest(skip)) continue;
+      for (const name of ['placeholder', 'aria-label', 'title', 'alt']) {
+        const value = element.getAttribute(name);
+        if (value) parts.push(value);
+      }
+    }
+    return parts.join('\n');
+  });
+  const literal = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return englishOnlyPhrases()
+    .filter(({ phrase }) =>
+      new RegExp(`(?<![\\p{L}\\p{N}])${literal(phrase)}(?![\\p{L}\\p{N}])`, 'u').test(text),
+    )
+    .map(({ key, phrase }) => `${key}: ${phrase}`);
 }

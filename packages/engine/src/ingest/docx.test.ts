@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
-import { parseDocx } from './docx.js';
+import { hostileBytes, hostileCorpus } from '../attack/hostile-files.js';
+import { MAX_DOCX_XML_BYTES, parseDocx } from './docx.js';
 import { parseDocument } from './parse.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -115,5 +116,13 @@ describe('parseDocx on broken input', () => {
     expect(
       await ingestCodeOfAsync(() => parseDocument(read('mammoth/empty.docx'), { filename: 'empty.docx' })),
     ).toBe('NO_TEXT');
+  });
+
+  it('refuses more document XML than it may parse before inflating any of it', async () => {
+    const corpus = hostileCorpus();
+    const bomb = (id: string) => hostileBytes(corpus.find((hostile) => hostile.id === id)!);
+    // 400 MB of XML, under the archive's limit: refused up front, not after the parser ran out of memory.
+    expect(MAX_DOCX_XML_BYTES).toBeLessThan(400 * 1024 * 1024);
+    expect(await ingestCodeOfAsync(() => parseDocx(bomb('docx-bomb-400mb'), 'bomb.docx'))).toBe('FILE_TOO_LARGE');
   });
 });

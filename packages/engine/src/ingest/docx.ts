@@ -18,11 +18,19 @@ import { decodeEntities, extractHtml } from './html.js';
 
 /** Largest total uncompressed size of a .docx archive accepted (guards against ZIP bombs). */
 export const MAX_DOCX_EXPANDED_BYTES = 512 * 1024 * 1024;
+/**
+ * Largest total uncompressed size of the archive's XML parts (`.xml`, `.rels`), which mammoth inflates
+ * and parses whole. Images are never inflated, so they count only towards the archive's total. A
+ * parsed XML tree takes several times its text in memory: 64 MB of XML stays inside the extraction
+ * process's memory bound (docs/engine.md, "Bounds on one document"), and is far beyond any real
+ * document (a 1,000-page report holds a few MB of XML).
+ */
+export const MAX_DOCX_XML_BYTES = 64 * 1024 * 1024;
 const MAX_CORE_PROPERTIES_BYTES = 1024 * 1024;
 
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
 
-/** Parses a Word document. Throws `MALFORMED_FILE`, `FILE_TOO_LARGE` or `NO_TEXT`. */
+/** Parses a Word document. Throws `MALFORMED_FILE`, `FILE_TOO_LARGE` (archive or XML too large) or `NO_TEXT`. */
 export async function parseDocx(bytes: Uint8Array, filename: string): Promise<ParsedDocument> {
   const name = baseName(filename);
   const entries = listZipEntries(bytes);
@@ -43,6 +51,16 @@ export async function parseDocx(bytes: Uint8Array, filename: string): Promise<Pa
     throw new IngestError(
       'FILE_TOO_LARGE',
       `${name} would expand to ${Math.round(expanded / 1048576)} MB, more than the ${MAX_DOCX_EXPANDED_BYTES / 1048576} MB allowed.`,
+    );
+  }
+
+  const xml = entries
+    .filter((entry) => /\.(?:xml|rels)$/i.test(entry.name))
+    .reduce((total, entry) => total + entry.uncompressedSize, 0);
+  if (xml > MAX_DOCX_XML_BYTES) {
+    throw new IngestError(
+      'FILE_TOO_LARGE',
+      `${name} holds ${Math.round(xml / 1048576)} MB of document XML, more than the ${MAX_DOCX_XML_BYTES / 1048576} MB allowed.`,
     );
   }
 

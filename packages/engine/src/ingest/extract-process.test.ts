@@ -1,7 +1,9 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isIngestError } from './errors.js';
 import { extractDocument } from './extract.js';
-import { extractInProcess, stopExtractionProcess } from './extract-process.js';
+import { EXTRACTION_NICENESS, extractInProcess, stopExtractionProcess } from './extract-process.js';
 
 afterAll(() => {
   stopExtractionProcess();
@@ -26,6 +28,24 @@ function guide(sections: number): Uint8Array {
   return new TextEncoder().encode(parts.join('\n'));
 }
 
+/** This process's children running the extraction entry (from /proc). */
+function extractionChildren(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return (
+          parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('extract-entry')
+        );
+      } catch {
+        return false; // exited meanwhile
+      }
+    });
+}
+
 const unbounded = { maxBytes: 100_000_000, maxChunks: 1_000_000, maxTextChars: 100_000_000 };
 
 describe('extraction process', () => {
@@ -37,6 +57,13 @@ describe('extraction process', () => {
     expect(separate.chunks.length).toBeGreaterThan(200);
     expect(separate).toEqual(inline);
     expect(stages).toEqual(['chunking']);
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('runs below the server in priority', async () => {
+    await extractInProcess({ bytes: guide(3), filename: 'guide.md' }, unbounded, 512);
+    const children = extractionChildren();
+    expect(children).toHaveLength(1);
+    expect(getPriority(children[0])).toBe(Math.min(19, getPriority() + EXTRACTION_NICENESS));
   });
 
   it('brings typed errors back across the process boundary', async () => {

@@ -12,6 +12,7 @@
  * takes long to receive.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.js';
 import { baseName } from './detect.js';
@@ -233,6 +234,9 @@ function setReferenced(worker: ChildProcess, referenced: boolean): void {
   }
 }
 
+/** How much nicer than the server the extraction process runs (niceness is capped at 19). */
+export const EXTRACTION_NICENESS = 10;
+
 function startChild(memoryMb: number): ChildProcess {
   const memory = `--max-old-space-size=${memoryMb}`;
   const source = import.meta.url.endsWith('.ts');
@@ -241,9 +245,18 @@ function startChild(memoryMb: number): ChildProcess {
   const execArgv = source
     ? ['--conditions=source', '--import', import.meta.resolve('tsx'), memory]
     : [memory];
-  return fork(entry, [], {
+  const child = fork(entry, [], {
     execArgv,
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
+  // Extraction is background work: on a busy machine the server's own requests go first.
+  if (child.pid !== undefined) {
+    try {
+      setPriority(child.pid, Math.min(19, getPriority() + EXTRACTION_NICENESS));
+    } catch {
+      // Not permitted here (some containers): the child runs at the server's priority.
+    }
+  }
+  return child;
 }

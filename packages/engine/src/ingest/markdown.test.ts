@@ -208,6 +208,11 @@ describe('inline markup', () => {
     expect(stripInline('See [the **docs**](https://x.dev/a_(b) "T") and ![alt text](i.png){w=5}.')).toBe(
       'See the docs and alt text.',
     );
+    // A target far past the bounded patterns' reach (a 3 MB data: image) still goes, linearly.
+    const image = `![peta jalan](data:image/png;base64,${'iVBORw0KGgo+/'.repeat(250_000)})`;
+    expect(stripInline(`Lihat ${image} dan [pasal](${'x'.repeat(5_000)}).`)).toBe(
+      'Lihat peta jalan dan pasal.',
+    );
     expect(stripInline('Use `a_b*c*` with _care_ and ~~not~~ snake_case_name &amp; \\*stars\\*')).toBe(
       'Use a_b*c* with care and not snake_case_name & *stars*',
     );

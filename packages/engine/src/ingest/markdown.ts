@@ -718,6 +718,13 @@ export function stripInline(text: string): string {
   // Every pattern below is bounded and stops at its own delimiter, so hostile text stays linear.
   const linkTarget = String.raw`\(\s{0,20}(?:[^()\s]|\([^()\n]{0,500}\)){0,2000}(?:\s{1,20}(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'))?\s{0,20}\)`;
   result = result
+    // A plain target (no space, no parenthesis, no title) of any length, e.g. a 5 MB `data:` image:
+    // linear, as the run stops at the next parenthesis; the bounded patterns below take the rest.
+    .replace(
+      /(!?)\[([^[\]]{0,1000})\]\(\s{0,20}[^()\s]+\s{0,20}\)(\{[^{}\n]{0,200}\})?/g,
+      (_match, image: string, label: string, attributes: string | undefined) =>
+        image ? label : label + (attributes ?? ''),
+    )
     .replace(
       new RegExp(String.raw`!\[([^\[\]]{0,1000})\]` + linkTarget + String.raw`(?:\{[^{}\n]{0,200}\})?`, 'g'),
       '$1',

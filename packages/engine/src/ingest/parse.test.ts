@@ -47,6 +47,17 @@ describe('parseDocument', () => {
     expect((await parseDocument(bytes('# 12345'), { filename: 'a.md', maxBytes: 7 })).title).toBe('12345');
   });
 
+  it('finds no text in a file of invisible characters only, and keeps joiners inside real words', async () => {
+    for (const [text, filename] of [
+      ['\u200b\u200c\u200d\u2060\ufeff'.repeat(200), 'zero-width.md'],
+      ['\u{e0041}\u{e0042}\n\n\u00a0\u3000\u200b', 'tags.txt'],
+    ] as const) {
+      expect(await ingestCodeOfAsync(() => parseDocument(bytes(text), { filename })), filename).toBe('NO_TEXT');
+    }
+    const persian = await parseDocument(bytes('\u200b\n\nمی\u200cخواهم'), { filename: 'fa.txt' });
+    expect(persian.blocks.map((block) => block.text)).toEqual(['می\u200cخواهم']);
+  });
+
   it('passes detection errors through', async () => {
     expect(await ingestCodeOfAsync(() => parseDocument(new Uint8Array(), { filename: 'a.md' }))).toBe(
       'EMPTY_FILE',

@@ -20,7 +20,7 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import { sha256Hex, storeBlob } from './blob-store.js';
 import { detectType } from './detect.js';
-import { isIngestError } from './errors.js';
+import { IngestError, isIngestError } from './errors.js';
 import {
   type DocumentSummary,
   type ExtractedChunk,
@@ -343,10 +343,13 @@ export async function ingestDocument(
   const report = (stage: IngestStage, progress: number, detail?: string) =>
     context.onProgress?.({ stage, progress, ...(detail ? { detail } : {}) });
   if (input.bytes.length > context.maxBytes) {
-    throw new EngineError(
-      'INVALID_INPUT',
-      `The file is ${input.bytes.length} bytes; the limit is ${context.maxBytes}.`,
-      { status: 413 },
+    // The same typed error as a file the parser finds too large (INGEST_FAILED, cause FILE_TOO_LARGE, 413).
+    throw toEngineError(
+      new IngestError(
+        'FILE_TOO_LARGE',
+        `The file is ${input.bytes.length} bytes; the limit is ${context.maxBytes} bytes.`,
+      ),
+      'queued',
     );
   }
   const originalSha = await sha256Hex(input.bytes);
@@ -602,7 +605,7 @@ export async function deleteStagedChunks(db: Queryable, documentId: string): Pro
 
 /**
  * A synchronous ingestion that failed after staging: its chunks, its document, then its original
- * unless another document holds the same bytes.
+ * unless another document, or an upload waiting to be processed, holds the same bytes.
  */
 async function discardStaged(db: Database, staged: { blob: string; documentId?: string }): Promise<void> {
   if (staged.documentId !== undefined) {
@@ -610,7 +613,8 @@ async function discardStaged(db: Database, staged: { blob: string; documentId?: 
     await db.query(`DELETE FROM documents WHERE id = $1 AND status = 'PROCESSING'`, [staged.documentId]);
   }
   await db.query(
-    'DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM documents WHERE original_sha256 = $1)',
+    `DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM documents WHERE original_sha256 = $1)
+       AND NOT EXISTS (SELECT 1 FROM uploads WHERE sha256 = $1 AND status = 'UPLOADED')`,
     [staged.blob],
   );
 }

@@ -96,15 +96,20 @@ function withExtras(block: Block, extras: BlockExtras): Block {
   return block;
 }
 
+/** A character that shows: neither white space nor an invisible format character (category Cf). */
+const VISIBLE = /[^\s\p{Cf}]/u;
+
 /**
- * Re-cleans every block of a parsed document (NFC, LF, trimmed) and drops blocks left empty, so
- * whatever a parser produced, the stored text follows the hashing rules (DESIGN §5).
+ * Re-cleans every block of a parsed document (NFC, LF, trimmed) and drops blocks with nothing
+ * visible left, so whatever a parser produced, the stored text follows the hashing rules
+ * (docs/certificate.md).
  */
 export function normalizeBlocks(blocks: readonly Block[]): Block[] {
   const result: Block[] = [];
   for (const block of blocks) {
     const text = cleanText(block.text, block.kind);
-    if (text === '') continue;
+    // Nothing visible: only spaces and format characters (zero-width, joiners, tags).
+    if (!VISIBLE.test(text)) continue;
     const copy: Block = { ...block, text, section_path: block.section_path.map((title) => cleanText(title)) };
     if (copy.html !== undefined) copy.html = copy.html.normalize('NFC');
     result.push(copy);

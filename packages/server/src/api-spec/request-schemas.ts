@@ -15,6 +15,11 @@ const collection = z
 const fiscalYear = z.number().int().min(1900).max(2200);
 const nonEmpty = (max: number) => text(max).refine((value) => value.trim().length > 0, 'must not be empty');
 
+/** A text per interface language (`id`, `en`), each optional. */
+function localizedText(max: number) {
+  return z.object({ id: nonEmpty(max).nullish(), en: nonEmpty(max).nullish() });
+}
+
 /** A whole number in a query string. */
 const integerString = (min: number, max: number) =>
   z
@@ -60,6 +65,14 @@ export const createCollectionBody = z.object({
     .max(500)
     .nullish()
     .describe('The folder of the stored document paths the base URL serves (e.g. "docs"); default all'),
+  title: localizedText(120)
+    .nullish()
+    .describe('A human name per interface language, e.g. {"en": "Traffic law"}'),
+  description: localizedText(300).nullish().describe('One line on what the collection holds, per language'),
+  examples: z
+    .object({ id: z.array(text(300)).max(5).nullish(), en: z.array(text(300)).max(5).nullish() })
+    .nullish()
+    .describe('Up to 5 example questions per interface language, shown as a first step in the chat'),
 });
 
 /** `POST /api/v1/uploads`: the metadata of a large file whose bytes follow by PUT. */

@@ -89,6 +89,9 @@ export const workspaceInfoSchema = z
 export const keyListSchema = z.object({ items: z.array(apiKeySchema) });
 export const keyRecordSchema = z.object({ record: apiKeySchema });
 
+/** A text per interface language; a language without one is absent. */
+const localizedText = z.object({ id: z.string().optional(), en: z.string().optional() });
+
 export const collectionInfoSchema = z
   .object({
     name: z.string(),
@@ -96,6 +99,11 @@ export const collectionInfoSchema = z
     public: z.boolean(),
     domain: z.string(),
     base_url: z.string().nullable().describe('The site citations link to, or null'),
+    title: localizedText.describe('A human name per interface language; empty when unset (show `name`)'),
+    description: localizedText.describe('One line on what the collection holds, per interface language'),
+    examples: z
+      .object({ id: z.array(z.string()).optional(), en: z.array(z.string()).optional() })
+      .describe('Example questions per interface language (the chat offers them as a first step)'),
     documents: z.number().int(),
     embedding: z.object({ provider: z.string(), model: z.string(), dimensions: z.number().int() }),
   })

@@ -240,6 +240,13 @@ describe('a developer with an API key', () => {
     await expect(acme.processUpload(created.upload.id)).rejects.toMatchObject({ status: 409 });
     const put = await acme.putUploadContent(created.upload_url, markdown);
     expect(put.upload).toMatchObject({ status: 'UPLOADED', size: markdown.length });
+    // The bytes sit in the blob store in parts, never as one bytea value in the upload's row.
+    const stored = await test.engine.db.query<{ inline: boolean; parts: number }>(
+      `SELECT u.bytes IS NOT NULL AS inline, (SELECT count(*)::int FROM blob_parts p WHERE p.sha256 = u.sha256) AS parts
+         FROM uploads u WHERE u.id = $1`,
+      [created.upload.id],
+    );
+    expect(stored.rows[0]).toEqual({ inline: false, parts: 1 });
     // The URL is single-use.
     await expect(acme.putUploadContent(created.upload_url, markdown)).rejects.toMatchObject({ status: 409 });
     const accepted = await acme.processUpload(created.upload.id);
@@ -300,6 +307,38 @@ describe('a developer with an API key', () => {
     // The URL is part of the signed certificate: the server's own verification passes.
     const verification = await acme.verify(chat.bundle);
     expect(verification.verdict, JSON.stringify(verification.codes)).toBe('verified');
+  });
+
+  it('creates a collection with a title, description and example questions per language', async () => {
+    const collection = await acme.createCollection({
+      name: 'budget-notes',
+      language: 'id',
+      title: { id: 'Catatan anggaran', en: 'Budget notes' },
+      description: { en: 'Notes on the budget.' },
+      examples: { id: ['Berapa defisitnya?'] },
+    });
+    expect(collection).toMatchObject({
+      title: { id: 'Catatan anggaran', en: 'Budget notes' },
+      description: { en: 'Notes on the budget.' },
+      examples: { id: ['Berapa defisitnya?'] },
+    });
+    const listed = (await acme.listCollections()).find((item) => item.name === 'budget-notes');
+    expect(listed?.title.en).toBe('Budget notes');
+    // Without them the fields are empty objects (a client shows the name).
+    expect((await acme.listCollections()).find((item) => item.name === 'handbook')).toMatchObject({
+      title: {},
+      description: {},
+      examples: {},
+    });
+    // An unknown language or six examples are refused before anything is created.
+    await expect(
+      acme.createCollection({
+        name: 'too-many',
+        language: 'en',
+        examples: { en: ['a?', 'b?', 'c?', 'd?', 'e?', 'f?'] },
+      }),
+    ).rejects.toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect((await acme.listCollections()).map((item) => item.name)).not.toContain('too-many');
   });
 
   it('refuses a collection whose base URL is not http(s): INVALID_BASE_URL, nothing created', async () => {

@@ -7,6 +7,7 @@
 import {
   checkedProfile,
   collectionBaseUrl,
+  collectionPresentation,
   countTokens,
   createApiKey,
   createUpload,
@@ -125,6 +126,9 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
       ...(body.domain != null ? { domain: body.domain } : {}),
       ...(body.base_url != null ? { base_url: body.base_url } : {}),
       ...(body.base_url_folder != null ? { base_url_folder: body.base_url_folder } : {}),
+      ...(body.title != null ? { title: withoutNulls(body.title) } : {}),
+      ...(body.description != null ? { description: withoutNulls(body.description) } : {}),
+      ...(body.examples != null ? { examples: withoutNulls(body.examples) } : {}),
     });
     if (await engineCollection(engine, body.name, principal.workspace_id)) {
       throw new EngineError('CONFLICT', `Collection "${body.name}" already exists.`);
@@ -363,6 +367,15 @@ function submitted(result: SubmitResult) {
   return { document: result.document, job: publicJob(result.job), deduplicated: result.deduplicated };
 }
 
+/** `{id: "…", en: null}` → `{id: "…"}`: null counts as absent. */
+function withoutNulls<T>(value: Record<string, T | null | undefined>): Record<string, T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, T] => entry[1] !== null && entry[1] !== undefined,
+    ),
+  );
+}
+
 export function collectionInfo(collection: {
   name: string;
   language: string;
@@ -379,6 +392,7 @@ export function collectionInfo(collection: {
     public: collection.profile['public'] === true,
     domain: typeof domain === 'string' ? domain : null,
     base_url: collectionBaseUrl(collection),
+    ...collectionPresentation(collection),
     documents: collection.documents,
     embedding: {
       provider: collection.embedding_provider,

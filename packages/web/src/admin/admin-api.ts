@@ -28,6 +28,7 @@ export interface AdminSession {
 export type DocumentType = 'APBN' | 'APBD' | 'other';
 export const DOCUMENT_TYPES: readonly DocumentType[] = ['APBN', 'APBD', 'other'];
 export const DOCUMENT_STATUSES = ['READY', 'ARCHIVED', 'PROCESSING', 'PENDING', 'FAILED'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 export interface DocumentAnchor {
   chain_id: number;

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { useT } from '../app.js';
+import { errorText, type Failure } from '../error-text.js';
 import type { MessageKey } from '../i18n.js';
 
 export interface AdminTableProps {
@@ -12,8 +13,8 @@ export interface AdminTableProps {
   testId: string;
   caption: MessageKey;
   columns: readonly MessageKey[];
-  /** What failed while loading, with the message saying so ({code} and {message} are filled in). */
-  loadError: { code: string; message: string } | undefined;
+  /** What failed while loading, with the message saying so ({code} and, translated, {message}). */
+  loadError: Failure | undefined;
   failedMessage: MessageKey;
   /** True while the first page is still loading (nothing to show yet). */
   loading: boolean;
@@ -22,12 +23,15 @@ export interface AdminTableProps {
 }
 
 export function AdminTable(props: AdminTableProps) {
-  const { t } = useT();
+  const { t, lang } = useT();
   return (
     <>
       {props.loadError && (
         <p className="error" role="alert">
-          {t(props.failedMessage, { code: props.loadError.code, message: props.loadError.message })}
+          {t(props.failedMessage, {
+            code: props.loadError.code,
+            message: errorText(props.loadError, lang, t),
+          })}
         </p>
       )}
       {props.loading && !props.loadError && <p className="muted">{t(props.loadingMessage)}</p>}

@@ -1,7 +1,10 @@
 /** The documents table: filters, paging, archive / restore / delete (with a confirmation dialog). */
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useT } from '../app.js';
+import { errorText } from '../error-text.js';
+import { formatNumber } from '../format.js';
 import type { MessageKey } from '../i18n.js';
+import { ShortHash } from '../short-hash.js';
 import {
   AdminApiError,
   type AdminDocument,
@@ -9,6 +12,7 @@ import {
   DOCUMENT_STATUSES,
   type DocumentFilters,
   type DocumentPage,
+  type DocumentStatus,
   deleteDocument,
   listDocuments,
   setArchived,
@@ -16,10 +20,22 @@ import {
 import { AdminTable } from './admin-table.js';
 import { useConfirmDialog } from './confirm-dialog.js';
 import { DocumentTypeOptions, Field, YearInput } from './fields.js';
-import { shortHash } from './notices.js';
 import { useToast } from './toasts.js';
 
 export const PAGE_SIZE = 20;
+
+/** A document status as the page's language says it (the filter and the table). */
+const STATUS_KEYS: Record<DocumentStatus, MessageKey> = {
+  READY: 'admin.status.READY',
+  ARCHIVED: 'admin.status.ARCHIVED',
+  PROCESSING: 'admin.status.PROCESSING',
+  PENDING: 'admin.status.PENDING',
+  FAILED: 'admin.status.FAILED',
+};
+
+function statusKey(status: string): MessageKey | undefined {
+  return Object.hasOwn(STATUS_KEYS, status) ? STATUS_KEYS[status as DocumentStatus] : undefined;
+}
 
 const ANCHOR_KEYS: Record<string, MessageKey> = {
   PENDING_ANCHOR: 'admin.anchor.PENDING_ANCHOR',
@@ -45,7 +61,7 @@ export function DocumentsTable(props: {
   refreshKey: number;
   onUnauthorized: (error: AdminApiError) => void;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const toast = useToast();
   const ids = useId();
   const { session, onUnauthorized } = props;
@@ -113,13 +129,13 @@ export function DocumentsTable(props: {
           onUnauthorized(failure);
           return;
         }
-        toast('error', t('admin.actionFailed', { code: failure.code, message: failure.message }));
+        toast('error', t('admin.actionFailed', { code: failure.code, message: errorText(failure, lang, t) }));
       } finally {
         setBusyId(undefined);
         setReload((value) => value + 1);
       }
     },
-    [session, toast, t, onUnauthorized],
+    [session, toast, t, lang, onUnauthorized],
   );
 
   const askDelete = (document: AdminDocument, trigger: HTMLElement) => confirmation.ask(document, trigger);
@@ -137,7 +153,7 @@ export function DocumentsTable(props: {
   return (
     <section className="admin-card" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>{t('admin.documents.title')}</h2>
-      <fieldset className="filters">
+      <fieldset className="filters document-filters">
         <legend>{t('admin.filter.title')}</legend>
         <Field id={`${ids}-collection`} label={t('admin.filter.collection')}>
           <select
@@ -185,7 +201,7 @@ export function DocumentsTable(props: {
             <option value="">{t('admin.filter.all')}</option>
             {DOCUMENT_STATUSES.map((value) => (
               <option key={value} value={value}>
-                {value}
+                {t(STATUS_KEYS[value])}
               </option>
             ))}
           </select>
@@ -233,7 +249,11 @@ export function DocumentsTable(props: {
           {t('admin.page.prev')}
         </button>
         <span data-testid="page-info" aria-live="polite">
-          {t('admin.page.info', { page: current, pages, total })}
+          {t('admin.page.info', {
+            page: formatNumber(current, lang),
+            pages: formatNumber(pages, lang),
+            total: formatNumber(total, lang),
+          })}
         </span>
         <button
           type="button"
@@ -289,9 +309,10 @@ function DocumentRow(props: {
   onRestore: () => void;
   onDelete: (trigger: HTMLElement) => void;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const { document } = props;
   const title = document.title || document.filename;
+  const status = statusKey(document.status);
   const anchorKey = ANCHOR_KEYS[document.anchor_state];
   const explorer = safeUrl(document.anchor?.explorer_url);
   const meta = [document.collection, document.document_type, document.fiscal_year]
@@ -312,35 +333,35 @@ function DocumentRow(props: {
         </div>
       </td>
       <td data-label={t('admin.column.status')}>
-        <span className={`status status-${document.status.toLowerCase()}`}>{document.status}</span>
+        <span className={`status status-${document.status.toLowerCase()}`} data-testid="document-status">
+          {status ? t(status) : document.status}
+        </span>
       </td>
       <td className="number" data-label={t('admin.column.chunks')}>
-        {document.chunk_count}
+        {formatNumber(document.chunk_count, lang)}
       </td>
       <td data-label={t('admin.column.root')}>
-        {document.root ? <code title={document.root}>{shortHash(document.root)}</code> : '—'}
+        {document.root ? (
+          <ShortHash value={document.root} label={t('admin.rootLabel')} testId="document-root" />
+        ) : (
+          '—'
+        )}
       </td>
       <td data-label={t('admin.column.anchor')}>
         <div>
           <span className={`anchor anchor-${document.anchor_state.toLowerCase()}`}>
             {anchorKey ? t(anchorKey) : document.anchor_state}
           </span>
-          {document.anchor &&
-            (explorer ? (
-              <a
-                className="tx break"
+          {document.anchor && (
+            <span className="tx" title={t('admin.anchor.tx', { chain: document.anchor.chain_id })}>
+              <ShortHash
+                value={document.anchor.tx_hash}
+                label={t('admin.txLabel')}
                 href={explorer}
-                target="_blank"
-                rel="noopener noreferrer"
-                title={t('admin.anchor.tx', { chain: document.anchor.chain_id })}
-              >
-                {shortHash(document.anchor.tx_hash, 14)}
-              </a>
-            ) : (
-              <code className="tx break" title={t('admin.anchor.tx', { chain: document.anchor.chain_id })}>
-                {document.anchor.tx_hash}
-              </code>
-            ))}
+                testId="document-tx"
+              />
+            </span>
+          )}
         </div>
       </td>
       <td data-label={t('admin.column.actions')}>

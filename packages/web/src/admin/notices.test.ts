@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AdminApiError, adminError } from './admin-api.js';
-import { formatBytes, loginNotice, shortHash } from './notices.js';
+import { loginNotice } from './notices.js';
 
 function reply(status: number, code: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error: { code, message: `${code} happened` } }), {
@@ -37,13 +37,5 @@ describe('admin notices', () => {
     expect(loginNotice(await adminError(reply(500, 'INTERNAL')))).toEqual({ key: 'admin.login.serverError' });
     expect(loginNotice(new AdminApiError('NETWORK', 'down'))).toEqual({ key: 'admin.login.serverError' });
     expect(loginNotice(new TypeError('x'))).toEqual({ key: 'admin.login.serverError' });
-  });
-
-  it('shortens hashes and formats sizes', () => {
-    expect(shortHash('0123456789abcdef')).toBe('0123456789…');
-    expect(shortHash('0123456789a')).toBe('0123456789a');
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(24_607)).toBe('24.0 KB');
-    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
   });
 });

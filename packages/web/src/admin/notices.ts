@@ -21,14 +21,3 @@ export function loginNotice(error: unknown): LoginNotice {
   }
   return { key: 'admin.login.serverError' };
 }
-
-/** `abcdef…` — enough of a hex value to recognise it; the full value goes in a title. */
-export function shortHash(value: string, keep = 10): string {
-  return value.length > keep + 1 ? `${value.slice(0, keep)}…` : value;
-}
-
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / 1024 / 1024).toFixed(1)} MB`;
-}

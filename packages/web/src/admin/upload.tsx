@@ -1,6 +1,8 @@
 /** Upload form: a drop zone around a real file input, the budget metadata, and live ingest progress. */
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { useT } from '../app.js';
+import { errorText } from '../error-text.js';
+import { formatBytes } from '../format.js';
 import type { MessageKey } from '../i18n.js';
 import {
   AdminApiError,
@@ -11,7 +13,6 @@ import {
   uploadDocument,
 } from './admin-api.js';
 import { DocumentTypeOptions, Field, YearInput } from './fields.js';
-import { formatBytes } from './notices.js';
 import { useToast } from './toasts.js';
 
 type UploadState = 'idle' | 'running' | 'done' | 'error';
@@ -33,7 +34,7 @@ export function UploadForm(props: {
   onUploaded: (document: AdminDocument) => void;
   onUnauthorized: (error: AdminApiError) => void;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const toast = useToast();
   const ids = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -89,7 +90,7 @@ export function UploadForm(props: {
         props.onUnauthorized(failure);
         return;
       }
-      toast('error', t('admin.upload.failed', { code: failure.code, message: failure.message }));
+      toast('error', t('admin.upload.failed', { code: failure.code, message: errorText(failure, lang, t) }));
     }
   };
 
@@ -122,16 +123,20 @@ export function UploadForm(props: {
             <input
               ref={fileInput}
               id={`${ids}-file`}
+              className="visually-hidden file-input"
               data-testid="upload-file"
               type="file"
               accept=".pdf,.docx,.md,.markdown,.html,.htm,.txt,application/pdf,text/plain,text/markdown,text/html"
               disabled={running}
               onChange={(event) => setFile(event.target.files?.[0])}
             />
+            <span className="button secondary file-button" aria-hidden="true">
+              {t('admin.upload.choose')}
+            </span>
           </Field>
           <p className="muted" aria-live="polite">
             {file
-              ? t('admin.upload.selected', { name: file.name, size: formatBytes(file.size) })
+              ? t('admin.upload.selected', { name: file.name, size: formatBytes(file.size, lang) })
               : t('admin.upload.none')}
           </p>
         </div>

@@ -5,7 +5,8 @@
  */
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../app.js';
-import type { Lang } from '../i18n.js';
+import { errorText } from '../error-text.js';
+import { formatNumber, formatTimestamp } from '../format.js';
 import {
   AdminApiError,
   type AdminSession,
@@ -27,16 +28,6 @@ import { useToast } from './toasts.js';
 
 function asAdminError(error: unknown): AdminApiError {
   return error instanceof AdminApiError ? error : new AdminApiError('NETWORK', String(error));
-}
-
-/** A database timestamp (`2025-01-02 03:04:05.678+00`) as a local date and time; unparsable ones as given. */
-export function formatTimestamp(value: string, lang: Lang): string {
-  const date = new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
-  if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat(lang === 'id' ? 'id-ID' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(date);
 }
 
 export function WorkspacesSection(props: {
@@ -90,7 +81,8 @@ export function WorkspacesSection(props: {
     } catch (error) {
       const failure = asAdminError(error);
       if (failure.status === 401) onUnauthorized(failure);
-      else toast('error', t('admin.actionFailed', { code: failure.code, message: failure.message }));
+      else
+        toast('error', t('admin.actionFailed', { code: failure.code, message: errorText(failure, lang, t) }));
     } finally {
       setCreating(false);
     }
@@ -149,10 +141,10 @@ export function WorkspacesSection(props: {
               <code className="document-meta muted break">{workspace.id}</code>
             </td>
             <td className="number" data-label={t('admin.workspaces.column.documents')}>
-              {workspace.documents}
+              {formatNumber(workspace.documents, lang)}
             </td>
             <td className="number" data-label={t('admin.workspaces.column.keys')}>
-              {workspace.keys}
+              {formatNumber(workspace.keys, lang)}
             </td>
             <td data-label={t('admin.workspaces.column.created')}>
               {formatTimestamp(workspace.created_at, lang)}
@@ -236,7 +228,8 @@ function KeysPanel(props: {
   const fail = (error: unknown) => {
     const failure = asAdminError(error);
     if (failure.status === 401) onUnauthorized(failure);
-    else toast('error', t('admin.actionFailed', { code: failure.code, message: failure.message }));
+    else
+      toast('error', t('admin.actionFailed', { code: failure.code, message: errorText(failure, lang, t) }));
   };
 
   const toggleScope = (scope: ApiKeyScope, checked: boolean) => {
