@@ -292,6 +292,7 @@ describe('chat, certificates and the log', () => {
     expect(first['found']).toBe(true);
     expect(first['answer']).toContain('Rp500.000,00');
     expect(first['results'][0]).toHaveProperty('snippet');
+    expect(first['results'][0]['kind']).toBe('text');
     expect(first['results'][0]).not.toHaveProperty('proof_path');
 
     const verification = await call('POST', '/api/v1/verify', first['bundle']);

@@ -329,6 +329,8 @@ function summarizeResult(result: RetrievedChunk) {
     document_id: result.document_id,
     score: result.score,
     rank: result.rank,
+    // `code`: the chunk is a code block, whose quoted text a client shows as code (lines kept).
+    kind: result.kind,
     // The document's media type tells a client whether its text may be read as Markdown.
     citation: { ...result.citation, mime: result.document.mime },
     snippet: head(result.text, SNIPPET_LENGTH),

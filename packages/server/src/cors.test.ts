@@ -76,6 +76,7 @@ describe('CORS middleware (real engine)', () => {
     webRoot = mkdtempSync(path.join(tmpdir(), 'saksi-cors-web-'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>x</title>');
     writeFileSync(path.join(webRoot, 'widget.js'), '(()=>{})();');
+    writeFileSync(path.join(webRoot, 'widget-verify.js'), '(()=>{})();');
     app = createApp(test.engine, { webRoot });
   });
   afterAll(async () => {
@@ -142,11 +143,13 @@ describe('CORS middleware (real engine)', () => {
     }
   });
 
-  it('serves /widget.js for any page, with a cache header', async () => {
-    const response = await app.request('/widget.js');
-    expect(response.status).toBe(200);
-    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-    expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
-    expect(response.headers.get('content-type')).toMatch(/javascript/);
+  it('serves /widget.js and its verifier for any page, with a cache header', async () => {
+    for (const script of ['/widget.js', '/widget-verify.js']) {
+      const response = await app.request(script);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
+      expect(response.headers.get('content-type')).toMatch(/javascript/);
+    }
   });
 });

@@ -4,7 +4,8 @@
  * and the trusted keys — and nothing else (never the admin or upload routes). An allowed origin is
  * echoed exactly (with `Vary: Origin`); any other origin gets no CORS header, so its browser refuses
  * the response. `*` allows every origin (unsafe: any site can spend this server's resources and
- * show its answers). `/widget.js` itself may be loaded by any page.
+ * show its answers). `/widget.js` and the verifier it loads (`/widget-verify.js`) may be loaded by
+ * any page.
  */
 import type { MiddlewareHandler } from 'hono';
 
@@ -30,12 +31,14 @@ const ALLOW_HEADERS = 'content-type, accept, authorization, x-api-key';
 const PREFLIGHT_MAX_AGE = '600';
 /** `/widget.js`: an hour in caches (the file name is not hashed, so not immutable). */
 const WIDGET_CACHE = 'public, max-age=3600';
+/** The widget's script and the verifier it loads when an answer arrives: any page may load them. */
+const WIDGET_SCRIPTS = new Set(['/widget.js', '/widget-verify.js']);
 
 /** The CORS middleware; `allowed` comes from `SaksiConfig.allowedOrigins`. */
 export function cors(allowed: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
     const pathname = c.req.path;
-    if (pathname === '/widget.js') {
+    if (WIDGET_SCRIPTS.has(pathname)) {
       await next();
       if (c.res.status === 200) {
         c.header('Cross-Origin-Resource-Policy', 'cross-origin');

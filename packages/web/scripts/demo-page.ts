@@ -153,7 +153,7 @@ article { border-bottom: 1px solid #d8d8d0; padding-bottom: 24px; }
 .path { font: 13px system-ui, sans-serif; color: #5a5f66; margin-top: 28px; }
 h2 { font-family: system-ui, sans-serif; font-size: 30px; margin: 8px 0 14px; }
 h3, h4, h5 { font-family: system-ui, sans-serif; }
-pre { background: #272b33; color: #f0f0f0; padding: 12px; overflow-x: auto; border-radius: 6px; font-size: 14px; }
+pre { background: #272b33; color: #f0f0f0; padding: 12px; white-space: pre-wrap; overflow-wrap: anywhere; border-radius: 6px; font-size: 14px; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; }
 p code, li code { background: #ecebf3; padding: 1px 4px; border-radius: 4px; }
 a { color: #5b2e9e; }

@@ -36,6 +36,7 @@ import {
   answerBlocks,
   citationHref,
   citedChunks,
+  codeChunks,
   formatCitation,
   highlightSegments,
   markdownDocuments,
@@ -618,7 +619,13 @@ function AssistantMessage(props: {
   const contextOf = new Map(results.map((result) => [result.chunk_id, result.context]));
   const sourcesId = `sources-${message.id}`;
   const blocks = useMemo(
-    () => answerBlocks(message.text, bundle, markdownDocuments(message.results ?? [])),
+    () =>
+      answerBlocks(
+        message.text,
+        bundle,
+        markdownDocuments(message.results ?? []),
+        codeChunks(message.results ?? []),
+      ),
     [message.text, bundle, message.results],
   );
 
@@ -784,6 +791,12 @@ function renderBlocks(blocks: readonly Block[]): ReactNode[] {
   return blocks.map((block, index) => {
     const key = `b${index}`;
     if (block.kind === 'paragraph') return <p key={key}>{renderInline(block.children, key)}</p>;
+    if (block.kind === 'code')
+      return (
+        <pre key={key} className="code-block">
+          <code>{block.text}</code>
+        </pre>
+      );
     const items = block.items.map((item, n) => (
       // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
       <li key={n}>{renderInline(item, `${key}.${n}`)}</li>

@@ -33,6 +33,7 @@ function serialize(blocks: readonly Block[]): string {
   return blocks
     .map((block) => {
       if (block.kind === 'paragraph') return `<p>${inline(block.children)}</p>`;
+      if (block.kind === 'code') return `<pre><code>${text(block.text)}</code></pre>`;
       const tag = block.ordered ? 'ol' : 'ul';
       return `<${tag}>${block.items.map((item) => `<li>${inline(item)}</li>`).join('')}</${tag}>`;
     })
@@ -117,6 +118,48 @@ describe('parseMarkdown', () => {
     expect(html('a ` b [1]')).toBe('<p>a ` b <sup>[1]</sup></p>');
   });
 
+  it('keeps the lines of a fenced code block, with nothing inside read as syntax', () => {
+    const source = [
+      'Buat store:',
+      '```js',
+      'const store = createStore(reducer)',
+      '  // [1] **x** <b>',
+      '',
+      `  ${EVIL}`,
+      '```',
+      'Lalu [1].',
+    ].join('\n');
+    expect(parseMarkdown(source, { allowLink: () => true })).toEqual([
+      { kind: 'paragraph', children: [{ kind: 'text', text: 'Buat store:' }] },
+      {
+        kind: 'code',
+        language: 'js',
+        text: `const store = createStore(reducer)\n  // [1] **x** <b>\n\n  ${EVIL}`,
+      },
+      {
+        kind: 'paragraph',
+        children: [
+          { kind: 'text', text: 'Lalu ' },
+          { kind: 'cite', n: 1 },
+          { kind: 'text', text: '.' },
+        ],
+      },
+    ]);
+  });
+
+  it('closes a fence only with the same character at least as long; an unclosed one runs to the end', () => {
+    expect(parseMarkdown('~~~~\n```\n~~~\nstill code\n~~~~~\nafter')).toEqual([
+      { kind: 'code', text: '```\n~~~\nstill code' },
+      { kind: 'paragraph', children: [{ kind: 'text', text: 'after' }] },
+    ]);
+    expect(parseMarkdown('- item\n  ```\n  two\n    four')).toEqual([
+      { kind: 'list', ordered: false, items: [[{ kind: 'text', text: 'item' }]] },
+      { kind: 'code', text: 'two\n  four' },
+    ]);
+    // Backticks in the info string: not a fence, a code span.
+    expect(html('``` a ` b')).toBe('<p>``` a ` b</p>');
+  });
+
   it('reads backslash escapes as the character', () => {
     expect(html('\\[1\\] \\*\\*x\\*\\* \\[a\\](https://redux.js.org/api/store)', cited)).toBe(
       '<p>[1] **x** [a](https://redux.js.org/api/store)</p>',
@@ -138,7 +181,7 @@ describe('parseMarkdown', () => {
 
 describe('escapeMarkdown', () => {
   it('reads back as exactly the text: no marker, link, bold, code, heading or list', () => {
-    const text = `# Judul\n- butir\n+ butir\n1. satu\n2) dua\n${EVIL} [1] **x** \`kode\` \\ akhir`;
+    const text = `# Judul\n- butir\n+ butir\n1. satu\n2) dua\n\`\`\`js\n~~~\n${EVIL} [1] **x** \`kode\` \\ akhir`;
     const blocks = parseMarkdown(escapeMarkdown(text), { allowLink: () => true });
     expect(blocks).toEqual([
       {

@@ -3,8 +3,9 @@
  * DOM, no React), which the chat renders as React elements and the widget as DOM nodes — text
  * always goes in as text, so `<script>` or any other HTML shows as the characters it is.
  *
- * Supported: paragraphs, line breaks, `-`/`*`/`1.` lists, `**bold**`, code spans (their content is
- * literal), backslash escapes, `[n]` citation markers, and links. A link is made only when the
+ * Supported: paragraphs, line breaks, `-`/`*`/`1.` lists, fenced code blocks (``` or ~~~; their lines
+ * literal and kept), `**bold**`, code spans (their content is literal), backslash escapes, `[n]`
+ * citation markers, and links. A link is made only when the
  * caller's link policy accepts its target (an absolute http(s) URL); every other link, and every
  * image, is shown as its text followed by its full address in parentheses: nothing loads and no text
  * hides a target. Bidirectional override and isolate controls are removed so text cannot be visually
@@ -24,7 +25,9 @@ export type Inline =
 
 export type Block =
   | { kind: 'paragraph'; children: Inline[] }
-  | { kind: 'list'; ordered: boolean; items: Inline[][] };
+  | { kind: 'list'; ordered: boolean; items: Inline[][] }
+  /** A fenced code block: its lines exactly as written (nothing inside is syntax). */
+  | { kind: 'code'; text: string; language?: string };
 
 export interface MarkdownOptions {
   /**
@@ -37,6 +40,8 @@ export interface MarkdownOptions {
 /** U+202A–U+202E (embeddings, overrides) and U+2066–U+2069 (isolates): text could be shown reversed. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 const LIST_ITEM = /^\s{0,3}(?:[-*+]|(\d{1,9})[.)])\s+(.*)$/;
+/** CommonMark §4.5: an opening code fence — up to 3 spaces, 3+ backticks (info without one) or tildes. */
+const FENCE = /^( {0,3})(`{3,}(?=[^`]*$)|~{3,})[ \t]*(\S*)/;
 /** CommonMark §2.4: any ASCII punctuation character may be backslash-escaped. */
 const ESCAPABLE = /[!-/:-@[-`{-~]/;
 
@@ -47,9 +52,9 @@ export function stripBidiControls(text: string): string {
 
 /**
  * `text` as Markdown that reads back as exactly `text`: backslashes, backticks, `*`, `[`, `]` are
- * escaped everywhere, and what would start a heading or list at the start of a line (`#`, `-`, `+`,
- * `1.`, `1)`) too — unless `keepLists`, which leaves list markers at line starts alone (for the text
- * of a Markdown document, whose lists are lists). Line breaks stay line breaks.
+ * escaped everywhere, and what would start a heading, list or code fence at the start of a line (`#`,
+ * `-`, `+`, `1.`, `1)`, `~`) too — unless `keepLists`, which leaves list markers at line starts alone
+ * (for the text of a Markdown document, whose lists are lists). Line breaks stay line breaks.
  */
 export function escapeMarkdown(text: string, options: { keepLists?: boolean } = {}): string {
   const keepLists = options.keepLists === true;
@@ -62,6 +67,8 @@ export function escapeMarkdown(text: string, options: { keepLists?: boolean } = 
         .slice(marker.length)
         .replace(/[\\`*[\]]/g, '\\$&')
         .replace(/^([ \t]*)([-+#])/, list ? '$1$2' : '$1\\$2')
+        // A line of ~~~ would open a code fence (a run of ``` is escaped above).
+        .replace(/^([ \t]*)~/, '$1\\~')
         .replace(/^([ \t]*\d{1,9})([.)])/, list ? '$1$2' : '$1\\$2');
       return marker + rest;
     })
@@ -95,7 +102,17 @@ export function parseMarkdown(source: string, options: MarkdownOptions = {}): Bl
       list = undefined;
     }
   };
-  for (const raw of lines) {
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index] ?? '';
+    const fence = FENCE.exec(raw);
+    if (fence) {
+      flushParagraph();
+      flushList();
+      const code = readFence(lines, index, fence);
+      blocks.push(code.block);
+      index = code.last;
+      continue;
+    }
     const line = raw.replace(/^\s{0,3}#{1,6}\s+/, '');
     if (line.trim() === '') {
       flushParagraph();
@@ -121,6 +138,33 @@ export function parseMarkdown(source: string, options: MarkdownOptions = {}): Bl
   flushParagraph();
   flushList();
   return blocks;
+}
+
+/**
+ * The fenced code block opened at `lines[start]`: up to the closing fence (the same character, at
+ * least as long, up to 3 spaces before, nothing after) or the end of the text; the opening fence's
+ * indentation is taken off each line (CommonMark §4.5). `last` is the index of its last line.
+ */
+function readFence(
+  lines: readonly string[],
+  start: number,
+  fence: RegExpExecArray,
+): { block: Block; last: number } {
+  const indent = fence[1]?.length ?? 0;
+  const marker = fence[2] ?? '```';
+  const closing = new RegExp(`^ {0,3}${marker.charAt(0) === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+  const body: string[] = [];
+  let index = start + 1;
+  while (index < lines.length && !closing.test(lines[index] ?? '')) {
+    const line = lines[index] ?? '';
+    body.push(line.slice(Math.min(indent, /^ */.exec(line)?.[0].length ?? 0)));
+    index++;
+  }
+  const language = fence[3] ?? '';
+  return {
+    block: { kind: 'code', text: body.join('\n'), ...(language !== '' ? { language } : {}) },
+    last: Math.min(index, lines.length - 1),
+  };
 }
 
 /**

@@ -9,9 +9,12 @@ import {
 import { describe, expect, it } from 'vitest';
 import { type Inline, parseMarkdown } from './markdown.js';
 import {
+  answerBlocks,
   answerMarkdown,
   citationHref,
   citedLinkPolicy,
+  codeChunks,
+  codeMarkdown,
   explorerTxUrl,
   formatCitation,
   highlightSegments,
@@ -165,7 +168,10 @@ function read(bundle: { certificate: Certificate }, markdown: ReadonlySet<string
       node.kind === 'bold' || node.kind === 'link' ? [node, ...flatten(node.children)] : [node],
     );
   return parseMarkdown(answerMarkdown(bundle, markdown), { allowLink: citedLinkPolicy(bundle) }).flatMap(
-    (block) => flatten(block.kind === 'paragraph' ? block.children : block.items.flat()),
+    (block) =>
+      block.kind === 'code'
+        ? [{ kind: 'code', text: block.text }]
+        : flatten(block.kind === 'paragraph' ? block.children : block.items.flat()),
   );
 }
 const textOf = (nodes: readonly Inline[]) =>
@@ -300,6 +306,64 @@ describe('answerMarkdown', () => {
     expect(markers(nodes)).toEqual([]);
     expect(links(nodes)).toEqual([]);
     expect(textOf(nodes)).toBe(`${notice} [2]`);
+  });
+});
+
+describe('code in answers', () => {
+  const code =
+    'const unsubscribe = store.subscribe(handleChange)\n  // `[1]` **x** [a](https://evil.example/)\nunsubscribe()';
+  const line = 'store.dispatch({ type: `x` })';
+  const answer = `Subscribe: ${code} [1] and ${line} [2]`;
+  const start = 'Subscribe: '.length;
+  const bundle = certify(answer, [
+    {
+      text: `${code} [1]`,
+      evidence: [{ document_id: 'doc_md', chunk_text: code, span_text: code, citation: { url: STORE } }],
+    },
+    {
+      text: `${line} [2]`,
+      evidence: [{ document_id: 'doc_md2', chunk_text: line, span_text: line }],
+    },
+  ]);
+  // certify() numbers each evidence's chunk `<document>-<index>`.
+  const codeIds = new Set(['doc_md-0', 'doc_md2-0']);
+
+  it('shows the text of a code chunk as a code block, lines kept and nothing inside read', () => {
+    expect(bundle.certificate.claims[0]?.answer_start).toBe(start);
+    const blocks = answerBlocks(answer, bundle, new Set(['doc_md', 'doc_md2']), codeIds);
+    expect(blocks.map((block) => block.kind)).toEqual(['paragraph', 'code', 'paragraph']);
+    expect(blocks[1]).toEqual({ kind: 'code', text: code });
+    const last = blocks[2];
+    expect(last?.kind === 'paragraph' ? last.children : []).toEqual([
+      { kind: 'text', text: ' ' },
+      { kind: 'cite', n: 1 },
+      { kind: 'text', text: ' and ' },
+      { kind: 'code', text: line },
+      { kind: 'text', text: ' ' },
+      { kind: 'cite', n: 2 },
+    ]);
+    // Without the chunk kinds it stays escaped text, as before.
+    expect(answerBlocks(answer, bundle).map((block) => block.kind)).toEqual(['paragraph']);
+  });
+
+  it('codeMarkdown: a backtick run longer than any in the code, spaces kept at the edges', () => {
+    for (const text of ['a ``` b', '`edge`', ' spaced ', 'x\n````\ny', 'plain'])
+      expect(
+        parseMarkdown(`p ${codeMarkdown(text)} q`).flatMap((block) =>
+          block.kind === 'code'
+            ? [block.text]
+            : block.kind === 'paragraph'
+              ? block.children.flatMap((node) => (node.kind === 'code' ? [node.text] : []))
+              : [],
+        ),
+        text,
+      ).toEqual([text]);
+  });
+
+  it('codeChunks names the retrieval results whose kind is code', () => {
+    expect(
+      codeChunks([{ chunk_id: 'a', kind: 'code' }, { chunk_id: 'b', kind: 'text' }, { kind: 'code' }, null]),
+    ).toEqual(new Set(['a']));
   });
 });
 

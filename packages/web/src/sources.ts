@@ -160,6 +160,22 @@ export function markdownDocuments(results: readonly unknown[]): Set<string> {
   return ids;
 }
 
+/** What the retrieval results' `kind` says of a chunk that is a code block. */
+const CODE_KIND = 'code';
+
+/**
+ * The ids of the chunks that are code blocks, from retrieval results carrying the chunk's `kind`
+ * (the chat's `retrieval` event). Their quoted text is shown as code, its lines kept.
+ */
+export function codeChunks(results: readonly unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of results) {
+    const result = item as { chunk_id?: unknown; kind?: unknown } | null;
+    if (typeof result?.chunk_id === 'string' && result.kind === CODE_KIND) ids.add(result.chunk_id);
+  }
+  return ids;
+}
+
 /**
  * Which links an answer may make: to the page of a document its claims cite — the citation's `url`,
  * with its heading anchor or without it. Every other address stays text (markdown.ts).
@@ -193,10 +209,11 @@ export function answerBlocks(
   text: string,
   bundle: Pick<Bundle, 'certificate'> | undefined,
   markdown: ReadonlySet<string> = new Set(),
+  code: ReadonlySet<string> = new Set(),
 ): Block[] {
   if (bundle !== undefined && typeof bundle?.certificate?.answer?.text === 'string') {
     try {
-      return parseMarkdown(answerMarkdown(bundle, markdown), { allowLink: citedLinkPolicy(bundle) });
+      return parseMarkdown(answerMarkdown(bundle, markdown, code), { allowLink: citedLinkPolicy(bundle) });
     } catch {
       // A malformed bundle: its answer is shown as plain text below, like one without a bundle.
     }
@@ -213,12 +230,15 @@ export function answerBlocks(
  *   are document text; the rest (the markers after a quote, a model's sentence) is the composer's.
  * Document text is escaped so it reads back literally — a "[1]" or a `[text](https://…)` in a
  * document is never a marker or a link — except that the lists of a Markdown document (`markdown`:
- * the ids of such documents) stay lists; text outside the claims (a refusal, the gaps between
- * claims) is escaped too. A claim whose offsets or parts do not add up is escaped whole.
+ * the ids of such documents) stay lists, and the text of a code block (`code`: the ids of such
+ * chunks) is code — a code span, or a fenced block when it has several lines; text outside the claims
+ * (a refusal, the gaps between claims) is escaped too. A claim whose offsets or parts do not add up
+ * is escaped whole.
  */
 export function answerMarkdown(
   bundle: Pick<Bundle, 'certificate'>,
   markdown: ReadonlySet<string> = new Set(),
+  code: ReadonlySet<string> = new Set(),
 ): string {
   const answer = typeof bundle.certificate?.answer?.text === 'string' ? bundle.certificate.answer.text : '';
   const points = Array.from(answer);
@@ -241,7 +261,7 @@ export function answerMarkdown(
     out +=
       pieces === undefined
         ? escapeMarkdown(text)
-        : pieces.map((piece) => pieceMarkdown(piece, markdown)).join('');
+        : pieces.map((piece) => pieceMarkdown(piece, markdown, code)).join('');
     cursor = end;
   }
   return out + escapeMarkdown(points.slice(cursor).join(''));
@@ -251,22 +271,40 @@ type Piece =
   /** Words of Saksi's own (template words, labels, differences): plain text. */
   | { kind: 'plain'; text: string }
   /** Text of a cited document. */
-  | { kind: 'document'; text: string; documentId: string }
+  | { kind: 'document'; text: string; documentId: string; chunkId: string }
   /** What the composer wrote: its markers, a model's sentence; read as Markdown. */
   | { kind: 'composer'; text: string }
   | { kind: 'marker'; n: number };
 
-function pieceMarkdown(piece: Piece, markdown: ReadonlySet<string>): string {
+function pieceMarkdown(piece: Piece, markdown: ReadonlySet<string>, code: ReadonlySet<string>): string {
   switch (piece.kind) {
     case 'plain':
       return escapeMarkdown(piece.text);
     case 'document':
+      if (code.has(piece.chunkId)) return codeMarkdown(piece.text);
       return escapeMarkdown(piece.text, { keepLists: markdown.has(piece.documentId) });
     case 'composer':
       return piece.text;
     case 'marker':
       return `[${piece.n}]`;
   }
+}
+
+/**
+ * `text` as literal code: a code span on one line, else a fenced block on lines of its own. The
+ * backtick run is longer than any in the text, so nothing in it closes the code early
+ * (CommonMark §6.1, §4.5).
+ */
+export function codeMarkdown(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (run) => run[0].length));
+  if (!text.includes('\n')) {
+    const ticks = '`'.repeat(longest + 1);
+    // A space either side keeps a backtick at the edge apart from the run; the reader takes them off.
+    const padded = text.trim() !== '' && (/^`|`$/.test(text) || /^ .* $/.test(text)) ? ` ${text} ` : text;
+    return `${ticks}${padded}${ticks}`;
+  }
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `\n${fence}\n${text}\n${fence}\n`;
 }
 
 /** A claim's text cut into pieces by who wrote them; undefined when they do not add up to the text. */
@@ -289,7 +327,7 @@ function compositionPieces(claim: Claim, evidence: readonly Evidence[]): Piece[]
     if ('span' in part) {
       const item = evidence[part.span];
       return item && typeof item.span?.text === 'string'
-        ? { kind: 'document', text: item.span.text, documentId: item.document_id }
+        ? { kind: 'document', text: item.span.text, documentId: item.document_id, chunkId: item.chunk_id }
         : undefined;
     }
     if ('cite' in part) {
@@ -323,14 +361,15 @@ function compositionPieces(claim: Claim, evidence: readonly Evidence[]): Piece[]
 
 /** The pieces of a quote or a model's sentence: its evidence spans where they occur, the rest the composer's. */
 function quotePieces(text: string, evidence: readonly Evidence[]): Piece[] {
-  const found: { start: number; end: number; documentId: string }[] = [];
+  const found: { start: number; end: number; documentId: string; chunkId: string }[] = [];
   for (const item of evidence) {
     const span = typeof item?.span?.text === 'string' ? item.span.text : '';
     if (span === '') continue;
     let at = text.indexOf(span);
     while (at >= 0 && found.some((other) => at < other.end && at + span.length > other.start))
       at = text.indexOf(span, at + 1);
-    if (at >= 0) found.push({ start: at, end: at + span.length, documentId: item.document_id });
+    if (at >= 0)
+      found.push({ start: at, end: at + span.length, documentId: item.document_id, chunkId: item.chunk_id });
   }
   found.sort((a, b) => a.start - b.start);
   const pieces: Piece[] = [];
@@ -341,6 +380,7 @@ function quotePieces(text: string, evidence: readonly Evidence[]): Piece[] {
       kind: 'document',
       text: text.slice(region.start, region.end),
       documentId: region.documentId,
+      chunkId: region.chunkId,
     });
     cursor = region.end;
   }

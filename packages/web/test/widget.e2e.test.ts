@@ -1,34 +1,38 @@
 /**
- * End-to-end tests of the embeddable widget (issue 5, items 6 and 7) in headless Chromium: a real
- * engine on PGlite with the `docs` collection ingested from Redux docs files, the real server serving
- * `packages/web/dist` (widget.js and the demo page /demo/docs/), and host pages on other origins
- * served by a tiny `node:http` server. The widget is driven through its `data-testid`s (Playwright
- * locators pierce its open shadow root).
+ * End-to-end tests of the embeddable widget in headless Chromium: a real engine on PGlite with the
+ * `docs` collection ingested from Redux docs files, the real server serving `packages/web/dist`
+ * (widget.js, its verifier widget-verify.js and the demo page /demo/docs/), and host pages on other
+ * origins served by a tiny `node:http` server (`/<collection>?lang=id|en`). The widget is driven
+ * through its `data-testid`s (Playwright locators pierce its open shadow root).
  *
- * Covered: a streamed answer with its summary on the demo page (no CSP violation); the widget on
- * another origin allowed by SAKSI_ALLOWED_ORIGINS, and refused (an error, no answer) on one that is
- * not; selection mode grounded in the selected chunk with `selection_sha256` in the certificate;
- * Escape closes the panel and gives focus back to the Ask button; axe on the demo page with the panel
- * open; a disguised link in a plain-text document shown as its text and full address (no anchor, its
- * own "[1]" no citation marker). Screenshots go to test/screenshots/widget-*.png. Skipped when `/usr/bin/chromium` is missing.
+ * Covered: a streamed answer on the demo page (no CSP violation); the widget's own verification —
+ * its verifier fetched from the server only once an answer arrives, the keys pinned in the page's
+ * localStorage, the badge from its own check; a tampered answer (the server's reply intercepted and a
+ * figure changed) shown as failed, with no live link; a changed server key shown as a warning, not
+ * verified; quoted code as a code block with its lines; [n] markers that lead to their source; the
+ * question as a message and the textarea cleared; sources inside the panel at 375 px; the widget on
+ * another origin allowed by SAKSI_ALLOWED_ORIGINS, and refused on one that is not; selection mode
+ * grounded in the selected chunk; Escape; axe; a disguised link in a plain-text document shown as text.
+ * Screenshots go to test/screenshots/widget-<what>-<375|1366>-<id|en>.png. Skipped when
+ * `/usr/bin/chromium` is missing.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type Bundle, normalizeText } from '@saksi/proof';
+import { gzipSync } from 'node:zlib';
+import { type Bundle, normalizeText, toBase64 } from '@saksi/proof';
 import type { RunningServer } from '@saksi/server';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import {
-  attribute,
   checkAccessibility,
   chromiumAvailable,
+  expectNoHorizontalScroll,
   repoRoot,
   startWebHarness,
-  VIEWPORTS,
   type WebHarness,
   webRoot,
 } from './browser-harness.js';
@@ -39,9 +43,13 @@ const docs = path.join(repoRoot, 'corpora/docs-redux/docs');
 
 const DOC_FILES = ['introduction/CoreConcepts.md', 'api/Store.md', 'api/combineReducers.md'];
 const QUESTION = 'What does a store hold?';
+/** Answered from a code block of api/combineReducers.md. */
+const CODE_QUESTION = 'How does combineReducers produce the state object?';
 /** A sentence of api/Store.md that the demo page shows in one text node. */
 const SELECTED = "It is equal to the last value returned by the store's reducer.";
-const SUMMARY = /^\d+\D+\/ \d+\D+\/ \d+\D+$/;
+const PHONE = { width: 375, height: 812 } as const;
+const LAPTOP = { width: 1366, height: 768 } as const;
+type Lang = 'en' | 'id';
 
 let web: WebHarness | undefined;
 let test: TestEngine;
@@ -63,13 +71,38 @@ const NOTICE = [
   `The daily market levy is paid through the ${DISGUISED_LINK} before 10:00 every day; see note [1] on the notice board.`,
   '',
 ].join('\n');
+/** The same office's notice in Indonesian, with a figure to change. */
+const PENGUMUMAN = [
+  'Pengumuman kantor pasar',
+  '',
+  'Retribusi pasar harian sebesar Rp5.000 dibayar di loket kantor pasar sebelum pukul 10.00 setiap hari.',
+  '',
+].join('\n');
+/** Per language: the host page's collection, a question it answers, and a figure of that answer. */
+const MARKET = {
+  en: {
+    collection: 'notices',
+    question: 'How is the daily market levy paid?',
+    figure: '10:00',
+    altered: '11:00',
+    uncovered: 'How much does parking at the airport cost?',
+  },
+  id: {
+    collection: 'pasar',
+    question: 'Berapa retribusi pasar harian?',
+    figure: 'Rp5.000',
+    altered: 'Rp50.000',
+    uncovered: 'Berapa tarif parkir di bandara?',
+  },
+} as const;
 
-function hostPage(serverUrl: string, collection = 'docs'): string {
+function hostPage(serverUrl: string, collection: string, lang: Lang): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Another docs site</title></head>
-<body><main><h1>Another docs site</h1>
+<html lang="${lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Another docs site</title></head>
+<body><main><h1>${lang === 'id' ? 'Situs dokumentasi lain' : 'Another docs site'}</h1>
 <p>A store holds the whole state tree of your application.</p></main>
-<script src="${serverUrl}/widget.js" data-collection="${collection}" async></script>
+<script src="${serverUrl}/widget.js" data-collection="${collection}" data-lang="${lang}" async></script>
 </body></html>`;
 }
 
@@ -81,23 +114,37 @@ async function listen(
   return { server: host, origin: `http://127.0.0.1:${(host.address() as AddressInfo).port}` };
 }
 
+/** The newest change to what widget.js and widget-verify.js are built from. */
+function newestWidgetSource(): number {
+  const source = path.join(import.meta.dirname, '../src');
+  const files = [
+    ...readdirSync(path.join(source, 'widget')).map((name) => path.join(source, 'widget', name)),
+    path.join(source, 'sources.ts'),
+    path.join(source, 'markdown.ts'),
+  ];
+  return Math.max(...files.map((file) => statSync(file).mtimeMs));
+}
+
 describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
   beforeAll(async () => {
     const widget = path.join(webRoot, 'widget.js');
+    const verifier = path.join(webRoot, 'widget-verify.js');
     const demo = path.join(webRoot, 'demo/docs/index.html');
-    const source = path.join(import.meta.dirname, '../src/widget/widget.ts');
     let serverUrl = '';
     const serve: Parameters<typeof createServer>[1] = (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://host');
+      const collection = url.pathname.slice(1) || 'docs';
+      const lang: Lang = url.searchParams.get('lang') === 'id' ? 'id' : 'en';
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      // `/notices` embeds the widget on the collection of the plain-text notice.
-      response.end(hostPage(serverUrl, request.url === '/notices' ? 'notices' : 'docs'));
+      response.end(hostPage(serverUrl, collection, lang));
     };
     ({ server: allowedHost, origin: allowedOrigin } = await listen(serve));
     ({ server: otherHost, origin: otherOrigin } = await listen(serve));
     web = await startWebHarness({
       env: { SAKSI_ANCHOR: 'none', SAKSI_ALLOWED_ORIGINS: allowedOrigin },
       needsBuild: () =>
-        !existsSync(widget) || !existsSync(demo) || statSync(widget).mtimeMs < statSync(source).mtimeMs,
+        ![widget, verifier, demo].every(existsSync) ||
+        Math.min(statSync(widget).mtimeMs, statSync(verifier).mtimeMs) < newestWidgetSource(),
       prepare: async (opened) => {
         for (const file of DOC_FILES) {
           await opened.engine.ingest(
@@ -119,6 +166,16 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
           { language: 'en' },
         );
         await opened.engine.configureCollection('notices', { public: true });
+        await opened.engine.ingest(
+          'pasar',
+          {
+            bytes: new TextEncoder().encode(PENGUMUMAN),
+            filename: 'retribusi-pasar.txt',
+            title: 'Pengumuman kantor pasar',
+          },
+          { language: 'id' },
+        );
+        await opened.engine.configureCollection('pasar', { public: true });
       },
     });
     ({ test, server, context } = web);
@@ -129,22 +186,24 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     await web?.close();
     await new Promise((resolve) => allowedHost?.close(resolve));
     await new Promise((resolve) => otherHost?.close(resolve));
-    const widget = path.join(webRoot, 'widget.js');
-    if (existsSync(widget)) {
-      const { gzipSync } = await import('node:zlib');
-      const bytes = readFileSync(widget);
-      console.log(`widget.js: ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
+    for (const name of ['widget.js', 'widget-verify.js']) {
+      const file = path.join(webRoot, name);
+      if (!existsSync(file)) continue;
+      const bytes = readFileSync(file);
+      console.log(`${name}: ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
     }
     console.log(['screenshots:', ...(web?.shots ?? []).map((shot) => `  ${shot}`)].join('\n'));
   });
 
-  it('answers on the demo page: Ask → question → streamed answer → summary and proof link', async () => {
+  it('answers on the demo page: Ask → question → streamed answer → its own check and proof link', async () => {
     const page = await openPage(`${server.url}/demo/docs/`);
     const response = await page.request.get(`${server.url}/demo/docs/`);
     expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
-    const widget = await page.request.get(`${server.url}/widget.js`);
-    expect(widget.headers()['cross-origin-resource-policy']).toBe('cross-origin');
-    expect(widget.headers()['cache-control']).toMatch(/max-age/);
+    for (const script of ['widget.js', 'widget-verify.js']) {
+      const served = await page.request.get(`${server.url}/${script}`);
+      expect(served.headers()['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(served.headers()['cache-control']).toMatch(/max-age/);
+    }
     expect(await page.locator('article').count()).toBe(2);
 
     const answer = await ask(page, QUESTION, { recordStates: true });
@@ -152,11 +211,11 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     expect(await page.evaluate(() => (window as unknown as { __states: string[] }).__states)).toContain(
       'streaming',
     );
-    expect((await page.getByTestId('widget-summary').textContent()) ?? '').toMatch(SUMMARY);
-    const href = (await page.getByTestId('widget-verify-link').getAttribute('href')) ?? '';
+    expect(await verdictOf(page)).toBe('verified');
+    const href = (await last(page, 'widget-verify-link').getAttribute('href')) ?? '';
     expect(href).toMatch(new RegExp(`^${escapeRegExp(server.url)}/verify/[A-Za-z0-9_-]+$`));
     expect(await page.getByTestId('widget-source').count()).toBeGreaterThan(0);
-    // Each source links to its page and heading on the docs site, in a new tab without an opener.
+    // Each cited source links to its page and heading on the docs site, in a new tab without an opener.
     const links = page.getByTestId('widget-source-link');
     expect(await links.count()).toBe(await page.getByTestId('widget-source').count());
     const first = links.first();
@@ -169,17 +228,172 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     expect(await page.locator('article .path a').first().getAttribute('href')).toBe(
       'https://redux.js.org/introduction/core-concepts',
     );
-    await screenshot(page, 'widget-demo-answer');
+    await screenshot(page, 'demo-answer', 'en');
     expect(cspViolations).toEqual([]);
     await page.close();
   });
 
+  for (const lang of ['en', 'id'] as const) {
+    const market = MARKET[lang];
+
+    it(`${lang}: checks each answer itself, its verifier loaded only when an answer arrives; the question is a message`, async () => {
+      // A reader's browser of its own, that has seen no answer of this server yet.
+      const own = await web!.browser.newContext({ viewport: LAPTOP });
+      const page = await openPage(`${allowedOrigin}/${market.collection}?lang=${lang}`, own);
+      const loads = verifierLoads(page);
+      await page.getByTestId('widget-ask').click();
+      await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
+      expect(loads).toEqual([]);
+      const answer = await ask(page, market.question, { open: false });
+      expect((await answer.textContent()) ?? '').toContain(market.figure);
+      expect(await verdictOf(page)).toBe('verified');
+      expect(loads).toEqual([`${server.url}/widget-verify.js`]);
+      const badge = last(page, 'widget-badge');
+      expect(await badge.getAttribute('data-authentic')).toBe('true');
+      expect(await badge.getAttribute('data-pin')).toBe('first-use');
+      expect(Number(await badge.getAttribute('data-supported'))).toBeGreaterThan(0);
+      expect(await badge.getAttribute('data-supported')).toBe(await badge.getAttribute('data-claims'));
+      expect(await last(page, 'widget-authentic').getAttribute('data-ok')).toBe('true');
+      // The keys this check used are the server's, now pinned in the page's storage for its origin.
+      const published = (await (await fetch(`${server.url}/.well-known/saksi-keys.json`)).json()) as {
+        issuers: { public_key: string }[];
+      };
+      const pinned = await page.evaluate(
+        (key) => localStorage.getItem(key),
+        `saksi.widget.keys.${server.url}`,
+      );
+      expect(JSON.parse(pinned ?? '{}').issuers?.[0]?.public_key).toBe(published.issuers[0]?.public_key);
+      // The question is a message of its own and the textarea is empty again.
+      expect(await last(page, 'widget-question').textContent()).toContain(market.question);
+      expect(await page.getByTestId('widget-input').inputValue()).toBe('');
+      await screenshot(page, 'answer', lang);
+      await page.setViewportSize(PHONE);
+      await expectSourcesInsidePanel(page);
+      await screenshot(page, 'answer', lang);
+
+      // A second answer reuses the verifier already loaded; both questions stay as messages.
+      await page.setViewportSize(LAPTOP);
+      await ask(page, market.question, { open: false });
+      expect(await verdictOf(page)).toBe('verified');
+      expect(await last(page, 'widget-badge').getAttribute('data-pin')).toBe('pinned');
+      expect(loads).toHaveLength(1);
+      expect(await page.getByTestId('widget-question').count()).toBe(2);
+      await own.close();
+    });
+
+    it(`${lang}: an answer whose figure was changed in transit is shown as failed, with no live link`, async () => {
+      const page = await openPage(`${allowedOrigin}/${market.collection}?lang=${lang}`);
+      await changeFigureInTransit(page, market.figure, market.altered);
+      const answer = await ask(page, market.question);
+      expect(await verdictOf(page)).toBe('failed');
+      // The altered figure is what the reader sees, under the failed badge.
+      expect((await answer.textContent()) ?? '').toContain(market.altered);
+      const badge = last(page, 'widget-badge');
+      expect(await badge.getAttribute('data-authentic')).toBe('false');
+      expect(await last(page, 'widget-authentic').getAttribute('data-ok')).toBe('false');
+      expect(await page.getByTestId('widget-supported').count()).toBe(0);
+      expect(await last(page, 'widget-problems').locator('li').count()).toBeGreaterThan(0);
+      // No link out of the panel but the one to the server's own proof page.
+      expect(
+        await last(page, 'widget-message')
+          .locator('a[href^="http"]:not([data-testid="widget-verify-link"])')
+          .count(),
+      ).toBe(0);
+      await checkAccessibility(page, `the failed widget (${lang})`);
+      await screenshot(page, 'tampered', lang);
+      await page.setViewportSize(PHONE);
+      await expectSourcesInsidePanel(page);
+      await screenshot(page, 'tampered', lang);
+      await page.close();
+    });
+
+    it(`${lang}: a question the documents do not cover is shown as not answered, never as verified`, async () => {
+      const page = await openPage(`${allowedOrigin}/${market.collection}?lang=${lang}`);
+      await ask(page, market.uncovered);
+      const verdict = await verdictOf(page);
+      expect(['refused', 'not-answered']).toContain(verdict);
+      const badge = last(page, 'widget-badge');
+      expect(await badge.getAttribute('data-authentic')).toBe('true');
+      expect(await page.getByTestId('widget-supported').count()).toBe(0);
+      await checkAccessibility(page, `the refusal (${lang})`);
+      await screenshot(page, 'refusal', lang);
+      await page.setViewportSize(PHONE);
+      await expectSourcesInsidePanel(page);
+      await screenshot(page, 'refusal', lang);
+      await page.close();
+    });
+
+    it(`${lang}: quoted code is a code block with its lines; each [n] leads to its source`, async () => {
+      const page = await openPage(`${allowedOrigin}/docs?lang=${lang}`);
+      await ask(page, CODE_QUESTION);
+      expect(await verdictOf(page)).toBe('verified');
+      const code = last(page, 'widget-code');
+      const text = (await code.textContent()) ?? '';
+      expect(text).toContain('rootReducer = combineReducers(');
+      // The block keeps the document's lines and indentation.
+      expect(text.split('\n').length).toBeGreaterThanOrEqual(5);
+      expect(text).toMatch(/\n {2}potato: \{\n/);
+      expect(await code.evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('pre');
+      const cites = last(page, 'widget-message').getByTestId('widget-cite');
+      expect(await cites.count()).toBeGreaterThan(0);
+      for (let index = 0; index < (await cites.count()); index++) {
+        const cite = cites.nth(index);
+        const target = ((await cite.getAttribute('href')) ?? '').slice(1);
+        await cite.click();
+        expect(await focusedId(page)).toBe(target);
+        expect(await focusedTestId(page)).toBe('widget-source');
+      }
+      await checkAccessibility(page, `the code answer (${lang})`);
+      expect(await last(page, 'widget-source-link').getAttribute('href')).toMatch(
+        /^https:\/\/redux\.js\.org\//,
+      );
+      await screenshot(page, 'code', lang);
+      await page.setViewportSize(PHONE);
+      await expectSourcesInsidePanel(page);
+      await checkAccessibility(page, `the code answer at 375 px (${lang})`);
+      await screenshot(page, 'code', lang);
+      await page.close();
+    });
+
+    it(`${lang}: a changed server key is a warning, not verified, until the reader trusts the new key`, async () => {
+      // A reader's browser of its own: its first answer pins the real keys.
+      const own = await web!.browser.newContext({ viewport: LAPTOP });
+      const page = await openPage(`${allowedOrigin}/${market.collection}?lang=${lang}`, own);
+      await ask(page, market.question);
+      expect(await verdictOf(page)).toBe('verified');
+      // Then the server (or someone in between) publishes another signing key.
+      await page.route(`${server.url}/.well-known/saksi-keys.json`, async (route) => {
+        const response = await route.fetch();
+        const keys = (await response.json()) as { issuers: { name: string; public_key: string }[] };
+        const issuers = keys.issuers.map(({ name }) => ({
+          name,
+          public_key: toBase64(new Uint8Array(32).fill(9)),
+        }));
+        await route.fulfill({ response, json: { ...keys, issuers } });
+      });
+      await ask(page, market.question, { open: false });
+      expect(await verdictOf(page)).toBe('key-changed');
+      const badge = last(page, 'widget-badge');
+      expect(await badge.getAttribute('data-authentic')).toBe('null');
+      expect(await page.getByTestId('widget-authentic').count()).toBe(1);
+      expect(await badge.locator('.key').count()).toBe(2);
+      await checkAccessibility(page, `the changed-key widget (${lang})`);
+      await screenshot(page, 'key-changed', lang);
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'key-changed', lang);
+      // Trusting the new key pins it; this answer was signed with the old one, so it fails.
+      await last(page, 'widget-trust-key').click();
+      expect(await verdictOf(page)).toBe('failed');
+      await own.close();
+    });
+  }
+
   it('works on another origin listed in SAKSI_ALLOWED_ORIGINS, and fails cleanly on one that is not', async () => {
     const allowed = await openPage(`${allowedOrigin}/`);
     await ask(allowed, QUESTION);
-    expect((await allowed.getByTestId('widget-answer').textContent()) ?? '').toMatch(/store/i);
-    expect((await allowed.getByTestId('widget-summary').textContent()) ?? '').toMatch(SUMMARY);
-    await screenshot(allowed, 'widget-cross-origin');
+    expect((await last(allowed, 'widget-answer').textContent()) ?? '').toMatch(/store/i);
+    expect(await verdictOf(allowed)).toBe('verified');
+    await screenshot(allowed, 'cross-origin', 'en');
     await allowed.close();
 
     const refused = await openPage(`${otherOrigin}/`);
@@ -187,29 +401,28 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     const text = (await answer.textContent()) ?? '';
     expect(text).not.toMatch(/state tree/i);
     expect(await answer.getByRole('alert').count()).toBe(1);
-    expect(await refused.getByTestId('widget-summary').isVisible()).toBe(false);
+    expect(await refused.getByTestId('widget-badge').isVisible()).toBe(false);
     expect(await refused.getByTestId('widget-verify-link').isVisible()).toBe(false);
-    await screenshot(refused, 'widget-cross-origin-refused');
+    await screenshot(refused, 'cross-origin-refused', 'en');
     await refused.close();
   });
 
   it('shows a disguised link in a .txt document as text with its full address, and its "[1]" as text', async () => {
     const page = await openPage(`${allowedOrigin}/notices`);
     const answer = await ask(page, 'How is the daily market levy paid?');
+    expect(await verdictOf(page)).toBe('verified');
     // No anchor in the widget or on the page points off-site; the notice shows as written.
     expect(await page.locator('a[href*="evil.example"]').count()).toBe(0);
-    expect(await answer.locator('a').count()).toBe(0);
+    expect(await answer.locator('a:not([href^="#"])').count()).toBe(0);
     const shown = (await answer.textContent()) ?? '';
     expect(shown).toContain(DISGUISED_LINK);
     expect(await answer.getByText('https://evil.example/phish').first().isVisible()).toBe(true);
     // One marker per claim, where the composer put it; the notice's own "[1]" stays text.
-    const claims = Number(
-      /(\d+)\D*$/.exec((await page.getByTestId('widget-summary').textContent()) ?? '')?.[1],
-    );
+    const claims = Number(await last(page, 'widget-badge').getAttribute('data-claims'));
     expect(claims).toBeGreaterThan(0);
     expect(await answer.locator('sup.cite').count()).toBe(claims);
     expect(shown).toContain('see note [1] on the notice board.');
-    await screenshot(page, 'widget-disguised-link');
+    await screenshot(page, 'disguised-link', 'en');
     await page.close();
   });
 
@@ -235,26 +448,25 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     expect(selected).toBe(SELECTED);
     const button = page.getByTestId('widget-selection-ask');
     await button.waitFor({ state: 'visible' });
-    await screenshot(page, 'widget-selection-button');
+    await screenshot(page, 'selection-button', 'en');
     await button.click();
     await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
     expect(await page.getByTestId('widget-quote').textContent()).toBe(SELECTED);
     expect(await page.getByTestId('widget-input').inputValue()).not.toBe('');
-    const answer = page.getByTestId('widget-answer');
     await page.getByTestId('widget-send').click();
-    await expect.poll(() => attribute(answer, 'data-state'), { timeout: 20_000 }).toBe('done');
+    const answer = last(page, 'widget-answer');
+    await expect.poll(() => answer.getAttribute('data-state'), { timeout: 20_000 }).toBe('done');
+    // The selection is quoted in the question's message, and no longer waits above the textarea.
+    expect(await last(page, 'widget-question').textContent()).toContain(SELECTED);
+    expect(await page.getByTestId('widget-quote-box').isVisible()).toBe(false);
+    expect(await verdictOf(page)).toBe('verified');
 
     const containing = await test.engine.db.query<{ id: string }>(
       'SELECT id FROM chunks WHERE position($1 in text) > 0',
       ['It is equal to the last value returned by the store'],
     );
     expect(containing.rows).toHaveLength(1);
-    const chunkIds = await page
-      .getByTestId('widget-source')
-      .evaluateAll((items) => items.map((item) => item.getAttribute('data-chunk-id')));
-    expect(chunkIds[0]).toBe(containing.rows[0]?.id);
-
-    const href = (await page.getByTestId('widget-verify-link').getAttribute('href')) ?? '';
+    const href = (await last(page, 'widget-verify-link').getAttribute('href')) ?? '';
     const certificateId = href.split('/verify/')[1] ?? '';
     const bundle = (await (
       await fetch(`${server.url}/api/v1/certificates/${certificateId}`)
@@ -264,7 +476,12 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
       createHash('sha256').update(normalizeText(SELECTED), 'utf8').digest('hex'),
     );
     expect(bundle.certificate.retrieval.results[0]?.chunk_id).toBe(containing.rows[0]?.id);
-    await screenshot(page, 'widget-selection-answer');
+    // The answer cites the selected chunk.
+    const cited = await page
+      .getByTestId('widget-source')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-chunk-id')));
+    expect(cited).toContain(containing.rows[0]?.id);
+    await screenshot(page, 'selection-answer', 'en');
     await page.close();
   });
 
@@ -285,12 +502,15 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
     await page.close();
   });
 
-  it('has no serious or critical axe violation on the demo page with the panel open', async () => {
+  it('has no serious or critical axe violation on the demo page with the panel open, at 1366 and 375 px', async () => {
     const page = await openPage(`${server.url}/demo/docs/`);
     await ask(page, QUESTION);
+    expect(await verdictOf(page)).toBe('verified');
     await checkAccessibility(page, 'the demo page');
-    await page.setViewportSize(VIEWPORTS.mobile);
-    await screenshot(page, 'widget-mobile');
+    await page.setViewportSize(PHONE);
+    await expectSourcesInsidePanel(page);
+    await checkAccessibility(page, 'the demo page at 375 px');
+    await screenshot(page, 'demo-answer', 'en');
     await page.close();
   });
 
@@ -299,8 +519,9 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
   });
 });
 
-async function openPage(url: string): Promise<Page> {
-  const page = await context.newPage();
+async function openPage(url: string, browserContext: BrowserContext = context): Promise<Page> {
+  const page = await browserContext.newPage();
+  await page.setViewportSize(LAPTOP);
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -310,33 +531,125 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
-/** Opens the panel, asks `question` and waits for the answer's final state. */
+/** The last element with `testId` (the newest answer's, when there are several). */
+function last(page: Page, testId: string): Locator {
+  return page.getByTestId(testId).last();
+}
+
+/** Opens the panel (unless `open` is false), asks `question` and waits for the answer's final state. */
 async function ask(
   page: Page,
   question: string,
-  options: { expect?: 'done' | 'error'; recordStates?: boolean } = {},
+  options: { expect?: 'done' | 'error'; recordStates?: boolean; open?: boolean } = {},
 ): Promise<Locator> {
-  await page.getByTestId('widget-ask').click();
-  await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
+  if (options.open !== false) {
+    await page.getByTestId('widget-ask').click();
+    await page.getByTestId('widget-panel').waitFor({ state: 'visible' });
+  }
+  const before = await page.getByTestId('widget-answer').count();
   await page.getByTestId('widget-input').fill(question);
   if (options.recordStates)
     await page.evaluate(() => {
-      const host = document.querySelector('[data-saksi-widget]');
-      const answer = host?.shadowRoot?.querySelector('[data-testid="widget-answer"]');
+      const log = document.querySelector('[data-saksi-widget]')?.shadowRoot?.querySelector('.log');
       const states: string[] = [];
       (window as unknown as { __states: string[] }).__states = states;
-      if (answer)
-        new MutationObserver(() => states.push(answer.getAttribute('data-state') ?? '')).observe(answer, {
-          attributes: true,
-          attributeFilter: ['data-state'],
-        });
+      if (log)
+        new MutationObserver((records) => {
+          for (const record of records)
+            states.push((record.target as Element).getAttribute('data-state') ?? '');
+        }).observe(log, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
     });
   await page.getByTestId('widget-send').click();
-  const answer = page.getByTestId('widget-answer');
+  await expect.poll(() => page.getByTestId('widget-answer').count()).toBe(before + 1);
+  const answer = last(page, 'widget-answer');
   await expect
-    .poll(() => attribute(answer, 'data-state'), { timeout: 20_000 })
+    .poll(() => answer.getAttribute('data-state'), { timeout: 20_000 })
     .toBe(options.expect ?? 'done');
   return answer;
+}
+
+/** The newest badge's state once the widget's own check has finished. */
+async function verdictOf(page: Page): Promise<string | null> {
+  const badge = last(page, 'widget-badge');
+  await expect
+    .poll(async () => ((await badge.count()) > 0 ? badge.getAttribute('data-state') : null), {
+      timeout: 20_000,
+    })
+    .toMatch(/^(?!checking$)[a-z-]+$/);
+  return badge.getAttribute('data-state');
+}
+
+/** The verifier scripts the page requests, as they happen. */
+function verifierLoads(page: Page): string[] {
+  const loads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/widget-verify.js')) loads.push(request.url());
+  });
+  return loads;
+}
+
+/**
+ * Intercepts the chat reply and changes `figure` to `altered` in the streamed text and in the
+ * bundle's answer and claims — what someone between the server and the reader could do.
+ */
+async function changeFigureInTransit(page: Page, figure: string, altered: string): Promise<void> {
+  await page.route(`${server.url}/api/v1/chat`, async (route) => {
+    const response = await route.fetch();
+    const text = await response.text();
+    expect(text).toContain(figure);
+    const body = text
+      .split('\n\n')
+      .map((block) => {
+        const event = /^event: (\w+)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (data === undefined || (event !== 'delta' && event !== 'bundle')) return block;
+        const json = JSON.parse(data) as {
+          text?: string;
+          certificate?: { answer: { text: string }; claims: { text: string }[] };
+        };
+        if (json.text !== undefined) json.text = json.text.replaceAll(figure, altered);
+        if (json.certificate) {
+          json.certificate.answer.text = json.certificate.answer.text.replaceAll(figure, altered);
+          for (const claim of json.certificate.claims) claim.text = claim.text.replaceAll(figure, altered);
+        }
+        return block.replace(/^data: .*$/m, () => `data: ${JSON.stringify(json)}`);
+      })
+      .join('\n\n');
+    expect(body).toContain(altered);
+    await route.fulfill({ response, body });
+  });
+}
+
+/**
+ * Nothing in the panel sticks out of it: the answer's blocks and the sources wrap or scroll inside,
+ * the panel's body does not scroll sideways, the panel fits the viewport and the page does not scroll
+ * sideways.
+ */
+async function expectSourcesInsidePanel(page: Page): Promise<void> {
+  const found = await page.evaluate(() => {
+    const root = document.querySelector('[data-saksi-widget]')?.shadowRoot;
+    const panel = root?.querySelector('.panel')?.getBoundingClientRect();
+    const body = root?.querySelector('.body');
+    if (!root || !panel || !body) return { missing: true, outside: [], sideways: 0, panel: 0, width: 0 };
+    const outside = Array.from(root.querySelectorAll('.answer > *, .sources li, .sources li *, .badge *'))
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && (box.right > panel.right + 1 || box.left < panel.left - 1);
+      })
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+    return {
+      missing: false,
+      outside,
+      sideways: body.scrollWidth - body.clientWidth,
+      panel: panel.right,
+      width: document.documentElement.clientWidth,
+    };
+  });
+  expect(found.missing).toBe(false);
+  expect(found.outside, 'elements outside the panel').toEqual([]);
+  expect(found.sideways, 'the panel body scrolls sideways').toBeLessThanOrEqual(1);
+  expect(found.panel).toBeLessThanOrEqual(found.width);
+  await expectNoHorizontalScroll(page);
 }
 
 /** The `data-testid` of the focused element inside the widget's shadow root. */
@@ -348,11 +661,27 @@ function focusedTestId(page: Page): Promise<string> {
   });
 }
 
+/** The `id` of the focused element inside the widget's shadow root. */
+function focusedId(page: Page): Promise<string> {
+  return page.evaluate(
+    () => document.querySelector('[data-saksi-widget]')?.shadowRoot?.activeElement?.id ?? '',
+  );
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The viewport only: the widget floats over the host page. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  await web?.screenshot(page, name, { fullPage: false });
+/** The viewport only (the widget floats over the host page), named widget-<what>-<width>-<lang>. */
+async function screenshot(page: Page, what: string, lang: Lang): Promise<void> {
+  // The newest question at the top of the panel, as a reader who just asked sees it.
+  await page.evaluate(() => {
+    const root = document.querySelector('[data-saksi-widget]')?.shadowRoot;
+    const questions = root?.querySelectorAll<HTMLElement>('[data-testid="widget-question"]');
+    const body = root?.querySelector('.body');
+    const newest = questions?.[questions.length - 1];
+    if (body && newest) body.scrollTop = Math.max(0, newest.offsetTop - 8);
+  });
+  const width = page.viewportSize()?.width === PHONE.width ? PHONE.width : LAPTOP.width;
+  await web?.screenshot(page, `widget-${what}-${width}-${lang}`, { fullPage: false });
 }

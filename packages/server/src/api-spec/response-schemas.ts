@@ -341,6 +341,9 @@ export const resultSummarySchema = z
     document_id: z.string(),
     score: z.number(),
     rank: z.number().int(),
+    kind: z
+      .string()
+      .describe('What the chunk is: `text`, `table` or `code` (a code block, shown with its lines kept)'),
     citation: citationSchema,
     snippet: z.string(),
     context: z.object({ before: z.string(), after: z.string() }),

@@ -1,16 +1,27 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   chatBody,
+  citedSources,
+  claimMarkers,
   cleanSelection,
   MAX_SELECTION,
   paragraphs,
   readOptions,
   sourcesOf,
-  summarize,
   verifyUrl,
   WidgetError,
 } from './core.js';
-import { STRINGS } from './strings.js';
+import { CHECK_WORDS, STRINGS } from './strings.js';
+
+/** A real v1.1 bundle: a quote and a composed claim, both citing Pasal 287 ayat (2) with "[1]". */
+const golden = JSON.parse(
+  readFileSync(
+    path.resolve(import.meta.dirname, '../../../proof/__fixtures__/golden-v1.1-bundle.json'),
+    'utf8',
+  ),
+) as unknown;
 
 const script = (src: string, dataset: Record<string, string> = {}) => ({ src, dataset });
 
@@ -141,29 +152,101 @@ describe('widget rendering data', () => {
       expect(withUrl(hostile), String(hostile)).toBeUndefined();
   });
 
-  it('summarizes the render decisions: verified / blocked / total', () => {
-    const bundle = {
-      certificate: {
-        claims: [
-          { render: { rendered: true } },
-          { render: { rendered: false } },
-          { render: { rendered: true } },
-        ],
-      },
-    };
-    expect(summarize(bundle)).toEqual({ verified: 2, blocked: 1, total: 3 });
-    expect(summarize(null)).toEqual({ verified: 0, blocked: 0, total: 0 });
-    expect(STRINGS.en.summary(2, 1, 3)).toMatch(/^2\D+\/ 1\D+\/ 3\D+$/);
-    expect(STRINGS.id.summary(2, 1, 3)).toMatch(/^2\D+\/ 1\D+\/ 3\D+$/);
-  });
-
   it('links only certificate ids the server could have issued', () => {
     expect(verifyUrl('https://s.example', 'cert_AbC-1')).toBe('https://s.example/verify/cert_AbC-1');
     expect(verifyUrl('https://s.example', '../admin')).toBeUndefined();
     expect(verifyUrl('https://s.example', 42)).toBeUndefined();
   });
 
-  it('has every string in both languages', () => {
+  it('has every string in both languages, and different words in each', () => {
     expect(Object.keys(STRINGS.id).sort()).toEqual(Object.keys(STRINGS.en).sort());
+    expect(Object.keys(CHECK_WORDS.id).sort()).toEqual(Object.keys(CHECK_WORDS.en).sort());
+    for (const [key, value] of Object.entries(STRINGS.id)) {
+      const english = STRINGS.en[key as keyof typeof STRINGS.en];
+      const sample = (text: unknown) => (typeof text === 'function' ? String(text(2, 3)) : String(text));
+      expect(sample(value).trim(), key).not.toBe('');
+      // "Saksi" is a name; everything else reads differently in Indonesian.
+      if (key !== 'saksi') expect(sample(value), key).not.toBe(sample(english));
+    }
+    for (const [id, words] of Object.entries(CHECK_WORDS.id))
+      expect(words, id).not.toBe(CHECK_WORDS.en[id as keyof typeof CHECK_WORDS.en]);
+  });
+});
+
+describe('cited sources and markers', () => {
+  it('lists the cited chunk once, with its quotes, page and the marker pointing at it', () => {
+    const { sources, targets } = citedSources(golden);
+    expect(sources).toHaveLength(1);
+    expect(sources[0]).toMatchObject({
+      chunkId: 'uu22-p287-a2',
+      title: 'Pasal 287 ayat (2) UU 22/2009',
+      markers: [1],
+    });
+    expect(sources[0]?.snippet).toContain('Rp500.000,00');
+    expect(sources[0]?.url).toBeUndefined();
+    expect([...targets]).toEqual([[1, 0]]);
+  });
+
+  it('takes the markers of a claim from its composition, else from the markers ending its text', () => {
+    expect(
+      claimMarkers({ text: 'A sentence [1][2]', composition: { parts: [{ marker: 3 }, { fixed: 'x' }] } }),
+    ).toEqual([3]);
+    expect(claimMarkers({ text: 'A quote with [7] inside. [1] [2]' })).toEqual([1, 2]);
+    expect(claimMarkers({ text: 'No marker' })).toEqual([]);
+    expect(claimMarkers({ text: 42 })).toEqual([]);
+  });
+
+  it('points each marker of a claim at its chunks in order; the first claim to use a number decides', () => {
+    const evidence = (chunk: string, text: string, url?: string) => ({
+      chunk_id: chunk,
+      span: { text },
+      citation: { document_title: chunk.toUpperCase(), ...(url !== undefined ? { url } : {}) },
+    });
+    const bundle = {
+      certificate: {
+        claims: [
+          { text: 'Second. [2]', answer_start: 20, evidence: [evidence('b', 'Second.')] },
+          {
+            text: 'First. [1][3]',
+            answer_start: 0,
+            evidence: [evidence('a', 'First.', 'https://docs.example/a#one'), evidence('c', 'Third.')],
+          },
+          { text: 'Again. [2]', answer_start: 40, evidence: [evidence('a', 'Again.')] },
+          { text: 'Hostile [9]', answer_start: 60, evidence: 'not a list' },
+          null,
+        ],
+      },
+    };
+    const { sources, targets } = citedSources(bundle);
+    expect(sources.map((source) => [source.chunkId, source.markers, source.snippet])).toEqual([
+      ['a', [1], 'First. … Again.'],
+      ['c', [3], 'Third.'],
+      ['b', [2], 'Second.'],
+    ]);
+    expect(sources[0]?.url).toBe('https://docs.example/a#one');
+    expect(Object.fromEntries(targets)).toEqual({ 1: 0, 3: 1, 2: 2 });
+    expect(citedSources(null)).toEqual({ sources: [], targets: new Map() });
+    expect(citedSources({ certificate: { claims: 'x' } }).sources).toEqual([]);
+  });
+
+  it('never links a cited source to anything but an http(s) page', () => {
+    const bundle = {
+      certificate: {
+        claims: [
+          {
+            text: 'x [1]',
+            answer_start: 0,
+            evidence: [
+              {
+                chunk_id: 'a',
+                span: { text: 'x' },
+                citation: { document_title: 'A', url: 'javascript:alert(1)' },
+              },
+            ],
+          },
+        ],
+      },
+    };
+    expect(citedSources(bundle).sources[0]?.url).toBeUndefined();
   });
 });

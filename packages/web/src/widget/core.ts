@@ -1,6 +1,6 @@
 /**
  * The widget's pure parts (no DOM): its options from the `<script>` tag, the request body, the
- * answer's paragraphs, sources and the verified / blocked / total summary of a bundle.
+ * answer's paragraphs, the retrieved and the cited sources, and where each "[n]" marker points.
  */
 
 export type WidgetLang = 'id' | 'en';
@@ -129,26 +129,41 @@ export function httpUrl(value: unknown): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
 }
 
+type Loose = Record<string, unknown>;
+
+function record(value: unknown): Loose {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {};
+}
+
+/**
+ * How a citation reads: its `label` when it has one ("Pasal 287 ayat (2) UU 22/2009"), else
+ * "Title › last section › Pasal n" without repeats (bidi controls removed).
+ */
+export function citationTitle(value: unknown): string {
+  const citation = record(value);
+  const text = (key: string) => (typeof citation[key] === 'string' ? (citation[key] as string).trim() : '');
+  if (text('label') !== '') return text('label').replace(BIDI_CONTROLS, '');
+  const section = Array.isArray(citation['section_path'])
+    ? citation['section_path'].filter((part): part is string => typeof part === 'string')
+    : [];
+  const pasal = text('pasal') !== '' ? `Pasal ${text('pasal')}` : '';
+  return [text('document_title'), ...section.slice(-1), pasal]
+    .filter((part, index, all) => part !== '' && part !== all[index - 1])
+    .join(' › ')
+    .replace(BIDI_CONTROLS, '');
+}
+
 /** The sources of a `retrieval` event (malformed entries are skipped). */
-export function sourcesOf(event: Record<string, unknown>): WidgetSource[] {
+export function sourcesOf(event: Loose): WidgetSource[] {
   const results = Array.isArray(event['results']) ? event['results'] : [];
   return results.flatMap((item: unknown) => {
-    if (typeof item !== 'object' || item === null) return [];
-    const result = item as Record<string, unknown>;
-    const citation = (
-      typeof result['citation'] === 'object' && result['citation'] !== null ? result['citation'] : {}
-    ) as Record<string, unknown>;
-    const title = typeof citation['document_title'] === 'string' ? citation['document_title'] : '';
-    const section = Array.isArray(citation['section_path'])
-      ? citation['section_path'].filter((part): part is string => typeof part === 'string')
-      : [];
-    const pasal = typeof citation['pasal'] === 'string' ? `Pasal ${citation['pasal']}` : '';
-    const label = [title, ...section.slice(-1), pasal].filter((part) => part !== '').join(' › ');
+    const result = record(item);
     if (typeof result['chunk_id'] !== 'string') return [];
+    const citation = record(result['citation']);
     const url = httpUrl(citation['url']);
     const source: WidgetSource = {
       chunkId: result['chunk_id'],
-      title: label.replace(BIDI_CONTROLS, ''),
+      title: citationTitle(citation),
       snippet: typeof result['snippet'] === 'string' ? result['snippet'].replace(BIDI_CONTROLS, '') : '',
     };
     if (url !== undefined) source.url = url;
@@ -156,22 +171,89 @@ export function sourcesOf(event: Record<string, unknown>): WidgetSource[] {
   });
 }
 
-export interface Summary {
-  verified: number;
-  blocked: number;
-  total: number;
+/** A source the answer cites, with the quoted text and the markers that point at it. */
+export interface CitedSource extends WidgetSource {
+  /** The marker numbers ("[n]") of the answer that point at this source, ascending. */
+  markers: number[];
 }
 
-/** Verified / blocked / total from the bundle's recorded render decisions. */
-export function summarize(bundle: unknown): Summary {
-  const certificate = (bundle as { certificate?: { claims?: unknown } } | null)?.certificate;
-  const claims = Array.isArray(certificate?.claims) ? (certificate.claims as unknown[]) : [];
-  let verified = 0;
-  for (const claim of claims) {
-    const render = (claim as { render?: { rendered?: unknown } } | null)?.render;
-    if (render?.rendered === true) verified++;
+export interface CitedSources {
+  /** In order of first citation. */
+  sources: CitedSource[];
+  /** Marker number → index in `sources`. */
+  targets: Map<number, number>;
+}
+
+/** Longest quote shown per source (code points); the rest is an ellipsis. */
+const MAX_QUOTE = 1_200;
+
+/**
+ * The sources a bundle's claims cite, and where each "[n]" marker of the answer points. A claim's
+ * markers are its composition's `marker` parts, else the run of markers that ends its text; they go
+ * to its evidence chunks in order (the last chunk takes any extra markers), the first claim to use a
+ * number deciding it. Each source's quote is the evidence spans taken from it. Malformed entries of
+ * a hostile bundle are skipped.
+ */
+export function citedSources(bundle: unknown): CitedSources {
+  const claims = record(record(bundle)['certificate'])['claims'];
+  const sorted = (Array.isArray(claims) ? claims : [])
+    .map(record)
+    .filter((claim) => typeof claim['text'] === 'string' && Array.isArray(claim['evidence']))
+    .sort((a, b) => Number(a['answer_start']) - Number(b['answer_start']));
+  const sources: CitedSource[] = [];
+  const quotes: string[][] = [];
+  const byChunk = new Map<string, number>();
+  const targets = new Map<number, number>();
+  for (const claim of sorted) {
+    const chunks: number[] = [];
+    for (const item of claim['evidence'] as unknown[]) {
+      const evidence = record(item);
+      const chunkId = evidence['chunk_id'];
+      if (typeof chunkId !== 'string') continue;
+      let index = byChunk.get(chunkId);
+      if (index === undefined) {
+        index = sources.length;
+        byChunk.set(chunkId, index);
+        const citation = record(evidence['citation']);
+        const source: CitedSource = { chunkId, title: citationTitle(citation), snippet: '', markers: [] };
+        const url = httpUrl(citation['url']);
+        if (url !== undefined) source.url = url;
+        sources.push(source);
+        quotes.push([]);
+      }
+      const span = record(evidence['span'])['text'];
+      const quote = quotes[index];
+      if (typeof span === 'string' && quote !== undefined && !quote.includes(span)) quote.push(span);
+      if (!chunks.includes(index)) chunks.push(index);
+    }
+    if (chunks.length === 0) continue;
+    claimMarkers(claim).forEach((n, position) => {
+      const target = chunks[Math.min(position, chunks.length - 1)];
+      if (target !== undefined && !targets.has(n)) targets.set(n, target);
+    });
   }
-  return { verified, blocked: claims.length - verified, total: claims.length };
+  for (const [n, index] of targets) sources[index]?.markers.push(n);
+  sources.forEach((source, index) => {
+    source.markers.sort((a, b) => a - b);
+    const text = (quotes[index] ?? []).join(' … ').replace(BIDI_CONTROLS, '');
+    const points = Array.from(text);
+    source.snippet = points.length > MAX_QUOTE ? `${points.slice(0, MAX_QUOTE).join('')}…` : text;
+  });
+  return { sources, targets };
+}
+
+/** The "[n]" markers of a claim: its composition's marker parts, else those ending its text. */
+export function claimMarkers(claim: Loose): number[] {
+  const composition = record(claim['composition']);
+  if (Array.isArray(composition['parts'])) {
+    return composition['parts'].flatMap((part) => {
+      const marker = record(part)['marker'];
+      return typeof marker === 'number' && Number.isInteger(marker) && marker > 0 ? [marker] : [];
+    });
+  }
+  const text = typeof claim['text'] === 'string' ? claim['text'] : '';
+  const tail = /(?:\s*\[\d{1,3}\])+\s*$/.exec(text)?.[0] ?? '';
+  return Array.from(tail.matchAll(/\[(\d{1,3})\]/g), (match) => Number(match[1])).filter((n) => n > 0);
 }
 
 /** `<server>/verify/<id>` for a certificate id the server issued (anything else: no link). */

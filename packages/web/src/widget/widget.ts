@@ -1,36 +1,43 @@
 /**
- * The embeddable docs widget (issue 5, item 6), plain DOM so it stays small:
+ * The embeddable docs widget, plain DOM so it stays small:
  *
  *   <script src="https://saksi.example/widget.js" data-collection="docs" async></script>
  *
  * Optional `data-lang="id|en"` and `data-position="bottom-right|bottom-left"`. The server origin is
  * the script's own. It adds an "Ask" button and a panel in an open shadow root (its styles stay
- * inside), streams answers from `POST <server>/api/v1/chat` (SSE) and shows the sources, the
- * verified / blocked / total claim summary and a link to the proof page. Selecting text on the page
- * shows an "Ask about this" button that asks in selection mode. Untrusted text only ever goes in
- * through `textContent`. Once the bundle arrives the answer is shown as the chat shows it
- * (sources.ts `answerBlocks`): only the composer's markers are markers, document text is literal, and
- * links go only to the cited pages.
+ * inside), streams answers from `POST <server>/api/v1/chat` (SSE) and shows each question and its
+ * answer as messages. Selecting text on the page shows an "Ask about this" button that asks in
+ * selection mode. Untrusted text only ever goes in through `textContent`.
+ *
+ * Once the bundle arrives the answer is shown as the chat shows it (sources.ts `answerBlocks`): only
+ * the composer's markers are markers, document text is literal, quoted code keeps its lines, links go
+ * only to the cited pages; each "[n]" links to its source in the panel and each source to its page.
+ * Then the widget checks the answer itself: it loads its verifier (`/widget-verify.js`, verifier.ts)
+ * from the same server and runs `verifyBundle` in the reader's browser with the keys pinned there on
+ * first use. The badge shows what that check found — never the server's own flags — and links (to
+ * the cited pages) become live only when the answer is authentic.
  */
-import type { Bundle } from '@saksi/proof';
 import type { Block, Inline } from '../markdown.js';
-import { answerBlocks, markdownDocuments } from '../sources.js';
+import { answerBlocks, codeChunks, markdownDocuments } from '../sources.js';
 import { eventJson, readSse } from '../sse.js';
 import {
+  type CitedSources,
   chatBody,
+  citedSources,
   cleanSelection,
   paragraphs,
   readOptions,
-  type Summary,
   sourcesOf,
-  summarize,
   verifyUrl,
   WidgetError,
   type WidgetOptions,
   type WidgetSource,
 } from './core.js';
-import { STRINGS } from './strings.js';
+import { loadVerifier } from './loader.js';
+import type { PinStorage } from './pinning.js';
+import { STRINGS, type WidgetStrings } from './strings.js';
 import { WIDGET_CSS } from './styles.js';
+import type { WidgetVerdict } from './verdict.js';
 
 /** Shortest selection that offers the "Ask about this" button (characters). */
 const MIN_SELECTION = 3;
@@ -57,6 +64,15 @@ function applyStyles(shadow: ShadowRoot): void {
     sheet.replaceSync(WIDGET_CSS);
     shadow.adoptedStyleSheets = [sheet];
   } else shadow.append(el('style', {}, WIDGET_CSS));
+}
+
+/** The page's localStorage, or undefined where the browser refuses it. */
+function pageStorage(): PinStorage | undefined {
+  try {
+    return window.localStorage ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function mountWidget(options: WidgetOptions): HTMLElement {
@@ -105,29 +121,14 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   );
   header.append(el('h2', { id: 'saksi-title' }, t.title), close);
 
-  const body = el('div', { class: 'body' });
-  const quoteBox = el('div', { 'data-testid': 'widget-quote-box' });
+  const body = el('div', { class: 'body', 'data-testid': 'widget-body' });
+  const log = el('div', { class: 'log', role: 'log', 'data-testid': 'widget-log' });
+  body.append(log);
+
+  const quoteBox = el('div', { class: 'pending-quote', 'data-testid': 'widget-quote-box' });
   const quote = el('blockquote', { 'data-testid': 'widget-quote' });
   quoteBox.append(el('p', { class: 'quote-label' }, t.quoted), quote);
   quoteBox.hidden = true;
-  const answer = el('div', { class: 'answer', 'data-testid': 'widget-answer', 'aria-live': 'polite' });
-  const summary = el('p', { class: 'summary', 'data-testid': 'widget-summary' });
-  summary.hidden = true;
-  const verifyLink = el(
-    'a',
-    { 'data-testid': 'widget-verify-link', target: '_blank', rel: 'noopener noreferrer' },
-    t.verify,
-  );
-  verifyLink.hidden = true;
-  const sources = el('section', {
-    class: 'sources',
-    'data-testid': 'widget-sources',
-    'aria-labelledby': 'saksi-sources',
-  });
-  const sourceList = el('ol');
-  sources.append(el('h3', { id: 'saksi-sources' }, t.sources), sourceList);
-  sources.hidden = true;
-  body.append(quoteBox, answer, summary, verifyLink, sources);
 
   const form = el('form');
   const input = el('textarea', {
@@ -139,7 +140,7 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   });
   const send = el('button', { type: 'submit', class: 'send', 'data-testid': 'widget-send' }, t.send);
   form.append(el('label', { for: 'saksi-input', class: 'visually-hidden' }, t.input), input, send);
-  panel.append(header, body, form, el('p', { class: 'footer' }, t.poweredBy));
+  panel.append(header, body, quoteBox, form, el('p', { class: 'footer' }, t.poweredBy));
   root.append(ask, selectionAsk, panel);
   shadow.append(root);
 
@@ -147,6 +148,7 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   let sessionId: string | undefined;
   let selection: string | undefined;
   let pendingSelection = '';
+  let turns = 0;
 
   const updateSend = () => {
     send.disabled = running || input.value.trim() === '';
@@ -235,65 +237,31 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   document.addEventListener('selectionchange', schedule);
   window.addEventListener('scroll', schedule, { passive: true });
 
-  const setStatus = (message: string, state: 'streaming' | 'done' | 'error') => {
-    answer.dataset['state'] = state;
-    answer.setAttribute('aria-busy', state === 'streaming' ? 'true' : 'false');
-    answer.replaceChildren(
-      el(
-        'p',
-        { class: state === 'error' ? '' : 'status', ...(state === 'error' ? { role: 'alert' } : {}) },
-        message,
-      ),
-    );
-  };
-  const showAnswer = (text: string) => {
-    answer.replaceChildren(...paragraphs(text).map((part) => el('p', {}, part)));
-  };
-  const showCertifiedAnswer = (text: string, bundle: Pick<Bundle, 'certificate'>, markdown: Set<string>) => {
-    answer.replaceChildren(...blockNodes(answerBlocks(text, bundle, markdown)));
-  };
-  const showSources = (items: WidgetSource[]) => {
-    sourceList.replaceChildren(
-      ...items.map((source) => {
-        const item = el('li', { 'data-testid': 'widget-source', 'data-chunk-id': source.chunkId });
-        const title = el('strong', {}, source.title);
-        if (source.url !== undefined) {
-          // The page and heading on the docs site, in a new tab without opener or referrer.
-          const link = el('a', {
-            href: source.url,
-            target: '_blank',
-            rel: 'noopener noreferrer',
-            'data-testid': 'widget-source-link',
-          });
-          link.append(title, el('span', { class: 'visually-hidden' }, ` ${t.newTab}`));
-          item.append(link);
-        } else item.append(title);
-        item.append(el('span', { class: 'snippet' }, source.snippet));
-        return item;
-      }),
-    );
-    sources.hidden = items.length === 0;
-  };
-  const showSummary = (counts: Summary) => {
-    summary.textContent = t.summary(counts.verified, counts.blocked, counts.total);
-    summary.hidden = false;
+  /** Scrolls the panel's body (never the host page) so `element` is at its top. */
+  const scrollTo = (element: HTMLElement) => {
+    body.scrollTop = Math.max(0, element.offsetTop - 8);
   };
 
   async function run(): Promise<void> {
     const question = input.value.trim();
     if (question === '' || running) return;
     running = true;
+    const quoted = selection;
+    input.value = '';
+    selection = undefined;
+    quoteBox.hidden = true;
     updateSend();
-    summary.hidden = true;
-    verifyLink.hidden = true;
-    showSources([]);
-    setStatus(t.thinking, 'streaming');
+    turns++;
+    const turn = new Turn(t, `saksi-t${turns}`, question, quoted, options, scrollTo);
+    log.append(turn.question, turn.message);
+    scrollTo(turn.question);
+    turn.setStatus(t.thinking, 'streaming');
     const request = chatBody(options, question, {
-      ...(selection !== undefined ? { selection, pageUrl: location.href } : {}),
+      ...(quoted !== undefined ? { selection: quoted, pageUrl: location.href } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
     });
     let text = '';
-    let markdown = new Set<string>();
+    let results: unknown[] = [];
     try {
       let response: Response;
       try {
@@ -324,34 +292,27 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
         if (event.event === 'session' && typeof data['session_id'] === 'string')
           sessionId = data['session_id'];
         else if (event.event === 'retrieval') {
-          showSources(sourcesOf(data));
-          markdown = markdownDocuments(Array.isArray(data['results']) ? data['results'] : []);
+          results = Array.isArray(data['results']) ? data['results'] : [];
         } else if (event.event === 'delta' && typeof data['text'] === 'string') {
           text += data['text'];
-          showAnswer(text);
+          turn.showPlain(text);
         } else if (event.event === 'bundle') {
-          showSummary(summarize(data));
-          if (text.trim() !== '') showCertifiedAnswer(text, data as Pick<Bundle, 'certificate'>, markdown);
+          turn.showCertified(text, data, results);
+          void turn.check();
         } else if (event.event === 'done') {
           finished = true;
           const href = verifyUrl(options.server, data['certificate_id']);
-          if (href !== undefined) {
-            verifyLink.href = href;
-            verifyLink.hidden = false;
-          }
-          if (text.trim() === '') showAnswer(t.notFound);
+          if (href !== undefined) turn.showProofLink(href);
+          if (text.trim() === '') turn.showPlain(t.notFound);
         } else if (event.event === 'error') {
           failure = typeof data['message'] === 'string' ? data['message'] : t.serverError;
         }
       });
       if (failure !== undefined) throw new WidgetError('WIDGET_STREAM', failure);
       if (!finished) throw new WidgetError('WIDGET_STREAM', t.networkError);
-      answer.dataset['state'] = 'done';
-      answer.setAttribute('aria-busy', 'false');
+      turn.finish();
     } catch (error) {
-      summary.hidden = true;
-      verifyLink.hidden = true;
-      setStatus(error instanceof WidgetError ? error.message : t.networkError, 'error');
+      turn.setStatus(error instanceof WidgetError ? error.message : t.networkError, 'error');
     } finally {
       running = false;
       updateSend();
@@ -361,29 +322,341 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   return host;
 }
 
+/** One question and its answer in the panel. */
+class Turn {
+  readonly question: HTMLElement;
+  readonly message: HTMLElement;
+  private readonly badge: HTMLElement;
+  private readonly answer: HTMLElement;
+  private readonly sources: HTMLElement;
+  private readonly sourceList: HTMLElement;
+  private readonly sourcesHeading: HTMLElement;
+  private readonly proofLink: HTMLAnchorElement;
+  private bundle: unknown;
+  private cited: CitedSources = { sources: [], targets: new Map() };
+
+  constructor(
+    private readonly t: WidgetStrings,
+    private readonly id: string,
+    private readonly asked: string,
+    quoted: string | undefined,
+    private readonly options: WidgetOptions,
+    private readonly scrollTo: (element: HTMLElement) => void,
+  ) {
+    this.question = el('div', { class: 'msg user', 'data-testid': 'widget-question' });
+    this.question.append(el('span', { class: 'visually-hidden' }, `${t.you}: `));
+    if (quoted !== undefined) this.question.append(el('blockquote', { class: 'asked-quote' }, quoted));
+    this.question.append(el('p', {}, asked));
+
+    this.message = el('div', { class: 'msg assistant', 'data-testid': 'widget-message' });
+    this.badge = el('div', { class: 'badge', role: 'status', 'data-testid': 'widget-badge' });
+    this.badge.hidden = true;
+    this.answer = el('div', { class: 'answer', 'data-testid': 'widget-answer' });
+    this.sourcesHeading = el('h3', { id: `${id}-sources` }, t.sources);
+    this.sourceList = el('ul');
+    // Not a landmark: every answer has its sources, and landmarks should be unique.
+    this.sources = el('div', {
+      class: 'sources',
+      'data-testid': 'widget-sources',
+      'aria-labelledby': `${id}-sources`,
+    });
+    this.sources.append(this.sourcesHeading, this.sourceList);
+    this.sources.hidden = true;
+    this.proofLink = el(
+      'a',
+      { class: 'proof', 'data-testid': 'widget-verify-link', target: '_blank', rel: 'noopener noreferrer' },
+      t.verify,
+    );
+    this.proofLink.hidden = true;
+    this.message.append(
+      el('span', { class: 'visually-hidden' }, `${t.saksi}: `),
+      this.badge,
+      this.answer,
+      this.sources,
+      this.proofLink,
+    );
+  }
+
+  setStatus(message: string, state: 'streaming' | 'error'): void {
+    this.answer.dataset['state'] = state;
+    this.answer.setAttribute('aria-busy', state === 'streaming' ? 'true' : 'false');
+    this.answer.replaceChildren(
+      el(
+        'p',
+        { class: state === 'error' ? 'error' : 'status', ...(state === 'error' ? { role: 'alert' } : {}) },
+        message,
+      ),
+    );
+    if (state === 'error') {
+      this.badge.hidden = true;
+      this.sources.hidden = true;
+      this.proofLink.hidden = true;
+    }
+  }
+
+  /** Streamed text, all of it plain text: no marker, no link. */
+  showPlain(text: string): void {
+    this.answer.replaceChildren(...paragraphs(text).map((part) => el('p', {}, part)));
+  }
+
+  /** The certified answer and its cited sources (the related passages when it cites none). */
+  showCertified(text: string, bundle: unknown, results: readonly unknown[]): void {
+    this.bundle = bundle;
+    this.cited = citedSources(bundle);
+    const code = codeChunks(results);
+    if (text.trim() !== '')
+      this.answer.replaceChildren(
+        ...blockNodes(
+          answerBlocks(text, bundle as Parameters<typeof answerBlocks>[1], markdownDocuments(results), code),
+          (n) => this.marker(n),
+        ),
+      );
+    if (this.cited.sources.length > 0) {
+      this.sourcesHeading.textContent = this.t.sources;
+      this.showSources(this.cited.sources, code);
+    } else {
+      this.sourcesHeading.textContent = this.t.related;
+      this.showSources(sourcesOf({ results }), code);
+    }
+  }
+
+  showProofLink(href: string): void {
+    this.proofLink.href = href;
+    this.proofLink.hidden = false;
+  }
+
+  finish(): void {
+    this.answer.dataset['state'] = 'done';
+    this.answer.setAttribute('aria-busy', 'false');
+  }
+
+  /** Checks the answer in this browser and shows what the check found. */
+  async check(trustPublished = false): Promise<void> {
+    this.renderBadge(undefined);
+    let verdict: WidgetVerdict;
+    try {
+      const verifier = await loadVerifier(this.options.server);
+      verdict = await verifier.verifyAnswer({
+        server: this.options.server,
+        bundle: this.bundle,
+        question: this.asked,
+        lang: this.options.lang,
+        ...withStorage(pageStorage()),
+        trustPublished,
+      });
+    } catch {
+      verdict = {
+        state: 'unavailable',
+        authentic: null,
+        supported: 0,
+        claims: 0,
+        relevance: 'unknown',
+        pin: 'unavailable',
+        problems: [this.t.verifierMissing],
+      };
+    }
+    this.renderBadge(verdict);
+    // Links to the cited pages go live only for an authentic answer.
+    if (verdict.authentic === true)
+      this.message.querySelectorAll<HTMLAnchorElement>('a[data-href]').forEach((link) => {
+        link.href = link.dataset['href'] ?? '';
+      });
+  }
+
+  /** A "[n]" marker: a link to its source in the panel when the answer cites one for it. */
+  private marker(n: number): Node {
+    const target = this.cited.targets.get(n);
+    const sup = el('sup', { class: 'cite', 'data-cite': String(n) });
+    if (target === undefined) {
+      sup.textContent = `[${n}]`;
+      return sup;
+    }
+    const link = el(
+      'a',
+      { href: `#${this.id}-s${target}`, 'aria-label': this.t.sourceNumber(n), 'data-testid': 'widget-cite' },
+      `[${n}]`,
+    );
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      const entry = this.sourceList.children[target];
+      if (!(entry instanceof HTMLElement)) return;
+      this.scrollTo(entry);
+      entry.focus({ preventScroll: true });
+    });
+    sup.append(link);
+    return sup;
+  }
+
+  private showSources(items: readonly (WidgetSource & { markers?: number[] })[], code: Set<string>): void {
+    this.sourceList.replaceChildren(
+      ...items.map((source, index) => {
+        const item = el('li', {
+          id: `${this.id}-s${index}`,
+          tabindex: '-1',
+          'data-testid': 'widget-source',
+          'data-chunk-id': source.chunkId,
+        });
+        const head = el('p', { class: 'source-head' });
+        if (source.markers !== undefined && source.markers.length > 0)
+          head.append(el('span', { class: 'marker' }, source.markers.map((n) => `[${n}]`).join('')), ' ');
+        const title = el('strong', {}, source.title);
+        if (source.url !== undefined) {
+          // The page and heading on the docs site, in a new tab without opener or referrer; live once
+          // the answer is authentic.
+          const link = el('a', {
+            'data-href': source.url,
+            target: '_blank',
+            rel: 'noopener noreferrer',
+            'data-testid': 'widget-source-link',
+          });
+          link.append(title, el('span', { class: 'visually-hidden' }, ` ${this.t.newTab}`));
+          head.append(link);
+        } else head.append(title);
+        item.append(head);
+        if (source.snippet !== '')
+          item.append(
+            // A long quote scrolls inside its box; focusable so the keyboard can scroll it too.
+            code.has(source.chunkId)
+              ? el('pre', { class: 'snippet', tabindex: '0' }, source.snippet)
+              : el('blockquote', { class: 'snippet', tabindex: '0' }, source.snippet),
+          );
+        return item;
+      }),
+    );
+    this.sources.hidden = items.length === 0;
+  }
+
+  /** The badge: "checking" while `verdict` is undefined. */
+  private renderBadge(verdict: WidgetVerdict | undefined): void {
+    const t = this.t;
+    const badge = this.badge;
+    badge.hidden = false;
+    badge.replaceChildren();
+    this.message.dataset['verdict'] = verdict?.state ?? 'checking';
+    badge.dataset['state'] = verdict?.state ?? 'checking';
+    if (verdict === undefined) {
+      badge.append(el('p', { class: 'badge-title' }, t.checking));
+      return;
+    }
+    badge.dataset['authentic'] = String(verdict.authentic);
+    badge.dataset['supported'] = String(verdict.supported);
+    badge.dataset['claims'] = String(verdict.claims);
+    badge.dataset['relevance'] = verdict.relevance;
+    badge.dataset['pin'] = verdict.pin;
+    const titles: Record<WidgetVerdict['state'], string> = {
+      verified: t.verified,
+      failed: t.failed,
+      refused: t.refused,
+      'not-answered': t.notAnswered,
+      'key-changed': t.keyChanged,
+      unavailable: t.unavailable,
+    };
+    badge.append(el('p', { class: 'badge-title' }, titles[verdict.state]));
+    if (verdict.authentic !== null) {
+      const chips = el('ul', { class: 'chips' });
+      const chip = (ok: boolean | undefined, text: string, name: string) =>
+        el(
+          'li',
+          {
+            class: 'chip',
+            'data-ok': ok === undefined ? 'unknown' : String(ok),
+            'data-testid': `widget-${name}`,
+          },
+          `${ok === undefined ? '–' : ok ? '✓' : '✗'} ${text}`,
+        );
+      chips.append(chip(verdict.authentic, verdict.authentic ? t.authentic : t.altered, 'authentic'));
+      if (verdict.authentic && verdict.claims > 0) {
+        chips.append(
+          chip(
+            verdict.supported === verdict.claims,
+            t.supported(verdict.supported, verdict.claims),
+            'supported',
+          ),
+          chip(
+            verdict.relevance === 'unknown' ? undefined : verdict.relevance === 'relevant',
+            verdict.relevance === 'relevant'
+              ? t.relevant
+              : verdict.relevance === 'not_relevant'
+                ? t.notRelevant
+                : t.relevanceUnknown,
+            'relevance',
+          ),
+        );
+      }
+      badge.append(chips);
+    }
+    if (verdict.problems.length > 0) {
+      if (verdict.state === 'failed') badge.append(el('p', { class: 'what-failed' }, t.whatFailed));
+      const list = el('ul', { class: 'problems', 'data-testid': 'widget-problems' });
+      list.append(...verdict.problems.map((problem) => el('li', {}, problem)));
+      badge.append(list);
+    }
+    if (verdict.state === 'key-changed') {
+      badge.append(el('p', {}, t.keyChangedText));
+      if (verdict.fingerprint !== undefined)
+        badge.append(el('p', { class: 'key' }, t.keyPinned(verdict.fingerprint)));
+      if (verdict.published !== undefined)
+        badge.append(el('p', { class: 'key' }, t.keyPublished(verdict.published)));
+      const trust = el(
+        'button',
+        { type: 'button', class: 'trust', 'data-testid': 'widget-trust-key' },
+        t.trustNewKey,
+      );
+      trust.addEventListener('click', () => void this.check(true));
+      badge.append(trust);
+      return;
+    }
+    if (verdict.authentic === null) return;
+    const details = el('details');
+    details.append(el('summary', {}, t.details));
+    for (const line of [t.explainAuthentic, t.explainSupported, t.explainRelevant, t.explainSkipped])
+      details.append(el('p', {}, line));
+    if (verdict.fingerprint !== undefined)
+      details.append(
+        el(
+          'p',
+          { class: 'key', 'data-testid': 'widget-key' },
+          verdict.pin === 'first-use' ? t.keyFirstUse(verdict.fingerprint) : t.keyPinned(verdict.fingerprint),
+        ),
+      );
+    badge.append(details);
+  }
+}
+
+function withStorage(storage: PinStorage | undefined): { storage?: PinStorage } {
+  return storage !== undefined ? { storage } : {};
+}
+
 /** An answer's blocks as DOM nodes: text only through text nodes, links only as the blocks allow. */
-function blockNodes(blocks: readonly Block[]): HTMLElement[] {
+function blockNodes(blocks: readonly Block[], marker: (n: number) => Node): HTMLElement[] {
+  const inline = (nodes: readonly Inline[]): Node[] => nodes.map((node) => inlineNode(node, inline, marker));
   return blocks.map((block) => {
     if (block.kind === 'paragraph') {
       const paragraph = el('p');
-      paragraph.append(...inlineNodes(block.children));
+      paragraph.append(...inline(block.children));
       return paragraph;
+    }
+    if (block.kind === 'code') {
+      // Focusable: a code line wider than the panel scrolls sideways, also from the keyboard.
+      const pre = el('pre', { class: 'code', tabindex: '0', 'data-testid': 'widget-code' });
+      pre.append(el('code', {}, block.text));
+      return pre;
     }
     const list = el(block.ordered ? 'ol' : 'ul');
     for (const item of block.items) {
       const entry = el('li');
-      entry.append(...inlineNodes(item));
+      entry.append(...inline(item));
       list.append(entry);
     }
     return list;
   });
 }
 
-function inlineNodes(nodes: readonly Inline[]): Node[] {
-  return nodes.map(inlineNode);
-}
-
-function inlineNode(node: Inline): Node {
+function inlineNode(
+  node: Inline,
+  inline: (nodes: readonly Inline[]) => Node[],
+  marker: (n: number) => Node,
+): Node {
   switch (node.kind) {
     case 'text':
       return document.createTextNode(node.text);
@@ -392,15 +665,16 @@ function inlineNode(node: Inline): Node {
     case 'code':
       return el('code', {}, node.text);
     case 'cite':
-      return el('sup', { class: 'cite', 'data-cite': String(node.n) }, `[${node.n}]`);
+      return marker(node.n);
     case 'bold': {
       const strong = el('strong');
-      strong.append(...inlineNodes(node.children));
+      strong.append(...inline(node.children));
       return strong;
     }
   }
-  const link = el('a', { href: node.href, target: '_blank', rel: 'noopener noreferrer nofollow' });
-  link.append(...inlineNodes(node.children));
+  // A link to a cited page: its address is kept aside until the answer is found authentic.
+  const link = el('a', { 'data-href': node.href, target: '_blank', rel: 'noopener noreferrer nofollow' });
+  link.append(...inline(node.children));
   return link;
 }
 
