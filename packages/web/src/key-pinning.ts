@@ -6,11 +6,16 @@
  * change of what "verified" means. A reader can also pin keys from a file or an address of their own
  * choosing (an auditor's copy), and unpin.
  *
- * The fingerprint covers what decides a verdict — issuer public keys, log and witness verifier keys,
- * the required cosignatures and the pinned registries — not the display names, and is independent of
- * the order the keys are listed in.
+ * The fingerprint (widget/pinning.ts, shared with the widget) covers what decides a verdict — issuer
+ * public keys, log and witness verifier keys, the required cosignatures and the pinned registries —
+ * not the display names, and is independent of the order the keys are listed in.
  */
-import { canonicalize, parseTrustedKeys, sha256Hex, type TrustedKeys } from '@saksi/proof';
+import { parseTrustedKeys, type TrustedKeys } from '@saksi/proof';
+import { keysFingerprint } from './widget/pinning.js';
+
+// One fingerprint for the same keys wherever a reader sees it: the app and the widget (whose pins
+// live under their own storage key, `saksi.widget.keys.<server>`).
+export { keysFingerprint, shortFingerprint } from './widget/pinning.js';
 
 /** Where a pin came from. */
 export type PinSource = 'first-use' | 'server' | 'file' | 'url';
@@ -34,27 +39,6 @@ export interface PinStorage {
 }
 
 export const pinStorageKey = (origin: string) => `saksi.keys.pinned.${origin}`;
-
-/** SHA-256 (hex) of the canonical JSON of everything in `keys` that decides a verdict. */
-export function keysFingerprint(keys: TrustedKeys): string {
-  const sorted = (values: string[]) => [...new Set(values)].sort();
-  return sha256Hex(
-    canonicalize({
-      issuers: sorted(keys.issuers.map((issuer) => issuer.public_key)),
-      logs: sorted(keys.logs.map((log) => `${log.origin} ${log.vkey}`)),
-      witnesses: sorted((keys.witnesses ?? []).map((witness) => witness.vkey)),
-      required_cosignatures: keys.required_cosignatures ?? 0,
-      registries: sorted(
-        (keys.registries ?? []).map((registry) => `${registry.chain_id}/${registry.contract.toLowerCase()}`),
-      ),
-    }),
-  );
-}
-
-/** The fingerprint as a reader compares it: the first 16 hex digits in groups of four. */
-export function shortFingerprint(fingerprint: string): string {
-  return (fingerprint.slice(0, 16).match(/.{1,4}/g) ?? []).join(' ');
-}
 
 /** The pin stored for `origin`, or undefined (none, or unreadable: a damaged pin is dropped). */
 export function readPin(storage: PinStorage | undefined, origin: string): PinnedKeys | undefined {
