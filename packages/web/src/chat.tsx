@@ -45,7 +45,7 @@ import {
   textTail,
 } from './sources.js';
 import { eventJson, readSse, SseError, type SseEvent } from './sse.js';
-import { VerificationPanel } from './verification.js';
+import { relatedPassages, VerificationPanel } from './verification.js';
 
 interface RetrievalResult {
   chunk_id: string;
@@ -719,6 +719,7 @@ function AssistantMessage(props: {
           bundle={bundle}
           testId="verify-panel"
           showKeys={false}
+          related={relatedPassages(results, t('sources.page', { page: '' }).trim())}
           {...(message.question !== undefined ? { presentedQuestion: message.question } : {})}
         />
       ) : (

@@ -309,6 +309,270 @@ const en = {
   'admin.rootLabel': 'Merkle root',
   'admin.txLabel': 'transaction hash',
   'admin.upload.choose': 'Choose a file',
+  // verdict: the verification panel, tamper view and pinned keys (packages/web/src/verification.tsx)
+  'verdict.banner.tampered': 'This answer was changed after it was signed — do not rely on it.',
+  'verdict.banner.untrusted': 'This answer is not signed with keys your browser trusts — do not rely on it.',
+  'verdict.banner.malformed': 'This is not a readable Saksi proof — nothing in it was verified.',
+  'verdict.banner.failed': 'This answer could not be verified — do not rely on it.',
+  'verdict.banner.no-keys': 'Your browser has no keys to check this answer with — it is not verified.',
+  'verdict.banner.key-changed':
+    'This server’s keys changed since you pinned them — the answer is not shown as verified.',
+  'verdict.hint.tampered': 'Below: what was changed, and the checks that caught it.',
+  'verdict.hint.untrusted':
+    'It is signed by “{issuer}” (key {keyId}), which your browser has not pinned. It may come from another Saksi server: if you trust that server, pin its keys on the verify page.',
+  'verdict.hint.malformed': 'Where it breaks: {field}.',
+  'verdict.hint.noKeys':
+    'This server’s keys could not be loaded and none are pinned in this browser. Pin keys from a file on the verify page.',
+  'verdict.hint.keyChanged':
+    'If the server announced new keys, compare their fingerprint and pin them on the verify page; otherwise do not trust this server’s answers.',
+  'verdict.authentic.onchain':
+    'The quotes are unchanged since Saksi signed them, word for word from the published document — whose fingerprint your browser found on a public blockchain — and recorded in the public log.',
+  'verdict.authentic.anchored':
+    'The quotes are unchanged since Saksi signed them, word for word from the published document, and recorded in the public log. The document’s fingerprint was not looked up on the blockchain from here.',
+  'verdict.authentic.notAnchored':
+    'The quotes are unchanged since Saksi signed them, word for word from the published document, and recorded in the public log. The document’s fingerprint is not on the blockchain yet.',
+  'verdict.authentic.refusal':
+    'This refusal is authentic: Saksi signed it and recorded it in the public log.',
+  'verdict.authentic.no': 'No: do not rely on this answer (see above).',
+  'verdict.authentic.keyChanged':
+    'Not shown as verified: this server’s keys differ from the ones you pinned.',
+  'verdict.supported.quoted.one':
+    'The answer follows from the quotes: its sentence is a quote, word for word.',
+  'verdict.supported.quoted.other':
+    'The answer follows from the quotes: all {total} sentences are quotes, word for word.',
+  'verdict.supported.built.one':
+    'The answer follows from the quotes: its sentence is made of quotes and fixed linking words, which your browser rebuilt to check.',
+  'verdict.supported.built.other':
+    'The answer follows from the quotes: all {total} sentences are quotes, or made of quotes and fixed linking words that your browser rebuilt to check.',
+  'verdict.supported.judged.one':
+    'The answer follows from the quotes, as judged by a checking model ({method}).',
+  'verdict.supported.judged.other':
+    'The answer follows from the quotes: {judged} of its {total} sentences were judged by a checking model ({method}); any others are quotes checked word for word.',
+  'verdict.supported.partial':
+    'Only {supported} of {total} sentences follow from the quotes; the other {blocked} are struck through in the details and not shown as verified.',
+  'verdict.supported.none.one': 'The sentence does not follow from the quotes: do not rely on it.',
+  'verdict.supported.none.other':
+    'None of the {total} sentences follows from the quotes: do not rely on them.',
+  'verdict.supported.noClaims': 'The answer has no sentence that could be checked against a quote.',
+  'verdict.relevant.yes':
+    'The quotes answer your question (relevance {score}; at least {threshold} is needed).',
+  'verdict.relevant.no':
+    'The quotes do not answer your question well enough (relevance {score}, below the {threshold} needed): treat it as not answered.',
+  'verdict.relevant.unknown':
+    'How well the quotes answer your question was not recorded (an older certificate).',
+  'verdict.notAssessed': 'Not assessed, because the proof does not hold.',
+  'verdict.notAssessedKeys': 'Not assessed until you decide which keys to trust.',
+  'verdict.refusal.MISSING_SLOT':
+    'Saksi declined to answer: no document in the collection covers what the question names, such as its year.',
+  'verdict.refusal.NOT_COVERED':
+    'Saksi declined to answer: the documents in the collection do not cover this question.',
+  'verdict.refusal.NO_EVIDENCE': 'Saksi declined to answer: nothing in the collection matches this question.',
+  'verdict.refusal.INVALID_QUESTION':
+    'Saksi declined to answer: the question has nothing that can be searched for.',
+  'verdict.refusal.unknown': 'Saksi declined to answer.',
+  'verdict.refusal.covers': 'What the collection “{name}” covers',
+  'verdict.refusal.coversNone': 'The collection “{name}”',
+  'verdict.collection.documents.one': '{n} published document',
+  'verdict.collection.documents.other': '{n} published documents',
+  'verdict.refusal.related': 'Related passages (not an answer)',
+  'verdict.refusal.searched.one':
+    'The search found {n} passage in the collection; it does not answer the question.',
+  'verdict.refusal.searched.other':
+    'The search found {n} passages in the collection; none answers the question.',
+  'verdict.refusal.signed': 'Saksi’s signed reply, in the language of the question:',
+  'verdict.notAnswered.relevance': 'Not an answer: the quotes found do not answer the question well enough.',
+  'verdict.notAnswered.noClaim': 'Not an answer: no sentence could be shown as verified.',
+  'verdict.reason.OK': 'shown as verified',
+  'verdict.reason.LOW_CONFIDENCE': 'the checking model was not confident enough',
+  'verdict.reason.NO_EVIDENCE': 'no quote backs it',
+  'verdict.reason.NOT_SUPPORTED': 'the quotes do not back it',
+  'verdict.reason.CONTRADICTED': 'the quotes contradict it',
+  'verdict.reason.NUMBER_MISMATCH': 'a figure in it is not in the quotes',
+  'verdict.reason.ANCHOR_REQUIRED': 'its document is not on the blockchain yet',
+  'verdict.reason.NOT_RELEVANT': 'its quotes do not answer the question',
+  'verdict.reason.INTEGRITY_FAILURE': 'the proof does not hold',
+  'verdict.status.pass': 'passed',
+  'verdict.status.fail': 'failed',
+  'verdict.status.skip': 'not checked',
+  'verdict.took': 'checked in {time}',
+  'verdict.failing.title': 'What failed, in plain words',
+  'verdict.diff.title': 'What changed',
+  'verdict.diff.intro':
+    'Each change sets what this bundle says beside what the signed, fingerprinted evidence supports. Changed words are marked.',
+  'verdict.diff.original': 'The signed evidence says',
+  'verdict.diff.shown': 'This bundle says',
+  'verdict.diff.where.question': 'The question',
+  'verdict.diff.where.claim': 'Sentence {n} of the answer',
+  'verdict.diff.where.answer': 'The answer’s text, at sentence {n}',
+  'verdict.diff.where.answerWhole': 'The answer’s text',
+  'verdict.diff.where.passage': 'The quoted passage, {label}',
+  'verdict.diff.where.signature': 'The signature',
+  'verdict.diff.where.field': 'Field {label}',
+  'verdict.diff.basis.passage':
+    'From the quoted passage, which still matches the fingerprint of the published document.',
+  'verdict.diff.basis.composition':
+    'Rebuilt from the original quotes and the sentence’s fixed linking words.',
+  'verdict.diff.basis.hash': 'This text matches the fingerprint the signed certificate holds for it.',
+  'verdict.diff.basis.published':
+    'From the certificate with the same number in this server’s public log, verified in your browser.',
+  'verdict.diff.unknown':
+    'The original is not in this bundle: only its fingerprint is, and this text does not match it.',
+  'verdict.diff.none':
+    'Every text still matches its fingerprint: the change is elsewhere in the signed certificate (a score, an outcome, a position) or in the signature itself, which this bundle alone cannot show.',
+  'verdict.details.summary': 'Details: every check',
+  'verdict.details.counts': '{passed} of {total} checks passed, {failed} failed, {skipped} not checked.',
+  'verdict.details.checks': 'Checks',
+  'verdict.details.claims': 'Sentences of the answer',
+  'verdict.details.claimCount': '{verified} of {total} shown as verified.',
+  'verdict.details.certificate': 'Certificate',
+  'verdict.details.number': 'Number',
+  'verdict.details.issued': 'Signed',
+  'verdict.details.issuer': 'Signed by',
+  'verdict.details.keys': 'Keys used',
+  'verdict.details.anchors': 'Document fingerprints on the blockchain',
+  'verdict.details.codes': 'Technical codes: {codes}',
+  'verdict.details.problem': '{code} at {field}',
+  'verdict.claim.shown': 'Shown as verified',
+  'verdict.claim.blocked': 'Not shown as verified: {reason}',
+  'verdict.claim.support': 'How it follows: {how}',
+  'verdict.claim.relevance': 'Relevance {score} (at least {threshold} needed)',
+  'verdict.anchorRow': 'block {block} on chain {chain}',
+  'verdict.anchorTx': 'transaction',
+  'verdict.anchorNone': 'not on the blockchain yet',
+  'verdict.localChain': 'a local test chain',
+  'verdict.offline':
+    'Your browser is offline: the blockchain and the log’s history were not consulted, and the keys pinned in this browser were used.',
+  'verdict.checkpointWarning':
+    'The public log does not fit what your browser saw before: it may have been rewritten (a fork or a rollback). Do not rely on this server’s answers until this is explained.',
+  'verdict.keys.pinned': 'Pinned in this browser on {date}',
+  'verdict.keys.firstUse': 'Pinned in this browser just now, on first use',
+  'verdict.keys.unpinned': 'From this server, not pinned',
+  'verdict.keys.offline': 'Pinned in this browser on {date}; the server could not be reached',
+  'verdict.keys.changed': 'Pinned keys were used; the server now serves other keys',
+  'verdict.keys.none': 'No keys',
+  'verdict.keys.manage': 'Manage the pinned keys',
+  'pin.title': 'Keys your browser trusts',
+  'pin.intro':
+    'Answers are checked with these keys. Your browser pinned them the first time you used this server; if the server ever serves other keys, you are warned and nothing is shown as verified until you decide.',
+  'pin.fingerprint': 'Fingerprint',
+  'pin.pinnedFingerprint': 'Fingerprint of the pinned keys',
+  'pin.servedFingerprint': 'Fingerprint of the keys the server serves now',
+  'pin.source.first-use': 'Pinned on first use, {date}',
+  'pin.source.server': 'Pinned from this server, {date}',
+  'pin.source.file': 'Pinned from a file, {date}',
+  'pin.source.url': 'Pinned from {url}, {date}',
+  'pin.changed': 'This server now serves other keys. Until you decide, no answer is shown as verified.',
+  'pin.unpinned': 'Not pinned: the keys this server serves are used, and a change would go unnoticed.',
+  'pin.none': 'No keys: this server’s keys could not be loaded and none are pinned.',
+  'pin.offline': 'The server could not be reached: the pinned keys are used.',
+  'pin.loading': 'Loading the keys…',
+  'pin.acceptServed': 'Trust the server’s new keys',
+  'pin.pinServed': 'Pin this server’s keys',
+  'pin.unpin': 'Unpin these keys',
+  'pin.fromFile': 'Pin keys from a file',
+  'pin.fromUrl': 'Pin keys from an address',
+  'pin.urlLabel': 'Address of a keys file (JSON)',
+  'pin.urlButton': 'Pin from this address',
+  'pin.other': 'Pin other keys',
+  'pin.details': 'The keys in detail',
+  'pin.done': 'Pinned. Fingerprint {fingerprint}.',
+  'pin.removed':
+    'Unpinned. This page now uses the keys the server serves; they will be pinned again on your next visit.',
+  'pin.error.FETCH_FAILED':
+    'The keys could not be read from {url}. The address did not answer, or this page is not allowed to read it; download the file and pin it from the file instead.',
+  'pin.error.NOT_KEYS': 'That is not a Saksi keys file.',
+  'pin.error.TOO_LARGE': 'That is too large to be a keys file ({size}).',
+  'pin.error.BAD_URL': 'Give a full address starting with https:// (or a path on this server).',
+  'pin.error.STORAGE': 'Your browser refused to store the keys (private browsing?).',
+  'input.error.EMPTY': 'Paste a bundle or choose a file first.',
+  'input.error.TOO_LARGE':
+    'This is {size}; a Saksi proof is at most {limit}. It was not read, so nothing was verified.',
+  'input.error.TOO_DEEP':
+    'This is not a Saksi proof: its JSON is nested deeper than a proof ever is (more than {limit} levels). Nothing was verified.',
+  'input.error.NOT_JSON': 'This is not a Saksi proof: the text is not valid JSON. Nothing was verified.',
+  'input.error.DUPLICATE_NAME':
+    'This is not a Saksi proof: a name appears twice in one JSON object, which could hide a change. Nothing was verified.',
+  'input.fileLoaded': '{name} ({size}) is loaded; it is too large to show here.',
+  'verdict.checkName.structure': 'Complete proof',
+  'verdict.explain.structure.pass': 'The proof is complete and in the expected format.',
+  'verdict.explain.structure.fail': 'The proof is damaged or incomplete, so nothing else could be checked.',
+  'verdict.explain.structure.skip': 'Not checked.',
+  'verdict.checkName.issuer': 'Trusted signer',
+  'verdict.explain.issuer.pass': 'It was signed by a Saksi server whose keys your browser trusts.',
+  'verdict.explain.issuer.fail':
+    'It was not signed by a key your browser trusts (it may come from another server).',
+  'verdict.explain.issuer.skip': 'Not checked.',
+  'verdict.checkName.signature': 'Signature',
+  'verdict.explain.signature.pass':
+    'The signature matches: the answer, the question and the quotes are as they were signed.',
+  'verdict.explain.signature.fail':
+    'The signature does not match the content: something was changed after signing.',
+  'verdict.explain.signature.skip': 'Not checked.',
+  'verdict.checkName.hashes': 'Fingerprints of the texts',
+  'verdict.explain.hashes.pass': 'Every text matches its fingerprint (hash).',
+  'verdict.explain.hashes.fail': 'Some text no longer matches its fingerprint: it was altered.',
+  'verdict.explain.hashes.skip': 'Not checked.',
+  'verdict.checkName.claim_offsets': 'Sentences in place',
+  'verdict.explain.claim_offsets.pass': 'Each checked sentence stands where the proof says in the answer.',
+  'verdict.explain.claim_offsets.fail': 'A sentence is not where the proof says it is in the answer.',
+  'verdict.explain.claim_offsets.skip': 'Not checked.',
+  'verdict.checkName.spans': 'Quotes word for word',
+  'verdict.explain.spans.pass': 'Each quote is found, word for word, at its stated place in its passage.',
+  'verdict.explain.spans.fail': 'A quote is not found word for word at its stated place in its passage.',
+  'verdict.explain.spans.skip': 'Not checked.',
+  'verdict.checkName.compositions': 'Assembled sentences rebuilt',
+  'verdict.explain.compositions.pass':
+    'Sentences made of quotes and fixed linking words were rebuilt by your browser and came out the same.',
+  'verdict.explain.compositions.fail':
+    'A sentence made of quotes does not come out the same when your browser rebuilds it.',
+  'verdict.explain.compositions.skip': 'Not checked.',
+  'verdict.checkName.citations': 'Quoted passages were found',
+  'verdict.explain.citations.pass': 'Every quoted passage is one of the passages the search found.',
+  'verdict.explain.citations.fail': 'A quoted passage is not among those the search found.',
+  'verdict.explain.citations.skip': 'Not checked.',
+  'verdict.checkName.document_proofs': 'Passages belong to the document',
+  'verdict.explain.document_proofs.pass':
+    'Each quoted passage belongs to its published document: its fingerprint fits the document’s.',
+  'verdict.explain.document_proofs.fail':
+    'A quoted passage does not belong to the document it claims to come from.',
+  'verdict.explain.document_proofs.skip': 'There was no quote to check.',
+  'verdict.checkName.anchor_proofs': 'Document fingerprint anchored',
+  'verdict.explain.anchor_proofs.pass':
+    'Each document’s fingerprint is part of a batch written to a public blockchain.',
+  'verdict.explain.anchor_proofs.fail': 'A document’s fingerprint is not part of the batch the proof names.',
+  'verdict.explain.anchor_proofs.skip': 'The document has not been written to the blockchain yet.',
+  'verdict.checkName.anchor_onchain': 'Found on the blockchain',
+  'verdict.explain.anchor_onchain.pass':
+    'Your browser found the documents’ fingerprints on the blockchain itself.',
+  'verdict.explain.anchor_onchain.fail':
+    'The documents’ fingerprints are not on the blockchain as the proof says.',
+  'verdict.explain.anchor_onchain.skip':
+    'Not looked up on the blockchain (not anchored yet, or the blockchain could not be reached).',
+  'verdict.checkName.query_replay': 'Same question',
+  'verdict.explain.query_replay.pass': 'The proof answers exactly the question you asked.',
+  'verdict.explain.query_replay.fail': 'The proof answers a different question than the one you asked.',
+  'verdict.explain.query_replay.skip': 'Not compared: there is no question of yours to compare with.',
+  'verdict.checkName.checkpoint_signature': 'Public log signed',
+  'verdict.explain.checkpoint_signature.pass':
+    'The public log’s state is signed by a log your browser trusts.',
+  'verdict.explain.checkpoint_signature.fail':
+    'The public log’s state is not signed by a log your browser trusts.',
+  'verdict.explain.checkpoint_signature.skip': 'Not checked.',
+  'verdict.checkName.log_inclusion': 'Recorded in the public log',
+  'verdict.explain.log_inclusion.pass': 'The answer is recorded in the public log.',
+  'verdict.explain.log_inclusion.fail': 'The answer is not recorded in the public log as the proof claims.',
+  'verdict.explain.log_inclusion.skip': 'Not checked, because the log’s state could not be trusted.',
+  'verdict.checkName.cosignatures': 'Confirmed by independent witnesses',
+  'verdict.explain.cosignatures.pass': 'Independent witnesses confirmed the public log’s state.',
+  'verdict.explain.cosignatures.fail': 'Not enough independent witnesses confirmed the public log’s state.',
+  'verdict.explain.cosignatures.skip': 'No independent witnesses are required.',
+  'verdict.checkName.checkpoint_consistency': 'Log not rewritten',
+  'verdict.explain.checkpoint_consistency.pass':
+    'The public log only grew since your browser last saw it: nothing was removed or rewritten.',
+  'verdict.explain.checkpoint_consistency.fail':
+    'The public log does not fit what your browser saw before: it may have been rewritten.',
+  'verdict.explain.checkpoint_consistency.skip':
+    'Your browser has not seen this log before (or is offline), so there is nothing to compare.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -623,6 +887,278 @@ const id: Record<MessageKey, string> = {
   'admin.rootLabel': 'akar Merkle',
   'admin.txLabel': 'hash transaksi',
   'admin.upload.choose': 'Pilih berkas',
+  // verdict: the verification panel, tamper view and pinned keys (packages/web/src/verification.tsx)
+  'verdict.banner.tampered': 'Jawaban ini diubah setelah ditandatangani — jangan mengandalkannya.',
+  'verdict.banner.untrusted':
+    'Jawaban ini tidak ditandatangani dengan kunci yang dipercaya peramban Anda — jangan mengandalkannya.',
+  'verdict.banner.malformed': 'Ini bukan bukti Saksi yang dapat dibaca — tidak ada isinya yang diverifikasi.',
+  'verdict.banner.failed': 'Jawaban ini tidak dapat diverifikasi — jangan mengandalkannya.',
+  'verdict.banner.no-keys':
+    'Peramban Anda tidak memiliki kunci untuk memeriksa jawaban ini — jawaban ini tidak terverifikasi.',
+  'verdict.banner.key-changed':
+    'Kunci server ini berubah sejak Anda menyematkannya — jawaban tidak ditampilkan sebagai terverifikasi.',
+  'verdict.hint.tampered': 'Di bawah: apa yang diubah, dan pemeriksaan yang menangkapnya.',
+  'verdict.hint.untrusted':
+    'Jawaban ini ditandatangani oleh “{issuer}” (kunci {keyId}), yang belum disematkan peramban Anda. Mungkin berasal dari server Saksi lain: jika Anda memercayai server itu, sematkan kuncinya di halaman verifikasi.',
+  'verdict.hint.malformed': 'Bagian yang rusak: {field}.',
+  'verdict.hint.noKeys':
+    'Kunci server ini tidak dapat dimuat dan belum ada kunci yang disematkan di peramban ini. Sematkan kunci dari berkas di halaman verifikasi.',
+  'verdict.hint.keyChanged':
+    'Jika server mengumumkan kunci baru, bandingkan sidik jarinya lalu sematkan di halaman verifikasi; jika tidak, jangan percayai jawaban server ini.',
+  'verdict.authentic.onchain':
+    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan — sidik jarinya ditemukan peramban Anda di blockchain publik — dan tercatat di log publik.',
+  'verdict.authentic.anchored':
+    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan, dan tercatat di log publik. Sidik jari dokumen tidak dicek di blockchain dari sini.',
+  'verdict.authentic.notAnchored':
+    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan, dan tercatat di log publik. Sidik jari dokumen belum ada di blockchain.',
+  'verdict.authentic.refusal': 'Penolakan ini asli: Saksi menandatanganinya dan mencatatnya di log publik.',
+  'verdict.authentic.no': 'Tidak: jangan mengandalkan jawaban ini (lihat di atas).',
+  'verdict.authentic.keyChanged':
+    'Tidak ditampilkan sebagai terverifikasi: kunci server ini berbeda dari yang Anda sematkan.',
+  'verdict.supported.quoted.one': 'Jawaban mengikuti kutipan: kalimatnya adalah kutipan, kata demi kata.',
+  'verdict.supported.quoted.other':
+    'Jawaban mengikuti kutipan: semua {total} kalimatnya adalah kutipan, kata demi kata.',
+  'verdict.supported.built.one':
+    'Jawaban mengikuti kutipan: kalimatnya tersusun dari kutipan dan kata penghubung tetap, yang disusun ulang peramban Anda untuk memeriksanya.',
+  'verdict.supported.built.other':
+    'Jawaban mengikuti kutipan: semua {total} kalimatnya adalah kutipan, atau tersusun dari kutipan dan kata penghubung tetap yang disusun ulang peramban Anda untuk memeriksanya.',
+  'verdict.supported.judged.one': 'Jawaban mengikuti kutipan, menurut penilaian model pemeriksa ({method}).',
+  'verdict.supported.judged.other':
+    'Jawaban mengikuti kutipan: {judged} dari {total} kalimatnya dinilai oleh model pemeriksa ({method}); sisanya kutipan yang diperiksa kata demi kata.',
+  'verdict.supported.partial':
+    'Hanya {supported} dari {total} kalimat yang mengikuti kutipan; {blocked} lainnya dicoret di rincian dan tidak ditampilkan sebagai terverifikasi.',
+  'verdict.supported.none.one': 'Kalimatnya tidak mengikuti kutipan: jangan mengandalkannya.',
+  'verdict.supported.none.other':
+    'Tidak satu pun dari {total} kalimat mengikuti kutipan: jangan mengandalkannya.',
+  'verdict.supported.noClaims': 'Jawaban ini tidak memiliki kalimat yang dapat diperiksa terhadap kutipan.',
+  'verdict.relevant.yes': 'Kutipan menjawab pertanyaan Anda (relevansi {score}; minimal {threshold}).',
+  'verdict.relevant.no':
+    'Kutipan tidak cukup menjawab pertanyaan Anda (relevansi {score}, di bawah batas {threshold}): anggap belum terjawab.',
+  'verdict.relevant.unknown':
+    'Seberapa baik kutipan menjawab pertanyaan Anda tidak dicatat (sertifikat versi lama).',
+  'verdict.notAssessed': 'Tidak dinilai, karena buktinya tidak sah.',
+  'verdict.notAssessedKeys': 'Tidak dinilai sampai Anda memutuskan kunci mana yang dipercaya.',
+  'verdict.refusal.MISSING_SLOT':
+    'Saksi tidak menjawab: tidak ada dokumen di koleksi ini yang mencakup hal yang disebut pertanyaan, misalnya tahunnya.',
+  'verdict.refusal.NOT_COVERED':
+    'Saksi tidak menjawab: dokumen di koleksi ini tidak membahas pertanyaan ini.',
+  'verdict.refusal.NO_EVIDENCE':
+    'Saksi tidak menjawab: tidak ada isi koleksi yang cocok dengan pertanyaan ini.',
+  'verdict.refusal.INVALID_QUESTION':
+    'Saksi tidak menjawab: pertanyaan ini tidak berisi apa pun yang bisa dicari.',
+  'verdict.refusal.unknown': 'Saksi tidak menjawab.',
+  'verdict.refusal.covers': 'Cakupan koleksi “{name}”',
+  'verdict.refusal.coversNone': 'Koleksi “{name}”',
+  'verdict.collection.documents.one': '{n} dokumen terbitan',
+  'verdict.collection.documents.other': '{n} dokumen terbitan',
+  'verdict.refusal.related': 'Bagian terkait (bukan jawaban)',
+  'verdict.refusal.searched.one':
+    'Pencarian menemukan {n} bagian di koleksi ini; bagian itu tidak menjawab pertanyaan.',
+  'verdict.refusal.searched.other':
+    'Pencarian menemukan {n} bagian di koleksi ini; tidak ada yang menjawab pertanyaan.',
+  'verdict.refusal.signed': 'Balasan Saksi yang ditandatangani, dalam bahasa pertanyaan:',
+  'verdict.notAnswered.relevance': 'Bukan jawaban: kutipan yang ditemukan tidak cukup menjawab pertanyaan.',
+  'verdict.notAnswered.noClaim':
+    'Bukan jawaban: tidak ada kalimat yang dapat ditampilkan sebagai terverifikasi.',
+  'verdict.reason.OK': 'ditampilkan sebagai terverifikasi',
+  'verdict.reason.LOW_CONFIDENCE': 'model pemeriksa kurang yakin',
+  'verdict.reason.NO_EVIDENCE': 'tidak ada kutipan yang mendukungnya',
+  'verdict.reason.NOT_SUPPORTED': 'kutipan tidak mendukungnya',
+  'verdict.reason.CONTRADICTED': 'kutipan bertentangan dengannya',
+  'verdict.reason.NUMBER_MISMATCH': 'ada angka di dalamnya yang tidak ada di kutipan',
+  'verdict.reason.ANCHOR_REQUIRED': 'dokumennya belum ada di blockchain',
+  'verdict.reason.NOT_RELEVANT': 'kutipannya tidak menjawab pertanyaan',
+  'verdict.reason.INTEGRITY_FAILURE': 'buktinya tidak sah',
+  'verdict.status.pass': 'lulus',
+  'verdict.status.fail': 'gagal',
+  'verdict.status.skip': 'tidak diperiksa',
+  'verdict.took': 'diperiksa dalam {time}',
+  'verdict.failing.title': 'Yang gagal, dengan kata sederhana',
+  'verdict.diff.title': 'Apa yang diubah',
+  'verdict.diff.intro':
+    'Setiap perubahan menyandingkan isi bundel ini dengan yang didukung bukti bertanda tangan dan bersidik jari. Kata yang diubah ditandai.',
+  'verdict.diff.original': 'Bukti bertanda tangan menyatakan',
+  'verdict.diff.shown': 'Bundel ini menyatakan',
+  'verdict.diff.where.question': 'Pertanyaan',
+  'verdict.diff.where.claim': 'Kalimat {n} jawaban',
+  'verdict.diff.where.answer': 'Teks jawaban, pada kalimat {n}',
+  'verdict.diff.where.answerWhole': 'Teks jawaban',
+  'verdict.diff.where.passage': 'Bagian yang dikutip, {label}',
+  'verdict.diff.where.signature': 'Tanda tangan',
+  'verdict.diff.where.field': 'Kolom {label}',
+  'verdict.diff.basis.passage':
+    'Dari bagian yang dikutip, yang masih cocok dengan sidik jari dokumen yang diterbitkan.',
+  'verdict.diff.basis.composition': 'Disusun ulang dari kutipan asli dan kata penghubung tetap kalimat itu.',
+  'verdict.diff.basis.hash': 'Teks ini cocok dengan sidik jari yang dicatat sertifikat bertanda tangan.',
+  'verdict.diff.basis.published':
+    'Dari sertifikat bernomor sama di log publik server ini, diverifikasi di peramban Anda.',
+  'verdict.diff.unknown':
+    'Teks aslinya tidak ada di bundel ini: hanya sidik jarinya, dan teks ini tidak cocok dengannya.',
+  'verdict.diff.none':
+    'Semua teks masih cocok dengan sidik jarinya: perubahannya ada di bagian lain sertifikat (skor, hasil, posisi) atau pada tanda tangannya sendiri, yang tidak dapat ditunjukkan bundel ini saja.',
+  'verdict.details.summary': 'Rincian: semua pemeriksaan',
+  'verdict.details.counts':
+    '{passed} dari {total} pemeriksaan lulus, {failed} gagal, {skipped} tidak diperiksa.',
+  'verdict.details.checks': 'Pemeriksaan',
+  'verdict.details.claims': 'Kalimat jawaban',
+  'verdict.details.claimCount': '{verified} dari {total} ditampilkan sebagai terverifikasi.',
+  'verdict.details.certificate': 'Sertifikat',
+  'verdict.details.number': 'Nomor',
+  'verdict.details.issued': 'Ditandatangani',
+  'verdict.details.issuer': 'Penanda tangan',
+  'verdict.details.keys': 'Kunci yang dipakai',
+  'verdict.details.anchors': 'Sidik jari dokumen di blockchain',
+  'verdict.details.codes': 'Kode teknis: {codes}',
+  'verdict.details.problem': '{code} pada {field}',
+  'verdict.claim.shown': 'Ditampilkan sebagai terverifikasi',
+  'verdict.claim.blocked': 'Tidak ditampilkan sebagai terverifikasi: {reason}',
+  'verdict.claim.support': 'Cara mengikuti kutipan: {how}',
+  'verdict.claim.relevance': 'Relevansi {score} (minimal {threshold})',
+  'verdict.anchorRow': 'blok {block} di rantai {chain}',
+  'verdict.anchorTx': 'transaksi',
+  'verdict.anchorNone': 'belum ada di blockchain',
+  'verdict.localChain': 'rantai uji lokal',
+  'verdict.offline':
+    'Peramban Anda sedang luring: blockchain dan riwayat log tidak diperiksa, dan kunci yang disematkan di peramban ini dipakai.',
+  'verdict.checkpointWarning':
+    'Log publik tidak cocok dengan yang pernah dilihat peramban Anda: mungkin telah ditulis ulang (fork atau rollback). Jangan mengandalkan jawaban server ini sampai hal ini dijelaskan.',
+  'verdict.keys.pinned': 'Disematkan di peramban ini pada {date}',
+  'verdict.keys.firstUse': 'Baru saja disematkan di peramban ini, pada pemakaian pertama',
+  'verdict.keys.unpinned': 'Dari server ini, tidak disematkan',
+  'verdict.keys.offline': 'Disematkan di peramban ini pada {date}; server tidak dapat dihubungi',
+  'verdict.keys.changed': 'Kunci yang disematkan dipakai; server kini menyajikan kunci lain',
+  'verdict.keys.none': 'Tidak ada kunci',
+  'verdict.keys.manage': 'Kelola kunci yang disematkan',
+  'pin.title': 'Kunci yang dipercaya peramban Anda',
+  'pin.intro':
+    'Jawaban diperiksa dengan kunci ini. Peramban Anda menyematkannya saat pertama kali Anda memakai server ini; jika server menyajikan kunci lain, Anda diperingatkan dan tidak ada yang ditampilkan sebagai terverifikasi sampai Anda memutuskan.',
+  'pin.fingerprint': 'Sidik jari',
+  'pin.pinnedFingerprint': 'Sidik jari kunci yang disematkan',
+  'pin.servedFingerprint': 'Sidik jari kunci yang kini disajikan server',
+  'pin.source.first-use': 'Disematkan pada pemakaian pertama, {date}',
+  'pin.source.server': 'Disematkan dari server ini, {date}',
+  'pin.source.file': 'Disematkan dari berkas, {date}',
+  'pin.source.url': 'Disematkan dari {url}, {date}',
+  'pin.changed':
+    'Server ini kini menyajikan kunci lain. Sampai Anda memutuskan, tidak ada jawaban yang ditampilkan sebagai terverifikasi.',
+  'pin.unpinned':
+    'Tidak disematkan: kunci yang disajikan server ini dipakai, dan perubahan tidak akan ketahuan.',
+  'pin.none': 'Tidak ada kunci: kunci server ini tidak dapat dimuat dan belum ada yang disematkan.',
+  'pin.offline': 'Server tidak dapat dihubungi: kunci yang disematkan dipakai.',
+  'pin.loading': 'Memuat kunci…',
+  'pin.acceptServed': 'Percayai kunci baru server',
+  'pin.pinServed': 'Sematkan kunci server ini',
+  'pin.unpin': 'Lepas sematan kunci ini',
+  'pin.fromFile': 'Sematkan kunci dari berkas',
+  'pin.fromUrl': 'Sematkan kunci dari alamat',
+  'pin.urlLabel': 'Alamat berkas kunci (JSON)',
+  'pin.urlButton': 'Sematkan dari alamat ini',
+  'pin.other': 'Sematkan kunci lain',
+  'pin.details': 'Rincian kunci',
+  'pin.done': 'Tersemat. Sidik jari {fingerprint}.',
+  'pin.removed':
+    'Sematan dilepas. Halaman ini kini memakai kunci yang disajikan server; kunci itu akan disematkan lagi pada kunjungan berikutnya.',
+  'pin.error.FETCH_FAILED':
+    'Kunci tidak dapat dibaca dari {url}. Alamat itu tidak menjawab, atau halaman ini tidak diizinkan membacanya; unduh berkasnya lalu sematkan dari berkas.',
+  'pin.error.NOT_KEYS': 'Itu bukan berkas kunci Saksi.',
+  'pin.error.TOO_LARGE': 'Itu terlalu besar untuk berkas kunci ({size}).',
+  'pin.error.BAD_URL': 'Berikan alamat lengkap yang diawali https:// (atau jalur di server ini).',
+  'pin.error.STORAGE': 'Peramban Anda menolak menyimpan kunci (mode penjelajahan pribadi?).',
+  'input.error.EMPTY': 'Tempel bundel atau pilih berkas terlebih dahulu.',
+  'input.error.TOO_LARGE':
+    'Ukurannya {size}; bukti Saksi paling besar {limit}. Isinya tidak dibaca, jadi tidak ada yang diverifikasi.',
+  'input.error.TOO_DEEP':
+    'Ini bukan bukti Saksi: JSON-nya bersarang lebih dalam daripada bukti mana pun (lebih dari {limit} tingkat). Tidak ada yang diverifikasi.',
+  'input.error.NOT_JSON': 'Ini bukan bukti Saksi: teksnya bukan JSON yang sah. Tidak ada yang diverifikasi.',
+  'input.error.DUPLICATE_NAME':
+    'Ini bukan bukti Saksi: ada nama yang muncul dua kali dalam satu objek JSON, yang dapat menyembunyikan perubahan. Tidak ada yang diverifikasi.',
+  'input.fileLoaded': '{name} ({size}) sudah dimuat; terlalu besar untuk ditampilkan di sini.',
+  'verdict.checkName.structure': 'Bukti lengkap',
+  'verdict.explain.structure.pass': 'Bukti lengkap dan dalam format yang benar.',
+  'verdict.explain.structure.fail': 'Bukti rusak atau tidak lengkap, jadi hal lain tidak dapat diperiksa.',
+  'verdict.explain.structure.skip': 'Tidak diperiksa.',
+  'verdict.checkName.issuer': 'Penanda tangan tepercaya',
+  'verdict.explain.issuer.pass': 'Ditandatangani oleh server Saksi yang kuncinya dipercaya peramban Anda.',
+  'verdict.explain.issuer.fail':
+    'Tidak ditandatangani dengan kunci yang dipercaya peramban Anda (mungkin dari server lain).',
+  'verdict.explain.issuer.skip': 'Tidak diperiksa.',
+  'verdict.checkName.signature': 'Tanda tangan',
+  'verdict.explain.signature.pass':
+    'Tanda tangan cocok: jawaban, pertanyaan, dan kutipan sama seperti saat ditandatangani.',
+  'verdict.explain.signature.fail':
+    'Tanda tangan tidak cocok dengan isinya: ada yang diubah setelah ditandatangani.',
+  'verdict.explain.signature.skip': 'Tidak diperiksa.',
+  'verdict.checkName.hashes': 'Sidik jari teks',
+  'verdict.explain.hashes.pass': 'Setiap teks cocok dengan sidik jarinya (hash).',
+  'verdict.explain.hashes.fail':
+    'Ada teks yang tidak lagi cocok dengan sidik jarinya: teks itu telah diubah.',
+  'verdict.explain.hashes.skip': 'Tidak diperiksa.',
+  'verdict.checkName.claim_offsets': 'Posisi kalimat',
+  'verdict.explain.claim_offsets.pass':
+    'Setiap kalimat yang diperiksa berada di tempat yang disebutkan bukti dalam jawaban.',
+  'verdict.explain.claim_offsets.fail':
+    'Ada kalimat yang tidak berada di tempat yang disebutkan bukti dalam jawaban.',
+  'verdict.explain.claim_offsets.skip': 'Tidak diperiksa.',
+  'verdict.checkName.spans': 'Kutipan kata demi kata',
+  'verdict.explain.spans.pass':
+    'Setiap kutipan ada, kata demi kata, di tempat yang disebutkan dalam bagian dokumennya.',
+  'verdict.explain.spans.fail': 'Ada kutipan yang tidak ditemukan kata demi kata di tempat yang disebutkan.',
+  'verdict.explain.spans.skip': 'Tidak diperiksa.',
+  'verdict.checkName.compositions': 'Kalimat susunan disusun ulang',
+  'verdict.explain.compositions.pass':
+    'Kalimat yang tersusun dari kutipan dan kata penghubung tetap disusun ulang oleh peramban Anda dan hasilnya sama.',
+  'verdict.explain.compositions.fail':
+    'Ada kalimat susunan kutipan yang hasilnya berbeda saat disusun ulang peramban Anda.',
+  'verdict.explain.compositions.skip': 'Tidak diperiksa.',
+  'verdict.checkName.citations': 'Bagian yang dikutip memang ditemukan',
+  'verdict.explain.citations.pass': 'Setiap bagian yang dikutip termasuk hasil pencarian.',
+  'verdict.explain.citations.fail': 'Ada bagian yang dikutip yang tidak termasuk hasil pencarian.',
+  'verdict.explain.citations.skip': 'Tidak diperiksa.',
+  'verdict.checkName.document_proofs': 'Bagian termasuk dalam dokumen',
+  'verdict.explain.document_proofs.pass':
+    'Setiap bagian yang dikutip termasuk dalam dokumen yang diterbitkan: sidik jarinya cocok dengan sidik jari dokumen.',
+  'verdict.explain.document_proofs.fail':
+    'Ada bagian yang dikutip yang bukan bagian dari dokumen yang disebutkan.',
+  'verdict.explain.document_proofs.skip': 'Tidak ada kutipan untuk diperiksa.',
+  'verdict.checkName.anchor_proofs': 'Sidik jari dokumen dijangkarkan',
+  'verdict.explain.anchor_proofs.pass':
+    'Sidik jari setiap dokumen termasuk dalam kumpulan yang ditulis ke blockchain publik.',
+  'verdict.explain.anchor_proofs.fail':
+    'Sidik jari dokumen tidak termasuk dalam kumpulan yang disebutkan bukti.',
+  'verdict.explain.anchor_proofs.skip': 'Dokumennya belum ditulis ke blockchain.',
+  'verdict.checkName.anchor_onchain': 'Ditemukan di blockchain',
+  'verdict.explain.anchor_onchain.pass': 'Peramban Anda menemukan sidik jari dokumen langsung di blockchain.',
+  'verdict.explain.anchor_onchain.fail':
+    'Sidik jari dokumen tidak ada di blockchain seperti yang disebutkan bukti.',
+  'verdict.explain.anchor_onchain.skip':
+    'Tidak dicek di blockchain (belum dijangkarkan, atau blockchain tidak dapat dihubungi).',
+  'verdict.checkName.query_replay': 'Pertanyaan yang sama',
+  'verdict.explain.query_replay.pass': 'Bukti ini menjawab persis pertanyaan yang Anda ajukan.',
+  'verdict.explain.query_replay.fail': 'Bukti ini menjawab pertanyaan lain, bukan yang Anda ajukan.',
+  'verdict.explain.query_replay.skip': 'Tidak dibandingkan: tidak ada pertanyaan Anda untuk dibandingkan.',
+  'verdict.checkName.checkpoint_signature': 'Log publik ditandatangani',
+  'verdict.explain.checkpoint_signature.pass':
+    'Keadaan log publik ditandatangani oleh log yang dipercaya peramban Anda.',
+  'verdict.explain.checkpoint_signature.fail':
+    'Keadaan log publik tidak ditandatangani oleh log yang dipercaya peramban Anda.',
+  'verdict.explain.checkpoint_signature.skip': 'Tidak diperiksa.',
+  'verdict.checkName.log_inclusion': 'Tercatat di log publik',
+  'verdict.explain.log_inclusion.pass': 'Jawaban ini tercatat di log publik.',
+  'verdict.explain.log_inclusion.fail':
+    'Jawaban ini tidak tercatat di log publik seperti yang diklaim bukti.',
+  'verdict.explain.log_inclusion.skip': 'Tidak diperiksa, karena keadaan log tidak dapat dipercaya.',
+  'verdict.checkName.cosignatures': 'Dikonfirmasi pihak independen',
+  'verdict.explain.cosignatures.pass': 'Pihak independen (witness) mengonfirmasi keadaan log publik.',
+  'verdict.explain.cosignatures.fail':
+    'Tidak cukup pihak independen (witness) yang mengonfirmasi keadaan log publik.',
+  'verdict.explain.cosignatures.skip': 'Tidak ada pihak independen (witness) yang diwajibkan.',
+  'verdict.checkName.checkpoint_consistency': 'Log tidak ditulis ulang',
+  'verdict.explain.checkpoint_consistency.pass':
+    'Log publik hanya bertambah sejak terakhir dilihat peramban Anda: tidak ada yang dihapus atau ditulis ulang.',
+  'verdict.explain.checkpoint_consistency.fail':
+    'Log publik tidak cocok dengan yang pernah dilihat peramban Anda: mungkin telah ditulis ulang.',
+  'verdict.explain.checkpoint_consistency.skip':
+    'Peramban Anda belum pernah melihat log ini (atau sedang luring), jadi tidak ada pembanding.',
 };
 
 /** Both tables, for the completeness test (every key in both languages, translated). */

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
+import { registerServiceWorker } from './service-worker.js';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -11,3 +12,5 @@ if (root) {
     </StrictMode>,
   );
 }
+
+registerServiceWorker();

@@ -1,34 +1,92 @@
 /**
- * The verification panel: runs `verifyBundle` from @saksi/proof in the browser with the server's
- * published keys and shows its three results apart (docs/certificate.md, "Three results"):
- * *authentic* (the integrity checks), *supported* (each claim follows from its evidence: a verbatim
- * quote, composed from quotes, or judged entailed) and *relevant* (the evidence answers the
- * question, with the method that scored it). A refused or not relevant answer is "not answered" in
- * neutral styling, never under the green verified heading. Then every check and claim (fail-closed),
- * the anchors, and the proof to download.
+ * The verification panel: runs `verifyBundle` from @saksi/proof in the browser with the keys pinned
+ * in this browser (trust-state.ts) and shows, on top and in the page's language, a verdict a citizen
+ * reads (verdict.ts): one sentence and one colour for each of the three results of
+ * docs/certificate.md, "Three results" — the quotes are authentic, the answer follows from them,
+ * they answer the question. A refusal is shown as a refusal (what the collection covers, the related
+ * passages), never as verified. A failed bundle gets a red banner, the diff of what it says against
+ * what its signed and hashed evidence supports (tamper-diff.ts) and the failing checks in plain
+ * words; no download and no QR. Every check, claim and anchor stays available under "Details".
  */
 import {
   type Bundle,
   type BundleVerification,
+  type Citation,
   type ClaimDecision,
   fromBase64,
   issuerKeyId,
   type TrustedKeys,
+  trustOptions,
   verifyBundle,
 } from '@saksi/proof';
-import { useEffect, useState } from 'react';
-import { fetchKeys, KEYS_PATH, rememberCheckpoint, verifyOptions } from './api.js';
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import {
+  type CollectionSummary,
+  fetchCertificate,
+  fetchCollections,
+  rememberCheckpoint,
+  verifyOptions,
+} from './api.js';
 import { Link, useT } from './app.js';
+import { collectionDescription, collectionTitle } from './collection-presentation.js';
+import { formatNumber, formatTimestamp } from './format.js';
 import type { MessageKey } from './i18n.js';
+import { shortFingerprint, type TrustDecision } from './key-pinning.js';
 import { encodeQr, qrPath } from './qr.js';
-import { explorerTxUrl } from './sources.js';
+import { ShortHash } from './short-hash.js';
+import { citationHref, explorerTxUrl, formatCitation } from './sources.js';
+import {
+  type Change,
+  comparePublished,
+  type DiffSegment,
+  diffWords,
+  excerpt,
+  findChanges,
+} from './tamper-diff.js';
+import { useTrust } from './trust-state.js';
+import {
+  checkCounts,
+  checkExplanation,
+  checkName,
+  decideVerdict,
+  type Message,
+  reasonText,
+  type Verdict,
+  type VerdictLine,
+} from './verdict.js';
+import { formatDuration, formatScore } from './verify-format.js';
 
 export interface VerificationState {
   status: 'running' | 'done';
   result?: BundleVerification;
   ms?: number;
-  keys?: TrustedKeys;
-  keysError?: string;
+  /** How the keys used relate to the server's (pinned, first use, changed, …). */
+  trust?: TrustDecision;
+  /** The server could not be asked: the pinned keys alone, no chain lookup, no log history. */
+  offline?: boolean;
+}
+
+/** A passage the search found, for a refusal's "related passages" (the chat passes its results). */
+export interface RelatedPassage {
+  label: string;
+  text: string;
+  href?: string;
+}
+
+/** The chat's retrieval results as related passages: citation, snippet, and the link when it has one. */
+export function relatedPassages(
+  results: readonly { citation: Citation; snippet: string }[],
+  pageWord: string,
+): RelatedPassage[] {
+  return results.map((result) => {
+    const passage: RelatedPassage = {
+      label: formatCitation(result.citation, pageWord),
+      text: result.snippet,
+    };
+    const href = citationHref(result.citation);
+    if (href !== undefined) passage.href = href;
+    return passage;
+  });
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -43,47 +101,76 @@ function logOrigin(bundle: unknown): string | undefined {
 }
 
 /**
- * Verifies `bundle` once per value; remembers its checkpoint when verified and newer.
- * `presentedQuestion` is the question as the user typed it (the certificate's `query.text`).
+ * Verifies `bundle` with the trusted keys of this page, again whenever they change; remembers its
+ * checkpoint when verified and newer. `presentedQuestion` is the question as the user typed it.
  */
 export function useVerification(bundle: unknown, presentedQuestion?: string): VerificationState {
+  const trust = useTrust();
   const [state, setState] = useState<VerificationState>({ status: 'running' });
   useEffect(() => {
+    if (trust.loading) return;
     let cancelled = false;
     setState({ status: 'running' });
     (async () => {
-      let keys: TrustedKeys | undefined;
-      let keysError: string | undefined;
-      try {
-        keys = await fetchKeys();
-      } catch (error) {
-        keysError = error instanceof Error ? error.message : String(error);
-      }
+      const decision = trust.decision;
       const origin = logOrigin(bundle);
-      const options = await verifyOptions(keys ?? { issuers: [], logs: [] }, origin);
+      // Offline, the log's history cannot be fetched: comparing with the remembered checkpoint would
+      // fail every older bundle, so it is left out (the panel says the history was not consulted).
+      const options = await verifyOptions(
+        decision.keys ?? { issuers: [], logs: [] },
+        trust.offline ? undefined : origin,
+      );
       if (presentedQuestion !== undefined) options.presentedQuestion = presentedQuestion;
       const started = performance.now();
       const result = await verifyBundle(bundle, options);
       const ms = performance.now() - started;
-      if (result.verdict === 'verified' && result.checkpoint && origin !== undefined) {
+      if (result.verdict === 'verified' && decision.status !== 'changed' && result.checkpoint && origin) {
         const note = asRecord(asRecord(bundle)?.['log'])?.['checkpoint'];
         if (typeof note === 'string') rememberCheckpoint(origin, note);
       }
-      if (!cancelled) {
-        const next: VerificationState = { status: 'done', result, ms };
-        if (keys) next.keys = keys;
-        if (keysError !== undefined) next.keysError = keysError;
-        setState(next);
-      }
-    })().catch((error: unknown) => {
-      if (!cancelled)
-        setState({ status: 'done', keysError: error instanceof Error ? error.message : String(error) });
+      if (!cancelled) setState({ status: 'done', result, ms, trust: decision, offline: trust.offline });
+    })().catch(() => {
+      if (!cancelled) setState({ status: 'done', trust: trust.decision, offline: trust.offline });
     });
     return () => {
       cancelled = true;
     };
-  }, [bundle, presentedQuestion]);
+  }, [bundle, presentedQuestion, trust]);
   return state;
+}
+
+/**
+ * The changes of a tampered bundle: against the certificate this server's log holds under the same
+ * id when it verifies with the same keys, else what the bundle itself shows (tamper-diff.ts).
+ */
+function useChanges(bundle: unknown, result: BundleVerification | undefined, verdict: Verdict | undefined) {
+  const [changes, setChanges] = useState<Change[] | undefined>();
+  const tampered = verdict?.kind === 'tampered';
+  const trust = useTrust();
+  useEffect(() => {
+    if (!tampered || !result) {
+      setChanges(undefined);
+      return;
+    }
+    let cancelled = false;
+    const problems = result.checks.flatMap((check) => check.problems);
+    const own = findChanges(bundle, problems);
+    setChanges(own);
+    const id = result.certificate_id;
+    const keys = trust.decision.keys;
+    if (id === null || !keys || trust.offline) return;
+    (async () => {
+      const published = await fetchCertificate(id);
+      const check = await verifyBundle(published, { ...trustOptions(keys) });
+      if (!check.authentic || check.certificate_id !== id) return;
+      const compared = comparePublished(bundle, published as Bundle);
+      if (!cancelled && compared.length > 0) setChanges(compared);
+    })().catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [bundle, result, tampered, trust]);
+  return changes;
 }
 
 /** Key id of a C2SP verifier key `name+keyid+base64`. */
@@ -135,7 +222,7 @@ export function KeyList(props: { keys: TrustedKeys }) {
           <dt>{t('page.registries')}</dt>
           {keys.registries.map((registry) => (
             <dd key={`${registry.chain_id}/${registry.contract}`}>
-              {registry.chain_id} <code>{registry.contract}</code>
+              {registry.chain_id} <ShortHash value={registry.contract} label={t('page.registries')} />
             </dd>
           ))}
         </>
@@ -175,19 +262,12 @@ function anchorRows(bundle: Bundle): AnchorRow[] {
   return [...rows.values()];
 }
 
-const STATUS_ICON = { pass: '✓', fail: '✗', skip: '–' } as const;
-
 type Translate = ReturnType<typeof useT>['t'];
 
-/** The verdict the heading shows: integrity first, then whether the answer is an answer at all. */
-type PanelVerdict = 'running' | 'verified' | 'failed' | 'not-answered';
+const say = (t: Translate, message: Message) => t(message.key, message.values);
 
-function panelVerdict(state: VerificationState): PanelVerdict {
-  if (state.status === 'running') return 'running';
-  const result = state.result;
-  if (result?.verdict !== 'verified') return 'failed';
-  return result.answer.answered ? 'verified' : 'not-answered';
-}
+const TONE_ICON = { good: '✓', warn: '!', bad: '✗', neutral: '○' } as const;
+const STATUS_ICON = { pass: '✓', fail: '✗', skip: '–' } as const;
 
 function score(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '?' : value.toFixed(2);
@@ -208,136 +288,433 @@ function supportText(claim: ClaimDecision, t: Translate): string {
   }
 }
 
-/** The supported kinds of all claims, counted: `1 verbatim quote, 1 composed from quotes`. */
-function supportSummary(claims: readonly ClaimDecision[], t: Translate): string {
-  const counts = new Map<string, number>();
-  for (const claim of claims) {
-    const kind = claim.supported.kind;
-    const label =
-      kind === 'entailed'
-        ? `${t('support.entailed')} (${claim.supported.method})`
-        : kind === 'verbatim' || kind === 'composed'
-          ? kind
-          : t(`support.${kind}`);
-    counts.set(label, (counts.get(label) ?? 0) + 1);
-  }
-  return [...counts]
-    .map(([label, n]) => {
-      if (label === 'verbatim') return `${n} ${t(n === 1 ? 'support.verbatim' : 'support.verbatimPlural')}`;
-      if (label === 'composed') return `${n} ${t('support.composed')}`;
-      return `${n} ${label}`;
-    })
-    .join(', ');
-}
+const TERMS: Record<VerdictLine['id'], MessageKey> = {
+  authentic: 'verify.authentic',
+  supported: 'verify.supported',
+  relevant: 'verify.relevant',
+  answer: 'verify.answer',
+};
 
-/** One of the three results: a term, an icon and what was found. */
-function ResultRow(props: {
-  testId: string;
-  status: string;
-  tone: 'pass' | 'fail' | 'neutral';
-  term: string;
-  children: string;
-}) {
-  const icon = props.tone === 'pass' ? '✓' : props.tone === 'fail' ? '✗' : '○';
+/** The three results (and a refusal or non-answer), each one sentence in one colour. */
+function VerdictLines(props: { lines: readonly VerdictLine[]; result: BundleVerification }) {
+  const { t } = useT();
+  const { result } = props;
+  const counts = {
+    passed: result.checks.filter((check) => check.status === 'pass').length,
+    total: result.checks.length,
+  };
   return (
-    <div className={`result ${props.tone}`} data-testid={props.testId} data-status={props.status}>
-      <dt>{props.term}</dt>
-      <dd>
-        <span className="result-icon" aria-hidden="true">
-          {icon}
-        </span>{' '}
-        <span className="result-text">{props.children}</span>
-      </dd>
-    </div>
+    <dl className="results" data-testid="verify-results">
+      {props.lines.map((line) => (
+        <div
+          key={line.id}
+          className={`result tone-${line.tone}`}
+          data-testid={`result-${line.id}`}
+          data-status={line.status}
+          {...(line.id === 'authentic' ? { 'data-passed': counts.passed, 'data-total': counts.total } : {})}
+          {...(line.id === 'relevant' && result.answer.relevant.score !== undefined
+            ? {
+                'data-score': score(result.answer.relevant.score),
+                'data-method': result.answer.relevant.method?.id ?? '',
+              }
+            : {})}
+          {...(line.id === 'answer' && result.answer.refusal !== undefined
+            ? { 'data-reason': result.answer.refusal }
+            : {})}
+        >
+          <dt>{t(TERMS[line.id])}</dt>
+          <dd>
+            <span className="result-icon" aria-hidden="true">
+              {TONE_ICON[line.tone]}
+            </span>{' '}
+            <span className="result-text">{say(t, line.message)}</span>
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 
-/** Authentic, supported, relevant — three results, each on its own line — and the answer's outcome. */
-export function ThreeResults(props: { result: BundleVerification }) {
-  const { t } = useT();
-  const { result } = props;
-  const total = result.checks.length;
-  const passed = result.checks.filter((check) => check.status === 'pass').length;
-  const skipped = result.checks.filter((check) => check.status === 'skip').length;
-  const answer = result.answer;
-  const claims = result.claims;
-  const supportedCount = claims.filter((claim) =>
-    ['verbatim', 'composed', 'entailed'].includes(claim.supported.kind),
-  ).length;
-  const relevant = answer.relevant;
+function Segments(props: { segments: readonly DiffSegment[]; mark: 'was' | 'now' }) {
   return (
-    <dl className="results" data-testid="verify-results">
-      {result.authentic ? (
-        <ResultRow testId="result-authentic" status="pass" tone="pass" term={t('verify.authentic')}>
-          {t('verify.authenticYes', { passed, total }) +
-            (skipped > 0 ? t('verify.authenticSkipped', { skipped }) : '')}
-        </ResultRow>
+    <>
+      {excerpt(props.segments).map((segment, index) =>
+        segment.changed ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
+          <mark key={index} className={`diff-${props.mark}`}>
+            {segment.text}
+          </mark>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
+          <Fragment key={index}>{segment.text}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+const MAX_CHANGES_SHOWN = 12;
+
+function changePlace(change: Change, t: Translate): string {
+  switch (change.where) {
+    case 'claim':
+      return t('verdict.diff.where.claim', { n: change.claim ?? '?' });
+    case 'answer':
+      return change.claim !== undefined
+        ? t('verdict.diff.where.answer', { n: change.claim })
+        : t('verdict.diff.where.answerWhole');
+    case 'passage':
+      return t('verdict.diff.where.passage', { label: change.label ?? '' });
+    case 'field':
+      return t('verdict.diff.where.field', { label: change.label ?? '' });
+    default:
+      return t(`verdict.diff.where.${change.where}`);
+  }
+}
+
+/** What the bundle says against what its signed and hashed evidence supports, side by side. */
+function TamperDiff(props: { changes: readonly Change[] }) {
+  const { t } = useT();
+  return (
+    <section className="tamper-diff" data-testid="tamper-diff">
+      <h3>{t('verdict.diff.title')}</h3>
+      {props.changes.length === 0 ? (
+        <p data-testid="diff-none">{t('verdict.diff.none')}</p>
       ) : (
-        <ResultRow testId="result-authentic" status="fail" tone="fail" term={t('verify.authentic')}>
-          {t('verify.authenticNo', { codes: result.codes.join(', ') })}
-        </ResultRow>
+        <>
+          <p className="muted">{t('verdict.diff.intro')}</p>
+          <ol className="changes">
+            {props.changes.slice(0, MAX_CHANGES_SHOWN).map((change, index) => {
+              const diff =
+                change.original !== undefined ? diffWords(change.original, change.shown) : undefined;
+              const isCode = change.where === 'field' || change.where === 'signature';
+              return (
+                <li
+                  // biome-ignore lint/suspicious/noArrayIndexKey: changes are positional
+                  key={index}
+                  className="change"
+                  data-testid="diff-row"
+                  data-where={change.where}
+                  data-basis={change.basis}
+                >
+                  <h4>{changePlace(change, t)}</h4>
+                  <div className="diff-sides">
+                    <div className="diff-side original" data-testid="diff-original">
+                      <p className="diff-label">{t('verdict.diff.original')}</p>
+                      {diff ? (
+                        <p className={`diff-text${isCode ? ' code' : ''}`}>
+                          <Segments segments={diff.original} mark="was" />
+                        </p>
+                      ) : (
+                        <p className="diff-text muted">{t('verdict.diff.unknown')}</p>
+                      )}
+                      {diff && change.basis !== 'none' && (
+                        <p className="diff-basis muted">{t(`verdict.diff.basis.${change.basis}`)}</p>
+                      )}
+                    </div>
+                    <div className="diff-side shown" data-testid="diff-shown">
+                      <p className="diff-label">{t('verdict.diff.shown')}</p>
+                      <p className={`diff-text${isCode ? ' code' : ''}`}>
+                        <Segments
+                          segments={diff ? diff.shown : [{ text: change.shown, changed: false }]}
+                          mark="now"
+                        />
+                      </p>
+                    </div>
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        </>
       )}
-      {!result.authentic ? (
-        <ResultRow testId="result-supported" status="unknown" tone="neutral" term={t('verify.supported')}>
-          {t('verify.notJudged')}
-        </ResultRow>
-      ) : answer.outcome === 'refused' ? null : claims.length === 0 ? (
-        <ResultRow testId="result-supported" status="none" tone="neutral" term={t('verify.supported')}>
-          {t('verify.supportedNone')}
-        </ResultRow>
+    </section>
+  );
+}
+
+/** The failing checks, each by its plain name and what its failure means. */
+function FailingChecks(props: { verdict: Verdict }) {
+  const { t } = useT();
+  if (props.verdict.failing.length === 0) return null;
+  return (
+    <section className="failing" data-testid="failing-checks">
+      <h3>{t('verdict.failing.title')}</h3>
+      <ul>
+        {props.verdict.failing.map((check) => (
+          <li key={check.id} data-testid="failing-check" data-check={check.id}>
+            <span className="failing-icon" aria-hidden="true">
+              ✗
+            </span>{' '}
+            <strong>{t(checkName(check.id))}</strong>: {t(checkExplanation(check))}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+let collectionsPromise: Promise<CollectionSummary[]> | undefined;
+
+/** Related passages shown for a refusal, and how much of each. */
+const MAX_RELATED = 3;
+const RELATED_CHARS = 240;
+
+/** `text` cut to about `limit` code points at a word boundary, with an ellipsis. */
+function clip(text: string, limit: number): string {
+  const points = Array.from(text);
+  if (points.length <= limit) return text;
+  const head = points.slice(0, limit).join('');
+  const cut = head.search(/\s\S*$/);
+  return `${cut > limit / 2 ? head.slice(0, cut) : head}…`;
+}
+
+/** The collection a refused answer searched, as the server describes it (undefined offline). */
+function useCollection(name: string | undefined): CollectionSummary | undefined {
+  const [collection, setCollection] = useState<CollectionSummary | undefined>();
+  useEffect(() => {
+    if (name === undefined) return;
+    let cancelled = false;
+    collectionsPromise ??= fetchCollections();
+    collectionsPromise.then(
+      (items) => {
+        if (!cancelled) setCollection(items.find((item) => item.name === name));
+      },
+      () => {
+        collectionsPromise = undefined;
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [name]);
+  return collection;
+}
+
+/** A refusal: what the collection covers, the related passages, and Saksi's signed reply. */
+function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] }) {
+  const { t, lang } = useT();
+  const certificate = props.bundle.certificate;
+  const name = certificate.retrieval.collection;
+  const collection = useCollection(name);
+  const documents = collection?.documents;
+  const description = collection ? collectionDescription(collection, lang) : undefined;
+  const searched = certificate.retrieval.results.length;
+  const related = props.related ?? [];
+  return (
+    <section className="refusal" data-testid="refusal">
+      <h3>
+        {collection
+          ? t('verdict.refusal.covers', { name: collectionTitle(collection, lang) })
+          : t('verdict.refusal.coversNone', { name })}
+      </h3>
+      {description !== undefined && <p>{description}</p>}
+      {typeof documents === 'number' && (
+        <p data-testid="refusal-collection">
+          {t(documents === 1 ? 'verdict.collection.documents.one' : 'verdict.collection.documents.other', {
+            n: formatNumber(documents, lang),
+          })}
+        </p>
+      )}
+      <h3>{t('verdict.refusal.related')}</h3>
+      {related.length > 0 ? (
+        <ol className="related" data-testid="refusal-related">
+          {related.slice(0, MAX_RELATED).map((passage, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: passages are positional
+            <li key={index}>
+              <strong>
+                {passage.href !== undefined ? (
+                  <a href={passage.href} target="_blank" rel="noopener noreferrer">
+                    {passage.label}
+                  </a>
+                ) : (
+                  passage.label
+                )}
+              </strong>
+              <blockquote className="snippet">{clip(passage.text, RELATED_CHARS)}</blockquote>
+            </li>
+          ))}
+        </ol>
       ) : (
-        <ResultRow
-          testId="result-supported"
-          status={supportedCount === claims.length ? 'pass' : supportedCount === 0 ? 'fail' : 'partial'}
-          tone={supportedCount === claims.length ? 'pass' : 'neutral'}
-          term={t('verify.supported')}
-        >
-          {`${supportedCount}/${claims.length}: ${supportSummary(claims, t)}`}
-        </ResultRow>
+        <p>
+          {t(searched === 1 ? 'verdict.refusal.searched.one' : 'verdict.refusal.searched.other', {
+            n: formatNumber(searched, lang),
+          })}
+        </p>
       )}
-      {!result.authentic ? (
-        <ResultRow testId="result-relevant" status="unknown" tone="neutral" term={t('verify.relevant')}>
-          {t('verify.notJudged')}
-        </ResultRow>
-      ) : answer.outcome === 'refused' ? null : relevant.status === 'unknown' ? (
-        <ResultRow testId="result-relevant" status="unknown" tone="neutral" term={t('verify.relevant')}>
-          {t('verify.relevantUnknown')}
-        </ResultRow>
-      ) : (
-        <ResultRow
-          testId="result-relevant"
-          status={relevant.status}
-          tone={relevant.status === 'relevant' ? 'pass' : 'neutral'}
-          term={t('verify.relevant')}
-        >
-          {`${score(relevant.score)} (${relevant.method?.id ?? '?'})` +
-            (relevant.status === 'relevant'
-              ? ''
-              : ` — ${t('verify.relevantBelow', { threshold: score(relevant.threshold) })}`)}
-        </ResultRow>
+      {related.length === 0 && (
+        <>
+          {/* The chat shows the signed reply as the message itself; the verify page shows it here. */}
+          <p className="muted">{t('verdict.refusal.signed')}</p>
+          <blockquote className="snippet" data-testid="refusal-signed">
+            {certificate.answer.text}
+          </blockquote>
+        </>
       )}
-      {result.authentic && !answer.answered && (
-        <ResultRow
-          testId="result-answer"
-          status={answer.outcome === 'refused' ? 'refused' : 'not_answered'}
-          tone="neutral"
-          term={t('verify.answer')}
-        >
-          {`${t('verify.notAnswered')} — ${
-            answer.outcome === 'refused'
-              ? t('verify.refused', {
-                  reason:
-                    answer.refusal === undefined
-                      ? '?'
-                      : `${t(`refusal.${answer.refusal}`)} (${answer.refusal})`,
-                })
-              : relevant.status === 'not_relevant'
-                ? t('verify.notAnsweredBelow')
-                : t('verify.notAnsweredNoClaim')
-          }`}
-        </ResultRow>
+    </section>
+  );
+}
+
+/** The keys a verification used, in one line: pinned when, fingerprint. */
+function KeysUsed(props: { trust: TrustDecision | undefined }) {
+  const { t, lang } = useT();
+  const trust = props.trust;
+  if (!trust?.keys) return <span>{t('verdict.keys.none')}</span>;
+  const date = trust.pin ? formatTimestamp(trust.pin.pinned_at, lang) : '';
+  const text =
+    trust.status === 'first-use'
+      ? t('verdict.keys.firstUse')
+      : trust.status === 'pinned'
+        ? t('verdict.keys.pinned', { date })
+        : trust.status === 'pinned-offline'
+          ? t('verdict.keys.offline', { date })
+          : trust.status === 'changed'
+            ? t('verdict.keys.changed')
+            : t('verdict.keys.unpinned');
+  const fingerprint = trust.pin?.fingerprint ?? trust.servedFingerprint;
+  return (
+    <span data-testid="keys-used" data-trust={trust.status}>
+      {text}
+      {fingerprint !== undefined && (
+        <>
+          {' — '}
+          {t('pin.fingerprint')} <code data-testid="keys-fingerprint">{shortFingerprint(fingerprint)}</code>
+        </>
       )}
-    </dl>
+    </span>
+  );
+}
+
+/** Everything that was checked, for whoever wants it: checks, certificate, claims, anchors. */
+function Details(props: { bundle: unknown; state: VerificationState; result: BundleVerification }) {
+  const { t, lang } = useT();
+  const { result, state } = props;
+  const validBundle = result.checks[0]?.status === 'pass' ? (props.bundle as Bundle) : undefined;
+  const certificate = validBundle?.certificate;
+  return (
+    <details className="verify-details" data-testid="verify-details">
+      <summary>{t('verdict.details.summary')}</summary>
+      <p>{t('verdict.details.counts', checkCounts(result, lang))}</p>
+      <dl className="facts">
+        {certificate && (
+          <>
+            <dt>{t('verdict.details.number')}</dt>
+            <dd>
+              <ShortHash value={certificate.certificate_id} label={t('verdict.details.number')} />
+            </dd>
+            <dt>{t('verdict.details.issued')}</dt>
+            <dd>
+              <time dateTime={certificate.issued_at}>{formatTimestamp(certificate.issued_at, lang)}</time>
+            </dd>
+            <dt>{t('verdict.details.issuer')}</dt>
+            <dd>
+              {certificate.issuer.name} <code>{certificate.issuer.key_id}</code>
+            </dd>
+          </>
+        )}
+        <dt>{t('verdict.details.keys')}</dt>
+        <dd>
+          <KeysUsed trust={state.trust} />
+        </dd>
+      </dl>
+      <h3>{t('verdict.details.checks')}</h3>
+      <ul className="checks">
+        {result.checks.map((check) => (
+          <li
+            key={check.id}
+            data-testid={`check-${check.id}`}
+            data-status={check.status}
+            className={`check ${check.status}`}
+          >
+            <span className="check-icon" aria-hidden="true">
+              {STATUS_ICON[check.status]}
+            </span>
+            <span className="check-name">
+              {t(checkName(check.id))}{' '}
+              <span className="sr-status">({t(`verdict.status.${check.status}`)})</span>
+            </span>
+            <span className="check-message">
+              {t(checkExplanation(check))}
+              {check.problems.slice(0, 5).map((problem, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: problems have no identity
+                <code key={index} className="problem">
+                  {problem.field !== undefined
+                    ? t('verdict.details.problem', { code: problem.code, field: problem.field })
+                    : problem.code}
+                </code>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {result.claims.length > 0 && (
+        <>
+          <h3>{t('verdict.details.claims')}</h3>
+          <p data-testid="verify-summary" className="summary">
+            {t('verify.summaryLabel')}
+            {t('verify.summary', result.summary)}
+          </p>
+          <ul className="claims">
+            {result.claims.map((claim) => {
+              // A claim of an answer that is not an answer is never shown in the verified green.
+              const tone = !claim.rendered ? 'blocked' : result.answer.answered ? 'ok' : 'neutral';
+              return (
+                <li
+                  key={claim.claim_id}
+                  data-testid="claim-item"
+                  data-rendered={String(claim.rendered)}
+                  data-reason={claim.reason}
+                  className={`claim ${tone}`}
+                >
+                  <span className="claim-status">
+                    {tone === 'ok'
+                      ? `✓ ${t('verdict.claim.shown')}`
+                      : tone === 'neutral'
+                        ? `○ ${t('verify.claimNotAnswer')}`
+                        : `✗ ${t('verdict.claim.blocked', { reason: t(reasonText(claim.reason)) })}`}
+                  </span>
+                  {result.authentic && (
+                    <span className="claim-results">
+                      <span data-testid="claim-supported" data-kind={claim.supported.kind}>
+                        {t('verdict.claim.support', { how: supportText(claim, t) })}
+                      </span>
+                      {claim.relevant.status !== 'unknown' && (
+                        <span data-testid="claim-relevant" data-status={claim.relevant.status}>
+                          {t('verdict.claim.relevance', {
+                            score: formatScore(claim.relevant.score, lang),
+                            threshold: formatScore(claim.relevant.threshold, lang),
+                          })}
+                        </span>
+                      )}
+                    </span>
+                  )}
+                  <span className="claim-text">{claim.text}</span>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      {validBundle && result.authentic && anchorRows(validBundle).length > 0 && (
+        <>
+          <h3>{t('verdict.details.anchors')}</h3>
+          <ul className="anchors">
+            {anchorRows(validBundle).map((row) => (
+              <li key={row.document_id}>
+                <strong>{row.title}</strong>:{' '}
+                {row.anchor ? (
+                  <AnchorTx anchor={row.anchor} />
+                ) : (
+                  <span className="muted">{t('verdict.anchorNone')}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {result.codes.length > 0 && (
+        <p className="codes muted">{t('verdict.details.codes', { codes: result.codes.join(', ') })}</p>
+      )}
+    </details>
   );
 }
 
@@ -374,179 +751,130 @@ export function VerificationPanel(props: {
   showKeys?: boolean;
   /** The question as the user asked it, checked against the certificate's query hash. */
   presentedQuestion?: string;
+  /** For a refusal: the passages the search found, to show as related (not as an answer). */
+  related?: readonly RelatedPassage[];
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const state = useVerification(props.bundle, props.presentedQuestion);
   const result = state.result;
-  const shown = panelVerdict(state);
-  // `data-verdict` stays the integrity verdict (the contract's two values); the heading also says
-  // when an authentic answer is not an answer.
-  const verdict = shown === 'not-answered' ? 'verified' : shown;
-  // The verify page's result element appears only once there is a verdict (the contract's two values).
-  const testId = props.testId === 'verify-result' && verdict === 'running' ? undefined : props.testId;
+  const issuer = asRecord(asRecord(asRecord(props.bundle)?.['certificate'])?.['issuer']);
+  const verdict: Verdict | undefined =
+    result &&
+    decideVerdict(result, {
+      trust: state.trust?.status ?? 'none',
+      lang,
+      ...(typeof issuer?.['name'] === 'string' && typeof issuer['key_id'] === 'string'
+        ? { issuer: { name: issuer['name'], key_id: issuer['key_id'] } }
+        : {}),
+    });
+  const changes = useChanges(props.bundle, result, verdict);
+  const running = state.status === 'running';
+  // `data-verdict` is the integrity verdict (the contract's two values): a refusal is authentic, yet
+  // not an answer (`data-answered`); keys that changed are never "verified".
+  const dataVerdict = running
+    ? 'running'
+    : result?.authentic && verdict?.kind !== 'key-changed'
+      ? 'verified'
+      : 'failed';
+  // The verify page's result element appears only once there is a verdict.
+  const testId = props.testId === 'verify-result' && running ? undefined : props.testId;
   const certificateId = result?.certificate_id ?? null;
-  const inconsistent = result?.checks.find(
+  const inconsistent = result?.checks.some(
     (check) => check.id === 'checkpoint_consistency' && check.status === 'fail',
   );
-  const validBundle =
-    result !== undefined && result.checks[0]?.status === 'pass' ? (props.bundle as Bundle) : undefined;
+  const kind = running ? 'running' : (verdict?.kind ?? 'failed');
+  const showActions = result?.authentic === true && verdict?.kind !== 'key-changed';
+  const validBundle = result?.checks[0]?.status === 'pass' ? (props.bundle as Bundle) : undefined;
+
+  let heading: ReactNode;
+  if (running) heading = t('verify.running');
+  else if (verdict) heading = say(t, verdict.heading);
+  else heading = t('verify.failed');
+  const icon = running ? '…' : verdict?.verified ? '✓' : verdict?.alarm || !verdict ? '✗' : '○';
+  const headingElement = (
+    <h2 className="verify-heading" data-testid="verify-heading">
+      <span className="verdict-icon" aria-hidden="true">
+        {icon}
+      </span>{' '}
+      {heading}
+      {state.ms !== undefined && !verdict?.alarm && (
+        <span className="muted took"> · {t('verdict.took', { time: formatDuration(state.ms, lang) })}</span>
+      )}
+    </h2>
+  );
 
   return (
     <section
-      className={`verify-panel verdict-${shown}`}
+      className={`verify-panel verdict-${kind}`}
       data-testid={testId}
-      data-verdict={verdict}
+      data-verdict={dataVerdict}
+      data-kind={kind}
+      data-trust={state.trust?.status}
       data-answered={result ? String(result.answer.answered) : undefined}
-      aria-busy={verdict === 'running'}
+      aria-busy={running}
     >
-      <h2 className="verify-heading">
-        <span className="verdict-icon" aria-hidden="true">
-          {shown === 'verified' ? '✓' : shown === 'failed' ? '✗' : shown === 'not-answered' ? '○' : '…'}
-        </span>{' '}
-        {shown === 'running'
-          ? t('verify.running')
-          : shown === 'verified'
-            ? t('verify.verified')
-            : shown === 'not-answered'
-              ? t('verify.notAnswered')
-              : t('verify.failed')}
-        {state.ms !== undefined && (
-          <span className="muted"> {t('verify.took', { ms: state.ms.toFixed(1) })}</span>
-        )}
-      </h2>
-      {state.keys ? (
-        <div className="keys-source">
-          <p className="muted">{t('verify.keysFrom', { url: `${location.origin}${KEYS_PATH}` })}</p>
-          {props.showKeys !== false && <KeyList keys={state.keys} />}
+      {verdict?.alarm ? (
+        <div className="banner" role="alert" data-testid="verdict-banner">
+          {headingElement}
+          {verdict.hint && <p className="banner-hint">{say(t, verdict.hint)}</p>}
+          {verdict.kind === 'key-changed' && props.testId === 'verify-panel' && (
+            <p className="banner-hint">
+              <Link to="/verify">{t('verdict.keys.manage')}</Link>
+            </p>
+          )}
         </div>
       ) : (
-        state.keysError !== undefined && (
-          <p className="muted">{t('verify.keysNone', { message: state.keysError })}</p>
-        )
+        headingElement
+      )}
+      {state.offline && !running && (
+        <p className="muted" data-testid="offline-note">
+          {t('verdict.offline')}
+        </p>
       )}
       {inconsistent && (
         <div className="warning" role="alert" data-testid="checkpoint-warning">
-          {t('verify.checkpointWarning', { message: inconsistent.message })}
+          {t('verdict.checkpointWarning')}
         </div>
       )}
-      {result && (
+      {result && verdict && (
         <>
-          {result.codes.length > 0 && (
-            <p className="codes">{t('verify.codes', { codes: result.codes.join(', ') })}</p>
+          {/* A failure: the banner first, then what changed and what failed; else the verdict on top. */}
+          {!verdict.alarm && <VerdictLines lines={verdict.lines} result={result} />}
+          {verdict.kind === 'tampered' && changes !== undefined && <TamperDiff changes={changes} />}
+          {verdict.alarm && <FailingChecks verdict={verdict} />}
+          {verdict.alarm && <VerdictLines lines={verdict.lines} result={result} />}
+          {verdict.kind === 'refused' && validBundle && (
+            <Refusal bundle={validBundle} {...(props.related ? { related: props.related } : {})} />
           )}
-          <h3>{t('verify.results')}</h3>
-          <ThreeResults result={result} />
-          <p data-testid="verify-summary" className="summary">
-            {t('verify.summaryLabel')}
-            {t('verify.summary', result.summary)}
-          </p>
-          {result.claims.length > 0 && <h3>{t('verify.claims')}</h3>}
-          <ul className="claims">
-            {result.claims.map((claim) => {
-              // A claim of an answer that is not an answer is never shown in the verified green.
-              const tone = !claim.rendered ? 'blocked' : result.answer.answered ? 'ok' : 'neutral';
-              return (
-                <li
-                  key={claim.claim_id}
-                  data-testid="claim-item"
-                  data-rendered={String(claim.rendered)}
-                  className={`claim ${tone}`}
-                >
-                  <span className="claim-status">
-                    {tone === 'ok'
-                      ? `✓ ${t('verify.claimVerified')}`
-                      : tone === 'neutral'
-                        ? `○ ${t('verify.claimNotAnswer')}`
-                        : `✗ ${t('verify.claimBlocked')}`}{' '}
-                    <code>{claim.reason}</code>
-                  </span>
-                  {result.authentic && (
-                    <span className="claim-results">
-                      <span data-testid="claim-supported" data-kind={claim.supported.kind}>
-                        {t('verify.supported')}: {supportText(claim, t)}
-                      </span>
-                      {claim.relevant.status !== 'unknown' && (
-                        <span data-testid="claim-relevant" data-status={claim.relevant.status}>
-                          {t('verify.relevant')}: {t(`relevance.${claim.relevant.status}`)}{' '}
-                          {score(claim.relevant.score)} ({claim.relevant.method?.id ?? '?'})
-                        </span>
-                      )}
-                    </span>
-                  )}
-                  <span className="claim-text">{claim.text}</span>
-                </li>
-              );
-            })}
-          </ul>
-          <h3>{t('verify.checks')}</h3>
-          <ul className="checks">
-            {result.checks.map((check) => (
-              <li
-                key={check.id}
-                data-testid={`check-${check.id}`}
-                data-status={check.status}
-                className={`check ${check.status}`}
-              >
-                <span className="check-icon" aria-hidden="true">
-                  {STATUS_ICON[check.status]}
-                </span>
-                <span className="check-name">
-                  {t(`check.${check.id}` as MessageKey)}{' '}
-                  <span className="sr-status">({t(`check.${check.status}`)})</span>
-                </span>
-                <span className="check-message">
-                  {check.problems.length > 0
-                    ? check.problems.slice(0, 5).map((problem, index) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: problems have no identity
-                        <span key={index} className="problem">
-                          <code>{problem.code}</code> {problem.message}
-                        </span>
-                      ))
-                    : check.message}
-                </span>
-              </li>
-            ))}
-          </ul>
-          {validBundle && (
+          {props.showKeys !== false && state.trust?.keys && <KeyList keys={state.trust.keys} />}
+          <Details bundle={props.bundle} state={state} result={result} />
+          {showActions && (
             <>
-              <h3>{t('verify.anchors')}</h3>
-              <ul className="anchors">
-                {anchorRows(validBundle).map((row) => (
-                  <li key={row.document_id}>
-                    <strong>{row.title}</strong>:{' '}
-                    {row.anchor ? (
-                      <AnchorTx anchor={row.anchor} />
-                    ) : (
-                      <span className="muted">{t('verify.anchorNone')}</span>
-                    )}
-                  </li>
-                ))}
-              </ul>
+              <div className="actions">
+                <button
+                  type="button"
+                  className="button secondary"
+                  data-testid="download-proof"
+                  onClick={() => download(props.bundle, certificateId)}
+                >
+                  ⤓ {t('verify.download')}
+                </button>
+                {certificateId !== null && props.testId === 'verify-panel' && (
+                  <Link to={`/verify/${encodeURIComponent(certificateId)}`} testId="verify-link">
+                    {t('verify.link')}
+                  </Link>
+                )}
+              </div>
+              {certificateId !== null && (
+                <figure className="qr-figure">
+                  <QrCodeImage
+                    url={`${location.origin}/verify/${encodeURIComponent(certificateId)}`}
+                    label={t('verify.qr')}
+                  />
+                  <figcaption className="muted">{t('verify.qr')}</figcaption>
+                </figure>
+              )}
             </>
-          )}
-          <div className="actions">
-            <button
-              type="button"
-              className="button secondary"
-              data-testid="download-proof"
-              onClick={() => download(props.bundle, certificateId)}
-            >
-              ⤓ {t('verify.download')}
-            </button>
-            {certificateId !== null && props.testId === 'verify-panel' && (
-              <Link to={`/verify/${encodeURIComponent(certificateId)}`} testId="verify-link">
-                {t('verify.link')}
-              </Link>
-            )}
-          </div>
-          {certificateId !== null && (
-            <figure className="qr-figure">
-              <QrCodeImage
-                url={`${location.origin}/verify/${encodeURIComponent(certificateId)}`}
-                label={t('verify.qr')}
-              />
-              <figcaption className="muted">{t('verify.qr')}</figcaption>
-            </figure>
           )}
         </>
       )}
@@ -554,26 +882,16 @@ export function VerificationPanel(props: {
   );
 }
 
-/** One anchor: chain, block and the transaction, linked to the explorer for the Base presets. */
+/** One anchor: block and chain, and the transaction shortened, linked to the explorer for Base. */
 function AnchorTx(props: { anchor: { chain_id: number; tx_hash: string; block_number: number } }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const { anchor } = props;
   const url = explorerTxUrl(anchor.chain_id, anchor.tx_hash);
   return (
-    <span className="anchor-tx" data-testid="anchor-tx">
-      <code className="break">
-        {t('verify.anchorRow', { chain: anchor.chain_id, block: anchor.block_number, tx: '' }).trim()}
-      </code>{' '}
-      {url !== undefined ? (
-        <a href={url} target="_blank" rel="noopener noreferrer" className="break">
-          <code>{anchor.tx_hash}</code>
-        </a>
-      ) : (
-        <>
-          <code className="break">{anchor.tx_hash}</code>{' '}
-          <span className="muted">({t('verify.localChain')})</span>
-        </>
-      )}
+    <span className="anchor-tx" data-testid="anchor-tx" data-value={anchor.tx_hash}>
+      {t('verdict.anchorRow', { chain: anchor.chain_id, block: formatNumber(anchor.block_number, lang) })},{' '}
+      {t('verdict.anchorTx')} <ShortHash value={anchor.tx_hash} label={t('verdict.anchorTx')} href={url} />
+      {url === undefined && <span className="muted"> ({t('verdict.localChain')})</span>}
     </span>
   );
 }

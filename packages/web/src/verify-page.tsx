@@ -1,32 +1,39 @@
-/** `/verify` and `/verify/<certificate_id>`: check a pasted, uploaded or stored bundle in the browser. */
-import type { TrustedKeys } from '@saksi/proof';
+/**
+ * `/verify` and `/verify/<certificate_id>`: check a pasted, uploaded or stored bundle in the browser
+ * with the keys pinned in this browser. Pasted and uploaded input is hostile: a file's size is checked
+ * before it is read, and text is parsed with size and depth limits (bundle-input.ts), so a 50 MB file
+ * or a deeply nested value is a readable error, never a frozen page or a verdict.
+ */
 import { useEffect, useState } from 'react';
-import { ApiError, fetchCertificate, fetchKeys, KEYS_PATH } from './api.js';
+import { ApiError, fetchCertificate } from './api.js';
 import { useT } from './app.js';
-import { KeyList, VerificationPanel } from './verification.js';
+import {
+  BUNDLE_MAX_BYTES,
+  BUNDLE_MAX_DEPTH,
+  BUNDLE_SHOWN_MAX_CHARS,
+  BundleInputError,
+  checkBundleSize,
+  readBundleText,
+} from './bundle-input.js';
+import { formatBytes } from './format.js';
+import { KeysPanel } from './keys-panel.js';
+import { VerificationPanel } from './verification.js';
 
-/** The pasted text as JSON; text that is not JSON is verified as-is (and fails as `MALFORMED`). */
-function parseInput(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+/** A loaded file too large for the text box: verified from memory, named in its place. */
+interface LoadedFile {
+  name: string;
+  size: number;
+  text: string;
 }
 
 export function VerifyPage(props: { certificateId: string | undefined }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const [text, setText] = useState('');
+  const [file, setFile] = useState<LoadedFile | undefined>();
   const [bundle, setBundle] = useState<{ value: unknown } | undefined>();
-  const [keys, setKeys] = useState<TrustedKeys | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
+  const [inputError, setInputError] = useState<BundleInputError | undefined>();
   const [loading, setLoading] = useState(props.certificateId !== undefined);
-
-  useEffect(() => {
-    fetchKeys().then(setKeys, (error: unknown) =>
-      setProblem(error instanceof Error ? error.message : String(error)),
-    );
-  }, []);
 
   useEffect(() => {
     const id = props.certificateId;
@@ -56,22 +63,54 @@ export function VerifyPage(props: { certificateId: string | undefined }) {
     };
   }, [props.certificateId, t]);
 
-  const run = () => {
+  /** Parses `content` within the limits; a failure is shown and nothing is verified. */
+  const verify = (content: string) => {
     setProblem(undefined);
-    setBundle({ value: parseInput(text) });
-  };
-
-  const onFile = async (file: File | undefined) => {
-    if (!file) return;
+    setInputError(undefined);
     try {
-      const content = await file.text();
-      setText(content);
-      setProblem(undefined);
-      setBundle({ value: parseInput(content) });
-    } catch {
-      setProblem(t('error.file'));
+      setBundle({ value: readBundleText(content) });
+    } catch (error) {
+      setBundle(undefined);
+      if (error instanceof BundleInputError) setInputError(error);
+      else setProblem(t('error.file'));
     }
   };
+
+  const onFile = async (chosen: File | undefined) => {
+    if (!chosen) return;
+    setBundle(undefined);
+    setProblem(undefined);
+    setInputError(undefined);
+    try {
+      checkBundleSize(chosen.size);
+    } catch (error) {
+      setFile(undefined);
+      if (error instanceof BundleInputError) setInputError(error);
+      return;
+    }
+    let content: string;
+    try {
+      content = await chosen.text();
+    } catch {
+      setProblem(t('error.file'));
+      return;
+    }
+    if (content.length > BUNDLE_SHOWN_MAX_CHARS) {
+      setText('');
+      setFile({ name: chosen.name, size: chosen.size, text: content });
+    } else {
+      setFile(undefined);
+      setText(content);
+    }
+    verify(content);
+  };
+
+  const inputMessage = inputError
+    ? t(`input.error.${inputError.code}`, {
+        size: formatBytes(inputError.size?.found ?? 0, lang),
+        limit: inputError.code === 'TOO_DEEP' ? BUNDLE_MAX_DEPTH : formatBytes(BUNDLE_MAX_BYTES, lang),
+      })
+    : undefined;
 
   return (
     <div className="verify-page">
@@ -88,9 +127,17 @@ export function VerifyPage(props: { certificateId: string | undefined }) {
             rows={8}
             value={text}
             spellCheck={false}
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => {
+              setFile(undefined);
+              setText(event.target.value);
+            }}
           />
         </label>
+        {file && (
+          <p className="muted" data-testid="verify-file-loaded">
+            {t('input.fileLoaded', { name: file.name, size: formatBytes(file.size, lang) })}
+          </p>
+        )}
         <div className="verify-buttons">
           <label className="field file">
             <span>{t('page.file')}</span>
@@ -98,23 +145,31 @@ export function VerifyPage(props: { certificateId: string | undefined }) {
               type="file"
               data-testid="verify-file"
               accept="application/json,.json"
-              onChange={(event) => void onFile(event.target.files?.[0])}
+              onChange={(event) => {
+                void onFile(event.target.files?.[0]);
+                event.target.value = '';
+              }}
             />
           </label>
           <button
             type="button"
             className="button"
             data-testid="verify-run"
-            disabled={text.trim() === ''}
-            onClick={run}
+            disabled={text.trim() === '' && !file}
+            onClick={() => verify(file ? file.text : text)}
           >
             {t('page.run')}
           </button>
         </div>
       </div>
-      {problem !== undefined && (
-        <div className="error" role="alert" data-testid="verify-error">
-          {problem}
+      {(problem !== undefined || inputMessage !== undefined) && (
+        <div
+          className="error"
+          role="alert"
+          data-testid="verify-error"
+          {...(inputError ? { 'data-code': inputError.code } : {})}
+        >
+          {inputMessage ?? problem}
         </div>
       )}
       {bundle && (
@@ -125,11 +180,7 @@ export function VerifyPage(props: { certificateId: string | undefined }) {
           showKeys={false}
         />
       )}
-      <section className="trusted-keys" data-testid="trusted-keys">
-        <h2>{t('page.keys')}</h2>
-        <p className="muted">{t('page.keysSource', { url: `${location.origin}${KEYS_PATH}` })}</p>
-        {keys && <KeyList keys={keys} />}
-      </section>
+      <KeysPanel />
     </div>
   );
 }
