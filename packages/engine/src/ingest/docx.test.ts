@@ -123,6 +123,8 @@ describe('parseDocx on broken input', () => {
     const bomb = (id: string) => hostileBytes(corpus.find((hostile) => hostile.id === id)!);
     // 400 MB of XML, under the archive's limit: refused up front, not after the parser ran out of memory.
     expect(MAX_DOCX_XML_BYTES).toBeLessThan(400 * 1024 * 1024);
-    expect(await ingestCodeOfAsync(() => parseDocx(bomb('docx-bomb-400mb'), 'bomb.docx'))).toBe('FILE_TOO_LARGE');
+    expect(await ingestCodeOfAsync(() => parseDocx(bomb('docx-bomb-400mb'), 'bomb.docx'))).toBe(
+      'FILE_TOO_LARGE',
+    );
   });
 });

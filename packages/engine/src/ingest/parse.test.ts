@@ -52,7 +52,9 @@ describe('parseDocument', () => {
       ['\u200b\u200c\u200d\u2060\ufeff'.repeat(200), 'zero-width.md'],
       ['\u{e0041}\u{e0042}\n\n\u00a0\u3000\u200b', 'tags.txt'],
     ] as const) {
-      expect(await ingestCodeOfAsync(() => parseDocument(bytes(text), { filename })), filename).toBe('NO_TEXT');
+      expect(await ingestCodeOfAsync(() => parseDocument(bytes(text), { filename })), filename).toBe(
+        'NO_TEXT',
+      );
     }
     const persian = await parseDocument(bytes('\u200b\n\nمی\u200cخواهم'), { filename: 'fa.txt' });
     expect(persian.blocks.map((block) => block.text)).toEqual(['می\u200cخواهم']);
