@@ -476,7 +476,7 @@ describe('web assets', () => {
       const csp = home.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:*");
+      expect(csp).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:* https:");
       expect(home.headers.get('x-content-type-options')).toBe('nosniff');
       expect(home.headers.get('referrer-policy')).toBe('no-referrer');
       const script = await web.request('/assets/app.js');
@@ -502,10 +502,10 @@ describe('web assets', () => {
 describe('contentSecurityPolicy', () => {
   it("allows the running chain's RPC origin, or any loopback port when it is not known", () => {
     expect(contentSecurityPolicy('http://127.0.0.1:8545/')).toContain(
-      "connect-src 'self' http://127.0.0.1:8545;",
+      "connect-src 'self' http://127.0.0.1:8545 https:;",
     );
     const fallback = contentSecurityPolicy(null);
-    expect(fallback).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:*;");
+    expect(fallback).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:* https:;");
     expect(fallback).toContain(
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:",
     );

@@ -199,7 +199,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
 /**
  * The web app's policy: its own scripts and styles only, no plugins, no framing, no base rewriting.
  * The page may also call the local chain's JSON-RPC to check anchors itself: the running chain's
- * origin when known, otherwise any loopback port.
+ * origin when known, otherwise any loopback port. It may read any `https:` address, because a
+ * reader pins keys from an address of their own choosing (the publisher's site, a mirror); what it
+ * reads there is data the page checks, never code (`script-src` stays `'self'`).
  */
 export function contentSecurityPolicy(rpcUrl: string | null): string {
   let chain = 'http://127.0.0.1:* http://localhost:*';
@@ -215,7 +217,7 @@ export function contentSecurityPolicy(rpcUrl: string | null): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
-    `connect-src 'self' ${chain}`,
+    `connect-src 'self' ${chain} https:`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",

@@ -67,6 +67,11 @@ let bundleJson = '';
 let refusedId = '';
 const pageErrors: string[] = [];
 const foreignRequests: string[] = [];
+/** Addresses the reader types in to pin keys from: the only other hosts the page may ask. */
+const READER_CHOSEN = new Set([
+  'https://keys.invalid/saksi-keys.json',
+  'https://keys.example/saksi-keys.json',
+]);
 
 describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromium)', () => {
   beforeAll(async () => {
@@ -335,16 +340,26 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
     await expect
       .poll(async () => (await page.getByTestId('pin-notice').textContent()) ?? '')
       .toMatch(/https:\/\//);
-    await page.getByTestId('pin-url').fill('https://keys.invalid/saksi-keys.json');
+    await page.getByTestId('pin-url').fill([...READER_CHOSEN][0]!);
     await page.getByTestId('pin-url-run').click();
     await expect
       .poll(async () => (await page.getByTestId('pin-notice').textContent()) ?? '')
       .toMatch(/could not be read from https:\/\/keys\.invalid/);
-    await page.getByTestId('pin-url').fill(`${server.url}/.well-known/saksi-keys.json`);
+    // Another site's address (the publisher's, say): the page's policy lets it read https: data.
+    const published = await (await fetch(`${server.url}/.well-known/saksi-keys.json`)).text();
+    await context.route('https://keys.example/saksi-keys.json', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        headers: { 'access-control-allow-origin': '*' },
+        body: published,
+      }),
+    );
+    await page.getByTestId('pin-url').fill('https://keys.example/saksi-keys.json');
     await page.getByTestId('pin-url-run').click();
     await expect.poll(() => attribute(page.getByTestId('trusted-keys'), 'data-trust')).toBe('pinned');
     expect(await page.getByTestId('pin-source').textContent()).toContain(
-      `${server.url}/.well-known/saksi-keys.json`,
+      'https://keys.example/saksi-keys.json',
     );
     await expect.poll(() => attribute(result, 'data-kind'), { timeout: 20_000 }).toBe('verified');
     await context.close();
@@ -487,7 +502,12 @@ async function newContext(): Promise<BrowserContext> {
   const rpc = test.engine.anchorChain()?.rpc_url ?? '';
   context.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(server.url) && !(rpc !== '' && url.startsWith(rpc)) && !url.startsWith('data:'))
+    if (
+      !url.startsWith(server.url) &&
+      !(rpc !== '' && url.startsWith(rpc)) &&
+      !url.startsWith('data:') &&
+      !READER_CHOSEN.has(url)
+    )
       foreignRequests.push(url);
   });
   return context;
