@@ -1,4 +1,7 @@
-/** A button that copies a value the page shows in part (a key fingerprint), and says so for a moment. */
+/**
+ * A button that copies a value the page shows in part (a key fingerprint, a short hash), and says so
+ * for a moment, to screen readers too.
+ */
 import { useEffect, useState } from 'react';
 import { useT } from './app.js';
 
@@ -27,9 +30,14 @@ export function CopyButton(props: {
     }
   };
   return (
-    <button type="button" className="copy-button" data-testid={props.testId} onClick={() => void copy()}>
-      {state === 'copied' ? t('hash.copied') : state === 'failed' ? t('hash.copyFailed') : t('hash.copy')}
-      <span className="visually-hidden">: {props.label}</span>
-    </button>
+    <>
+      <button type="button" className="copy-button" data-testid={props.testId} onClick={() => void copy()}>
+        {state === 'copied' ? t('hash.copied') : state === 'failed' ? t('hash.copyFailed') : t('hash.copy')}
+        <span className="visually-hidden">: {props.label}</span>
+      </button>
+      <span className="visually-hidden" aria-live="polite">
+        {state === 'copied' ? t('hash.copied') : ''}
+      </span>
+    </>
   );
 }

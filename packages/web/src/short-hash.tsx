@@ -2,12 +2,8 @@
  * A long digest or transaction hash as its first 10 and last 6 characters (the whole value in the
  * title and for screen readers), optionally a link, with a button that copies the whole value.
  */
-import { useEffect, useState } from 'react';
-import { useT } from './app.js';
+import { CopyButton } from './copy-button.js';
 import { shortHash } from './format.js';
-
-/** How long "Copied" shows before the button reads "Copy" again, in milliseconds. */
-const COPIED_MS = 2000;
 
 export function ShortHash(props: {
   value: string;
@@ -16,22 +12,6 @@ export function ShortHash(props: {
   href?: string | undefined;
   testId?: string;
 }) {
-  const { t } = useT();
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [state]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.value);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-  };
   const shown = (
     <>
       <span aria-hidden="true">{shortHash(props.value)}</span>
@@ -52,13 +32,7 @@ export function ShortHash(props: {
       ) : (
         <code title={`${props.label}: ${props.value}`}>{shown}</code>
       )}
-      <button type="button" className="copy-button" data-testid="copy-hash" onClick={() => void copy()}>
-        {state === 'copied' ? t('hash.copied') : state === 'failed' ? t('hash.copyFailed') : t('hash.copy')}
-        <span className="visually-hidden">: {props.label}</span>
-      </button>
-      <span className="visually-hidden" aria-live="polite">
-        {state === 'copied' ? t('hash.copied') : ''}
-      </span>
+      <CopyButton value={props.value} label={props.label} testId="copy-hash" />
     </span>
   );
 }
