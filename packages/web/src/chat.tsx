@@ -649,7 +649,8 @@ function AssistantMessage(props: {
       {message.state === 'done' && message.found === false && message.text === '' && (
         <p className="muted">{t('chat.notFound')}</p>
       )}
-      {(results.length > 0 || cited.length > 0 || pending) && (
+      {/* A signed refusal lists its related passages once, in the panel below, not as "sources". */}
+      {(results.length > 0 || cited.length > 0 || pending) && !(refused && bundle) && (
         <div className="sources">
           <button
             type="button"

@@ -446,6 +446,9 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     expect(await outcome.getAttribute('data-status')).toBe('refused');
     expect(await outcome.getAttribute('data-reason')).toBe('NOT_COVERED');
     expect(await panel.getByTestId('result-authentic').getAttribute('data-status')).toBe('pass');
+    // The passages the search found are listed once, as related passages, never as "sources".
+    expect(await panel.getByTestId('refusal-related').locator('li').count()).toBeGreaterThan(0);
+    expect(await assistant.getByTestId('sources-toggle').count()).toBe(0);
     const heading = panel.locator('.verify-heading');
     for (const [lang, words] of [
       ['id', /Tidak terjawab/],
