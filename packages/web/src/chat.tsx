@@ -721,6 +721,7 @@ function AssistantMessage(props: {
           testId="verify-panel"
           showKeys={false}
           related={relatedPassages(results, t('sources.page', { page: '' }).trim())}
+          coverage={false}
           {...(message.question !== undefined ? { presentedQuestion: message.question } : {})}
         />
       ) : (

@@ -491,7 +491,7 @@ function useCollection(name: string | undefined): CollectionSummary | undefined 
 }
 
 /** A refusal: what the collection covers, the related passages, and Saksi's signed reply. */
-function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] }) {
+function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[]; coverage: boolean }) {
   const { t, lang } = useT();
   const certificate = props.bundle.certificate;
   const name = certificate.retrieval.collection;
@@ -502,13 +502,15 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[] })
   const related = props.related ?? [];
   return (
     <section className="refusal" data-testid="refusal">
-      <h3>
-        {collection
-          ? t('verdict.refusal.covers', { name: collectionTitle(collection, lang) })
-          : t('verdict.refusal.coversNone', { name })}
-      </h3>
-      {description !== undefined && <p>{description}</p>}
-      {typeof documents === 'number' && (
+      {props.coverage && (
+        <h3>
+          {collection
+            ? t('verdict.refusal.covers', { name: collectionTitle(collection, lang) })
+            : t('verdict.refusal.coversNone', { name })}
+        </h3>
+      )}
+      {props.coverage && description !== undefined && <p>{description}</p>}
+      {props.coverage && typeof documents === 'number' && (
         <p data-testid="refusal-collection">
           {t(documents === 1 ? 'verdict.collection.documents.one' : 'verdict.collection.documents.other', {
             n: formatNumber(documents, lang),
@@ -753,6 +755,8 @@ export function VerificationPanel(props: {
   presentedQuestion?: string;
   /** For a refusal: the passages the search found, to show as related (not as an answer). */
   related?: readonly RelatedPassage[];
+  /** For a refusal: say what the collection covers (default); off where the page says it already. */
+  coverage?: boolean;
 }) {
   const { t, lang } = useT();
   const state = useVerification(props.bundle, props.presentedQuestion);
@@ -844,7 +848,11 @@ export function VerificationPanel(props: {
           {verdict.alarm && <FailingChecks verdict={verdict} />}
           {verdict.alarm && <VerdictLines lines={verdict.lines} result={result} />}
           {verdict.kind === 'refused' && validBundle && (
-            <Refusal bundle={validBundle} {...(props.related ? { related: props.related } : {})} />
+            <Refusal
+              bundle={validBundle}
+              coverage={props.coverage !== false}
+              {...(props.related ? { related: props.related } : {})}
+            />
           )}
           {props.showKeys !== false && state.trust?.keys && <KeyList keys={state.trust.keys} />}
           <Details bundle={props.bundle} state={state} result={result} />
