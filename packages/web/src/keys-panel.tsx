@@ -47,6 +47,14 @@ export function KeysPanel() {
         : undefined,
     );
   };
+  /** Pins the keys this server serves now (first use, or accepting a changed key). */
+  const pinServed = () => {
+    try {
+      pinned(pinServedKeys());
+    } catch (error) {
+      failed(error);
+    }
+  };
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     try {
@@ -83,18 +91,7 @@ export function KeysPanel() {
             </p>
           )}
           <p className="banner-hint">{t('verdict.hint.keyChanged')}</p>
-          <button
-            type="button"
-            className="button secondary"
-            data-testid="pin-served"
-            onClick={() => {
-              try {
-                pinned(pinServedKeys());
-              } catch (error) {
-                failed(error);
-              }
-            }}
-          >
+          <button type="button" className="button secondary" data-testid="pin-served" onClick={pinServed}>
             {t('pin.acceptServed')}
           </button>
         </div>
@@ -145,18 +142,7 @@ export function KeysPanel() {
       <h3>{t('pin.other')}</h3>
       <div className="pin-options">
         {decision.status === 'unpinned' && (
-          <button
-            type="button"
-            className="button secondary"
-            data-testid="pin-served"
-            onClick={() => {
-              try {
-                pinned(pinServedKeys());
-              } catch (error) {
-                failed(error);
-              }
-            }}
-          >
+          <button type="button" className="button secondary" data-testid="pin-served" onClick={pinServed}>
             {t('pin.pinServed')}
           </button>
         )}
