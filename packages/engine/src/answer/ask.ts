@@ -45,7 +45,7 @@ import type { ClaimDecomposer } from './decompose.js';
 import { followUpVariants } from './follow-up.js';
 import { generateWithModel, promptProfileOf } from './generate-llm.js';
 import { ensureSession, persistAnswer } from './persist.js';
-import { answersIntent, questionTerms } from './relevance.js';
+import { answersIntent, breadth, type QuestionTerms, questionTerms } from './relevance.js';
 import { selectClaims } from './select.js';
 import { continuationAfter, mergeGrounded, selectionChunks } from './selection.js';
 import { bestSupportingSpan } from './spans.js';
@@ -114,6 +114,12 @@ export const EXTRACTIVE_GENERATOR_VERSION = '2';
 const MAX_QUESTION = 4_000;
 /** A claim of a relevant answer is kept when its own relevance reaches this share of the threshold. */
 const CLAIM_FLOOR = 0.6;
+/**
+ * A claim quoting another passage than the kept ones must either answer about as well as the best
+ * kept claim (this share of its relevance) or cover question words they leave out (this much breadth).
+ */
+const NEAR_BEST = 0.9;
+const MIN_GAIN = 0.1;
 /** Rewrite kinds that restate the question (not the phrase lists or follow-ups). */
 const ANSWER_WORDINGS = new Set(['legal', 'translated']);
 const NO_TIMINGS: RetrieveResult['timings'] = {
@@ -288,15 +294,7 @@ export async function ask(
   // Offline, a quote whose evidence does not answer the question is dropped; a model's claims stay in
   // the certificate, each under the render policy (blocked claims are shown as blocked).
   if (!refusal && context.answerModel === undefined) {
-    // A linked claim (the rule of a sanction) stays exactly when the claim it completes stays.
-    const relevant: CheckedClaim[] = [];
-    let keptPrevious = false;
-    for (const claim of checked) {
-      keptPrevious = claim.claim.linked
-        ? keptPrevious
-        : claim.relevance.score >= claim.relevance.threshold * CLAIM_FLOOR;
-      if (keptPrevious) relevant.push(claim);
-    }
+    const relevant = answeringClaims(checked, terms);
     // A figure question is not answered by evidence that states no figure (a definition of the
     // measure, a rule about it): that is a refusal, which names a misread statement when there is one.
     const statesFigure =
@@ -374,4 +372,38 @@ export async function ask(
       certify_ms: Math.round((performance.now() - certifyStart) * 100) / 100,
     },
   };
+}
+
+/**
+ * The offline claims that answer the question: each relevant enough on its own, and one quoting
+ * another passage than those kept before it only when it answers about as well as the best of them or
+ * covers words of the question they leave out (a second provision that merely shares the question's
+ * words is noise beside the one that answers it). A linked claim (the rule of a sanction) stays
+ * exactly when the claim it completes stays; further sentences of a kept passage stay with it.
+ */
+export function answeringClaims(checked: readonly CheckedClaim[], terms: QuestionTerms): CheckedClaim[] {
+  const kept: CheckedClaim[] = [];
+  const keptSources = new Set<number>();
+  const covered = new Set<string>();
+  let best = 0;
+  let keptPrevious = false;
+  for (const claim of checked) {
+    if (claim.claim.linked) {
+      if (!keptPrevious) continue;
+    } else {
+      const { score, threshold } = claim.relevance;
+      keptPrevious = score >= threshold * CLAIM_FLOOR;
+      const sources = claim.claim.evidence.map((item) => item.sourceIndex);
+      if (keptPrevious && kept.length > 0 && !sources.some((index) => keptSources.has(index))) {
+        const gain = breadth(terms, new Set([...covered, ...claim.lexemes])) - breadth(terms, covered);
+        keptPrevious = score >= best * NEAR_BEST || gain >= MIN_GAIN;
+      }
+      if (!keptPrevious) continue;
+      best = Math.max(best, score);
+    }
+    kept.push(claim);
+    for (const item of claim.claim.evidence) keptSources.add(item.sourceIndex);
+    for (const lexeme of claim.lexemes) covered.add(lexeme);
+  }
+  return kept;
 }

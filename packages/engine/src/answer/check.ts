@@ -40,6 +40,8 @@ export interface CheckedClaim {
   verification: ClaimVerification;
   support: Support;
   relevance: RelevanceResult;
+  /** The lexemes of the claim's own evidence (spans and headings), for comparing claims. */
+  lexemes: ReadonlySet<string>;
 }
 
 export const VERBATIM_VERIFIER = { id: 'verbatim', version: '1' } as const;
@@ -150,7 +152,8 @@ export async function checkClaims(
   const checked: CheckedClaim[] = [];
   for (const [index, claim] of claims.entries()) {
     const spans = claim.evidence.map((item) => item.span.text);
-    const own = relevanceOf(plan, terms, new Set(lexemes[index] ?? []), spans.join('\n'));
+    const ownLexemes = new Set(lexemes[index] ?? []);
+    const own = relevanceOf(plan, terms, ownLexemes, spans.join('\n'));
     const groupIndex = groupOf.get(index)!;
     const group = groups[groupIndex]!;
     const relevance =
@@ -168,6 +171,7 @@ export async function checkClaims(
         verification: { label: 'entailed', confidence: 1, verifier: { ...VERBATIM_VERIFIER } },
         support: { result: 'verbatim', method: 'verbatim' },
         relevance,
+        lexemes: ownLexemes,
       });
       continue;
     }
@@ -177,6 +181,7 @@ export async function checkClaims(
         verification: { label: 'entailed', confidence: 1, verifier: { ...COMPOSITION_VERIFIER } },
         support: { result: 'composed', method: 'composition' },
         relevance,
+        lexemes: ownLexemes,
       });
       continue;
     }
@@ -190,6 +195,7 @@ export async function checkClaims(
         score: verification.confidence,
       },
       relevance,
+      lexemes: ownLexemes,
     });
   }
   return { claims: checked, answer };

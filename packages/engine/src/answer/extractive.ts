@@ -83,6 +83,8 @@ export const RELATIVE_SCORE = 0.75;
 /** Two sentences whose stem sets overlap this much (Jaccard) are the same sentence. */
 const NEAR_DUPLICATE = 0.9;
 const RANK_BOOST = 0.05;
+/** Sentences of the best one's paragraph quoted after it, outside a statute. */
+const FOLLOWING = 2;
 /** Added to a sentence of the kind the question's intent asks for. */
 export const INTENT_BOOST = 0.25;
 const FIGURE_BOOST = 0.1;
@@ -285,25 +287,30 @@ export function extractiveAnswer(
     if (chosen.some((other) => jaccard(other.stems, candidate.stems) >= NEAR_DUPLICATE)) continue;
     chosen.push(candidate);
   }
-  // Outside a statute, the sentence that follows the best one in its paragraph usually completes it
-  // (the definition's second half, the reason after the rule): it is quoted with it.
+  // Outside a statute, the sentences that follow the best one in its paragraph usually complete it
+  // (the definition's second half, the reason after the rule): up to FOLLOWING of them are quoted with it.
   const lead = chosen[0];
-  if (lead && !sources[lead.sourceIndex]!.citation.pasal) {
-    const following = candidates.find(
-      (candidate) =>
-        candidate.sourceIndex === lead.sourceIndex &&
-        candidate.sentence.start >= lead.sentence.end &&
-        !/\n\s*\n/.test(sources[lead.sourceIndex]!.text.slice(lead.sentence.end, candidate.sentence.start)) &&
-        !candidate.intro,
-    );
-    if (
-      following &&
-      following.sentence.start - lead.sentence.end <= 2 &&
-      !chosen.includes(following) &&
-      !chosen.some((other) => jaccard(other.stems, following.stems) >= NEAR_DUPLICATE) &&
-      !/:\s*$/.test(lead.sentence.text)
-    )
-      chosen.push(following);
+  if (lead && !sources[lead.sourceIndex]!.citation.pasal && !/:\s*$/.test(lead.sentence.text)) {
+    const text = sources[lead.sourceIndex]!.text;
+    let last = lead;
+    for (let added = 0; added < FOLLOWING; added++) {
+      const following = candidates.find(
+        (candidate) =>
+          candidate.sourceIndex === lead.sourceIndex &&
+          candidate.sentence.start >= last.sentence.end &&
+          !candidate.intro,
+      );
+      if (
+        !following ||
+        following.sentence.start - last.sentence.end > 2 ||
+        /\n\s*\n/.test(text.slice(last.sentence.end, following.sentence.start)) ||
+        chosen.some((other) => jaccard(other.stems, following.stems) >= NEAR_DUPLICATE)
+      )
+        break;
+      if (!chosen.includes(following)) chosen.push(following);
+      last = following;
+      if (/:\s*$/.test(following.sentence.text)) break;
+    }
   }
   for (const next of continuation) {
     const stems = new Set(contentWords(next.text, language));

@@ -81,7 +81,8 @@ function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number
 /** The sentence of a provision that states its penalty, or the provision's first statement. */
 function penaltySpan(text: string): SourceSpan | undefined {
   const sentences = splitSentences(text);
-  const found = sentences.find((sentence) => PENALTY.test(sentence.text));
+  // A heading carried into the chunk ("Bagian Keempat Belas Sanksi Administratif") states no penalty.
+  const found = sentences.find((sentence) => PENALTY.test(sentence.text) && isStatement(sentence.text));
   if (!found) return undefined;
   // "(2) Setiap orang …": the ayat number is the citation's, not the statement's; a penalty that
   // introduces a list is quoted with its items.

@@ -11,6 +11,7 @@ const TABLE: Record<Intent, string[]> = {
     'apa sanksinya kalau tidak pakai helm',
     'ugal-ugalan sampai orang meninggal berapa tahun penjara?',
     'bisa dipenjara nggak kalau nabrak orang terus kabur',
+    'gak pake helm didenda berapa?',
     'What is the fine for running a red light?',
     'what penalty do I get for driving without a licence',
   ],

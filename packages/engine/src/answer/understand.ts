@@ -125,7 +125,7 @@ const INTENT_RULES: { intent: Intent; pattern: RegExp; requirement?: Requirement
   {
     intent: 'sanction',
     pattern: words(
-      'dend[ae]\\p{L}*|sanksi\\p{L}*|hukuman\\p{L}*|dihukum|dipenjara|penjara\\p{L}*|dipidana|pidana\\p{L}*|kurungan|ditilang|tilang|kena berapa|kena apa|ancaman\\p{L}*|fine[sd]?|penalt(?:y|ies)|punish\\p{L}*|jail|prison|imprison\\p{L}*|sentence[ds]?|ticket(?:ed)?',
+      '(?:di)?dend[ae]\\p{L}*|sanksi\\p{L}*|hukuman\\p{L}*|dihukum|dipenjara|penjara\\p{L}*|dipidana|pidana\\p{L}*|kurungan|ditilang|tilang|kena berapa|kena apa|ancaman\\p{L}*|fine[sd]?|penalt(?:y|ies)|punish\\p{L}*|jail|prison|imprison\\p{L}*|sentence[ds]?|ticket(?:ed)?',
     ),
   },
   {

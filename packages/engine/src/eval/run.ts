@@ -216,6 +216,8 @@ export interface AnswerRecord {
   rendered: number;
   /** Rendered, entailed claims with evidence from a relevant item. */
   supported: number;
+  /** Where each claim's first evidence span is: the file, and its Pasal or section when it has one. */
+  cited: string[];
   must_mention: { phrase: string; found: boolean }[];
   /** EM, token F1 and ROUGE-L against the question's gold answers, when it has any. */
   scores?: AnswerTextScores;
@@ -305,7 +307,15 @@ export async function evaluateAnswers(
     const refused = isRefusal(result);
     const claims: Claim[] = refused ? [] : result.bundle.certificate.claims;
     let supported = 0;
+    const cited: string[] = [];
     for (const claim of claims) {
+      const first = claim.evidence[0];
+      if (first) {
+        const where = first.citation.pasal
+          ? `Pasal ${first.citation.pasal}`
+          : first.citation.section_path?.at(-1);
+        cited.push([await filenameOf(first.document_id), where].filter(Boolean).join(' › '));
+      }
       if (!claim.render.rendered || claim.verification.label !== 'entailed') continue;
       for (const evidence of claim.evidence) {
         const located: Located = {
@@ -336,6 +346,7 @@ export async function evaluateAnswers(
       claims: claims.length,
       rendered: claims.filter((claim) => claim.render.rendered).length,
       supported,
+      cited,
       must_mention: question.must_mention.map((phrase) => ({
         phrase,
         found: !refused && mentions(result.answer, phrase),
