@@ -175,12 +175,16 @@ export function renderInspection(
   return `${lines.join('\n')}\n`;
 }
 
-/** A part of a composition as the certificate writes it: `"Menurut "`, `span 0`, `[1]`, `difference 0→1`. */
+/**
+ * A part of a composition as the certificate writes it: `"Menurut "`, `span 0`, `[1]`,
+ * `difference 0→1`, `spelled 1`.
+ */
 function describePart(part: NonNullable<Claim['composition']>['parts'][number]): string {
   if ('fixed' in part) return JSON.stringify(part.fixed);
   if ('span' in part) return `span ${part.span}`;
   if ('cite' in part) return `cite ${part.cite}`;
   if ('marker' in part) return `[${part.marker}]`;
+  if ('spelled' in part) return `spelled ${part.spelled}`;
   return `difference ${part.difference[0]}→${part.difference[1]}`;
 }
 

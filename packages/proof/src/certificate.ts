@@ -169,21 +169,27 @@ export interface ClaimRelevance {
 }
 
 /**
- * v1.1: one part of a composed claim. `span`, `cite` and the two `difference` numbers are indices
- * into the claim's `evidence`:
+ * v1.1: one part of a composed claim. `span`, `cite`, `spelled` and the two `difference` numbers are
+ * indices into the claim's `evidence`:
  * - `{ fixed }` a fixed word of the template (exactly one of the registry's strings, templates.ts);
  * - `{ span: n }` the text of `evidence[n].span`;
  * - `{ cite: n }` the citation label of `evidence[n]` (it must have one);
  * - `{ marker: n }` the citation marker `[n]` (n ≥ 1);
- * - `{ difference: [a, b] }` b − a of two evidence spans that are each exactly one rupiah amount,
- *   written as the absolute difference in the composition's language (`Rp1.234,00` / `Rp1,234.00`).
+ * - `{ difference: [a, b] }` b − a of two evidence spans that are each exactly one rupiah amount
+ *   (in digits, or in words as a `spelled` span reads them),
+ *   written as the absolute difference in the composition's language (`Rp1.234,00` / `Rp1,234.00`);
+ * - `{ spelled: n }` the amount `evidence[n].span` spells in Indonesian words (letters and
+ *   whitespace only, an optional trailing "rupiah", more than zero), written like a difference:
+ *   "dua ribu lima ratus rupiah" is `Rp2.500,00` / `Rp2,500.00`. Added within v1.1: verifiers that
+ *   predate it refuse such claims (an unknown part kind, `MALFORMED`).
  */
 export type CompositionPart =
   | { fixed: string }
   | { span: number }
   | { cite: number }
   | { marker: number }
-  | { difference: [number, number] };
+  | { difference: [number, number] }
+  | { spelled: number };
 
 /** v1.1: how a verifier recomputes a composed claim's text from its evidence. */
 export interface Composition {
@@ -454,6 +460,7 @@ const composition: Field = {
           cite: evidenceIndex,
           marker: { kind: 'integer', min: 1, max: 999 },
           difference: { kind: 'array', min: 2, max: 2, items: evidenceIndex },
+          spelled: evidenceIndex,
         },
       },
     },

@@ -5,6 +5,7 @@ import {
   formatRupiah,
   isVerbatimComposition,
   renderComposition,
+  spelledRupiah,
   wholeRupiah,
 } from './composition.js';
 
@@ -202,6 +203,122 @@ describe('rupiah amounts of a difference', () => {
     expect(formatRupiah(0n, 'id')).toBe('Rp0,00');
     expect(formatRupiah(999n, 'id')).toBe('Rp999,00');
     expect(formatRupiah(1000n, 'en')).toBe('Rp1,000.00');
+  });
+});
+
+/** APBN 2023 (UU 28/2022): an OCR'd clause whose digits are misread and whose words are clean. */
+const SUBJECT = 'Anggaran Pendapatan Negara Tahun Anggaran 2023 direncanakan';
+const WORDS =
+  'dua kuadriliun dua ratus tiga puluh tiga triliun seratus sembilan puluh enam miliar tujuh ratus satu juta enam ratus enam puluh ribu rupiah';
+const figureEvidence: CompositionEvidence[] = [
+  { span: { text: SUBJECT }, citation: { label: 'Pasal 3 UU 28/2022' } },
+  { span: { text: WORDS }, citation: { label: 'Pasal 3 UU 28/2022' } },
+];
+const figureWords = (language: 'id' | 'en', parts?: CompositionPart[]): Composition => ({
+  template: 'budget.figure-words',
+  language,
+  parts: parts ?? [
+    { fixed: language === 'id' ? 'Menurut ' : 'According to ' },
+    { cite: 0 },
+    { fixed: ', ' },
+    { span: 0 },
+    { fixed: language === 'id' ? ' sebesar ' : ': ' },
+    { spelled: 1 },
+    { fixed: ' (' },
+    { span: 1 },
+    { fixed: ')' },
+    { fixed: ' ' },
+    { marker: 1 },
+  ],
+});
+
+describe('a spelled part', () => {
+  it('renders the amount the words spell, in the composition language', () => {
+    expect(renderComposition(figureWords('id'), figureEvidence)).toEqual({
+      ok: true,
+      text: `Menurut Pasal 3 UU 28/2022, ${SUBJECT} sebesar Rp2.233.196.701.660.000,00 (${WORDS}) [1]`,
+    });
+    expect(renderComposition(figureWords('en'), figureEvidence)).toEqual({
+      ok: true,
+      text: `According to Pasal 3 UU 28/2022, ${SUBJECT}: Rp2,233,196,701,660,000.00 (${WORDS}) [1]`,
+    });
+  });
+
+  it('uses its evidence: a claim of the spelled amount alone renders', () => {
+    const parts: CompositionPart[] = [{ spelled: 0 }];
+    expect(renderComposition(figureWords('id', parts), [figureEvidence[1]!])).toEqual({
+      ok: true,
+      text: 'Rp2.233.196.701.660.000,00',
+    });
+  });
+
+  const words = (text: string): CompositionEvidence[] => [
+    figureEvidence[0]!,
+    { span: { text }, citation: {} },
+  ];
+  const failures: [string, Composition, CompositionEvidence[], string][] = [
+    [
+      'words with the digits beside them',
+      figureWords('id'),
+      words(`Rp2.233.196.701.660.000,00 (${WORDS})`),
+      'NOT_AN_AMOUNT',
+    ],
+    ['OCR digits', figureWords('id'), words('Rp2.233. 196.7O 1.660.0O0,0O'), 'NOT_AN_AMOUNT'],
+    ['a digit among the words', figureWords('id'), words('dua kuadriliun 2 triliun rupiah'), 'NOT_AN_AMOUNT'],
+    ['an unreadable span', figureWords('id'), words('dua kuadriliun tiga kuadriliun'), 'NOT_AN_AMOUNT'],
+    ['OCR-misread words', figureWords('id'), words('dua kuadriliun dga triliun rupiah'), 'NOT_AN_AMOUNT'],
+    [
+      'punctuation among the words',
+      figureWords('id'),
+      words('dua ratus · lima puluh rupiah'),
+      'NOT_AN_AMOUNT',
+    ],
+    ['zero', figureWords('id'), words('nol rupiah'), 'NOT_AN_AMOUNT'],
+    ['only "rupiah"', figureWords('id'), words('rupiah'), 'NOT_AN_AMOUNT'],
+    ['an empty span', figureWords('id'), words(''), 'NOT_AN_AMOUNT'],
+    [
+      'an index out of range',
+      figureWords('id', [{ span: 0 }, { spelled: 2 }, { span: 1 }]),
+      figureEvidence,
+      'INDEX_OUT_OF_RANGE',
+    ],
+    [
+      'a negative index',
+      figureWords('id', [{ span: 0 }, { spelled: -1 }, { span: 1 }]),
+      figureEvidence,
+      'INDEX_OUT_OF_RANGE',
+    ],
+    [
+      'an index that is not a number',
+      figureWords('id', [{ span: 0 }, { spelled: '1' } as unknown as CompositionPart, { span: 1 }]),
+      figureEvidence,
+      'INDEX_OUT_OF_RANGE',
+    ],
+    [
+      'a fixed word of the other language',
+      figureWords('en', [{ fixed: ' sebesar ' }, { spelled: 1 }, { span: 0 }]),
+      figureEvidence,
+      'FIXED_NOT_ALLOWED',
+    ],
+  ];
+  for (const [name, composition, items, code] of failures) {
+    it(`refuses: ${name}`, () => {
+      const rendered = renderComposition(composition, items);
+      expect(rendered.ok).toBe(false);
+      if (!rendered.ok) expect(rendered.problem).toBe(code);
+    });
+  }
+
+  it('reads only an amount in words, of more than zero', () => {
+    expect(spelledRupiah(WORDS)).toBe(2_233_196_701_660_000n);
+    expect(spelledRupiah('Dua Ribu Lima Ratus')).toBe(2_500n);
+    expect(spelledRupiah('seribu\nlima ratus rupiah')).toBe(1_500n);
+    expect(spelledRupiah('dua ribu, lima ratus')).toBeUndefined();
+    // A scan's caret before a word is the one mark read as nothing.
+    expect(spelledRupiah('tiga ^ratus ^dua puluh ^ribu ^rupiah')).toBe(320_000n);
+    expect(spelledRupiah('(dua ribu rupiah)')).toBeUndefined();
+    expect(spelledRupiah('2.500')).toBeUndefined();
+    expect(spelledRupiah('nol')).toBeUndefined();
   });
 });
 

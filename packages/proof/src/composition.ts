@@ -8,6 +8,7 @@
  * pure, never throws, and refuses anything it cannot render exactly.
  */
 import type { Composition, CompositionPart } from './certificate.js';
+import { parseNumberWords } from './number-words.js';
 import { parseAmounts } from './numbers.js';
 import { type CompositionLanguage, compositionTemplate, isFixedAllowed } from './templates.js';
 
@@ -39,8 +40,9 @@ export const MAX_COMPOSITION_PARTS = 64;
 /**
  * Renders `composition` from `evidence` (the claim's evidence, in order): checks the template and
  * language are registered, every fixed part is one of the template's strings, every index is in
- * range, every cited evidence has a label, every difference reads two whole rupiah amounts, and every
- * evidence item is used by a `span`, `cite` or `difference` part. Never throws.
+ * range, every cited evidence has a label, every difference reads two whole rupiah amounts, every
+ * spelled part reads an amount in Indonesian words, and every evidence item is used by a `span`,
+ * `cite`, `difference` or `spelled` part. Never throws.
  *
  * @example
  * renderComposition(
@@ -90,7 +92,10 @@ function renderPart(
   used: boolean[],
 ): string | PartFailure {
   if (typeof part !== 'object' || part === null || Array.isArray(part) || Object.keys(part).length !== 1)
-    return problem('INVALID_PART', 'a part has exactly one of fixed, span, cite, marker, difference');
+    return problem(
+      'INVALID_PART',
+      'a part has exactly one of fixed, span, cite, marker, difference, spelled',
+    );
   const index = (value: unknown): number | PartFailure => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value >= evidence.length)
       return problem(
@@ -135,13 +140,27 @@ function renderPart(
     if (typeof a !== 'number') return a;
     const b = index(pair[1]);
     if (typeof b !== 'number') return b;
-    const from = wholeRupiah(evidence[a]!.span.text);
-    const to = wholeRupiah(evidence[b]!.span.text);
+    // Each side is an amount as written, or the amount its words spell (a `spelled` span).
+    const amountOf = (text: string) => wholeRupiah(text) ?? spelledRupiah(text);
+    const from = amountOf(evidence[a]!.span.text);
+    const to = amountOf(evidence[b]!.span.text);
     if (from === undefined || to === undefined)
-      return problem('NOT_AN_AMOUNT', 'each span of a difference must be exactly one whole rupiah amount');
+      return problem(
+        'NOT_AN_AMOUNT',
+        'each span of a difference must be exactly one whole rupiah amount, in digits or in words',
+      );
     used[a] = true;
     used[b] = true;
     return formatRupiah(to - from, language);
+  }
+  if ('spelled' in part) {
+    const n = index(part.spelled);
+    if (typeof n !== 'number') return n;
+    const value = spelledRupiah(evidence[n]!.span.text);
+    if (value === undefined)
+      return problem('NOT_AN_AMOUNT', 'the span of a spelled part must be an amount in Indonesian words');
+    used[n] = true;
+    return formatRupiah(value, language);
   }
   return problem('INVALID_PART', 'unknown part kind');
 }
@@ -158,6 +177,22 @@ export function wholeRupiah(text: string): bigint | undefined {
   if (amount.unit !== 'currency' || amount.approximate || !/^\d+$/.test(amount.value)) return undefined;
   if (!/(?:^|[^\p{L}])(?:Rp|IDR)\.?\s*\d/iu.test(text)) return undefined;
   return BigInt(amount.value);
+}
+
+/**
+ * The amount `text` spells when it is exactly an amount in Indonesian words — letters and whitespace
+ * only, besides the caret a scan leaves before words ("tiga ^ratus"), an optional trailing "rupiah",
+ * read by `parseNumberWords` — and more than zero; otherwise `undefined`. Digits are refused: a
+ * spelled part states what the words say, never the (often misread) digits beside them.
+ *
+ * @example
+ * spelledRupiah('dua ribu lima ratus rupiah'); // 2500n
+ * spelledRupiah('Rp2.500 (dua ribu lima ratus rupiah)'); // undefined
+ */
+export function spelledRupiah(text: string): bigint | undefined {
+  if (!/^[\p{L}\s^]+$/u.test(text)) return undefined;
+  const value = parseNumberWords(text);
+  return value === undefined || value === 0n ? undefined : value;
 }
 
 /**
@@ -190,7 +225,10 @@ export function isVerbatimComposition(composition: Composition): boolean {
   return spans === 1;
 }
 
-/** The text of each non-fixed part (spans, citation labels, markers, differences) of a rendered composition. */
+/**
+ * The text of each non-fixed part (spans, citation labels, markers, differences, spelled amounts) of
+ * a rendered composition.
+ */
 export function evidencePartTexts(
   composition: Composition,
   evidence: readonly CompositionEvidence[],

@@ -101,6 +101,7 @@ export {
   isVerbatimComposition,
   MAX_COMPOSITION_PARTS,
   renderComposition,
+  spelledRupiah,
   wholeRupiah,
 } from './composition.js';
 export {
@@ -190,6 +191,7 @@ export {
   signNote,
   type VerifierKey,
 } from './note.js';
+export { parseNumberWords } from './number-words.js';
 export {
   type Amount,
   type AmountUnit,

@@ -200,8 +200,8 @@ function read(claim: Claim): Reading {
   if (composition !== undefined) {
     const rendered = renderComposition(composition, claim.evidence);
     if (rendered.ok && rendered.text === claim.text) {
-      // Span parts are the evidence by construction and a difference is recomputed: only the fixed
-      // words, and the seams between parts, can add a figure or a qualifier.
+      // Span parts are the evidence by construction and differences and spelled amounts are
+      // recomputed: only the fixed words, and the seams between parts, can add a figure or a qualifier.
       const parts = evidencePartTexts(composition, claim.evidence);
       return {
         unsupportedFigures: unsupportedFigures(claim.text, parts).map((figure) => figure.raw),

@@ -11,6 +11,7 @@ describe('the composition template registry', () => {
       [
         'budget.comparison',
         'budget.figure',
+        'budget.figure-words',
         'docs.definition',
         'law.provision',
         'law.sanction',

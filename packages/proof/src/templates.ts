@@ -1,10 +1,10 @@
 /**
  * The registry of composition templates (certificate v1.1, docs/certificate.md "Composed claims").
  *
- * A composed claim is made of evidence spans, citation labels, citation markers, recomputed
- * differences and *fixed* words. The fixed words are the only text of a composed claim that comes
- * from no evidence, so a verifier accepts only the exact strings listed here for the claim's
- * template and language. The registry is a plain data table: a new template (or a new fixed word) is
+ * A composed claim is made of evidence spans, citation labels, citation markers, recomputed figures
+ * (differences, spelled amounts) and *fixed* words. The fixed words are the only text of a composed
+ * claim that comes from no evidence, so a verifier accepts only the exact strings listed here for
+ * the claim's template and language. The registry is a plain data table: a new template (or a new fixed word) is
  * a new entry, and verifiers that do not know it refuse claims that use it (`COMPOSITION_MISMATCH`).
  *
  * Fixed strings carry no digits and none of the render policy's negation or quantifier words
@@ -44,11 +44,23 @@ export const COMPOSITION_TEMPLATES: Readonly<Record<string, CompositionTemplate>
     version: '1',
     fixed: { id: ['Menurut ', ', ', ': ', ' '], en: ['According to ', ', ', ': ', ' '] },
   },
+  /**
+   * A figure stated by the amount its words spell, for statutes whose digits are misread:
+   * `Menurut {cite 0}, {span 0: the subject} sebesar {spelled 1} ({span 1: the words}) [1]`
+   * (English: `: ` for ` sebesar `).
+   */
+  'budget.figure-words': {
+    version: '1',
+    fixed: {
+      id: ['Menurut ', ', ', ' sebesar ', ' (', ')', ' '],
+      en: ['According to ', ', ', ': ', ' (', ')', ' '],
+    },
+  },
   'budget.comparison': {
     version: '1',
     fixed: {
-      id: ['Menurut ', ', ', ': ', ' ', '; menurut ', '. Selisihnya ', '.'],
-      en: ['According to ', ', ', ': ', ' ', '; according to ', '. The difference is ', '.'],
+      id: ['Menurut ', ', ', ': ', ' ', '; menurut ', '. Selisihnya ', '.', ' sebesar ', ' (', ')'],
+      en: ['According to ', ', ', ': ', ' ', '; according to ', '. The difference is ', '.', ' (', ')'],
     },
   },
   'docs.definition': { version: '1', fixed: { id: [' '], en: [' '] } },

@@ -370,6 +370,129 @@ describe('a difference part', () => {
   });
 });
 
+/**
+ * A budget clause as OCR reads it (in the form of UU 28/2022 Pasal 3): the digits are misread, the
+ * amount in words after them is clean.
+ */
+const WORDS =
+  'dua kuadriliun dua ratus tiga puluh tiga triliun seratus sembilan puluh enam miliar tujuh ratus satu juta enam ratus enam puluh ribu rupiah';
+const SUBJECT = 'Anggaran Pendapatan Negara Tahun Anggaran 2023 direncanakan';
+const OCR_APBN: SourceDocument[] = [
+  {
+    document_id: 'uu-2022-28',
+    title: 'UU No. 28 Tahun 2022 tentang APBN Tahun Anggaran 2023',
+    chunks: [
+      {
+        chunk_id: 'uu-2022-28-p3',
+        citation: { pasal: '3', ayat: '1', label: 'Pasal 3 ayat (1) UU 28/2022' },
+        text: `Pasal 3 (1) ${SUBJECT} sebesar Rp2.233. 196.7O 1.660.0O0,0O (${WORDS}), yang diperoleh dari sumber:`,
+      },
+    ],
+  },
+];
+const FIGURE_WORDS: Composition = {
+  template: 'budget.figure-words',
+  language: 'id',
+  parts: [
+    { fixed: 'Menurut ' },
+    { cite: 0 },
+    { fixed: ', ' },
+    { span: 0 },
+    { fixed: ' sebesar ' },
+    { spelled: 1 },
+    { fixed: ' (' },
+    { span: 1 },
+    { fixed: ')' },
+    { fixed: ' ' },
+    { marker: 1 },
+  ],
+};
+const FIGURE_WORDS_TEXT = `Menurut Pasal 3 ayat (1) UU 28/2022, ${SUBJECT} sebesar Rp2.233.196.701.660.000,00 (${WORDS}) [1]`;
+const FIGURE_QUESTION = 'Berapa anggaran pendapatan negara tahun 2023?';
+const figureWordsClaim = (text = FIGURE_WORDS_TEXT) => ({
+  text,
+  evidence: [
+    { chunk_id: 'uu-2022-28-p3', span_text: SUBJECT },
+    { chunk_id: 'uu-2022-28-p3', span_text: WORDS },
+  ],
+  verification: { label: 'entailed' as const, confidence: 1, verifier: { id: 'composition', version: '1' } },
+  composition: FIGURE_WORDS,
+  relevance: GOLDEN_RELEVANCE,
+});
+const issueFigureWords = () =>
+  issue({
+    documents: OCR_APBN,
+    question: FIGURE_QUESTION,
+    answer: FIGURE_WORDS_TEXT,
+    claims: [figureWordsClaim()],
+    answerRelevance: GOLDEN_RELEVANCE,
+    outcome: 'answered',
+  });
+const figureOptions: VerifyBundleOptions = { ...options, presentedQuestion: FIGURE_QUESTION };
+
+describe('a spelled part', () => {
+  it('states the amount the words spell: composed, supported and shown', async () => {
+    const result = await verifyBundle(issueFigureWords(), figureOptions);
+    expect(result.codes).toEqual([]);
+    expect(result.claims[0]).toMatchObject({
+      rendered: true,
+      reason: 'OK',
+      supported: { kind: 'composed', method: 'composition', spans: 2 },
+      unsupported_figures: [],
+    });
+  });
+
+  it('a figure the words do not spell is refused by the issuer and caught in a re-signed certificate', async () => {
+    const wrong = FIGURE_WORDS_TEXT.replace('Rp2.233.196.701.660.000,00', 'Rp2.233.196.701.760.000,00');
+    expect(
+      codeOf(() =>
+        issue({
+          documents: OCR_APBN,
+          question: FIGURE_QUESTION,
+          answer: wrong,
+          claims: [figureWordsClaim(wrong)],
+        }),
+      ),
+    ).toBe('CERTIFICATE_INVALID');
+    const bundle = rewriteClaim(issueFigureWords(), 0, wrong);
+    const result = await verifyBundle(resign(bundle), figureOptions);
+    expect(result.codes).toEqual(['COMPOSITION_MISMATCH']);
+    expect(result.claims[0]!.rendered).toBe(false);
+  });
+
+  it('one word of the words changed in the chunk fails', async () => {
+    // "enam" for "lima": one word, the same length, so every offset stays in place.
+    const changed = (text: string) =>
+      text.replace('enam ratus enam puluh ribu', 'lima ratus enam puluh ribu');
+    // In the chunk only: the chunk no longer matches its hash, nor the span its offsets.
+    const chunkOnly = issueFigureWords();
+    chunkOnly.chunks[0]!.text = changed(chunkOnly.chunks[0]!.text);
+    const result = await verifyBundle(chunkOnly, figureOptions);
+    expect(result.verdict).toBe('failed');
+    expect(result.codes).toEqual(['HASH_MISMATCH', 'SPAN_OFFSET_MISMATCH']);
+    expect(result.claims[0]!.rendered).toBe(false);
+    // In the chunk and the words span, re-signed: the claim no longer recomputes either.
+    const spanToo = issueFigureWords();
+    spanToo.chunks[0]!.text = changed(spanToo.chunks[0]!.text);
+    const span = spanToo.certificate.claims[0]!.evidence[1]!.span;
+    span.text = changed(span.text);
+    span.sha256 = sha256Hex(span.text);
+    const resigned = await verifyBundle(resign(spanToo), figureOptions);
+    expect(resigned.codes).toEqual(['HASH_MISMATCH', 'COMPOSITION_MISMATCH']);
+    expect(resigned.claims[0]!.rendered).toBe(false);
+  });
+
+  it('a spelled part over a span with digits does not render', async () => {
+    const bundle = issueFigureWords();
+    const evidence = bundle.certificate.claims[0]!.evidence[1]!;
+    const wider = `Rp2.233. 196.7O 1.660.0O0,0O (${WORDS}`;
+    const start = evidence.span.start - codePointLength('Rp2.233. 196.7O 1.660.0O0,0O (');
+    evidence.span = { start, end: evidence.span.end, text: wider, sha256: sha256Hex(wider) };
+    const result = await verifyBundle(resign(bundle), figureOptions);
+    expect(result.codes).toEqual(['COMPOSITION_MISMATCH']);
+  });
+});
+
 describe('relevance and the answer outcome', () => {
   const goldenClaims = (relevance: ClaimRelevance[]) =>
     buildGoldenFixture({ version: 'v1.1' }).bundle.certificate.claims.map((claim, index) => ({

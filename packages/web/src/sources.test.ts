@@ -291,6 +291,44 @@ describe('answerMarkdown', () => {
     expect(textOf(nodes)).toBe(`Menurut Pasal 5 UU 1/2024: ${span} `);
   });
 
+  it('reads a spelled amount of a composed claim as plain text between its parts', () => {
+    const subject = 'Anggaran Pendapatan Negara Tahun Anggaran 2023 direncanakan';
+    const words = 'dua ribu lima ratus rupiah';
+    const chunk = `${subject} sebesar Rp2.5OO,OO (${words}).`;
+    const claim = `Menurut Pasal 3 UU 28/2022, ${subject} sebesar Rp2.500,00 (${words}) [1]`;
+    const citation = { label: 'Pasal 3 UU 28/2022' };
+    const bundle = certify(claim, [
+      {
+        text: claim,
+        evidence: [
+          { document_id: 'doc_pdf', chunk_text: chunk, span_text: subject, citation },
+          { document_id: 'doc_pdf', chunk_text: chunk, span_text: words, citation },
+        ],
+        composition: {
+          template: 'budget.figure-words',
+          language: 'id',
+          parts: [
+            { fixed: 'Menurut ' },
+            { cite: 0 },
+            { fixed: ', ' },
+            { span: 0 },
+            { fixed: ' sebesar ' },
+            { spelled: 1 },
+            { fixed: ' (' },
+            { span: 1 },
+            { fixed: ')' },
+            { fixed: ' ' },
+            { marker: 1 },
+          ],
+        },
+      },
+    ]);
+    const nodes = read(bundle);
+    // Read part by part (a claim that does not add up is escaped whole: no marker).
+    expect(markers(nodes)).toEqual([1]);
+    expect(textOf(nodes)).toBe(`Menurut Pasal 3 UU 28/2022, ${subject} sebesar Rp2.500,00 (${words}) `);
+  });
+
   it('reads a refusal and the text between claims as plain text', () => {
     const refusal = certify('Tidak ditemukan. Terkait: Catatan [1] › [x](https://evil.example/).', []);
     const nodes = read(refusal);

@@ -3,7 +3,7 @@
  * only the composer's markers and words read as Markdown), the links it may make, citation text and
  * link, evidence highlighting by code-point offsets.
  */
-import type { Bundle, Citation, Claim, Evidence } from '@saksi/proof';
+import type { Bundle, Citation, Claim, CompositionPart, Evidence } from '@saksi/proof';
 import { type Block, escapeMarkdown, parseMarkdown, safeHref } from './markdown.js';
 
 /** "UU 22/2009, Pasal 287 ayat (2)" or "Title, page 4" or "Title › Section › Sub". */
@@ -225,7 +225,8 @@ export function answerBlocks(
  * The certified answer as Markdown in which only what the answer composer wrote is syntax. The
  * claims sit at their code-point offsets in the answer (`answer_start`…`answer_end`); inside a claim:
  * - a composed claim (docs/certificate.md, "Composed claims") is its parts: `marker` parts are the
- *   citation markers, `span` parts document text, fixed words, labels and differences plain text;
+ *   citation markers, `span` parts document text, fixed words, labels, differences and spelled
+ *   amounts plain text;
  * - any other claim (a quote, a model's sentence) has its evidence spans located in its text: they
  *   are document text; the rest (the markers after a quote, a model's sentence) is the composer's.
  * Document text is escaped so it reads back literally — a "[1]" or a `[text](https://…)` in a
@@ -268,7 +269,7 @@ export function answerMarkdown(
 }
 
 type Piece =
-  /** Words of Saksi's own (template words, labels, differences): plain text. */
+  /** Words of Saksi's own (template words, labels, differences, spelled amounts): plain text. */
   | { kind: 'plain'; text: string }
   /** Text of a cited document. */
   | { kind: 'document'; text: string; documentId: string; chunkId: string }
@@ -318,7 +319,10 @@ function pieceText(piece: Piece): string {
   return piece.kind === 'marker' ? `[${piece.n}]` : piece.text;
 }
 
-/** The pieces of a composed claim, part by part; a difference is the text up to the next part. */
+/**
+ * The pieces of a composed claim, part by part; a recomputed figure (a difference, a spelled amount)
+ * is the text up to the next part.
+ */
 function compositionPieces(claim: Claim, evidence: readonly Evidence[]): Piece[] | undefined {
   const parts = Array.isArray(claim.composition?.parts) ? claim.composition.parts : [];
   const known = (part: (typeof parts)[number]): Piece | undefined => {
@@ -341,8 +345,8 @@ function compositionPieces(claim: Claim, evidence: readonly Evidence[]): Piece[]
   let cursor = 0;
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index]!;
-    if ('difference' in part) {
-      const next = parts.slice(index + 1).find((later) => !('difference' in later));
+    if (isRecomputed(part)) {
+      const next = parts.slice(index + 1).find((later) => !isRecomputed(later));
       const nextPiece = next === undefined ? undefined : known(next);
       if (next !== undefined && nextPiece === undefined) return undefined;
       const end = nextPiece === undefined ? text.length : text.indexOf(pieceText(nextPiece), cursor);
@@ -357,6 +361,11 @@ function compositionPieces(claim: Claim, evidence: readonly Evidence[]): Piece[]
     cursor += pieceText(piece).length;
   }
   return cursor === text.length ? pieces : undefined;
+}
+
+/** A part whose text the verifier computes from evidence rather than copies: a difference, a spelled amount. */
+function isRecomputed(part: CompositionPart): boolean {
+  return 'difference' in part || 'spelled' in part;
 }
 
 /** The pieces of a quote or a model's sentence: its evidence spans where they occur, the rest the composer's. */

@@ -299,7 +299,11 @@ export async function ask(
     // measure, a rule about it): that is a refusal, which names a misread statement when there is one.
     const statesFigure =
       (plan.intent !== 'figure' && plan.intent !== 'comparison') ||
-      relevant.some((item) => item.claim.evidence.some(({ span }) => answersIntent(plan, span.text)));
+      relevant.some(
+        (item) =>
+          answersIntent(plan, item.claim.statement) ||
+          item.claim.evidence.some(({ span }) => answersIntent(plan, span.text)),
+      );
     if (relevant.length === 0 || check.answer.score < check.answer.threshold || !statesFigure)
       refusal = { reason: 'NOT_COVERED' };
     checked = relevant;

@@ -99,6 +99,16 @@ export async function verifyGenerated(
   return verifyStatement(context, statement, spans, language);
 }
 
+/**
+ * The text whose kind of statement is read against the intent (a penalty, an amount): the evidence
+ * spans, and a composed claim's statement, which may state an amount its words only spell (the
+ * `spelled` part, recomputed from the evidence by every verifier).
+ */
+function kindText(claim: ComposedClaim): string {
+  const spans = claim.evidence.map((item) => item.span.text);
+  return (claim.composition ? [...spans, claim.statement] : spans).join('\n');
+}
+
 /** Whether the claim's text is exactly its one evidence span (a quote). */
 export function isVerbatim(claim: ComposedClaim): boolean {
   return claim.evidence.length === 1 && claim.statement === claim.evidence[0]!.span.text;
@@ -147,13 +157,13 @@ export async function checkClaims(
     plan,
     terms,
     new Set(lexemes[claims.length] ?? []),
-    claims.flatMap((claim) => claim.evidence.map((item) => item.span.text)).join('\n'),
+    claims.map(kindText).join('\n'),
   );
   const checked: CheckedClaim[] = [];
   for (const [index, claim] of claims.entries()) {
     const spans = claim.evidence.map((item) => item.span.text);
     const ownLexemes = new Set(lexemes[index] ?? []);
-    const own = relevanceOf(plan, terms, ownLexemes, spans.join('\n'));
+    const own = relevanceOf(plan, terms, ownLexemes, kindText(claim));
     const groupIndex = groupOf.get(index)!;
     const group = groups[groupIndex]!;
     const relevance =
@@ -162,7 +172,7 @@ export async function checkClaims(
             plan,
             terms,
             new Set(lexemes[claims.length + 1 + groupIndex] ?? []),
-            group.flatMap((member) => claims[member]!.evidence.map((item) => item.span.text)).join('\n'),
+            group.map((member) => kindText(claims[member]!)).join('\n'),
           )
         : own;
     if (isVerbatim(claim)) {

@@ -6,7 +6,7 @@
  * those templates.
  */
 
-import type { Composition, CompositionPart } from '@saksi/proof';
+import { type Composition, type CompositionPart, renderComposition } from '@saksi/proof';
 
 /** A span of one source's text; offsets in UTF-16 code units, `text === source.slice(start, end)`. */
 export interface SourceSpan {
@@ -53,9 +53,11 @@ export interface ComposedEvidence {
 }
 
 /**
- * A composed claim: the text is the parts rendered in order (fixed words as written, a span's text,
- * a citation's label, "[n]" for a marker), exactly as a verifier recomputes it from the evidence;
- * the statement the verifiers read leaves the markers out.
+ * A composed claim: the text is the parts rendered by the proof package's `renderComposition` (fixed
+ * words as written, a span's text, a citation's label, "[n]" for a marker, recomputed amounts),
+ * exactly as a verifier recomputes it from the evidence; the statement the verifiers read leaves the
+ * markers out, with the space before each. Parts that do not render (a fixed word the template does
+ * not have, a `spelled` span that is no amount in words) are a bug of the composer: it throws.
  */
 export function composeClaim(
   template: string,
@@ -63,19 +65,22 @@ export function composeClaim(
   evidence: readonly ComposedEvidence[],
   parts: readonly CompositionPart[],
 ): ComposedClaim {
-  const render = (withMarkers: boolean) =>
-    parts
-      .map((part) => {
-        if ('fixed' in part) return part.fixed;
-        if ('span' in part) return evidence[part.span]!.span.text;
-        if ('cite' in part) return evidence[part.cite]!.label ?? '';
-        if ('marker' in part) return withMarkers ? `[${part.marker}]` : '';
-        throw new Error('A difference part is rendered by the budget composer.');
-      })
-      .join('');
+  const read = evidence.map((item) => ({
+    span: item.span,
+    citation: item.label ? { label: item.label } : {},
+  }));
+  const rendered = renderComposition({ template, language, parts: [...parts] }, read);
+  const statementParts = parts.filter((part, index) => {
+    if ('marker' in part) return false;
+    const next = parts[index + 1];
+    return !('fixed' in part && part.fixed.trim() === '' && next !== undefined && 'marker' in next);
+  });
+  const statement = renderComposition({ template, language, parts: statementParts }, read);
+  if (!rendered.ok || !statement.ok)
+    throw new Error(`Composition ${template} does not render: ${rendered.ok ? '' : rendered.message}`);
   return {
-    text: render(true),
-    statement: render(false).trim(),
+    text: rendered.text,
+    statement: statement.text.trim(),
     evidence: evidence.map(({ sourceIndex, span }) => ({ sourceIndex, span })),
     composition: { template, language, parts: [...parts] },
   };

@@ -106,6 +106,34 @@ describe('extractiveAnswer on UU 22/2009', () => {
     expectWellFormed(answer, sources);
   });
 
+  it('prefers the provision naming the asked term itself to one naming a longer term it begins', () => {
+    // Pasal 83 ayat (2) is about "Surat Izin Mengemudi A Umum", Pasal 81 ayat (2) about "… A" itself;
+    // the public licence is retrieved first.
+    const sources = [
+      source(['(2) ' + ayat(83, 2).slice(4), ...pasalLines(83).slice(2, 5)].join('\n'), 0, { pasal: '83' }),
+      source(['Pasal 81', ...pasalLines(81)].join('\n'), 1, { pasal: '81' }),
+    ];
+    const answer = extractiveAnswer('umur minimal buat bikin SIM A itu berapa tahun?', sources, {
+      language: 'id',
+      variants: ['usia buat bikin Surat Izin Mengemudi A itu berapa tahun?'],
+      maxSentences: 1,
+    });
+    expect(answer.claims[0]!.source_index).toBe(1);
+    expect(answer.claims.at(-1)!.span.text).toMatch(/^a\. usia 17 \(tujuh belas\) tahun/);
+    expectWellFormed(answer, sources);
+  });
+
+  it('keeps list items that differ only in their figures (their shared introduction is not theirs)', () => {
+    const chunk = ['(2) ' + ayat(83, 2).slice(4), ...pasalLines(83).slice(2, 5)].join('\n');
+    const sources = [source(chunk, 0, { pasal: '83' })];
+    const answer = extractiveAnswer('syarat usia Surat Izin Mengemudi umum berapa tahun?', sources, {
+      language: 'id',
+      maxSentences: 3,
+    });
+    const items = answer.claims.map((claim) => claim.span.text).filter((text) => /^[a-c]\. /.test(text));
+    expect(items.map((text) => text.slice(0, 2))).toEqual(['a.', 'b.', 'c.']);
+  });
+
   it('outside a statute, quotes the sentence that completes the best one in its paragraph', () => {
     const text =
       'Reducers are pure functions that take the state and an action. They must not have side effects.\n\nThe store holds the whole state tree.';

@@ -65,6 +65,12 @@ export interface ExtractiveOptions {
    * question, an amount for a figure question): such sentences score {@link INTENT_BOOST} more.
    */
   answersIntent?: (text: string) => boolean;
+  /**
+   * The intent asks for a kind of statement (an age, a penalty, an amount): a sentence of that kind
+   * already answers the words asking for it ("umur minimal" by "usia … paling rendah … 17 tahun"), so
+   * it needs only {@link KIND_SHARE} of the matched share others need.
+   */
+  kindAsked?: boolean;
 }
 
 /** What the answer says when the documents do not answer the question. */
@@ -78,16 +84,20 @@ export const DEFAULT_MAX_SENTENCES = 2;
 export const MIN_MATCHED_WORDS = 2;
 /** …and at least this share of them. */
 export const MIN_MATCHED_SHARE = 0.3;
+/** The share of {@link MIN_MATCHED_SHARE} a sentence of the asked kind needs. */
+const KIND_SHARE = 0.7;
 /** Further sentences must score at least this fraction of the best one. */
 export const RELATIVE_SCORE = 0.75;
 /** Two sentences whose stem sets overlap this much (Jaccard) are the same sentence. */
 const NEAR_DUPLICATE = 0.9;
 const RANK_BOOST = 0.05;
 /** Sentences of the best one's paragraph quoted after it, outside a statute. */
-const FOLLOWING = 2;
+export const FOLLOWING = 2;
 /** Added to a sentence of the kind the question's intent asks for. */
 export const INTENT_BOOST = 0.25;
 const FIGURE_BOOST = 0.1;
+/** Added to a sentence that names a defined term of the question exactly (definedTerms). */
+const TERM_BOOST = 0.1;
 /** Bounds on the work done for one question. */
 const MAX_SOURCES = 20;
 const MAX_SENTENCE_LENGTH = 2000;
@@ -123,7 +133,7 @@ export function isStatement(text: string): boolean {
  */
 export function hasOcrNoise(text: string): boolean {
   if (
-    /(?<![\p{L}])\d+[OoIlSs]+\d|(?<![\p{L}\d])[OoIl]\d{2,}|\d[.,][OoIlSs]\d|\d{1,3}\.[OoIlSs]{3}\b|[.,]\d[a-z]\d/u.test(
+    /(?<![\p{L}])\d+[OoIlSs]+\d|(?<![\p{L}\d])[OoIl]\d{2,}|\d[.,][OoIlSsCc]\d|\d{1,3}\.[OoIlSs]{3}\b|[.,]\d[a-z]\d/u.test(
       text,
     )
   )
@@ -188,6 +198,32 @@ export function completeSpan(
 }
 
 /**
+ * The statements that follow `span` in its paragraph of `text` (no blank line between), at most
+ * `max`, stopping after one that introduces a list or code block: what completes a definition or a
+ * rule outside a statute. Empty after a span that itself introduces a list.
+ */
+export function paragraphFollowing(
+  text: string,
+  span: { start: number; end: number; text: string },
+  max = FOLLOWING,
+): { start: number; end: number; text: string }[] {
+  const found: { start: number; end: number; text: string }[] = [];
+  if (/:\s*$/.test(span.text)) return found;
+  let end = span.end;
+  for (const sentence of splitSentences(text)) {
+    if (found.length >= max) break;
+    if (sentence.start < end) continue;
+    const gap = text.slice(end, sentence.start);
+    if (gap.length > 2 || /\n\s*\n/.test(gap) || !isStatement(sentence.text) || LIST_ITEM.test(sentence.text))
+      break;
+    found.push(sentence);
+    end = sentence.end;
+    if (/:\s*$/.test(sentence.text)) break;
+  }
+  return found;
+}
+
+/**
  * A flattened table or a run of headings in capitals ("POSTUR APBN TAHUN ANGGARAN 2018 A. PENDAPATAN
  * NEGARA I. …", rows of figures): mostly words in capitals, or mostly numbers. Not a statement.
  */
@@ -215,6 +251,8 @@ interface Candidate {
    */
   intro?: Sentence;
   stems: Set<string>;
+  /** The sentence's own stems, without its list introduction's: what tells two items apart. */
+  own: Set<string>;
   hasFigure: boolean;
   score: number;
 }
@@ -240,6 +278,7 @@ export function extractiveAnswer(
   if (candidates.length === 0) return notFound;
 
   const wantsFigure = FIGURE_QUESTION.test(question);
+  const terms = definedTerms(texts);
   const usedSources = new Set(candidates.map((candidate) => candidate.rank)).size;
   const scorers = stemLists.map((questionStems) => {
     // Rarer question words weigh more (idf over the candidate sentences).
@@ -251,20 +290,21 @@ export function extractiveAnswer(
     }
     const totalWeight = questionStems.reduce((sum, stem) => sum + weights.get(stem)!, 0);
     const requiredMatches = Math.min(MIN_MATCHED_WORDS, questionStems.length);
-    return (candidate: Candidate): number | null => {
+    return (candidate: Candidate, floor: number): number | null => {
       const matched = questionStems.filter((stem) => candidate.stems.has(stem));
-      if (matched.length < requiredMatches || matched.length / questionStems.length < MIN_MATCHED_SHARE)
-        return null;
+      if (matched.length < requiredMatches || matched.length / questionStems.length < floor) return null;
       const relevance = matched.reduce((sum, stem) => sum + weights.get(stem)!, 0) / totalWeight;
-      return relevance < MIN_MATCHED_SHARE ? null : relevance;
+      return relevance < floor ? null : relevance;
     };
   });
 
   const eligible: Candidate[] = [];
   for (const candidate of candidates) {
+    const ofKind = options.answersIntent?.(candidate.sentence.text) ?? false;
+    const floor = MIN_MATCHED_SHARE * (options.kindAsked && ofKind ? KIND_SHARE : 1);
     let relevance: number | null = null;
     for (const score of scorers) {
-      const value = score(candidate);
+      const value = score(candidate, floor);
       if (value !== null && (relevance === null || value > relevance)) relevance = value;
     }
     if (relevance === null) continue;
@@ -272,7 +312,8 @@ export function extractiveAnswer(
       relevance * standsAlone(candidate.sentence.text) +
       RANK_BOOST * (1 - candidate.rank / usedSources) +
       (wantsFigure && candidate.hasFigure ? FIGURE_BOOST : 0) +
-      (options.answersIntent?.(candidate.sentence.text) ? INTENT_BOOST : 0);
+      (terms.some((term) => term.test(candidate.sentence.text)) ? TERM_BOOST : 0) +
+      (ofKind ? INTENT_BOOST : 0);
     eligible.push(candidate);
   }
   if (eligible.length === 0) return notFound;
@@ -284,37 +325,23 @@ export function extractiveAnswer(
   const ranked = Math.max(1, maxSentences - continuation.length);
   for (const candidate of eligible) {
     if (chosen.length >= ranked || candidate.score < RELATIVE_SCORE * best) break;
-    if (chosen.some((other) => jaccard(other.stems, candidate.stems) >= NEAR_DUPLICATE)) continue;
+    if (chosen.some((other) => jaccard(other.own, candidate.own) >= NEAR_DUPLICATE)) continue;
     chosen.push(candidate);
   }
   // Outside a statute, the sentences that follow the best one in its paragraph usually complete it
-  // (the definition's second half, the reason after the rule): up to FOLLOWING of them are quoted with it.
+  // (the definition's second half, the reason after the rule): they are quoted with it.
   const lead = chosen[0];
-  if (lead && !sources[lead.sourceIndex]!.citation.pasal && !/:\s*$/.test(lead.sentence.text)) {
-    const text = sources[lead.sourceIndex]!.text;
-    let last = lead;
-    for (let added = 0; added < FOLLOWING; added++) {
+  if (lead && !sources[lead.sourceIndex]!.citation.pasal)
+    for (const span of paragraphFollowing(sources[lead.sourceIndex]!.text, lead.sentence)) {
       const following = candidates.find(
-        (candidate) =>
-          candidate.sourceIndex === lead.sourceIndex &&
-          candidate.sentence.start >= last.sentence.end &&
-          !candidate.intro,
+        (candidate) => candidate.sourceIndex === lead.sourceIndex && candidate.sentence.start === span.start,
       );
-      if (
-        !following ||
-        following.sentence.start - last.sentence.end > 2 ||
-        /\n\s*\n/.test(text.slice(last.sentence.end, following.sentence.start)) ||
-        chosen.some((other) => jaccard(other.stems, following.stems) >= NEAR_DUPLICATE)
-      )
-        break;
+      if (!following || chosen.some((other) => jaccard(other.own, following.own) >= NEAR_DUPLICATE)) break;
       if (!chosen.includes(following)) chosen.push(following);
-      last = following;
-      if (/:\s*$/.test(following.sentence.text)) break;
     }
-  }
   for (const next of continuation) {
     const stems = new Set(contentWords(next.text, language));
-    if (stems.size === 0 || chosen.some((other) => jaccard(other.stems, stems) >= NEAR_DUPLICATE)) continue;
+    if (stems.size === 0 || chosen.some((other) => jaccard(other.own, stems) >= NEAR_DUPLICATE)) continue;
     if (chosen.some((other) => other.sourceIndex === next.sourceIndex && other.sentence.start === next.start))
       continue;
     chosen.push({
@@ -322,6 +349,7 @@ export function extractiveAnswer(
       rank: 0,
       sentence: { text: next.text, start: next.start, end: next.end },
       stems,
+      own: stems,
       hasFigure: false,
       score: 0,
     });
@@ -369,10 +397,12 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
       const item = intro !== undefined && LIST_ITEM.test(sentence.text);
       if (!item) intro = /:\s*$/.test(sentence.text) ? sentence : undefined;
       // Headings carried into the chunk text ("Reducer", "First Attempt: Writing Actions"), fences and
-      // flattened tables are no statements.
-      if (!isStatement(sentence.text)) continue;
+      // flattened tables are no statements; nor is an item whose introduction, quoted before it, is
+      // OCR noise ("… ^2Ol8 direncanakan sebesar RpL.a94,720… dari sumber:").
+      if (!isStatement(sentence.text) || (item && !isStatement(intro!.text))) continue;
       const stems = new Set(contentWords(sentence.text, options.language));
       if (stems.size === 0) continue;
+      const own = new Set(stems);
       if (item) for (const stem of contentWords(intro!.text, options.language)) stems.add(stem);
       candidates.push({
         sourceIndex,
@@ -380,6 +410,7 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
         sentence,
         ...(item ? { intro: intro! } : {}),
         stems,
+        own,
         hasFigure: AMOUNT.test(sentence.text),
         score: 0,
       });
@@ -403,6 +434,35 @@ export function standsAlone(text: string): number {
   if (LEANS_ON_CONTEXT.test(text.trim())) factor *= 0.8;
   if (NARRATES.test(text)) factor *= 0.9;
   return factor;
+}
+
+/** A run of two or more capitalized words, the last possibly a class letter or numeral ("… Mengemudi B II"). */
+const CAPITALIZED_RUN = /\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+(?:\s+(?:[A-Z]|[IVX]{1,3})(?![\p{L}\p{N}]))*/gu;
+
+/**
+ * The terms a statute defines and capitalizes that the question's wordings name ("Surat Izin
+ * Mengemudi A", "Kendaraan Bermotor Umum"), each as a pattern that matches the term itself but not a
+ * longer term it begins ("Surat Izin Mengemudi A Umum" is another licence than "Surat Izin Mengemudi
+ * A"): a sentence naming exactly what was asked about is preferred to one naming something narrower.
+ */
+export function definedTerms(texts: readonly string[]): RegExp[] {
+  const pattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  const found = new Map<string, Set<string>>();
+  for (const text of texts)
+    for (const match of text.matchAll(CAPITALIZED_RUN)) {
+      // The word the question itself goes on with ("… B I umum") may continue the term.
+      const next = /^\s+([\p{L}]+)/u.exec(text.slice(match.index + match[0].length))?.[1];
+      const continuations = found.get(match[0]) ?? new Set<string>();
+      if (next) continuations.add(next.toLowerCase());
+      found.set(match[0], continuations);
+    }
+  return [...found].map(([term, continuations]) => {
+    // Case-sensitive: a capital after the term is what makes it a longer term ("… A Umum").
+    const anyCase = (word: string) => `[${word[0]!.toUpperCase()}${word[0]!}]${pattern(word.slice(1))}`;
+    const allowed = [...continuations].map((word) => `${anyCase(word)}(?![\\p{L}])`).join('|');
+    const longer = allowed ? `(?!\\s+(?:${allowed}))\\s+\\p{Lu}` : '\\s+\\p{Lu}';
+    return new RegExp(`(?<![\\p{L}\\p{N}])${pattern(term)}(?![\\p{L}\\p{N}])(?!${longer})`, 'u');
+  });
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

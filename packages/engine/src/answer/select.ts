@@ -30,8 +30,8 @@ import {
   verbatimQuote,
 } from './compose.js';
 import { findDefinitions } from './definitions.js';
-import { completeSpan, extractiveAnswer, isStatement } from './extractive.js';
-import { answersIntent, breadth, coverage, type QuestionTerms } from './relevance.js';
+import { completeSpan, extractiveAnswer, isStatement, paragraphFollowing } from './extractive.js';
+import { answersIntent, breadth, coverage, kindWords, type QuestionTerms } from './relevance.js';
 import { splitSentences } from './sentences.js';
 import type { QuestionPlan } from './understand.js';
 
@@ -158,7 +158,16 @@ async function definitionClaims(input: SelectInput): Promise<ComposedClaim[]> {
   );
   const best = found[0];
   if (!best) return [];
-  return [quote(input, 'provision', best.chunk, withoutAyatNumber(best.span), 1)];
+  const definition = quote(input, 'provision', best.chunk, withoutAyatNumber(best.span), 1);
+  if (best.chunk.citation.pasal) return [definition];
+  // Outside a statute the definition goes on in its paragraph ("You can think of a reducer as…"),
+  // a list or code block it introduces quoted whole.
+  const sourceIndex = definition.evidence[0]!.sourceIndex;
+  const following = paragraphFollowing(best.chunk.text, best.span)
+    .map((span) => completeSpan(best.chunk.text, span))
+    .filter((span) => span !== undefined)
+    .map((span) => verbatimQuote(sourceIndex, span, 1));
+  return [definition, ...following];
 }
 
 /**
@@ -366,6 +375,7 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
     language: input.collection.language,
     variants: input.variants,
     answersIntent: (text) => answersIntent(plan, text),
+    kindAsked: kindWords(plan) !== undefined,
     ...(input.continuation && input.continuation.length > 0 ? { continuation: input.continuation } : {}),
   });
   if (plan.intent === 'sanction') {

@@ -76,7 +76,8 @@ export function isStopword(token: string, language: Language): boolean {
 export function contentWords(text: string, language: Language): string[] {
   const words: string[] = [];
   for (const token of tokenize(text)) {
-    if (isStopword(token, language)) continue;
+    // A lone letter is a list marker ("a.", "c.") or a class ("SIM C"): it says nothing on its own.
+    if (isStopword(token, language) || /^\p{L}$/u.test(token)) continue;
     const stem = stemWord(token, language);
     if (stem !== token && isStopword(stem, language)) continue;
     words.push(stem);

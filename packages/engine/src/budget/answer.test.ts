@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseAmounts } from '@saksi/proof';
+import { parseAmounts, parseNumberWords } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import type { ComposedClaim } from '../answer/compose.js';
@@ -17,10 +17,21 @@ const budgetProfile = { domain: 'budget' as const };
 const REGISTRY: Record<string, Record<'id' | 'en', readonly string[]>> = {
   'budget.figure': { id: ['Menurut ', ', ', ': ', ' '], en: ['According to ', ', ', ': ', ' '] },
   'budget.comparison': {
-    id: ['Menurut ', ', ', ': ', ' ', '; menurut ', '. Selisihnya ', '.'],
-    en: ['According to ', ', ', ': ', ' ', '; according to ', '. The difference is ', '.'],
+    id: ['Menurut ', ', ', ': ', ' ', '; menurut ', '. Selisihnya ', '.', ' sebesar ', ' (', ')'],
+    en: ['According to ', ', ', ': ', ' ', '; according to ', '. The difference is ', '.', ' (', ')'],
+  },
+  'budget.figure-words': {
+    id: ['Menurut ', ', ', ' sebesar ', ' (', ')', ' '],
+    en: ['According to ', ', ', ': ', ' (', ')', ' '],
   },
 };
+
+/** `Rp` + the grouped integer + `,00` (id) or `.00` (en), as v1.1 writes a recomputed amount. */
+function rupiah(value: bigint, language: 'id' | 'en'): string {
+  const separator = language === 'id' ? '.' : ',';
+  const grouped = (value < 0n ? -value : value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+  return `Rp${grouped}${language === 'id' ? ',00' : '.00'}`;
+}
 
 /**
  * A composed claim's text recomputed from its parts and evidence as certificate v1.1 specifies —
@@ -30,9 +41,16 @@ const REGISTRY: Record<string, Record<'id' | 'en', readonly string[]>> = {
 function renderPerSpec(claim: ComposedClaim, sources: readonly RetrievedChunk[]): string {
   const composition = claim.composition!;
   const used = new Set<number>();
+  // An amount span in digits, or in words (a spelled amount: letters only).
   const amountOf = (index: number) => {
     used.add(index);
-    const amounts = parseAmounts(claim.evidence[index]!.span.text);
+    const text = claim.evidence[index]!.span.text;
+    if (!/\d/.test(text)) {
+      const value = parseNumberWords(text);
+      expect(value).toBeDefined();
+      return value!;
+    }
+    const amounts = parseAmounts(text);
     expect(amounts).toHaveLength(1);
     return BigInt(amounts[0]!.value);
   };
@@ -53,12 +71,9 @@ function renderPerSpec(claim: ComposedClaim, sources: readonly RetrievedChunk[])
         return label!;
       }
       if ('marker' in part) return `[${part.marker}]`;
+      if ('spelled' in part) return rupiah(amountOf(part.spelled), composition.language);
       const [a, b] = part.difference;
-      let difference = amountOf(b) - amountOf(a);
-      if (difference < 0n) difference = -difference;
-      const separator = composition.language === 'id' ? '.' : ',';
-      const grouped = difference.toString().replace(/\B(?=(\d{3})+(?!\d))/g, separator);
-      return `Rp${grouped}${composition.language === 'id' ? ',00' : '.00'}`;
+      return rupiah(amountOf(b) - amountOf(a), composition.language);
     })
     .join('');
   expect([...used].sort()).toEqual(claim.evidence.map((_, index) => index));
@@ -177,21 +192,32 @@ describe('budgetFigureClaims', () => {
     );
   });
 
-  it('leaves out the difference when an amount is not exactly one number as written', async () => {
-    // Belanja Negara 2017 is written "Rp2 .080.45 1 . 168.747.000,0 0": its words confirm it, but a
-    // verifier's number parser cannot read the span as one amount.
+  it('states a misread figure through its words, and takes the difference of what they spell', async () => {
+    // Belanja Negara 2017 is written "Tahun Anggaran 20 1 7 … Rp2 .080.45 1 . 168.747.000,0 0": its
+    // digits confirm its words, so the answer states the amount the words spell, never the OCR text.
     const { claims, sources } = await ask('Bandingkan belanja negara 2017 dan 2023');
     const [claim] = claims;
     expect(claim!.composition!.template).toBe('budget.comparison');
-    expect(claim!.evidence).toHaveLength(2);
-    expect(claim!.composition!.parts.some((part) => 'difference' in part)).toBe(false);
+    // 2023's digits are misread too ("Rp3.06 l. l 76…"): both figures are their words'.
+    expect(claim!.composition!.parts.filter((part) => 'spelled' in part)).toHaveLength(2);
+    expect(claim!.composition!.parts.some((part) => 'difference' in part)).toBe(true);
     expect(claim!.text).toBe(renderPerSpec(claim!, sources));
+    expectExactSpans(claim!, sources);
+    expect(claim!.text).toContain('Rp2.080.451.168.747.000,00');
     expect(claim!.text).toContain('Rp3.061.176.344.456.000,00');
+    expect(claim!.text).toContain('Selisihnya Rp980.725.175.709.000,00.');
+    expect(claim!.text).not.toMatch(/20 1 7|45 1/);
   });
 
   it('states each year of a figure question that names two, one claim and marker each', async () => {
     const { claims, sources } = await ask('Anggaran subsidi tahun 2017 dan 2023 masing-masing berapa?');
-    expect(claims.map((claim) => claim.composition!.template)).toEqual(['budget.figure', 'budget.figure']);
+    // 2017's clause is OCR'd ("20 1 7", "Rp 1 60.055…"): stated through its words.
+    expect(claims.map((claim) => claim.composition!.template)).toEqual([
+      'budget.figure-words',
+      'budget.figure',
+    ]);
+    expect(claims[0]!.text).toContain('Program Pengelolaan Subsidi sebesar Rp160.055.480.773.000,00 (');
+    expect(claims[1]!.linked).toBe(true);
     expect(claims.map((claim) => claim.text.match(/\[(\d)\]$/)?.[1])).toEqual(['1', '2']);
     for (const claim of claims) expect(claim.text).toBe(renderPerSpec(claim, sources));
     expect(claims[1]!.text).toContain('Rp298.497.119.385.000,00');

@@ -4,7 +4,13 @@ import { normalizeText, parseAmounts } from '@saksi/proof';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '../ingest/chunk.js';
 import { parseRegulation } from '../ingest/legal-structure.js';
-import { type BudgetFigure, fiscalYearOfTitle, readBudgetFigures, readYear } from './figures.js';
+import {
+  type BudgetFigure,
+  digitsConfirmWords,
+  fiscalYearOfTitle,
+  readBudgetFigures,
+  readYear,
+} from './figures.js';
 import { parseNumberWords } from './number-words.js';
 
 const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/apbn-uu');
@@ -290,5 +296,22 @@ describe('readBudgetFigures over the whole corpus, chunked as ingestion chunks i
   it('flags every amount written with a letter or symbol in its digits', () => {
     for (const { figure } of all)
       if (/[^\d.,\s]/.test(figure.amount_span.text.slice(2).trim())) expect(figure.garbled).toBe(true);
+  });
+});
+
+describe('digitsConfirmWords', () => {
+  it('accepts digits split by spaces or with a few letters OCR put in place of digits', () => {
+    expect(digitsConfirmWords('Rp2.233. 196.7O 1.660.0O0,0O', 2_233_196_701_660_000n)).toBe(true);
+    expect(digitsConfirmWords('Rp2. 165. 1 1 1.815.814.000,00', 2_165_111_815_814_000n)).toBe(true);
+    expect(digitsConfirmWords('Rp3.06 l. l 76.344.456.000,00', 3_061_176_344_456_000n)).toBe(true);
+    expect(digitsConfirmWords('Rp598.151.433.061.000,00', 598_151_433_061_000n)).toBe(true);
+  });
+
+  it('refuses digits that say another number, a misplaced separator, or mostly letters', () => {
+    expect(digitsConfirmWords('Rp2.233.196.701.660.001,00', 2_233_196_701_660_000n)).toBe(false);
+    expect(digitsConfirmWords('Rp2.233.196.701.660,00', 2_233_196_701_660_000n)).toBe(false);
+    expect(digitsConfirmWords('Rp22.33.196.701.660.000,00', 2_233_196_701_660_000n)).toBe(false);
+    expect(digitsConfirmWords('Rp7O.OOO.OOO', 70_000_000n)).toBe(false);
+    expect(digitsConfirmWords('Rp1.000', 0n)).toBe(false);
   });
 });

@@ -304,3 +304,42 @@ export function readBudgetFigures(text: string, options: ReadFiguresOptions): Bu
   }
   return figures;
 }
+
+/** Letters and marks OCR reads in place of a digit ("2O2O", "Rpl.963", "RpS.382", "t56", "|"). */
+const CONFUSED_DIGIT = /[OoDQCcIlLi|SsBZzGbgqat]/;
+/** At most this share of a figure's digits may be letters OCR put in their place… */
+const MAX_CONFUSED_SHARE = 0.25;
+/** …and at most this many. */
+const MAX_CONFUSED = 3;
+
+/**
+ * Whether a figure's digits as OCR left them ("Rp2.233. 196.7O 1.660.0O0,0O") still confirm `value`,
+ * the amount its words spell: once stray spaces and marks are dropped, every separator stands where
+ * the grouped value has one, every digit equals the value's digit in its place, and only a few places
+ * (at most {@link MAX_CONFUSED}, and a quarter of the digits) hold a letter OCR confuses with a digit.
+ * The figure a budget answer then states is the words' (certificate v1.1, the `spelled` part).
+ */
+export function digitsConfirmWords(written: string, value: bigint): boolean {
+  if (value <= 0n) return false;
+  let digits = written
+    .replace(/^\s*Rp\.?/u, '')
+    .replace(/[\s^_]+/g, '')
+    // The decimals ("",00", ",0O"): a comma and at most two places at the end.
+    .replace(/,[\dOo]{1,2}$/u, '');
+  digits = digits.replace(/[.,]$/u, '');
+  const expected = value.toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  if (digits.length !== expected.length) return false;
+  let confused = 0;
+  for (let index = 0; index < expected.length; index++) {
+    const want = expected[index]!;
+    const got = digits[index]!;
+    if (want === '.') {
+      if (got !== '.' && got !== ',') return false;
+    } else if (got !== want) {
+      if (!CONFUSED_DIGIT.test(got)) return false;
+      confused++;
+    }
+  }
+  const places = value.toString().length;
+  return confused <= MAX_CONFUSED && confused <= places * MAX_CONFUSED_SHARE;
+}

@@ -57,6 +57,7 @@ function record(
     claims: options.claims ?? 0,
     rendered: options.claims ?? 0,
     supported: options.supported ?? 0,
+    cited: [],
     must_mention: (options.phrases ?? []).map((found, index) => ({ phrase: `p${index}`, found })),
     ...(options.f1 !== undefined ? { scores: { exact_match: 0, f1: options.f1, rouge_l: options.f1 } } : {}),
     answer: '',

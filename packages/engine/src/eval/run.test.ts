@@ -97,6 +97,9 @@ describe('answers', () => {
     expect(answered!.refused).toBe(false);
     expect(answered!.rendered).toBeGreaterThan(0);
     expect(answered!.supported).toBeGreaterThan(0);
+    // Where each claim's evidence is: the file and its Pasal.
+    expect(answered!.cited).toHaveLength(answered!.claims);
+    expect(answered!.cited[0]).toMatch(/ › Pasal \d+/);
     expect(answered!.must_mention).toEqual([{ phrase: 'Rp500.000,00', found: true }]);
     // The answer quotes the Pasal, which holds the gold answer.
     expect(answered!.scores!.f1).toBeGreaterThan(0);

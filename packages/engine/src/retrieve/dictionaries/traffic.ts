@@ -21,7 +21,13 @@ export const TRAFFIC_DICTIONARY: DictionaryEntry[] = [
   },
   { terms: ['marka', 'garis jalan', 'garis putih', 'garis lurus'], expansion: 'Marka Jalan' },
   // Papers and checks.
-  { terms: ['sim', 'sim a', 'sim c', 'surat izin nyetir'], expansion: 'Surat Izin Mengemudi' },
+  { terms: ['sim', 'surat izin nyetir'], expansion: 'Surat Izin Mengemudi' },
+  // The class letter stays: "Surat Izin Mengemudi A" is not the "Surat Izin Mengemudi A Umum" of Pasal 82.
+  { terms: ['sim a'], expansion: 'Surat Izin Mengemudi A' },
+  { terms: ['sim c'], expansion: 'Surat Izin Mengemudi C' },
+  { terms: ['sim d'], expansion: 'Surat Izin Mengemudi D' },
+  { terms: ['sim b1', 'sim b 1', 'sim b i'], expansion: 'Surat Izin Mengemudi B I' },
+  { terms: ['sim b2', 'sim b 2', 'sim b ii'], expansion: 'Surat Izin Mengemudi B II' },
   { terms: ['stnk'], expansion: 'Surat Tanda Nomor Kendaraan Bermotor' },
   { terms: ['bpkb'], expansion: 'Buku Pemilik Kendaraan Bermotor' },
   {
