@@ -244,6 +244,24 @@ describe('extractiveAnswer on UU 22/2009', () => {
   });
 });
 
+describe('extractiveAnswer on a FAQ', () => {
+  it('answers with the first statements of the section whose heading asks the question', () => {
+    const faq = 'faq/OrganizingState.md';
+    const form = '### Should I put form state or other UI state in my store?';
+    const promises = '### Can I put functions, promises, or other non-serializable items in my store state?';
+    // The form-state section is retrieved first and shares the question's words "put", "store", "state".
+    const sources = [
+      source(section(faq, form), 0, { document_title: 'Redux FAQ', section_path: [form.slice(4)] }),
+      source(section(faq, promises), 1, { document_title: 'Redux FAQ', section_path: [promises.slice(4)] }),
+    ];
+    const question = 'should I put non-serializable values like a Promise in my store state?';
+    const answer = extractiveAnswer(question, sources, { language: 'en' });
+    expect(answer.claims[0]!.source_index).toBe(1);
+    expect(answer.claims[0]!.span.text).toMatch(/non-serializable items into the store/);
+    expectWellFormed(answer, sources);
+  });
+});
+
 describe('extractiveAnswer on the Redux docs', () => {
   const sources = [
     section('tutorials/fundamentals/part-2-concepts-data-flow.md', '### Reducers'),

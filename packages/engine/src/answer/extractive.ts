@@ -96,6 +96,10 @@ export const FOLLOWING = 2;
 /** Added to a sentence of the kind the question's intent asks for. */
 export const INTENT_BOOST = 0.25;
 const FIGURE_BOOST = 0.1;
+/** The first statements of a section, which answer its heading… */
+const HEADING_LEAD = 2;
+/** …gain this much times the share of the question's words the heading has. */
+const HEADING_BOOST = 0.3;
 /** Added to a sentence that names a defined term of the question exactly (definedTerms). */
 const TERM_BOOST = 0.1;
 /** Bounds on the work done for one question. */
@@ -254,6 +258,8 @@ interface Candidate {
   /** The sentence's own stems, without its list introduction's: what tells two items apart. */
   own: Set<string>;
   hasFigure: boolean;
+  /** Statements of its source before this one: the first ones answer the source's heading. */
+  order: number;
   score: number;
 }
 
@@ -298,6 +304,16 @@ export function extractiveAnswer(
     };
   });
 
+  // A section whose heading asks what the question asks ("Can I put functions, promises, or other
+  // non-serializable items in my store state?") is answered by its first statements.
+  const headingShares = sources.map((source) => {
+    const heading = source.citation.section_path?.at(-1);
+    if (!heading || source.citation.pasal) return 0;
+    const stems = new Set(contentWords(heading, language));
+    return Math.max(
+      ...stemLists.map((list) => list.filter((stem) => stems.has(stem)).length / list.length),
+    );
+  });
   const eligible: Candidate[] = [];
   for (const candidate of candidates) {
     const ofKind = options.answersIntent?.(candidate.sentence.text) ?? false;
@@ -313,7 +329,8 @@ export function extractiveAnswer(
       RANK_BOOST * (1 - candidate.rank / usedSources) +
       (wantsFigure && candidate.hasFigure ? FIGURE_BOOST : 0) +
       (terms.some((term) => term.test(candidate.sentence.text)) ? TERM_BOOST : 0) +
-      (ofKind ? INTENT_BOOST : 0);
+      (ofKind ? INTENT_BOOST : 0) +
+      (candidate.order < HEADING_LEAD ? HEADING_BOOST * headingShares[candidate.sourceIndex]! : 0);
     eligible.push(candidate);
   }
   if (eligible.length === 0) return notFound;
@@ -351,6 +368,7 @@ export function extractiveAnswer(
       stems,
       own: stems,
       hasFigure: false,
+      order: 0,
       score: 0,
     });
   }
@@ -392,6 +410,7 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
     const source = sources[sourceIndex]!;
     if (options.minScore !== undefined && !(source.score >= options.minScore)) continue;
     let intro: Sentence | undefined;
+    let order = 0;
     for (const sentence of splitSentences(source.text)) {
       // A list's items follow its introduction, line by line; anything else ends the list.
       const item = intro !== undefined && LIST_ITEM.test(sentence.text);
@@ -412,6 +431,7 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
         stems,
         own,
         hasFigure: AMOUNT.test(sentence.text),
+        order: order++,
         score: 0,
       });
     }
