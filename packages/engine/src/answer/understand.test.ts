@@ -136,6 +136,9 @@ describe('definitionSubject', () => {
 
   it('has no subject for a pointing question or a non-definition', () => {
     expect(definitionSubject('What does this mean?')).toBeUndefined();
+    // A difference compares two things; it defines neither.
+    expect(definitionSubject("what's the difference between reducers and extraReducers")).toBeUndefined();
+    expect(definitionSubject('apa bedanya parkir dan berhenti')).toBeUndefined();
     expect(
       understand('berapa denda tidak pakai helm?', { collectionLanguage: 'id' }).slots.subject,
     ).toBeUndefined();
