@@ -180,6 +180,16 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
             { language: 'en' },
           );
         }
+        // A scanned budget statute: its Pasal 3 figure is misread ("Rp2.233. 196.7O 1.660.0O0,0O").
+        await opened.engine.ingest(
+          'apbn',
+          {
+            bytes: readFileSync(path.join(repoRoot, 'corpora/apbn-uu/uu-2019-20.md')),
+            filename: 'uu-2019-20.md',
+            fiscal_year: 2020,
+          },
+          { language: 'id', profile: { domain: 'budget', rewrite_rules: ['budget'] } },
+        );
         await opened.engine.anchorNow();
         // The demo's titles, descriptions and example questions; the other collections get a title only.
         await opened.engine.configureCollection('lalu-lintas', demoPresentation('lalu-lintas'));
@@ -194,6 +204,10 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
         // The chat here is the public one (no key), as on the demo collections.
         await opened.engine.configureCollection('lalu-lintas', { public: true });
         await opened.engine.configureCollection('pengumuman', { public: true });
+        await opened.engine.configureCollection('apbn', {
+          public: true,
+          title: { id: 'APBN 2020', en: 'State budget 2020' },
+        });
         // Its citations link to the page on a docs site (only http(s) links are ever made).
         await opened.engine.configureCollection('catatan', {
           public: true,
@@ -351,6 +365,29 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
     expect(bundle.certificate.query.text).toBe('kalau penumpangnya?');
     const first = JSON.parse(bundleJson) as Bundle;
     expect(bundle.certificate.query.session_id).toBe(first.certificate.query.session_id);
+    await page.close();
+  });
+
+  it('verifies in the browser a budget figure stated through its words, the OCR digits never shown', async () => {
+    const page = await openPage('/');
+    await page.getByTestId('collection-picker').selectOption('apbn');
+    await page.getByTestId('chat-input').fill('berapa pendapatan negara tahun 2020?');
+    const send = page.getByTestId('chat-send');
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    const assistant = page.getByTestId('message-assistant').last();
+    await send.click();
+    await expect.poll(() => attribute(assistant, 'data-state'), { timeout: 20_000 }).toBe('done');
+    const panel = assistant.getByTestId('verify-panel');
+    await settled(panel);
+    expect(await panel.getAttribute('data-verdict')).toBe('verified');
+    const kinds = await panel
+      .getByTestId('claim-supported')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
+    expect(kinds).toEqual(['composed']);
+    const answer = (await assistant.getByTestId('answer-text').textContent()) ?? '';
+    expect(answer).toContain('Rp2.233.196.701.660.000,00');
+    expect(answer).not.toMatch(/7O|0O0|2O2O/);
+    await screenshot(page, 'chat-budget-spelled-desktop');
     await page.close();
   });
 
