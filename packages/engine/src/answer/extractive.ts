@@ -92,7 +92,7 @@ export const RELATIVE_SCORE = 0.75;
 const NEAR_DUPLICATE = 0.9;
 const RANK_BOOST = 0.05;
 /** Sentences of the best one's paragraph quoted after it, outside a statute. */
-export const FOLLOWING = 2;
+export const FOLLOWING = 1;
 /** Added to a sentence of the kind the question's intent asks for. */
 export const INTENT_BOOST = 0.25;
 const FIGURE_BOOST = 0.1;
