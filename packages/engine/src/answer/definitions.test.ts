@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { definitionStrength } from './definitions.js';
+import type { RetrievedChunk } from '../retrieve/retrieve.js';
+import { type DefinitionCandidate, definitionOrder, definitionStrength } from './definitions.js';
 
 describe('definitionStrength', () => {
   it.each([
@@ -27,5 +28,38 @@ describe('definitionStrength', () => {
   it('does not take a subject longer than four words or without letters as a pattern', () => {
     expect(definitionStrength('a b c d e is a thing.', 'a b c d e')).toBe(0);
     expect(definitionStrength('is a thing.', '')).toBe(0);
+  });
+});
+
+describe('definitionOrder', () => {
+  const candidate = (id: string, text: string, strength: number): DefinitionCandidate => ({
+    chunk: { chunk_id: id } as RetrievedChunk,
+    span: { start: 0, end: text.length, text },
+    strength,
+  });
+  const bare = candidate('faq', 'Redux is a pattern for managing application state.', 0.95);
+  const full = candidate(
+    'tutorial',
+    'Redux is a pattern and library for managing and updating global application state, where the UI triggers events called "actions" to describe what happened.',
+    0.95,
+  );
+
+  it('puts the strongest first, then the fuller over a bare one retrieved earlier', () => {
+    const weak = candidate(
+      'guide',
+      'In Redux, a store is an object that holds the whole state of the app, and more.',
+      0.6,
+    );
+    expect(
+      [weak, bare, full].sort(definitionOrder(['faq', 'guide'])).map((item) => item.chunk.chunk_id),
+    ).toEqual(['tutorial', 'faq', 'guide']);
+  });
+
+  it('breaks a tie of strength and fullness by retrieval rank', () => {
+    const other = candidate('other', bare.span.text, 0.95);
+    expect([other, bare].sort(definitionOrder(['faq', 'other'])).map((item) => item.chunk.chunk_id)).toEqual([
+      'faq',
+      'other',
+    ]);
   });
 });

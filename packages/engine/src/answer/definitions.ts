@@ -75,8 +75,8 @@ export function definitionStrength(sentence: string, subject: string): number {
 }
 
 /**
- * The sentences of the collection that define `subject`, strongest first; chunks already retrieved
- * (`preferred`) first among equals. Empty when the subject is too long or nothing defines it.
+ * The sentences of the collection that define `subject`, strongest first, the fuller first among
+ * equals, then chunks already retrieved (`preferred`). Empty when the subject is too long or nothing defines it.
  */
 export async function findDefinitions(
   db: Queryable,
@@ -109,15 +109,21 @@ export async function findDefinitions(
       if (span) candidates.push({ chunk, span, strength });
     }
   }
+  return candidates.sort(definitionOrder(preferred));
+}
+
+/**
+ * The order of definitions: strongest first; among equals the fuller (up to a paragraph) over a bare
+ * one, wherever it is ("Redux is a pattern and library for managing and updating global application
+ * state, …" over "Redux is a pattern for managing application state."); then the one retrieved first.
+ */
+export function definitionOrder(
+  preferred: readonly string[],
+): (a: DefinitionCandidate, b: DefinitionCandidate) => number {
   const rank = (candidate: DefinitionCandidate) => {
     const index = preferred.indexOf(candidate.chunk.chunk_id);
     return index < 0 ? preferred.length : index;
   };
-  return candidates.sort(
-    (a, b) =>
-      b.strength - a.strength ||
-      rank(a) - rank(b) ||
-      // Among equals, the definition that says more (up to a paragraph) over a bare one.
-      Math.min(b.span.text.length, 400) - Math.min(a.span.text.length, 400),
-  );
+  const fullness = (candidate: DefinitionCandidate) => Math.min(candidate.span.text.length, 400);
+  return (a, b) => b.strength - a.strength || fullness(b) - fullness(a) || rank(a) - rank(b);
 }

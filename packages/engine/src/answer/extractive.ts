@@ -310,9 +310,7 @@ export function extractiveAnswer(
     const heading = source.citation.section_path?.at(-1);
     if (!heading || source.citation.pasal) return 0;
     const stems = new Set(contentWords(heading, language));
-    return Math.max(
-      ...stemLists.map((list) => list.filter((stem) => stems.has(stem)).length / list.length),
-    );
+    return Math.max(...stemLists.map((list) => list.filter((stem) => stems.has(stem)).length / list.length));
   });
   const eligible: Candidate[] = [];
   for (const candidate of candidates) {

@@ -263,7 +263,8 @@ export function definitionSubject(question: string): string | undefined {
     // "What does this mean?" points at something (a selection), it does not name it.
     if (words.length === 1 && POINTING.has(subject.toLowerCase())) continue;
     // "What's the difference between reducers and extraReducers?" compares two things; it defines neither.
-    if (/^(?:differences?|beda\p{L}*|perbedaan\p{L}*|selisih\p{L}*)(?![\p{L}])/iu.test(subject)) return undefined;
+    if (/^(?:differences?|beda\p{L}*|perbedaan\p{L}*|selisih\p{L}*)(?![\p{L}])/iu.test(subject))
+      return undefined;
     if (subject.length >= 2 && words.length <= 4 && /\p{L}/u.test(subject)) return subject;
   }
   return undefined;
