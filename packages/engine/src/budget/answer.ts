@@ -17,7 +17,7 @@
  * answer exactly — a share or a percentage, a realization, a per-unit amount, a measure or year
  * with no clean figure — gets no claims, and the caller selects sentences instead.
  */
-import { parseAmounts, spelledRupiah } from '@saksi/proof';
+import { formatRupiah, spelledRupiah, wholeRupiah } from '@saksi/proof';
 import {
   type ComposedClaim,
   type ComposedEvidence,
@@ -112,27 +112,17 @@ function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number
   return sources.length - 1;
 }
 
-/** `1234567` → `1.234.567` (id) or `1,234,567` (en). */
-function group(digits: string, separator: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
-}
+/**
+ * A difference as certificate v1.1 renders it: the proof package's `formatRupiah` ("Rp" + grouped
+ * integer digits + ",00" / ".00"), the one formatter issuer and verifiers share.
+ */
+export const formatDifference = formatRupiah;
 
-/** A difference as certificate v1.1 renders it: "Rp" + grouped integer digits + ",00" (id) / ".00" (en). */
-export function formatDifference(value: bigint, language: 'id' | 'en'): string {
-  const absolute = value < 0n ? -value : value;
-  return language === 'id'
-    ? `Rp${group(absolute.toString(), '.')},00`
-    : `Rp${group(absolute.toString(), ',')}.00`;
-}
-
-/** The integer value of a span that is exactly one rupiah amount, as the proof package reads it. */
-function exactAmount(text: string): bigint | undefined {
-  const amounts = parseAmounts(text);
-  const amount = amounts[0];
-  if (amounts.length !== 1 || !amount || amount.unit !== 'currency' || amount.approximate) return undefined;
-  if (!/^\d+$/.test(amount.value)) return undefined;
-  return BigInt(amount.value);
-}
+/**
+ * A span that is exactly one whole rupiah amount as written, read as a verifier's `difference` part
+ * reads it (the proof package's `wholeRupiah`).
+ */
+const exactAmount = wholeRupiah;
 
 /**
  * The figures of each (measure, year), best first: the amended or original budget as asked, the
