@@ -17,6 +17,7 @@ import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { isLang, type Lang, translate } from '../src/i18n.js';
 import {
   attribute,
+  BROWSER_TEST,
   checkAccessibility,
   chromiumAvailable,
   expectNoHorizontalScroll,
@@ -40,7 +41,7 @@ let page: Page;
 let secret = '';
 const pageErrors: string[] = [];
 
-describe.skipIf(!hasChromium)('admin workspaces and API keys end to end (Chromium)', () => {
+describe.skipIf(!hasChromium)('admin workspaces and API keys end to end (Chromium)', BROWSER_TEST, () => {
   beforeAll(async () => {
     web = await startWebHarness({
       env: {},

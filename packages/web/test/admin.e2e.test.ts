@@ -20,6 +20,7 @@ import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { isLang, type Lang, translate } from '../src/i18n.js';
 import {
   attribute,
+  BROWSER_TEST,
   checkAccessibility,
   chromiumAvailable,
   expectNoHorizontalScroll,
@@ -50,7 +51,7 @@ let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
 
-describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', () => {
+describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST, () => {
   beforeAll(async () => {
     web = await startWebHarness({
       env: { SAKSI_ANCHOR: 'local' },

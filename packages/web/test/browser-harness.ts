@@ -19,6 +19,12 @@ export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const webRoot = path.join(repoRoot, 'packages/web/dist');
 const screenshots = path.join(import.meta.dirname, 'screenshots');
 
+/**
+ * Each browser test's time limit: a test walks pages in two languages and widths with screenshots,
+ * which on a loaded two-core machine takes well over the suite's default minute.
+ */
+export const BROWSER_TEST = { timeout: 180_000 } as const;
+
 export const VIEWPORTS = {
   desktop: { width: 1280, height: 900 },
   mobile: { width: 360, height: 780 },
@@ -70,7 +76,7 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
       shots,
       async screenshot(page, name, { fullPage = true } = {}) {
         const file = path.join(screenshots, `${name}.png`);
-        await page.screenshot({ path: file, fullPage });
+        await captureSettled(page, file, fullPage);
         shots.push(path.relative(repoRoot, file));
       },
       async close() {
@@ -85,6 +91,24 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
     await server?.close();
     await test.close();
     throw error;
+  }
+}
+
+/**
+ * A screenshot with CSS animations frozen (the typing dots would otherwise keep the compositor busy).
+ * On a loaded machine Chromium's capture can stall after a viewport change although the page is
+ * ready; a stalled capture is tried once more after the next frames, and fails the test only then.
+ */
+async function captureSettled(page: Page, file: string, fullPage: boolean): Promise<void> {
+  const options = { path: file, fullPage, animations: 'disabled', caret: 'hide', timeout: 20_000 } as const;
+  try {
+    await page.screenshot(options);
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await page.screenshot(options);
   }
 }
 

@@ -38,6 +38,7 @@ import { type Lang, translate } from '../src/i18n.js';
 import { englishOnlyPhrases } from '../src/i18n-check.js';
 import {
   attribute,
+  BROWSER_TEST,
   checkAccessibility as checkPage,
   chromiumAvailable,
   expectNoHorizontalScroll,
@@ -153,7 +154,7 @@ let bundleJson = '';
 const foreignRequests: string[] = [];
 const pageErrors: string[] = [];
 
-describe.skipIf(!hasChromium)('web app end to end (Chromium)', () => {
+describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () => {
   beforeAll(async () => {
     web = await startWebHarness({
       env: { SAKSI_ANCHOR: 'local' },

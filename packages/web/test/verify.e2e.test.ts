@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import {
   attribute,
+  BROWSER_TEST,
   checkAccessibility,
   chromiumAvailable,
   expectNoHorizontalScroll,
@@ -73,7 +74,7 @@ const READER_CHOSEN = new Set([
   'https://keys.example/saksi-keys.json',
 ]);
 
-describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromium)', () => {
+describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromium)', BROWSER_TEST, () => {
   beforeAll(async () => {
     web = await startWebHarness({
       env: { SAKSI_ANCHOR: 'local' },

@@ -28,6 +28,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import {
+  BROWSER_TEST,
   checkAccessibility,
   chromiumAvailable,
   expectNoHorizontalScroll,
@@ -125,7 +126,7 @@ function newestWidgetSource(): number {
   return Math.max(...files.map((file) => statSync(file).mtimeMs));
 }
 
-describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', () => {
+describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', BROWSER_TEST, () => {
   beforeAll(async () => {
     const widget = path.join(webRoot, 'widget.js');
     const verifier = path.join(webRoot, 'widget-verify.js');
