@@ -102,6 +102,30 @@ describe('answering', () => {
     });
   });
 
+  it('joins a rule to a sanction that opens with its penalty, quoting only the item that names the rule', async () => {
+    // Pasal 300 starts "Dipidana …, setiap Pengemudi … yang:" and its item b names Pasal 124 ayat (1)
+    // huruf d, the duty to stop while passengers get on or off.
+    const result = await test.engine.ask('lalu-lintas', {
+      question: 'Angkot suka ngetem lama dan nurunin penumpang sembarangan. Itu melanggar?',
+    });
+    expect(result.found).toBe(true);
+    const [rule, sanction] = result.bundle.certificate.claims;
+    expect(rule!.evidence[0]!.citation).toMatchObject({ pasal: '124', ayat: '1' });
+    expect(sanction!.evidence[0]!.citation.pasal).toBe('300');
+    expect(sanction!.text).toMatch(
+      /^Sanksi, Pasal 300 UU 22\/2009: Dipidana .*Rp250\.000,00.* yang: b\. tidak memberhentikan /,
+    );
+    expect(sanction!.text).not.toContain('huruf c');
+    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    expect(verdict.verdict).toBe('verified');
+    // A rule of ayat (2) is not punished by a provision that names ayat (1) only.
+    const other = await test.engine.ask('lalu-lintas', {
+      question: 'Siapa sih yang nentuin tarif angkot atau bus kelas ekonomi?',
+    });
+    for (const claim of other.bundle.certificate.claims)
+      expect(claim.evidence[0]!.citation.pasal).not.toBe('300');
+  });
+
   it('answers an age from a list item quoted after its introduction', async () => {
     const result = await test.engine.ask('lalu-lintas', {
       question: 'Umur berapa sih minimal boleh bikin SIM C buat motor?',

@@ -99,6 +99,9 @@ export type LawRole = keyof typeof LAW_LEADS;
 /** The lead of a provision's quote ("Menurut "). */
 export const LAW_LEADS_PROVISION = LAW_LEADS.provision;
 
+/** The lead of the sanction of a rule the answer quotes ("Sanksi, "). */
+export const LAW_LEADS_SANCTION = LAW_LEADS.sanction;
+
 /** The lead of the rule a sanction punishes ("Aturan yang dilanggar, "). */
 export const LAW_RULE_LEAD = LAW_LEADS.rule;
 

@@ -15,7 +15,7 @@
 import { budgetFigureClaims } from '../budget/answer.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
-import { internalReferences, listItems, referencedItems } from '../law/cross-references.js';
+import { internalReferences, listItems, parseReferences, referencedItems } from '../law/cross-references.js';
 import { lexemesOf } from '../retrieve/lexemes.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
 import {
@@ -23,6 +23,7 @@ import {
   type CompositionPart,
   composeClaim,
   LAW_LEADS_PROVISION,
+  LAW_LEADS_SANCTION,
   LAW_RULE_LEAD,
   type LawRole,
   lawQuote,
@@ -113,27 +114,46 @@ function withoutAyatNumber(span: SourceSpan): SourceSpan {
 }
 
 /**
- * The sanction for a rule the answer quotes, through the statute's cross-references: the criminal
- * provision that names the rule's Pasal and ayat (or the Pasal), the one whose penalty and rule best
- * cover the question.
+ * The sanction for the rules the answer quotes from one Pasal, through the statute's cross-references:
+ * the criminal provision that names a quoted ayat (the first that has one), else one that names the
+ * Pasal as a whole — the one whose penalty and rule best cover the question. Returns the rule it
+ * punishes with it.
  */
-async function sanctionForRule(
+async function sanctionForRules(
   input: SelectInput,
-  rule: RetrievedChunk,
-): Promise<RetrievedChunk | undefined> {
+  rules: readonly RetrievedChunk[],
+): Promise<{ sanction: RetrievedChunk; rule: RetrievedChunk } | undefined> {
   const { links } = input;
-  if (!links || !rule.citation.pasal || PENALTY.test(rule.text)) return undefined;
-  const pasal = rule.citation.pasal;
-  let candidates = rule.citation.ayat ? await links.sanctionsFor({ pasal, ayat: rule.citation.ayat }) : [];
-  if (candidates.length === 0) candidates = await links.sanctionsFor({ pasal });
-  candidates = candidates.filter((chunk) => penaltySpan(chunk.text) !== undefined);
-  if (candidates.length <= 1) return candidates[0];
+  const first = rules[0];
+  if (!links || !first?.citation.pasal || PENALTY.test(first.text)) return undefined;
+  const pasal = first.citation.pasal;
+  let candidates: RetrievedChunk[] = [];
+  let rule = first;
+  for (const quoted of rules) {
+    if (!quoted.citation.ayat) continue;
+    candidates = await links.sanctionsFor({ pasal, ayat: quoted.citation.ayat });
+    candidates = candidates.filter((chunk) => penaltySpan(chunk.text) !== undefined);
+    rule = quoted;
+    if (candidates.length > 0) break;
+  }
+  // A sanction that names the Pasal as a whole punishes each of its ayat; one that names other ayat
+  // only ("Pasal 124 ayat (1) huruf d" for a rule of ayat (2)) does not.
+  if (candidates.length === 0) {
+    rule = first;
+    candidates = (await links.sanctionsFor({ pasal })).filter(
+      (chunk) =>
+        penaltySpan(chunk.text) !== undefined &&
+        (!first.citation.ayat ||
+          parseReferences(chunk.text).some((ref) => ref.pasal === pasal && ref.ayat === undefined)),
+    );
+  }
+  if (candidates.length <= 1) return candidates[0] ? { sanction: candidates[0], rule } : undefined;
   const lexemes = await lexemesOf(
     input.db,
     input.collection,
     candidates.map((chunk) => chunk.text),
   );
-  let best = candidates[0];
+  let best = candidates[0]!;
   let bestScore = -1;
   candidates.forEach((chunk, index) => {
     const evidence = new Set(lexemes[index]);
@@ -143,7 +163,77 @@ async function sanctionForRule(
       bestScore = score;
     }
   });
-  return best;
+  return { sanction: best, rule };
+}
+
+/** The letters of the list items a quote of a provision holds ("d. memberhentikan …" gives d). */
+function quotedItems(claims: readonly { span: SourceSpan }[]): string[] {
+  const letters: string[] = [];
+  for (const claim of claims)
+    for (const line of claim.span.text.split('\n')) {
+      const letter = /^([a-z])\.\s/.exec(line.trim())?.[1];
+      if (letter && !letters.includes(letter)) letters.push(letter);
+    }
+  return letters;
+}
+
+/**
+ * The sanction of a rule the answer quotes: its penalty, and when the penalty lists several
+ * offences ("Dipidana …, setiap Pengemudi … yang: a. … b. … c. …"), only the items that name the
+ * quoted items of the rule ("… sebagaimana dimaksud dalam Pasal 124 ayat (1) huruf d"), with the
+ * list's introduction.
+ */
+function sanctionQuote(
+  input: SelectInput,
+  sanction: RetrievedChunk,
+  rule: RetrievedChunk,
+  ruleLetters: readonly string[],
+  marker: number,
+): ComposedClaim {
+  const penalty = penaltySpan(sanction.text)!;
+  const label = sanction.citation.label;
+  const ref = {
+    pasal: rule.citation.pasal ?? '',
+    ...(rule.citation.ayat ? { ayat: rule.citation.ayat } : {}),
+  };
+  const named = ruleLetters.length > 0 ? itemsNaming(sanction.text, ref, ruleLetters) : undefined;
+  if (!named || !label) return quote(input, 'sanction', sanction, penalty, marker);
+  const sourceIndex = sourceIndexOf(input.sources, sanction);
+  const spans = [named.intro, ...named.items];
+  const parts: CompositionPart[] = [
+    { fixed: LAW_LEADS_SANCTION[input.plan.language] },
+    { cite: 0 },
+    { fixed: ': ' },
+  ];
+  spans.forEach((_, index) => {
+    parts.push({ span: index }, { fixed: ' ' });
+  });
+  parts.push({ marker });
+  const evidence = spans.map((span) => ({ sourceIndex, span, label }));
+  return composeClaim('law.sanction', input.plan.language, evidence, parts);
+}
+
+/**
+ * The items of a criminal provision's list that punish the items `letters` of the rule `ref`, with
+ * the list's introduction; undefined when the provision is no such list or names none of them.
+ */
+function itemsNaming(
+  text: string,
+  ref: { pasal: string; ayat?: string },
+  letters: readonly string[],
+): { intro: SourceSpan; items: SourceSpan[] } | undefined {
+  const ownLetters: string[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    const letter = /^([a-z])\.\s/.exec(trimmed)?.[1];
+    if (letter && referencedItems(trimmed, ref).some((named) => letters.includes(named)))
+      ownLetters.push(letter);
+  }
+  const found = listSpans(text, ownLetters);
+  // Every item of the list named: the whole penalty is as short.
+  if (!found || found.items.length === text.split('\n').filter((line) => /^\s*[a-z]\.\s/.test(line)).length)
+    return undefined;
+  return found;
 }
 
 /** A definition question: the sentence of the collection that defines its subject. */
@@ -411,14 +501,25 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
       const ruleQuote = rule ? ruleClaim(input, firstSource, rule) : undefined;
       return ruleQuote ? [...claims, { ...ruleQuote, linked: true }] : claims;
     }
-    const sanction = await sanctionForRule(input, firstSource);
-    if (sanction) {
-      // The first claim holds every sentence of the first provision (statuteQuotes).
-      const rule = claims.slice(0, 1);
-      return [
-        ...rule,
-        { ...quote(input, 'sanction', sanction, penaltySpan(sanction.text)!, 2), linked: true },
-      ];
+    // The quotes of the first provision's Pasal, and the sanction of the first of them a criminal
+    // provision names ("Pasal 137 ayat (4)" punishes the second quote, not the first).
+    const samePasal = claims.filter((claim) => {
+      const source = sources[claim.evidence[0]!.sourceIndex]!;
+      return (
+        source.document_id === firstSource.document_id && source.citation.pasal === firstSource.citation.pasal
+      );
+    });
+    const quotedChunks = [...new Set(samePasal.map((claim) => claim.evidence[0]!.sourceIndex))].map(
+      (index) => sources[index]!,
+    );
+    const found = await sanctionForRules(input, quotedChunks);
+    if (found) {
+      const ruleIndex = sources.indexOf(found.rule);
+      const last = samePasal.findIndex((claim) => claim.evidence[0]!.sourceIndex === ruleIndex);
+      const rules = samePasal.slice(0, last + 1);
+      const letters = quotedItems(extractive.claims.filter((claim) => claim.source_index === ruleIndex));
+      const sanction = sanctionQuote(input, found.sanction, found.rule, letters, rules.length + 1);
+      return [...rules, { ...sanction, linked: true }];
     }
   }
   return claims;

@@ -37,6 +37,7 @@ export function parseReferences(text: string): ProvisionRef[] {
   return refs;
 }
 
+/** Matched without regard to case: a provision may open with its penalty ("Dipidana dengan …, setiap …"). */
 const SANCTION = '(dipidana|sanksi administratif)';
 
 async function asResults(db: Queryable, ids: string[]): Promise<RetrievedChunk[]> {
@@ -62,7 +63,7 @@ export async function sanctionsFor(
   const found = await db.query<{ id: string }>(
     `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
       WHERE c.collection_id = $1 AND d.status = 'READY' AND COALESCE((c.legal->>'penjelasan')::boolean, false) = false
-        AND c.text ~ $2 AND c.text ~ $3
+        AND c.text ~* $2 AND c.text ~ $3
       ORDER BY c.position LIMIT $4`,
     [collection.id, SANCTION, pattern, limit],
   );
