@@ -17,16 +17,24 @@ export function literalWords(value: string): string[] {
 }
 
 /**
- * The English values that must not appear on an Indonesian page, each as the longest run of literal
- * text between its placeholders that the Indonesian value does not contain ("total" is both): values
- * that differ from the Indonesian one and have such a run of at least `minLength` characters with a
- * letter in it.
+ * The English values of the app's tables that must not appear on an Indonesian page, each as the
+ * longest run of literal text between its placeholders that the Indonesian value does not contain
+ * ("total" is both): values that differ from the Indonesian one and have such a run of at least
+ * `minLength` characters with a letter in it.
  */
 export function englishOnlyPhrases(minLength = 4): { key: MessageKey; phrase: string }[] {
-  const phrases: { key: MessageKey; phrase: string }[] = [];
-  for (const key of Object.keys(dictionaries.en) as MessageKey[]) {
-    const english = dictionaries.en[key];
-    const indonesian = dictionaries.id[key];
+  return englishOnlyPhrasesOf(dictionaries, minLength);
+}
+
+/** {@link englishOnlyPhrases} over any pair of tables keyed alike (the widget's words). */
+export function englishOnlyPhrasesOf<K extends string>(
+  tables: { en: Readonly<Record<K, string>>; id: Readonly<Record<K, string>> },
+  minLength = 4,
+): { key: K; phrase: string }[] {
+  const phrases: { key: K; phrase: string }[] = [];
+  for (const key of Object.keys(tables.en) as K[]) {
+    const english = tables.en[key];
+    const indonesian = tables.id[key];
     if (english === indonesian || IDENTICAL_IN_BOTH.has(english)) continue;
     const longest = english
       .split(/\{\w+\}/)

@@ -125,7 +125,6 @@ const en = {
   'error.stream': 'The answer stream broke off. Please ask again.',
   'error.malformed': 'The server sent a reply this page cannot read.',
   'error.server': 'The server could not answer ({code}): {message}',
-  'error.notFound': 'Not found: {message}',
   'error.invalid': 'The request was not accepted: {message}',
   'error.busy': 'The server is busy. Wait a moment and try again.',
   'error.model':
@@ -700,7 +699,6 @@ const id: Record<MessageKey, string> = {
   'error.stream': 'Aliran jawaban terputus. Silakan bertanya lagi.',
   'error.malformed': 'Server mengirim balasan yang tidak dapat dibaca halaman ini.',
   'error.server': 'Server tidak dapat menjawab ({code}): {message}',
-  'error.notFound': 'Tidak ditemukan: {message}',
   'error.invalid': 'Permintaan tidak diterima: {message}',
   'error.busy': 'Server sedang sibuk. Tunggu sebentar lalu coba lagi.',
   'error.model':

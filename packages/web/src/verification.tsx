@@ -402,7 +402,7 @@ function TamperDiff(props: { changes: readonly Change[] }) {
                     <div className="diff-side original" data-testid="diff-original">
                       <p className="diff-label">{t('verdict.diff.original')}</p>
                       {diff ? (
-                        <p className={`diff-text${isCode ? ' code' : ''}`}>
+                        <p className={`diff-text${isCode ? ' code' : ''}`} data-certified>
                           <Segments segments={diff.original} mark="was" />
                         </p>
                       ) : (
@@ -414,7 +414,7 @@ function TamperDiff(props: { changes: readonly Change[] }) {
                     </div>
                     <div className="diff-side shown" data-testid="diff-shown">
                       <p className="diff-label">{t('verdict.diff.shown')}</p>
-                      <p className={`diff-text${isCode ? ' code' : ''}`}>
+                      <p className={`diff-text${isCode ? ' code' : ''}`} data-certified>
                         <Segments
                           segments={diff ? diff.shown : [{ text: change.shown, changed: false }]}
                           mark="now"
@@ -522,7 +522,7 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[]; c
         <ol className="related" data-testid="refusal-related">
           {related.slice(0, MAX_RELATED).map((passage, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: passages are positional
-            <li key={index}>
+            <li key={index} data-certified>
               <strong>
                 {passage.href !== undefined ? (
                   <a href={passage.href} target="_blank" rel="noopener noreferrer">
@@ -547,7 +547,7 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[]; c
         <>
           {/* The chat shows the signed reply as the message itself; the verify page shows it here. */}
           <p className="muted">{t('verdict.refusal.signed')}</p>
-          <blockquote className="snippet" data-testid="refusal-signed">
+          <blockquote className="snippet" data-testid="refusal-signed" data-certified>
             {certificate.answer.text}
           </blockquote>
         </>
@@ -689,7 +689,9 @@ function Details(props: { bundle: unknown; state: VerificationState; result: Bun
                       )}
                     </span>
                   )}
-                  <span className="claim-text">{claim.text}</span>
+                  <span className="claim-text" data-certified>
+                    {claim.text}
+                  </span>
                 </li>
               );
             })}

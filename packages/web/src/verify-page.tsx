@@ -15,6 +15,7 @@ import {
   checkBundleSize,
   readBundleText,
 } from './bundle-input.js';
+import { errorText } from './error-text.js';
 import { formatBytes } from './format.js';
 import { KeysPanel } from './keys-panel.js';
 import { VerificationPanel } from './verification.js';
@@ -49,19 +50,18 @@ export function VerifyPage(props: { certificateId: string | undefined }) {
       (error: unknown) => {
         if (cancelled) return;
         setLoading(false);
+        // The server's message is English: the page says the failure in its own language.
         setProblem(
-          error instanceof ApiError && error.status === 404
-            ? t('error.notFound', { message: error.message })
-            : error instanceof ApiError && error.code === 'NETWORK'
-              ? t('error.network')
-              : String(error instanceof Error ? error.message : error),
+          error instanceof ApiError
+            ? errorText({ code: error.code, message: error.message, status: error.status }, lang, t)
+            : t('errors.SERVER'),
         );
       },
     );
     return () => {
       cancelled = true;
     };
-  }, [props.certificateId, t]);
+  }, [props.certificateId, t, lang]);
 
   /** Parses `content` within the limits; a failure is shown and nothing is verified. */
   const verify = (content: string) => {

@@ -101,6 +101,20 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
  */
 async function captureSettled(page: Page, file: string, fullPage: boolean): Promise<void> {
   const options = { path: file, fullPage, animations: 'disabled', caret: 'hide', timeout: 20_000 } as const;
+  // A whole page is captured at its full height, where a sticky composer would sit over the middle of
+  // it: sticky elements are put back in the flow for the capture (through the CSSOM, which the CSP allows).
+  const unstuck = fullPage
+    ? await page.evaluate(() => {
+        const sticky = Array.from(document.querySelectorAll<HTMLElement>('body *')).filter(
+          (element) => getComputedStyle(element).position === 'sticky',
+        );
+        for (const element of sticky) {
+          element.dataset['screenshotUnstuck'] = '';
+          element.style.position = 'static';
+        }
+        return sticky.length;
+      })
+    : 0;
   try {
     await page.screenshot(options);
   } catch (error) {
@@ -109,7 +123,71 @@ async function captureSettled(page: Page, file: string, fullPage: boolean): Prom
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
     );
     await page.screenshot(options);
+  } finally {
+    if (unstuck > 0)
+      await page.evaluate(() => {
+        for (const element of Array.from(
+          document.querySelectorAll<HTMLElement>('[data-screenshot-unstuck]'),
+        )) {
+          element.style.removeProperty('position');
+          delete element.dataset['screenshotUnstuck'];
+        }
+      });
   }
+}
+
+/**
+ * The phrases of `phrases` a rendered Indonesian page shows (its text, placeholders, labels and titles,
+ * inside open shadow roots too), matched as whole words. Left out: what the certificate or the
+ * documents say, in their own language — elements marked `data-certified`, and those matching `skip`.
+ */
+export async function englishOnPage(
+  page: Page,
+  phrases: readonly { key: string; phrase: string }[],
+  skip: readonly string[] = [],
+): Promise<string[]> {
+  const text = await page.evaluate((skipped) => {
+    const selector = ['[data-certified]', ...skipped].join(', ');
+    const roots: (Document | ShadowRoot)[] = [document];
+    for (let index = 0; index < roots.length; index++)
+      for (const element of Array.from(roots[index]!.querySelectorAll('*')))
+        if (element.shadowRoot) roots.push(element.shadowRoot);
+    const hidden = roots.flatMap((root) => Array.from(root.querySelectorAll<HTMLElement>(selector)));
+    const before = hidden.map((element) => element.hidden);
+    for (const element of hidden) element.hidden = true;
+    // innerText applies text-transform ("SOURCES"): the words are read as written (a style set
+    // through the CSSOM, which the pages' CSP allows).
+    const transformed = roots
+      .flatMap((root) => Array.from(root.querySelectorAll<HTMLElement>('*')))
+      .filter((element) => getComputedStyle(element).textTransform !== 'none');
+    for (const element of transformed) element.style.textTransform = 'none';
+    const parts: string[] = [];
+    for (const root of roots) {
+      const tops = root instanceof Document ? [root.body] : Array.from(root.children);
+      // biome-ignore lint/performance/useDomNodeTextContent: only rendered text counts (not display: none)
+      for (const top of tops) if (top instanceof HTMLElement) parts.push(top.innerText);
+      for (const element of Array.from(
+        root.querySelectorAll('[placeholder], [aria-label], [title], [alt]'),
+      )) {
+        if (element.closest(selector)) continue;
+        for (const name of ['placeholder', 'aria-label', 'title', 'alt']) {
+          const value = element.getAttribute(name);
+          if (value) parts.push(value);
+        }
+      }
+    }
+    hidden.forEach((element, index) => {
+      element.hidden = before[index]!;
+    });
+    for (const element of transformed) element.style.removeProperty('text-transform');
+    return parts.join('\n');
+  }, skip);
+  const literal = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return phrases
+    .filter(({ phrase }) =>
+      new RegExp(`(?<![\\p{L}\\p{N}])${literal(phrase)}(?![\\p{L}\\p{N}])`, 'u').test(text),
+    )
+    .map(({ key, phrase }) => `${key}: ${phrase}`);
 }
 
 /** An attribute now, or null when the element is not (yet) there: polls never wait on a missing element. */

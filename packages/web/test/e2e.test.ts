@@ -41,6 +41,7 @@ import {
   BROWSER_TEST,
   checkAccessibility as checkPage,
   chromiumAvailable,
+  englishOnPage,
   expectNoHorizontalScroll,
   repoRoot,
   startWebHarness,
@@ -752,7 +753,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       expect(await page.getByTestId('keyboard-hint').isVisible()).toBe(false);
       await expectNoHorizontalScroll(page);
       await checkAccessibility(page, `/ (first visit, ${lang}, 375 px)`);
-      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      if (lang === 'id') expect(await appEnglishOnPage(page)).toEqual([]);
       await shoot(page, 'empty', 375, lang);
 
       await page.setViewportSize(WIDTHS[1366]);
@@ -781,7 +782,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       expect(await assistant.getByTestId('sources-toggle').getAttribute('aria-expanded')).toBe('false');
       await expectNoHorizontalScroll(page);
       await checkAccessibility(page, `/ (answer to an example, ${lang}, 375 px)`);
-      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      if (lang === 'id') expect(await appEnglishOnPage(page)).toEqual([]);
       await shoot(page, 'answer', 375, lang);
       // The choice is remembered: asking chose the collection.
       expect(await page.evaluate(() => localStorage.getItem('saksi.collection'))).toBe(name);
@@ -833,7 +834,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       expect(heights.message - heights.panel).toBeLessThanOrEqual(420);
       await expectNoHorizontalScroll(page);
       await checkAccessibility(page, `/ (long answer folded, ${lang}, 375 px)`);
-      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      if (lang === 'id') expect(await appEnglishOnPage(page)).toEqual([]);
       await shoot(page, 'long', 375, lang);
 
       // "Show more" unfolds it; a long quote in the sources folds the same way.
@@ -884,7 +885,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       expect(await note.getByTestId('example-question').allTextContents()).toEqual(demo.examples[lang]);
       await settled(assistant.getByTestId('verify-panel'));
       await expectNoHorizontalScroll(page);
-      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      if (lang === 'id') expect(await appEnglishOnPage(page)).toEqual([]);
       await shoot(page, 'refusal', 375, lang);
     }
     // An example in the note asks itself in the same collection.
@@ -916,7 +917,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
         Object.values(indonesianErrors()).some((sentence) => shown.includes(sentence)),
         shown,
       ).toBe(true);
-      expect(await englishOnPage(page)).toEqual([]);
+      expect(await appEnglishOnPage(page)).toEqual([]);
     } finally {
       await test.engine.configureCollection('pengumuman', { public: true });
     }
@@ -964,7 +965,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       for (const close of await page.locator('[data-testid="toast"] .toast-close').all()) await close.click();
       await expectNoHorizontalScroll(page);
       await checkAccessibility(page, `/admin (documents, ${lang}, 1366 px)`);
-      if (lang === 'id') expect(await englishOnPage(page)).toEqual([]);
+      if (lang === 'id') expect(await appEnglishOnPage(page)).toEqual([]);
       await shoot(page, 'admin-list', 1366, lang);
       await page.setViewportSize(WIDTHS[375]);
       await expectNoHorizontalScroll(page);
@@ -1098,35 +1099,13 @@ function indonesianErrors(): Record<string, string> {
 }
 
 /**
- * The English-table values a rendered page shows (its text, placeholders, labels and titles), each as
- * its longest literal run, matched as whole words: none may appear on an Indonesian page. Left out:
- * the answer itself (certified text in the question's language) and the verification panel (its
- * wording, and the check explanations the proof package writes in English, belong to the
- * verification tests).
+ * The app's English-table values an Indonesian page shows. Left out besides certified text: the
+ * answer (certified text in the question's language) and the chat's verification panel (the verify
+ * page's own test checks the panel).
  */
-async function englishOnPage(page: Page): Promise<string[]> {
-  const text = await page.evaluate(() => {
-    const skip = '[data-testid="verify-panel"], [data-testid="answer-text"]';
-    const panels = Array.from(document.querySelectorAll<HTMLElement>(skip));
-    for (const panel of panels) panel.hidden = true;
-    // biome-ignore lint/performance/useDomNodeTextContent: only rendered text counts (not display: none)
-    const parts = [document.body.innerText];
-    for (const panel of panels) panel.hidden = false;
-    for (const element of Array.from(
-      document.querySelectorAll('[placeholder], [aria-label], [title], [alt]'),
-    )) {
-      if (element.closest(skip)) continue;
-      for (const name of ['placeholder', 'aria-label', 'title', 'alt']) {
-        const value = element.getAttribute(name);
-        if (value) parts.push(value);
-      }
-    }
-    return parts.join('\n');
-  });
-  const literal = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return englishOnlyPhrases()
-    .filter(({ phrase }) =>
-      new RegExp(`(?<![\\p{L}\\p{N}])${literal(phrase)}(?![\\p{L}\\p{N}])`, 'u').test(text),
-    )
-    .map(({ key, phrase }) => `${key}: ${phrase}`);
+function appEnglishOnPage(page: Page): Promise<string[]> {
+  return englishOnPage(page, englishOnlyPhrases(), [
+    '[data-testid="verify-panel"]',
+    '[data-testid="answer-text"]',
+  ]);
 }

@@ -20,11 +20,13 @@ import type { RunningServer } from '@saksi/server';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../../engine/test/engine-fixture.js';
+import { englishOnlyPhrases } from '../src/i18n-check.js';
 import {
   attribute,
   BROWSER_TEST,
   checkAccessibility,
   chromiumAvailable,
+  englishOnPage,
   expectNoHorizontalScroll,
   repoRoot,
   startWebHarness,
@@ -152,14 +154,14 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
       );
       for (const width of [1366, 375] as const) {
         await page.setViewportSize(WIDTHS[width]);
-        await checkPage(page, `verify page, verified answer (${lang}, ${width})`);
+        await checkPage(page, `verify page, verified answer (${lang}, ${width})`, lang);
         await shot(page, `verdict-panel-${width}-${lang}`);
       }
       // The details opened: every check in plain words, the certificate, the anchors.
       const details = result.getByTestId('verify-details');
       await details.locator('summary').click();
       expect(await details.getAttribute('open')).not.toBeNull();
-      await checkPage(page, `verify page, details (${lang}, 375)`);
+      await checkPage(page, `verify page, details (${lang}, 375)`, lang);
       await shot(page, `verdict-details-375-${lang}`);
       await details.locator('summary').click();
       await page.setViewportSize(WIDTHS[1366]);
@@ -204,7 +206,7 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
       expect(await panel.getByTestId('verify-summary').count()).toBe(0);
       for (const width of [1366, 375] as const) {
         await page.setViewportSize(WIDTHS[width]);
-        await checkPage(page, `chat, refusal (${lang}, ${width})`);
+        await checkPage(page, `chat, refusal (${lang}, ${width})`, lang);
         await shot(page, `verdict-refusal-${width}-${lang}`);
       }
       await page.setViewportSize(WIDTHS[1366]);
@@ -264,7 +266,7 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
       expect(await banner.textContent()).toMatch(words);
       for (const width of [1366, 375] as const) {
         await page.setViewportSize(WIDTHS[width]);
-        await checkPage(page, `verify page, tampered bundle (${lang}, ${width})`);
+        await checkPage(page, `verify page, tampered bundle (${lang}, ${width})`, lang);
         await shot(page, `verdict-tamper-${width}-${lang}`);
       }
       await page.setViewportSize(WIDTHS[1366]);
@@ -309,7 +311,7 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
       expect(await result.getByTestId('verdict-banner').textContent()).toMatch(
         lang === 'en' ? /keys changed since you pinned them/ : /Kunci server ini berubah/,
       );
-      await checkPage(page, `verify page, changed key (${lang})`);
+      await checkPage(page, `verify page, changed key (${lang})`, lang);
       await shot(page, `verdict-keychanged-1366-${lang}`);
     }
     await setLang(page, 'en');
@@ -442,7 +444,17 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
     expect(await result.count()).toBe(0);
     await setLang(page, 'id');
     expect(await error.textContent()).toMatch(/Ini bukan bukti Saksi/);
-    await checkPage(page, 'verify page, bad input (id)');
+    await checkPage(page, 'verify page, bad input (id)', 'id');
+
+    // A certificate id the server does not know: a sentence in the page's language, not the
+    // server's English message.
+    const missing = await open(context, '/verify/cert_00000000000000000000000000000000');
+    const notFound = missing.getByTestId('verify-error');
+    await notFound.waitFor({ state: 'visible', timeout: 20_000 });
+    expect(await notFound.textContent()).toBe(
+      'Tidak ditemukan: mungkin sudah dihapus, atau alamatnya salah.',
+    );
+    expect(await missing.getByTestId('verify-result').count()).toBe(0);
     await context.close();
   });
 
@@ -584,9 +596,17 @@ function otherKeys(): TrustedKeys {
   return { ...structuredClone(keys), issuers: [{ name: 'saksi', public_key: `${'B'.repeat(42)}A=` }] };
 }
 
-async function checkPage(page: Page, label: string): Promise<void> {
+/**
+ * No sideways scroll, axe, and on an Indonesian page no value of the English tables outside what the
+ * certificate and the documents say (the chat's answer included).
+ */
+async function checkPage(page: Page, label: string, lang: 'en' | 'id' = 'en'): Promise<void> {
   await expectNoHorizontalScroll(page);
   await checkAccessibility(page, label, { alsoBlocking: ['heading-order', 'page-has-heading-one'] });
+  if (lang === 'id')
+    expect(await englishOnPage(page, englishOnlyPhrases(), ['[data-testid="answer-text"]']), label).toEqual(
+      [],
+    );
 }
 
 async function shot(

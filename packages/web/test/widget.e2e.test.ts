@@ -27,10 +27,13 @@ import type { RunningServer } from '@saksi/server';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../../engine/test/engine-fixture.js';
+import { englishOnlyPhrasesOf } from '../src/i18n-check.js';
+import { CHECK_WORDS, STRINGS } from '../src/widget/strings.js';
 import {
   BROWSER_TEST,
   checkAccessibility,
   chromiumAvailable,
+  englishOnPage,
   expectNoHorizontalScroll,
   repoRoot,
   startWebHarness,
@@ -673,8 +676,37 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The viewport only (the widget floats over the host page), named widget-<what>-<width>-<lang>. */
+/** The widget's words (its checks' too) as flat tables, a function's arguments as `{placeholders}`. */
+function widgetTable(lang: Lang): Record<string, string> {
+  const table: Record<string, string> = {};
+  for (const [key, value] of Object.entries(STRINGS[lang]))
+    table[key] = typeof value === 'function' ? (value as (...args: string[]) => string)('{a}', '{b}') : value;
+  for (const [key, value] of Object.entries(CHECK_WORDS[lang])) table[`check.${key}`] = value;
+  return table;
+}
+
+/** What the documents and the reader say, in their own language: not the widget's words. */
+const WIDGET_QUOTED = [
+  '[data-testid="widget-answer"]',
+  '[data-testid="widget-question"]',
+  '[data-testid="widget-source"]',
+  '[data-testid="widget-quote-box"]',
+];
+
+/**
+ * The viewport only (the widget floats over the host page), named widget-<what>-<width>-<lang>; an
+ * Indonesian widget shows none of the English table's words.
+ */
 async function screenshot(page: Page, what: string, lang: Lang): Promise<void> {
+  if (lang === 'id')
+    expect(
+      await englishOnPage(
+        page,
+        englishOnlyPhrasesOf({ en: widgetTable('en'), id: widgetTable('id') }),
+        WIDGET_QUOTED,
+      ),
+      `widget ${what} (id)`,
+    ).toEqual([]);
   // The newest question at the top of the panel, as a reader who just asked sees it.
   await page.evaluate(() => {
     const root = document.querySelector('[data-saksi-widget]')?.shadowRoot;
