@@ -7,6 +7,7 @@
  */
 
 import { type Composition, type CompositionPart, renderComposition } from '@saksi/proof';
+import type { RetrievedChunk } from '../retrieve/retrieve.js';
 
 /** A span of one source's text; offsets in UTF-16 code units, `text === source.slice(start, end)`. */
 export interface SourceSpan {
@@ -40,6 +41,14 @@ export interface ComposedClaim {
 }
 
 /** A verbatim quote: the span itself with its marker. */
+/** Index of `chunk` among the sources, appending it when it is not there (a chunk a path brought in). */
+export function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number {
+  const index = sources.findIndex((source) => source.chunk_id === chunk.chunk_id);
+  if (index >= 0) return index;
+  sources.push(chunk);
+  return sources.length - 1;
+}
+
 export function verbatimQuote(sourceIndex: number, span: SourceSpan, marker: number): ComposedClaim {
   return { text: `${span.text} [${marker}]`, statement: span.text, evidence: [{ sourceIndex, span }] };
 }

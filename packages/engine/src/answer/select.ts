@@ -28,10 +28,12 @@ import {
   type LawRole,
   lawQuote,
   type SourceSpan,
+  sourceIndexOf,
   verbatimQuote,
 } from './compose.js';
 import { findDefinitions } from './definitions.js';
 import { completeSpan, extractiveAnswer, isStatement, paragraphFollowing } from './extractive.js';
+import { howToFollowing } from './how-to.js';
 import { answersIntent, breadth, coverage, kindWords, type QuestionTerms } from './relevance.js';
 import { splitSentences } from './sentences.js';
 import type { QuestionPlan } from './understand.js';
@@ -70,14 +72,6 @@ const PENALTY = /\b(?:dipidana|denda paling banyak|sanksi administratif)\b/iu;
 const MAX_SANCTIONS = 16;
 /** Candidates whose graver forms (later ayat of their Pasal) are considered too. */
 const MAX_WIDENED = 4;
-
-/** Index of `chunk` among the sources, appending it when it is not there. */
-function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number {
-  const index = sources.findIndex((source) => source.chunk_id === chunk.chunk_id);
-  if (index >= 0) return index;
-  sources.push(chunk);
-  return sources.length - 1;
-}
 
 /** The sentence of a provision that states its penalty, or the provision's first statement. */
 function penaltySpan(text: string): SourceSpan | undefined {
@@ -522,7 +516,39 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
       return [...rules, { ...sanction, linked: true }];
     }
   }
+  if (plan.intent === 'procedure') return withHowTo(input, extractive.claims, claims);
   return claims;
+}
+
+/**
+ * A how-to answer outside a statute goes on with the code its best passage introduces
+ * (how-to.ts), right after that passage's quotes and linked to them.
+ */
+async function withHowTo(
+  input: SelectInput,
+  extracted: ReturnType<typeof extractiveAnswer>['claims'],
+  claims: ComposedClaim[],
+): Promise<ComposedClaim[]> {
+  const first = extracted[0];
+  if (!first) return claims;
+  const markerOf = (text: string) => Number(/\[(\d+)\]$/.exec(text)?.[1] ?? 1);
+  const spans = extracted
+    .filter((claim) => claim.source_index === first.source_index)
+    .map((claim) => claim.span);
+  const following = await howToFollowing(input.db, input.sources, first.source_index, spans, {
+    source: markerOf(first.text),
+    next: Math.max(0, ...claims.map((claim) => markerOf(claim.text))) + 1,
+  });
+  if (following.length === 0) return claims;
+  let after = 0;
+  claims.forEach((claim, index) => {
+    if (claim.evidence.some((item) => item.sourceIndex === first.source_index)) after = index + 1;
+  });
+  return [
+    ...claims.slice(0, after),
+    ...following.map((claim) => ({ ...claim, linked: true })),
+    ...claims.slice(after),
+  ];
 }
 
 /**
