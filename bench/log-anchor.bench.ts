@@ -114,8 +114,8 @@ async function openEngine(
 // 1. Log appends
 
 /**
- * A log entry as the engine writes it (DESIGN.md §5): RFC 8785 JSON of {certificate_id,
- * certificate_sha256, signature, issued_at}, with a fresh UUIDv7, a random digest and random
+ * A log entry as the engine writes it (docs/transparency-log.md, "Entries and checkpoints"): RFC 8785 JSON of
+ * {certificate_id, certificate_sha256, signature, issued_at}, with a fresh UUIDv7, a random digest and random
  * signature bytes (the log does not check them): 287 bytes.
  */
 function leafInput(): { certificateId: string; leafInput: Uint8Array } {

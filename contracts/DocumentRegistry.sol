@@ -2,7 +2,7 @@
 pragma solidity ^0.8.24;
 
 /// @title DocumentRegistry
-/// @notice Saksi's on-chain anchor (DESIGN.md §5, §10). Each anchoring round writes one RFC 6962 root
+/// @notice Saksi's on-chain anchor (docs/anchoring.md). Each anchoring round writes one RFC 6962 root
 ///         over the document roots (and the latest log root) of that round. A root is written once;
 ///         its block timestamp proves the documents existed no later than that block.
 /// @dev    `verifyInclusion` checks an RFC 9162 §2.1.3.2 inclusion proof with the SHA-256 precompile

@@ -4,7 +4,7 @@
 export const documentRegistryCompiler = "solc-js 0.8.37+commit.f401782d.Emscripten.clang (optimizer 200 runs, evm cancun)";
 
 /** SHA-256 of DocumentRegistry.sol as compiled. */
-export const documentRegistrySourceSha256 = "7f8d0f057361eef26701dfc58e4ad1b8cfb424652714c500c1a741a4a6a3f842";
+export const documentRegistrySourceSha256 = "c45243a8d02a7e3b67308b043f4f559231512e3451437708df6ef6c25175d55f";
 
 export const documentRegistryAbi = [
   {

@@ -1,5 +1,5 @@
 /**
- * The viem side of the DocumentRegistry (DESIGN.md §10): chain presets with explorer links, deploying
+ * The viem side of the DocumentRegistry (docs/anchoring.md): chain presets with explorer links, deploying
  * the contract, and the on-chain {@link AnchorLookup} a verifier passes to `verifyBundle`.
  */
 import type { Anchor, AnchorLookup, AnchorRecord } from '@saksi/proof';

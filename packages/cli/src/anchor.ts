@@ -1,5 +1,5 @@
 /**
- * `saksi anchor status [document] | run | deploy`: where document roots stand on chain (DESIGN.md §10).
+ * `saksi anchor status [document] | run | deploy`: where document roots stand on chain (docs/anchoring.md).
  * `status` reads a running server (`--server`) or this data directory; `run` anchors the waiting
  * documents now (embedded database, server stopped); `deploy` puts a DocumentRegistry on a chain.
  */

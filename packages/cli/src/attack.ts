@@ -1,5 +1,5 @@
 /**
- * `saksi attack` — the attack harness of issue 7: generates (or reads) answer bundles, tampers with
+ * `saksi attack` — the attack harness (docs/attacks.md): generates (or reads) answer bundles, tampers with
  * them (A1–A7 and byte flips), verifies every presentation under the ablations C0…C7, and writes the
  * TDR / EDR / FBR / UAA report as Markdown and JSON. Exit 0 when C0 meets its targets (TDR 100%,
  * EDR 100%, FBR 0%), 1 when it does not (the report says which attack got through), 2 on bad input.
@@ -28,7 +28,10 @@ import { CliError, type Io, UsageError } from './io.js';
 import { safeText } from './text.js';
 
 export const DEFAULT_REPORT = 'eval/reports/attacks.md';
-/** Bundles generated when the directory is empty and --generate is not given (issue 7: ≥ 200). */
+/**
+ * Bundles generated when the directory is empty and --generate is not given: at least 200, and 210 as
+ * in the figures docs/attacks.md publishes.
+ */
 export const DEFAULT_GENERATE = 210;
 
 export const attackCommand: Command = {

@@ -1,5 +1,5 @@
 /**
- * `saksi demo` — what `npm start` runs until the engine and server land (issues 3–5). It is a
+ * `saksi demo` — a tour of the proof format that needs no server and no database. It is a
  * scripted walk through the proof format on real text, not question answering: it takes Pasal 287 of
  * UU 22/2009 from the bundled corpus, issues a signed certificate for a fixed question with the
  * reference issuer, appends it to a persistent demo log, verifies it with the pinned keys (including

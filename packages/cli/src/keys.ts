@@ -1,6 +1,6 @@
 /**
- * `saksi keys generate`: the three Ed25519 key pairs a deployment needs (DESIGN.md §5) — the
- * certificate issuer, the transparency log (C2SP signed-note key) and one witness (C2SP tlog
+ * `saksi keys generate`: the three Ed25519 key pairs a deployment needs (docs/certificate.md, "Trusted keys")
+ * — the certificate issuer, the transparency log (C2SP signed-note key) and one witness (C2SP tlog
  * cosignature key) — plus the public trusted-keys document verifiers pin. `saksi keys add-witness`
  * adds an independent witness (`saksi witness keygen`) to that document.
  */

@@ -1,6 +1,6 @@
 /**
- * `saksi witness`: an independent witness of a Saksi transparency log (DESIGN.md §10, C2SP
- * tlog-witness semantics over the log's HTTP API). It polls the log's checkpoint, verifies the log
+ * `saksi witness`: an independent witness of a Saksi transparency log (docs/transparency-log.md, "Witnesses";
+ * C2SP tlog-witness semantics over the log's HTTP API). It polls the log's checkpoint, verifies the log
  * signature, and cosigns a checkpoint only when it is consistent with the last one it cosigned
  * (RFC 9162 §2.1.4 consistency proof); a rollback or a fork is refused and reported, never cosigned.
  *

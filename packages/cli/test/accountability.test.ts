@@ -1,8 +1,9 @@
 /**
- * Issue 4 "done when", end to end with the embedded defaults and real processes: a document ingested
- * through the CLI is anchored on the local anvil; a certificate citing it verifies with
- * `saksi verify --rpc` (anchor ✓, log ✓, cosignatures ✓ with an independent witness); a server restart
- * keeps all of that verifiable; tampered anchor fields and a forked checkpoint fail with their codes.
+ * Anchoring and the log (docs/anchoring.md, docs/transparency-log.md), end to end with the embedded defaults
+ * and real processes: a document ingested through the CLI is anchored on the local anvil; a certificate
+ * citing it verifies with `saksi verify --rpc` (anchor ✓, log ✓, cosignatures ✓ with an independent witness);
+ * a server restart keeps all of that verifiable; tampered anchor fields and a forked checkpoint fail with
+ * their codes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
- * Crash safety (DESIGN.md §10): the real `saksi serve` process is SIGKILLed at awkward moments and
- * restarted on the same data directory.
+ * Crash safety (docs/anchoring.md, "Crash safety"; docs/transparency-log.md): the real `saksi serve` process
+ * is SIGKILLed at awkward moments and restarted on the same data directory.
  *
  * - Anchoring: killed after the anchoring transaction was sent but before its receipt (anvil with
  *   automine off). On restart the round is confirmed by the same transaction — whether it was mined

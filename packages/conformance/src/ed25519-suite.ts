@@ -12,8 +12,8 @@
  *   points as A and R, with S = 0, on the message `Zcash`.
  * - `wycheproof/ed25519_test.json` — Project Wycheproof: `valid` accepted, `invalid` rejected.
  *
- * "Strict" is the policy of `@saksi/proof` (DESIGN.md §5, noble-curves `zip215: false`): RFC 8032
- * §5.1.3 decoding (y < p; x = 0 with the sign bit set is rejected), S < L (§5.1.7), the cofactored
+ * "Strict" is the policy of `@saksi/proof` (docs/certificate.md, "Signature"; noble-curves `zip215: false`):
+ * RFC 8032 §5.1.3 decoding (y < p; x = 0 with the sign bit set is rejected), S < L (§5.1.7), the cofactored
  * equation [8][S]B = [8]R + [8][k]A', and, beyond RFC 8032, rejection of small-order public keys A.
  * Small-order R is allowed, as RFC 8032 allows it.
  */

@@ -1,6 +1,7 @@
 /**
- * Archiving (DESIGN.md §7, §8): an ARCHIVED document keeps its chunks, proofs and anchors but is not
- * retrieved; restoring makes it READY again. Only READY ↔ ARCHIVED moves are allowed.
+ * Archiving (docs/api.md, "Admin routes"; docs/engine.md, "Retrieval"): an ARCHIVED document keeps its
+ * chunks, proofs and anchors but is not retrieved; restoring makes it READY again. Only READY ↔ ARCHIVED
+ * moves are allowed.
  */
 import type { Database } from './db/database.js';
 import { EngineError } from './errors.js';

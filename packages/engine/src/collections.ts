@@ -1,6 +1,6 @@
 /**
  * Collections: a name, a language and its text-search configuration, and one embedding model and
- * dimension (DESIGN.md §1, §8). Creating a collection also creates the HNSW index for its dimension.
+ * dimension (docs/engine.md, "Storage"). Creating a collection also creates the HNSW index for its dimension.
  */
 import type { Database, Queryable } from './db/database.js';
 import { EngineError } from './errors.js';

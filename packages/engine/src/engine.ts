@@ -1,6 +1,7 @@
 /**
  * The engine: one object the server and the CLI hold. It owns the database, the embedding model, the
- * signing keys and the transparency log, and exposes the operations of DESIGN.md §11.
+ * signing keys and the transparency log, and exposes the operations behind the HTTP API and the CLI
+ * (docs/architecture.md, "Interfaces").
  */
 import { createRegistryLookup, explorerTxUrl } from '@saksi/contracts';
 import {

@@ -1,8 +1,8 @@
 /**
- * The three Ed25519 keys a deployment signs with (DESIGN.md §5): the certificate issuer, the log
- * (C2SP signed-note key) and the local witness (C2SP cosignature key). Generated on first start into
- * `<data>/keys` (secrets mode 0600) unless supplied; `saksi-keys.json` is the public part served at
- * `/.well-known/saksi-keys.json`.
+ * The three Ed25519 keys a deployment signs with (docs/certificate.md, "Trusted keys"): the certificate
+ * issuer, the log (C2SP signed-note key) and the local witness (C2SP cosignature key). Generated on first
+ * start into `<data>/keys` (secrets mode 0600) unless supplied; `saksi-keys.json` is the public part served
+ * at `/.well-known/saksi-keys.json`.
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Chat sessions (DESIGN.md §11): one session's messages for a client that reloads, and deletion.
+ * Chat sessions (docs/api.md, "Sessions"): one session's messages for a client that reloads, and deletion.
  * A session belongs to one collection; its messages are the question/answer pairs `ask` stored.
  */
 import type { Queryable } from './db/database.js';

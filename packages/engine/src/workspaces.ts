@@ -1,6 +1,6 @@
 /**
- * Workspaces and API keys (DESIGN.md §1 fourth use, §7, §11). A workspace owns collections, documents,
- * jobs, uploads, webhooks and keys; nothing crosses between workspaces. An API key is shown once:
+ * Workspaces and API keys (docs/api.md, "Authentication and scopes"). A workspace owns collections,
+ * documents, jobs, uploads, webhooks and keys; nothing crosses between workspaces. An API key is shown once:
  * `saksi_<32 random bytes, base64url>`; only its SHA-256 is stored, with the first characters kept
  * as a visible prefix so people can tell their keys apart. Scopes: `read` (query, chat, documents and
  * jobs), `ingest` (upload, delete), `admin` (keys, webhooks, workspaces).

@@ -1,6 +1,6 @@
 /**
- * A real, local OpenAI-compatible HTTP server for tests (DESIGN.md §13): `node:http` on 127.0.0.1,
- * an ephemeral port, no mocks of `fetch`.
+ * A real, local OpenAI-compatible HTTP server for tests (docs/architecture.md, "Tests"): `node:http` on
+ * 127.0.0.1, an ephemeral port, no mocks of `fetch`.
  *
  * Built in: `POST /v1/embeddings`, answering with deterministic vectors derived from each input text
  * ({@link testEmbedding}), so tests can check order and batching. Failure modes are switched with

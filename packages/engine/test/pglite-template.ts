@@ -1,6 +1,7 @@
 /**
  * Vitest global setup: one migrated PGlite data directory (a fresh PGlite takes seconds to start),
- * copied by every test file that needs a database (DESIGN.md §13). Rebuilt when the migrations change.
+ * copied by every test file that needs a database (docs/architecture.md, "Tests"). Rebuilt when the
+ * migrations change.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -59,7 +59,10 @@ function hexValue(code: number): number {
   return -1;
 }
 
-/** True when `text` is lowercase hex of exactly `length` bytes (the form DESIGN.md §5 requires in JSON). */
+/**
+ * True when `text` is lowercase hex of exactly `length` bytes (the form docs/certificate.md, "Encodings",
+ * requires for digests in JSON).
+ */
 export function isLowerHex(text: unknown, length: number): text is string {
   return typeof text === 'string' && text.length === length * 2 && /^[0-9a-f]*$/.test(text);
 }

@@ -209,7 +209,7 @@ export interface MerklePath {
 }
 
 export interface DocumentProof extends MerklePath {
-  /** RFC 6962 root over the document's chunk hashes (DESIGN.md §5). */
+  /** RFC 6962 root over the document's chunk hashes (docs/certificate.md, "Document proof"). */
   document_root: string;
 }
 
@@ -320,7 +320,7 @@ export interface Bundle {
   chunks: BundleChunk[];
 }
 
-/** Leaf input of the transparency log (DESIGN.md §5). */
+/** Leaf input of the transparency log (docs/transparency-log.md, "Entries and checkpoints"). */
 export interface LogEntry {
   certificate_id: string;
   certificate_sha256: string;
@@ -744,7 +744,7 @@ export function signCertificate(certificate: Certificate, secretKey: Uint8Array)
   return toBase64(sign(canonicalizeToBytes(certificate), secretKey));
 }
 
-/** The transparency-log entry of a signed certificate (DESIGN.md §5). */
+/** The transparency-log entry of a signed certificate (docs/certificate.md, "Log entry"). */
 export function logEntryOf(certificate: Certificate, signature: string): LogEntry {
   return {
     certificate_id: certificate.certificate_id,

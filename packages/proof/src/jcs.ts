@@ -90,8 +90,8 @@ export function canonicalizeToBytes(value: unknown): Uint8Array {
 }
 
 /**
- * SHA-256 (FIPS 180-4) of the RFC 8785 canonical bytes of `value` (DESIGN.md §5: how certificate
- * and log-entry hashes are computed). Throws as {@link canonicalize} does.
+ * SHA-256 (FIPS 180-4) of the RFC 8785 canonical bytes of `value`: how certificate and log-entry
+ * hashes are computed (docs/certificate.md, "Bundle"). Throws as {@link canonicalize} does.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
- * Numeric fidelity (DESIGN.md §9): every figure in a claim must occur in its evidence after
- * normalizing Indonesian and English number formats, e.g. `Rp1.761.642.817.235.000,00`,
+ * Numeric fidelity (docs/certificate.md, "Render policy", rule 6): every figure in a claim must occur in its
+ * evidence after normalizing Indonesian and English number formats, e.g. `Rp1.761.642.817.235.000,00`,
  * `Rp1.761,6 triliun`, `Rp 1.761,6 T` and `1,761.6 trillion`.
  *
  * A figure is reduced to an exact decimal string (no floating point; comparisons use bigint). Where

@@ -98,7 +98,7 @@ interface DocumentTree {
   root: Uint8Array;
 }
 
-/** Builds the per-document RFC 6962 trees over the chunk hashes (DESIGN.md §5). */
+/** Builds the per-document RFC 6962 trees over the chunk hashes (docs/certificate.md, "Document proof"). */
 export function documentTrees(documents: SourceDocument[]): Map<string, DocumentTree> {
   const trees = new Map<string, DocumentTree>();
   for (const document of documents) {

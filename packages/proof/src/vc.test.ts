@@ -157,7 +157,7 @@ describe('did:key', () => {
   });
 });
 
-// A certificate-like object in the shape of DESIGN.md §6 (values are made up).
+// A certificate-like object in the shape of a v1 certificate (docs/certificate.md; values are made up).
 const SAMPLE_CERTIFICATE = {
   schema: 'saksi.certificate/v1',
   certificate_id: '01890a5d-ac96-774b-bcce-b302099a8057',

@@ -328,7 +328,7 @@ function verifyProof(
 }
 
 /**
- * Exports a Saksi certificate (DESIGN.md §6) as a VC Data Model 2.0 credential secured with
+ * Exports a Saksi certificate (docs/certificate.md) as a VC Data Model 2.0 credential secured with
  * `eddsa-jcs-2022`: `id` and `credentialSubject.id` are `urn:uuid:<certificate_id>`, `issuer` is the
  * `did:key` of the issuer key, `validFrom` and (by default) `proof.created` are `issued_at`, so the
  * output is deterministic. The certificate is embedded unchanged (as its canonical JSON copy). No

@@ -1,5 +1,5 @@
 /**
- * The HTTP API (DESIGN.md §11): routes under `/api/v1`, SSE chat, the OpenAPI document, the
+ * The HTTP API (docs/api.md): routes under `/api/v1`, SSE chat, the OpenAPI document, the
  * well-known keys and the web assets. Every failure is JSON `{error: {code, message}}` with the right
  * status (errors.ts); a stack trace never leaves the process.
  */

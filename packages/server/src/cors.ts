@@ -1,7 +1,7 @@
 /**
- * Cross-origin access for the embeddable widget (issue 5, item 6): pages on the origins listed in
- * `SAKSI_ALLOWED_ORIGINS` may call the public read/ask routes — chat, query, certificates, verify
- * and the trusted keys — and nothing else (never the admin or upload routes). An allowed origin is
+ * Cross-origin access for the embeddable widget (docs/configuration.md, "Embedding the widget"): pages on the
+ * origins listed in `SAKSI_ALLOWED_ORIGINS` may call the public read/ask routes — chat, query, certificates,
+ * verify and the trusted keys — and nothing else (never the admin or upload routes). An allowed origin is
  * echoed exactly (with `Vary: Origin`); any other origin gets no CORS header, so its browser refuses
  * the response. `*` allows every origin (unsafe: any site can spend this server's resources and
  * show its answers). `/widget.js` and the verifier it loads (`/widget-verify.js`) may be loaded by

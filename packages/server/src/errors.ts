@@ -1,6 +1,6 @@
 /**
- * HTTP errors (DESIGN.md §11): every failure leaves the server as JSON `{error: {code, message}}` with
- * the right status. {@link ApiError} is the server's own error class; engine and ingestion errors are
+ * HTTP errors (docs/api.md, "Errors"): every failure leaves the server as JSON `{error: {code, message}}`
+ * with the right status. {@link ApiError} is the server's own error class; engine and ingestion errors are
  * recognised by shape (`name`, `code`, `status`) so the mapping also holds across duplicated module
  * instances (source and built copies of the engine in one process).
  */

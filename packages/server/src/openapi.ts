@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document served at `/api/v1/openapi.json` (DESIGN.md §11), generated from the route
+ * The OpenAPI 3.1 document served at `/api/v1/openapi.json` (docs/api.md, "Meta"), generated from the route
  * registry (api-spec/routes.ts): request and response schemas are the zod schemas the routes use.
  */
 import { buildOpenApi } from './api-spec/registry.js';

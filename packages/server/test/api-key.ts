@@ -1,5 +1,5 @@
 /**
- * Test helpers for the developer API (issue 8): an API key of the default workspace, its header, and
+ * Test helpers for the developer API (docs/api.md): an API key of the default workspace, its header, and
  * waiting for the job worker to finish a document submitted with `POST /api/v1/documents`.
  */
 import {

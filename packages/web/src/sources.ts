@@ -130,7 +130,10 @@ export function citedChunks(bundle: Bundle): CitedChunk[] {
   return [...byId.values()];
 }
 
-/** Block explorers of the Base presets (DESIGN.md §10); other chains show the hash as "local chain". */
+/**
+ * Block explorers of the Base presets (docs/anchoring.md, "Providers"); other chains show the hash as
+ * "local chain".
+ */
 const EXPLORERS: Readonly<Record<number, string>> = {
   8453: 'https://basescan.org/tx/',
   84532: 'https://sepolia.basescan.org/tx/',

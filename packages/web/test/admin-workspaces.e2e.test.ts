@@ -1,6 +1,6 @@
 /**
- * End-to-end test of the admin portal's workspaces and API keys (issue 8) in headless Chromium: a
- * real engine on PGlite, the real server serving `packages/web/dist`, a first admin created with
+ * End-to-end test of the admin portal's workspaces and API keys (docs/api.md, "Admin routes") in headless
+ * Chromium: a real engine on PGlite, the real server serving `packages/web/dist`, a first admin created with
  * `createAdmin`, and the page driven through `data-testid`s, roles and labels.
  *
  * One story: sign in; create a workspace; create a key with read + ingest and see its secret once, in

@@ -1,5 +1,5 @@
 /**
- * End-to-end tests of the admin portal in headless Chromium (issue 5, items 5 and 7): a real engine
+ * End-to-end tests of the admin portal (README.md, "In the browser") in headless Chromium: a real engine
  * on PGlite with a local anvil chain, the real server serving `packages/web/dist`, a first admin
  * created with `createAdmin`, and the page driven only through the admin contract's `data-testid`s,
  * roles and labels.

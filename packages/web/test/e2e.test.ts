@@ -1,6 +1,6 @@
 /**
- * End-to-end tests of the web app in headless Chromium (issue 5, item 7): a real engine on PGlite with
- * a local anvil chain, the real server serving `packages/web/dist`, and the page driven only through
+ * End-to-end tests of the web app (README.md, "In the browser") in headless Chromium: a real engine on PGlite
+ * with a local anvil chain, the real server serving `packages/web/dist`, and the page driven only through
  * the `data-testid`s, roles and labels of the shared web contract.
  *
  * Covered: a streamed answer whose proof verifies in the browser (on-chain anchor included) with its

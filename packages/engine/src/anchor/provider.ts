@@ -1,7 +1,7 @@
 /**
- * The anchor seam (DESIGN.md §3, §10): a small interface with a version field and `do*` methods.
- * Providers: `evm` (any EVM chain with a deployed DocumentRegistry, through viem), `local` (the same
- * over an anvil the engine starts in the data directory). `none` has no provider.
+ * The anchor seam (docs/architecture.md, "Packages and layers"; docs/anchoring.md): a small interface with a
+ * version field and `do*` methods. Providers: `evm` (any EVM chain with a deployed DocumentRegistry, through
+ * viem), `local` (the same over an anvil the engine starts in the data directory). `none` has no provider.
  *
  * Sending is split in two so the service can store the transaction hash before broadcasting:
  * `doPrepare` estimates gas and signs (nothing leaves the process), `doBroadcast` sends the signed bytes.

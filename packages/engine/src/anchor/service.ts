@@ -1,6 +1,6 @@
 /**
- * Anchoring rounds (DESIGN.md §5, §10). A round takes the document roots waiting to be anchored (up to
- * the batch size) plus the latest log root, builds an RFC 6962 tree over them, and writes its root
+ * Anchoring rounds (docs/anchoring.md, "Rounds"). A round takes the document roots waiting to be anchored (up
+ * to the batch size) plus the latest log root, builds an RFC 6962 tree over them, and writes its root
  * on chain with one `anchorRoot` transaction, whatever the number of documents.
  *
  * Crash safety: the round and its members are committed (BUILT) before anything is sent; the signed

@@ -1,8 +1,8 @@
 /**
- * Optional LLM claim decomposition (issue 7 §3, DESIGN.md §9): the model splits a sentence claim into
- * the atomic statements it makes ("denda paling banyak Rp500.000,00 dan kurungan 2 bulan" → two), and
- * each atom is checked on its own against the claim's evidence spans with the verifiers in use. The
- * claim stays the sentence (a certificate claim must occur verbatim in the answer); its verdict is the
+ * Optional LLM claim decomposition (docs/language-models.md, "Claim decomposition"): the model splits a
+ * sentence claim into the atomic statements it makes ("denda paling banyak Rp500.000,00 dan kurungan 2 bulan"
+ * → two), and each atom is checked on its own against the claim's evidence spans with the verifiers in use.
+ * The claim stays the sentence (a certificate claim must occur verbatim in the answer); its verdict is the
  * conjunction: contradicted when any atom is, entailed only when every atom is, with the lowest
  * confidence. The verifier recorded names the decomposition, the model and the atom verifier.
  *

@@ -1,5 +1,6 @@
 /**
- * The default claim verifier (DESIGN.md §9): lexical entailment of a claim by its evidence.
+ * The default claim verifier (docs/language-models.md, "What happens to a question"): lexical entailment of a
+ * claim by its evidence.
  *
  * 1. Numeric fidelity: every figure in the claim must occur in the evidence after normalizing
  *    Indonesian and English number formats (`unsupportedFigures` from `@saksi/proof`), otherwise

@@ -1,8 +1,8 @@
 /**
- * The offline answer generator (DESIGN.md §9, `generator.kind = "extractive"`): the best sentences
- * of the retrieved chunks, each quoted exactly and followed by its citation `[n]`, or an explicit
- * "not found" when the evidence is weak. It never writes a word of its own, so every claim is its
- * own evidence span plus a citation marker.
+ * The offline answer generator (docs/engine.md, "Answering and certificates"; `generator.kind =
+ * "extractive"`): the best sentences of the retrieved chunks, each quoted exactly and followed by its
+ * citation `[n]`, or an explicit "not found" when the evidence is weak. It never writes a word of its own, so
+ * every claim is its own evidence span plus a citation marker.
  *
  * Scoring: each sentence of each source gets the share of the question's stemmed content words it
  * contains, weighted by how rare each word is among the candidate sentences (so "isyarat" counts

@@ -1,5 +1,5 @@
 /**
- * Follow-up questions (DESIGN.md §8, "follow-up condensation"): a short or elliptical question in a
+ * Follow-up questions (docs/engine.md, "Retrieval"): a short or elliptical question in a
  * chat session ("kalau motor?", "what about appeals?") is retrieved together with the session's
  * previous question, as one more query variant. The certificate still records the user's own text.
  */

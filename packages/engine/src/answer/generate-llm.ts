@@ -1,5 +1,5 @@
 /**
- * The `llm` generator (DESIGN.md §9): the retrieved chunks go to the configured model as numbered,
+ * The `llm` generator (docs/language-models.md): the retrieved chunks go to the configured model as numbered,
  * nonce-delimited sources under the collection's prompt (legal, budget, docs, general); the streamed
  * text is passed on as it arrives; the finished answer is split into sentence claims with their `[n]`
  * citations. A sentence citing no retrieved source keeps no evidence (and is blocked as

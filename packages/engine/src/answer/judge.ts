@@ -1,6 +1,7 @@
 /**
- * The LLM judge verifier (DESIGN.md §9, issue 7 §3): a language model decides, NLI-style, whether
- * the evidence spans entail a claim, contradict it or do not support it, and how sure it is.
+ * The LLM judge verifier (docs/language-models.md, "What happens to a question"): a language model
+ * decides, NLI-style, whether the evidence spans entail a claim, contradict it or do not support it, and
+ * how sure it is.
  *
  * Evidence and claim are data, not instructions. As in `buildPrompt` (`llm/prompts.ts`), each is
  * wrapped in a tag whose name carries a random per-call nonce (`<evidence-3f9c… n="1">` …

@@ -1,9 +1,10 @@
 /**
- * Selection grounding (issue 5, item 6): in `mode: "selection"` the answer is grounded in the text
- * the reader selected. The chunk whose text contains the selection — compared as lower-case letters
- * and digits only, so Markdown marks, punctuation and line breaks of the rendered page do not matter —
- * and its neighbours (position ±1 in the same document) come first in the sources, before the normal
- * retrieval results. When the whole selection is not found, its sentences are tried, longest first.
+ * Selection grounding (the widget's "Ask about this"; `mode: "selection"` of `POST /api/v1/chat`,
+ * docs/api.md, "Chat"): in that mode the answer is grounded in the text the reader selected. The chunk whose
+ * text contains the selection — compared as lower-case letters and digits only, so Markdown marks,
+ * punctuation and line breaks of the rendered page do not matter — and its neighbours (position ±1 in the
+ * same document) come first in the sources, before the normal retrieval results. When the whole selection is
+ * not found, its sentences are tried, longest first.
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';

@@ -1,6 +1,7 @@
 /**
- * Sentence splitting for Indonesian and English documents (DESIGN.md §9: "sentence-level split that
- * understands Indonesian number formats and abbreviations").
+ * Sentence splitting for Indonesian and English documents, which understands Indonesian number
+ * formats and abbreviations: the offline answer quotes sentences and a model's answer is split into
+ * sentence claims (docs/engine.md, "Answering and certificates"; docs/language-models.md).
  *
  * Offsets are UTF-16 code units into the input, so `text.slice(start, end) === sentence.text` always
  * holds; callers that need code points convert. The split is deliberately conservative: a wrong

@@ -1,8 +1,8 @@
 /**
- * Evidence spans for generated claims (DESIGN.md §9): the best supporting window inside a cited
- * chunk — one to three consecutive sentences — chosen by how many of the claim's content words and
- * figures it contains, then by brevity. The span is an exact slice of the chunk text, so its offsets
- * go into the certificate as they are.
+ * Evidence spans for generated claims (docs/language-models.md, "What happens to a question"): the best
+ * supporting window inside a cited chunk — one to three consecutive sentences — chosen by how many of the
+ * claim's content words and figures it contains, then by brevity. The span is an exact slice of the chunk
+ * text, so its offsets go into the certificate as they are.
  */
 import { splitSentences } from './sentences.js';
 import { contentWords, type Language } from './stem.js';

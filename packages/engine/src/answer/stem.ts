@@ -1,6 +1,7 @@
 /**
- * Content words for lexical matching (DESIGN.md §9): tokens with diacritics removed, stopwords
- * dropped, and a light stemmer per language.
+ * Content words for lexical matching (the lexical verifier's stemmed words, docs/language-models.md,
+ * "What happens to a question"): tokens with diacritics removed, stopwords dropped, and a light
+ * stemmer per language.
  *
  * The Indonesian stemmer follows the confix-stripping idea of Nazief–Adriani (particle, possessive,
  * derivational suffix, then up to two prefixes with nasal substitution) but has no dictionary, so it

@@ -1,5 +1,5 @@
 /**
- * Ablations C0…C7 (issue 7 §5): which layers of verification a verifier runs. `verifyBundle` itself is
+ * Ablations C0…C7 (docs/attacks.md): which layers of verification a verifier runs. `verifyBundle` itself is
  * never weakened: the harness runs it once with every option on and then, per configuration, counts
  * only the checks of the layers switched on, and recomputes the render decisions with the same
  * `decideRender` of @saksi/proof. Three layers are not `verifyBundle` checks and are computed here:

@@ -1,5 +1,5 @@
 /**
- * The attack harness (issue 7 §5): generates bundles with the offline engine from the three demo
+ * The attack harness (docs/attacks.md): generates bundles with the offline engine from the three demo
  * collections (anchored on a local anvil, logged, witnessed), tampers with them (mutations.ts),
  * verifies every presentation once with `verifyBundle` with every option on, and scores it under
  * each ablation (ablations.ts): tamper detection (TDR), equivocation detection (EDR), false blocking

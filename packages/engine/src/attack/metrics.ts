@@ -1,5 +1,5 @@
 /**
- * Metrics of the attack harness (issue 7 §5) and their uncertainty: rates over outcomes grouped by
+ * Metrics of the attack harness (docs/attacks.md) and their uncertainty: rates over outcomes grouped by
  * bundle, with percentile bootstrap confidence intervals that resample bundles (a cluster bootstrap:
  * the mutations of one bundle are not independent of each other), seeded so a report is reproducible.
  */

@@ -1,5 +1,5 @@
 /**
- * Attacks on answer bundles (issue 7 §5): each is a pure function from a genuine bundle (plus a seeded
+ * Attacks on answer bundles (docs/attacks.md): each is a pure function from a genuine bundle (plus a seeded
  * random source and the attacker's keys) to tampered bundles. The attacker is strong: after editing
  * a text it recomputes every commitment it can — claim and answer hashes and offsets, span and chunk
  * hashes, the document root from the Merkle path, the anchor batch root — so what catches it is the

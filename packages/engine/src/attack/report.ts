@@ -1,5 +1,5 @@
 /**
- * The attack report (issue 7 §5): TDR per attack class and configuration, EDR, FBR and UAA with
+ * The attack report (docs/attacks.md): TDR per attack class and configuration, EDR, FBR and UAA with
  * bootstrap intervals, as JSON and as Markdown with a short method section.
  */
 import { ABLATIONS, type AblationId } from './ablations.js';

@@ -1,6 +1,6 @@
 /**
  * One database interface over PGlite (embedded Postgres, the default) and PostgreSQL (`DATABASE_URL`).
- * Both run the same SQL and the same migrations (DESIGN.md §2.2, §7).
+ * Both run the same SQL and the same migrations (docs/architecture.md, "Storage").
  */
 import { mkdirSync } from 'node:fs';
 import { EngineError } from '../errors.js';

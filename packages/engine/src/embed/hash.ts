@@ -1,5 +1,5 @@
 /**
- * The offline default embedding model: deterministic feature hashing (DESIGN.md §8).
+ * The offline default embedding model: deterministic feature hashing (docs/engine.md, "Retrieval").
  *
  * **This model is lexical, not semantic.** Two texts are close only when they share words, word
  * pairs or pieces of words; synonyms, paraphrases and translations that share no surface form are

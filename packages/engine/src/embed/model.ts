@@ -1,6 +1,6 @@
 /**
- * The embedding-model seam (DESIGN.md §3, §8), in the style of the Vercel AI SDK's `EmbeddingModel`:
- * a small versioned interface with one `do*` method. Concrete providers live beside it
+ * The embedding-model seam (docs/architecture.md, "Packages and layers"), in the style of the Vercel AI SDK's
+ * `EmbeddingModel`: a small versioned interface with one `do*` method. Concrete providers live beside it
  * (`hash.ts`, `openai-compatible.ts`); batching code ({@link embedMany}) reads
  * `maxEmbeddingsPerCall` instead of hard-coding a batch size.
  */

@@ -1,6 +1,6 @@
 /**
  * Embeddings from any OpenAI-compatible `/v1/embeddings` endpoint: OpenAI, Ollama, vLLM, TEI,
- * LM Studio (DESIGN.md §8). Configuration, not code: a base URL, a model id, the model's dimensions
+ * LM Studio (docs/configuration.md). Configuration, not code: a base URL, a model id, the model's dimensions
  * and optionally an API key.
  *
  * The endpoint is untrusted: the response is size-capped, parsed and checked (one finite vector of the

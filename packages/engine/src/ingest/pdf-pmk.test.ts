@@ -1,5 +1,5 @@
 /**
- * PMK allocation tables (issue 6 §4): the Kementerian Keuangan PDFs in
+ * PMK allocation tables (docs/engine.md, "Ingestion": tables as HTML): the Kementerian Keuangan PDFs in
  * ../shared/data/corpora/pmk-transfer-pdf keep their tables as HTML rows and cells.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
 /**
- * A worker dies mid-job and the job still finishes exactly once (issue 8).
+ * A worker dies mid-job and the job still finishes exactly once (docs/api.md, "4. Deduplication, jobs and
+ * workers").
  *
  * 1. In-process, on every database: worker A claims an ingestion job and stops renewing its lease (as
  *    a frozen or killed process would); worker B takes the job over when the lease runs out and

@@ -1,9 +1,9 @@
 /**
- * The job queue (DESIGN.md §11, §12): rows of `jobs` claimed with `FOR UPDATE SKIP LOCKED` under a
- * lease. A worker holds a job while `locked_until` lies ahead and renews it while working; a job whose
- * lease ran out (its worker died or hung) is claimed again by any worker, with `attempts` counting
- * every claim. Each claim draws a fresh `claim_token`, and every write a worker makes to its job is
- * guarded by it, so a worker that lost its lease can no longer touch the job.
+ * The job queue (docs/api.md, "4. Deduplication, jobs and workers"): rows of `jobs` claimed with `FOR UPDATE
+ * SKIP LOCKED` under a lease. A worker holds a job while `locked_until` lies ahead and renews it while
+ * working; a job whose lease ran out (its worker died or hung) is claimed again by any worker, with
+ * `attempts` counting every claim. Each claim draws a fresh `claim_token`, and every write a worker makes to
+ * its job is guarded by it, so a worker that lost its lease can no longer touch the job.
  *
  * Exactly once: `completeJob` runs inside the transaction that commits the job's work and throws
  * {@link JobLeaseLostError} when the token no longer matches, rolling that work back — so however

@@ -1,7 +1,7 @@
 /**
- * The job worker (DESIGN.md §11, §12): claims due jobs one at a time and runs the handler of their
- * kind, renewing the lease every third of it while the handler works. When the lease is lost the
- * handler's signal aborts and nothing the worker does afterwards touches the job.
+ * The job worker (docs/api.md, "4. Deduplication, jobs and workers"): claims due jobs one at a time and runs
+ * the handler of their kind, renewing the lease every third of it while the handler works. When the lease is
+ * lost the handler's signal aborts and nothing the worker does afterwards touches the job.
  *
  * A handler that returns has succeeded: the worker completes the job unless the handler already did
  * (inside the transaction of its work, with `completeJob`). A handler that throws fails the job —

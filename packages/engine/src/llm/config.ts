@@ -1,5 +1,5 @@
 /**
- * Language-model configuration from the environment (issue 7): `SAKSI_LLM=provider:model` plus
+ * Language-model configuration from the environment (docs/configuration.md): `SAKSI_LLM=provider:model` plus
  * key, base URL, timeouts, retries and temperature. Parsed once at start-up; unset `SAKSI_LLM`
  * means "no model" and Saksi stays extractive and offline.
  *

@@ -1,8 +1,8 @@
 /**
- * The LLM layer of the query rewriter (issue 6 §3, DESIGN.md §8): the configured model restates a
- * question as a search query in the documents' own language (for UU 22/2009, statutory Indonesian)
- * plus a few key phrases. The question is delimited with a random nonce like every prompt here; the
- * output is parsed leniently (the first JSON object) and a failure leaves the offline variants alone
+ * The LLM layer of the query rewriter (docs/language-models.md, "What happens to a question"): the configured
+ * model restates a question as a search query in the documents' own language (for UU 22/2009, statutory
+ * Indonesian) plus a few key phrases. The question is delimited with a random nonce like every prompt here;
+ * the output is parsed leniently (the first JSON object) and a failure leaves the offline variants alone
  * (`expandQuery` records the error code in the retrieval parameters).
  */
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * The answer-model seam (issue 7 §1), in the style of the AI SDK's provider specs: a small versioned
- * interface with one `do*` method, so answering code does not depend on which SDK or provider
- * produced the text. {@link createAnswerModel} implements it on the Vercel AI SDK 6 (`streamText`)
+ * The answer-model seam (docs/architecture.md, "Packages and layers"), in the style of the AI SDK's provider
+ * specs: a small versioned interface with one `do*` method, so answering code does not depend on which SDK or
+ * provider produced the text. {@link createAnswerModel} implements it on the Vercel AI SDK 6 (`streamText`)
  * with `@ai-sdk/openai-compatible` (OpenAI, Groq, Ollama, vLLM, …) and `@ai-sdk/google` (Gemini).
  *
  * Behaviour every caller can rely on:

@@ -1,5 +1,6 @@
 /**
- * Prompts per collection profile (issue 7 §2) and the reader for the model's cited answer.
+ * Prompts per collection profile (docs/language-models.md, "What happens to a question") and the reader for
+ * the model's cited answer.
  *
  * Source text is data, not instructions. Each source is wrapped in a tag whose name carries a
  * random per-request nonce (`<source-3f9c… n="1" citation="…">` … `</source-3f9c…>`), so text inside

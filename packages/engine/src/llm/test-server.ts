@@ -1,7 +1,7 @@
 /**
- * A scripted OpenAI-compatible chat server for tests and CI (issue 7 §4): a real `node:http` server
- * that answers `POST /v1/chat/completions`, streaming (`stream: true`, server-sent events in
- * OpenAI's chunk format, usage in the last chunk, then `data: [DONE]`) or not. Each request is
+ * A scripted OpenAI-compatible chat server for tests and CI (docs/language-models.md, "Measuring it"): a real
+ * `node:http` server that answers `POST /v1/chat/completions`, streaming (`stream: true`, server-sent events
+ * in OpenAI's chunk format, usage in the last chunk, then `data: [DONE]`) or not. Each request is
  * answered by the {@link LlmTestScenario} the `script` returns for it, so a test can say "429 once,
  * then text", "stall after two words" or "drop the connection mid-answer".
  *

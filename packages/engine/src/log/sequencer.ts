@@ -1,9 +1,9 @@
 /**
- * The log sequencer (DESIGN.md §10): group commit for the transparency log. Appends that arrive while
- * a batch is being committed wait and go together into the next one — one transaction, one multi-row
- * insert and one signed checkpoint per batch — so throughput grows with load while a lone request
- * waits for nobody. Each item's own rows (the certificate, chat messages) are written by its `write`
- * callback in the same transaction, so a certificate never refers to a missing log entry.
+ * The log sequencer (docs/transparency-log.md, "Entries and checkpoints"): group commit for the transparency
+ * log. Appends that arrive while a batch is being committed wait and go together into the next one — one
+ * transaction, one multi-row insert and one signed checkpoint per batch — so throughput grows with load while
+ * a lone request waits for nobody. Each item's own rows (the certificate, chat messages) are written by its
+ * `write` callback in the same transaction, so a certificate never refers to a missing log entry.
  *
  * If a batch fails, its items are retried one by one so one bad item cannot fail its neighbours.
  */

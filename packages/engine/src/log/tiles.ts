@@ -1,7 +1,7 @@
 /**
- * The read side of the transparency log as C2SP tiles (https://c2sp.org/tlog-tiles, DESIGN.md §5):
- * the cosigned checkpoint, hash tiles and entry bundles, read straight from the stored complete
- * subtrees (`log_nodes`) and entries (`log_entries`) so existing tlog tooling can audit the log.
+ * The read side of the transparency log as C2SP tiles (https://c2sp.org/tlog-tiles; docs/transparency-log.md,
+ * "Read endpoints"): the cosigned checkpoint, hash tiles and entry bundles, read straight from the stored
+ * complete subtrees (`log_nodes`) and entries (`log_entries`) so existing tlog tooling can audit the log.
  *
  * Tile (level L, index N) holds the hashes of the tree nodes at tree level 8·L with node indices
  * [256·N, 256·N + W): W = 256 for a full tile, 1..255 for a partial one. A tile of width W exists

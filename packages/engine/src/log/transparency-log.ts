@@ -1,5 +1,5 @@
 /**
- * The transparency log (DESIGN.md §5, §10) on Postgres: RFC 6962 over certificate entries, C2SP
+ * The transparency log (docs/transparency-log.md) on Postgres: RFC 6962 over certificate entries, C2SP
  * checkpoints signed by the log key and cosigned by the configured witnesses.
  *
  * Single writer: every append takes a transaction-scoped advisory lock, so concurrent servers on one
@@ -43,7 +43,7 @@ export interface LogAppendResult {
 
 export interface LogEntryInput {
   certificateId: string;
-  /** The leaf input: canonical JSON of the certificate's log entry (DESIGN.md §5). */
+  /** The leaf input: canonical JSON of the certificate's log entry (docs/transparency-log.md). */
   leafInput: Uint8Array;
 }
 

@@ -1,7 +1,7 @@
 /**
- * Independent witnesses (DESIGN.md §10): a witness that checked a checkpoint for consistency with the
- * last one it saw sends back its C2SP tlog-cosignature line; the log verifies it against the trusted
- * witness keys and stores it beside the checkpoint, so later bundles carry it.
+ * Independent witnesses (docs/transparency-log.md, "Witnesses"): a witness that checked a checkpoint for
+ * consistency with the last one it saw sends back its C2SP tlog-cosignature line; the log verifies it against
+ * the trusted witness keys and stores it beside the checkpoint, so later bundles carry it.
  *
  * A cosignature is stored only when it verifies over the stored checkpoint's note text with a trusted
  * witness key; each witness key keeps one line per checkpoint (a newer line of the same key replaces

@@ -1,5 +1,5 @@
 /**
- * Budget questions (issue 6 §4): amounts and fiscal years on the query side.
+ * Budget questions (docs/engine.md, "Retrieval"): amounts and fiscal years on the query side.
  *
  * - {@link amountVariants}: a question that states an amount gets one more query variant with the
  *   amount's other spellings (Indonesian grouping with and without `Rp`, English grouping, the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expandQuery, type QueryExpander } from './expander.js';
 
-/** A test double for the language-model expander (the real provider arrives with issue 7). */
+/** A test double for the language-model expander (the model-backed one is tested in llm/expander.test.ts). */
 function fixedExpander(legalQuery: string, phrases: string[]): QueryExpander & { calls: string[] } {
   const calls: string[] = [];
   return {

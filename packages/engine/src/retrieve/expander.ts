@@ -1,7 +1,7 @@
 /**
- * The optional LLM expansion layer of the query rewriter (issue 6 §3): a `QueryExpander` turns a question
- * into a legal search query and key phrases; `expandQuery` merges them with the dictionary and pattern
- * variants (legal query at the `legal` weight, key phrases at the `phrases` weight). The model-backed
+ * The optional LLM expansion layer of the query rewriter (docs/language-models.md): a `QueryExpander` turns a
+ * question into a legal search query and key phrases; `expandQuery` merges them with the dictionary and
+ * pattern variants (legal query at the `legal` weight, key phrases at the `phrases` weight). The model-backed
  * expander is `createLlmExpander` (llm/expander.ts, `SAKSI_QUERY_EXPANSION=llm`); without an expander,
  * or when it fails, the offline variants are used unchanged.
  */

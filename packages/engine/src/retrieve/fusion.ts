@@ -1,6 +1,6 @@
 /**
  * Weighted reciprocal rank fusion (Cormack et al., 2009, with per-list weights): every ranked list
- * contributes weight / (k + rank) to each item it contains; k = 60 by default (DESIGN.md §8).
+ * contributes weight / (k + rank) to each item it contains; k = 60 by default (docs/engine.md, "Retrieval").
  */
 export interface RankedList {
   /** Item ids, best first. */

@@ -1,5 +1,5 @@
 /**
- * Pattern rules for frequent question shapes (DESIGN.md §8, issue 6): a question that asks for the
+ * Pattern rules for frequent question shapes (docs/engine.md, "Retrieval"): a question that asks for the
  * penalty, whether something is allowed, or what the requirements are gets the statute's wording for that
  * kind of provision; a budget question with fiscal years yields a year hint, and a comparison of two
  * years one variant per year.

@@ -1,5 +1,5 @@
 /**
- * Query rewriting (DESIGN.md §8, issue 6) in layers:
+ * Query rewriting (docs/engine.md, "Retrieval") in layers:
  * 1. dictionaries per collection that turn everyday words into the terms the documents use ("lampu merah"
  *    → "Alat Pemberi Isyarat Lalu Lintas", "DAU" → "Dana Alokasi Umum");
  * 2. pattern rules for frequent question shapes (penalty, permission, requirements, definitions; budget

@@ -1,7 +1,7 @@
 /**
- * The route registry (issue 8): every route under `/api/v1` described once — method, path, security,
- * request and response zod schemas — and {@link buildOpenApi}, which turns the list into the OpenAPI
- * 3.1 document. Request schemas are converted as their input type, response schemas as their output
+ * The route registry (docs/api.md, "3. Reference"): every route under `/api/v1` described once — method,
+ * path, security, request and response zod schemas — and {@link buildOpenApi}, which turns the list into the
+ * OpenAPI 3.1 document. Request schemas are converted as their input type, response schemas as their output
  * type (`z.toJSONSchema`, JSON Schema draft 2020-12, which OpenAPI 3.1 uses as is). Schemas carrying an
  * `id` in their metadata (`.meta({ id })`) become `components.schemas` and are referenced by `$ref`.
  */

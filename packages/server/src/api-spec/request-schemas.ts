@@ -1,5 +1,5 @@
 /**
- * Request schemas (zod) of the developer API routes of issue 8, single-sourced: the routes validate
+ * Request schemas (zod) of the developer API routes (docs/api.md), single-sourced: the routes validate
  * with them and the OpenAPI document is generated from them. As in schemas.ts, unknown fields are
  * ignored and `null` counts as absent for optional JSON fields.
  */

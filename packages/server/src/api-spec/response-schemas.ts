@@ -1,5 +1,5 @@
 /**
- * Response shapes of the v1 API (docs/api.md, issue 8) as zod schemas, for the OpenAPI document. They
+ * Response shapes of the v1 API (docs/api.md) as zod schemas, for the OpenAPI document. They
  * say what a client can rely on; the server may add fields. The certificate bundle and the verifier's
  * report are described loosely: their normative definitions are the certificate schema and
  * `verifyBundle` of `@saksi/proof` (docs/certificate.md, docs/verification.md).

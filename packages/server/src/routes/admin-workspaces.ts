@@ -1,5 +1,5 @@
 /**
- * Workspaces and API keys in the admin API (issue 8, DESIGN.md §11): list and create workspaces,
+ * Workspaces and API keys in the admin API (docs/api.md, "Admin routes"): list and create workspaces,
  * list, create and revoke a workspace's keys. Every route needs the admin session; every
  * state-changing one also its CSRF token. A new key's secret is in the create reply only; lists
  * carry the visible prefix, never the secret or its hash.

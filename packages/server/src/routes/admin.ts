@@ -1,6 +1,6 @@
 /**
- * The admin API under `/api/v1/admin` (DESIGN.md §11): sign-in with an HttpOnly, SameSite=Strict
- * session cookie; every state-changing admin route also needs the session's CSRF token in
+ * The admin API under `/api/v1/admin` (docs/api.md, "Admin routes"): sign-in with an HttpOnly,
+ * SameSite=Strict session cookie; every state-changing admin route also needs the session's CSRF token in
  * `X-CSRF-Token`. Uploads stream ingestion progress as Server-Sent Events when asked to.
  */
 import type { IncomingMessage } from 'node:http';

@@ -1,7 +1,7 @@
 /**
- * Anchoring status (DESIGN.md §10, §11): `GET /anchors` — the provider, chain, contract, documents per
- * anchor state and recent rounds with explorer links; `GET /anchors/:document_id` — one document's
- * state, round and the anchor its certificates carry.
+ * Anchoring status (docs/api.md, "Anchors"; docs/anchoring.md): `GET /anchors` — the provider, chain,
+ * contract, documents per anchor state and recent rounds with explorer links; `GET /anchors/:document_id` —
+ * one document's state, round and the anchor its certificates carry.
  */
 import type { Engine } from '@saksi/engine';
 import type { Context, Hono } from 'hono';

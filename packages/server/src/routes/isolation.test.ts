@@ -1,7 +1,7 @@
 /**
- * Tenant isolation (issue 8): two workspaces with the same collection name, each with documents,
- * jobs, uploads, webhooks, keys, chat sessions and certificates. Every cross-workspace probe — by id,
- * by listing, by retrieval, by chat, by dedupe, by webhook — must return nothing of the other
+ * Tenant isolation (docs/engine.md, "The developer API"): two workspaces with the same collection name, each
+ * with documents, jobs, uploads, webhooks, keys, chat sessions and certificates. Every cross-workspace probe
+ * — by id, by listing, by retrieval, by chat, by dedupe, by webhook — must return nothing of the other
  * workspace, in both directions. The suite counts its probes and requires at least 100.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,6 +1,6 @@
 /**
- * Chat sessions (DESIGN.md §11): `GET /sessions/:id` — the collection and the messages in order, each
- * answer with its certificate id; `DELETE /sessions/:id` — forget the conversation (certificates and
+ * Chat sessions (docs/api.md, "Sessions"): `GET /sessions/:id` — the collection and the messages in order,
+ * each answer with its certificate id; `DELETE /sessions/:id` — forget the conversation (certificates and
  * log entries stay, they are public record).
  */
 import { deleteChatSession, type Engine, getChatSession } from '@saksi/engine';

@@ -1,5 +1,5 @@
 /**
- * The developer's afternoon (issue 8 "done when"), over real HTTP with the typed client: create a
+ * The developer's afternoon (docs/api.md, "1. Quick start"), over real HTTP with the typed client: create a
  * workspace with an admin key, register a webhook, upload a PDF and a DOCX (202 + jobs), receive the
  * signed `document.ready` webhooks, query with citations and check each proof against the document
  * root; the two-step upload; dedupe; keys, scopes and rate limits.

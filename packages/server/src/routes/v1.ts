@@ -1,5 +1,5 @@
 /**
- * The developer API (issue 8, DESIGN.md §1 fourth use, §11): workspaces and keys, collections,
+ * The developer API (docs/api.md): workspaces and keys, collections,
  * asynchronous document ingestion with jobs, two-step uploads, completion webhooks, and retrieval
  * with full-fidelity results. Every route here needs an API key (or an admin session) and touches
  * only the caller's workspace: another workspace's ids are simply not found.

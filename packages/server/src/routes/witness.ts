@@ -1,7 +1,7 @@
 /**
- * Witness routes (DESIGN.md §10): `POST /log/cosignatures` takes a witness's C2SP tlog-cosignature on
- * a stored checkpoint. It needs no credentials — the cosignature itself is the credential: it is
- * stored only when it verifies with a witness key in this server's trusted keys
+ * Witness routes (docs/transparency-log.md, "Witnesses"): `POST /log/cosignatures` takes a witness's C2SP
+ * tlog-cosignature on a stored checkpoint. It needs no credentials — the cosignature itself is the
+ * credential: it is stored only when it verifies with a witness key in this server's trusted keys
  * (`/.well-known/saksi-keys.json`, `saksi keys add-witness`).
  */
 import { addCosignature, type Engine } from '@saksi/engine';

@@ -1,6 +1,6 @@
 /**
- * Workspaces and API keys (issue 8): list and create workspaces; for the selected one, its keys
- * (prefix, scopes, dates, status), a form that creates a key and shows its secret once, and revoking
+ * Workspaces and API keys (docs/api.md, "Admin routes"): list and create workspaces; for the selected one,
+ * its keys (prefix, scopes, dates, status), a form that creates a key and shows its secret once, and revoking
  * a key after a confirmation dialog.
  */
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';

@@ -1,4 +1,5 @@
--- Saksi schema v1 (DESIGN.md §7). Runs unchanged on PGlite and PostgreSQL ≥ 15 with pgvector.
+-- Saksi schema v1 (docs/architecture.md, "Storage"). Runs unchanged on PGlite and PostgreSQL ≥ 15 with
+-- pgvector.
 
 CREATE TABLE workspaces (
   id text PRIMARY KEY,
@@ -117,7 +118,7 @@ CREATE TABLE jobs (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 
--- The transparency log (DESIGN.md §5, §10): entries, complete-subtree hashes, signed checkpoints.
+-- The transparency log (docs/transparency-log.md): entries, complete-subtree hashes, signed checkpoints.
 CREATE TABLE log_entries (
   leaf_index integer PRIMARY KEY,
   certificate_id text NOT NULL UNIQUE,

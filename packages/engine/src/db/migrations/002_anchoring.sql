@@ -1,4 +1,4 @@
--- Anchoring rounds (DESIGN.md §5, §10) and small persistent settings.
+-- Anchoring rounds (docs/anchoring.md, "Rounds") and small persistent settings.
 
 -- One row per anchoring round: an RFC 6962 tree over the document roots (and the latest log root)
 -- waiting in that round; its root is written on chain by one transaction.

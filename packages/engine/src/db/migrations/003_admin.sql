@@ -1,6 +1,6 @@
--- Admin sign-in (DESIGN.md §7, §11): failed attempts for the login rate limit, kept in the database so
--- the limit survives restarts and holds across server processes. `subject` is the SHA-256 (hex) of
--- "ip:<address>" or "email:<normalized email>", so neither is stored in clear.
+-- Admin sign-in (docs/configuration.md, "Admin sign-in"): failed attempts for the login rate limit, kept in
+-- the database so the limit survives restarts and holds across server processes. `subject` is the SHA-256
+-- (hex) of "ip:<address>" or "email:<normalized email>", so neither is stored in clear.
 CREATE TABLE auth_failures (
   id bigserial PRIMARY KEY,
   subject text NOT NULL,

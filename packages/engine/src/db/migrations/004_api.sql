@@ -1,4 +1,4 @@
--- The developer API (DESIGN.md §1 fourth use, §11, §12): workspace quotas, API keys with scopes,
+-- The developer API (docs/api.md): workspace quotas, API keys with scopes,
 -- jobs claimed with FOR UPDATE SKIP LOCKED under a lease, completion webhooks with signed, retried
 -- deliveries, and two-step uploads (create → PUT bytes → process).
 

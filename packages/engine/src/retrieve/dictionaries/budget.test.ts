@@ -5,7 +5,7 @@ import { corpusText, normalizeForPhrases } from './corpus-text.js';
 const laws = corpusText('apbn-uu');
 
 describe('budget dictionary (UU APBN)', () => {
-  it('covers the everyday budget terms the issue lists', () => {
+  it('covers the everyday budget terms listed here', () => {
     const terms = new Set(BUDGET_DICTIONARY.flatMap((entry) => entry.terms));
     const listed = [
       'apbn',

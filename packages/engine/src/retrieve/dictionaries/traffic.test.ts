@@ -5,7 +5,7 @@ import { TRAFFIC_DICTIONARY } from './traffic.js';
 const law = corpusText('uu-22-2009-llaj');
 
 describe('traffic dictionary (UU 22/2009)', () => {
-  it('has at least 40 entries and covers the everyday terms the issue lists', () => {
+  it('has at least 40 entries and covers the everyday terms listed here', () => {
     expect(TRAFFIC_DICTIONARY.length).toBeGreaterThanOrEqual(40);
     const terms = new Set(TRAFFIC_DICTIONARY.flatMap((entry) => entry.terms));
     const listed = [
