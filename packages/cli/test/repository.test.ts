@@ -169,3 +169,34 @@ describe('README', () => {
     expect(notIgnored).toEqual([]);
   });
 });
+
+describe('the repository', () => {
+  it('cites its own docs: no design file from outside it, no tracker issue numbers', () => {
+    const cited = (pattern: string) => {
+      try {
+        return execFileSync(
+          'git',
+          [
+            'grep',
+            '-n',
+            '-I',
+            '-E',
+            pattern,
+            '--',
+            '.',
+            ':!corpora',
+            ':!eval/reports',
+            ':!packages/cli/test/repository.test.ts',
+          ],
+          { cwd: root, encoding: 'utf8' },
+        )
+          .split('\n')
+          .filter((line) => line !== '');
+      } catch {
+        return []; // git grep exits 1 when nothing matches
+      }
+    };
+    expect(cited('DESIGN\\.md')).toEqual([]);
+    expect(cited('[Ii]ssues? #?[0-9]+')).toEqual([]);
+  });
+});
