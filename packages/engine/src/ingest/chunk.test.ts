@@ -211,10 +211,10 @@ describe('chunkDocument', () => {
     expect(chunks.at(-1)!.text).not.toContain('Kalimat');
   });
 
-  it('keeps a table whole as one chunk even over budget', () => {
-    const rows = Array.from({ length: 60 }, (_, i) => `<tr><td>Satker ${i}</td><td>Rp${i}.000.000</td></tr>`);
+  it('keeps a table whole as one chunk over budget, up to four budgets', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `<tr><td>Satker ${i}</td><td>Rp${i}.000.000</td></tr>`);
     const html = `<table>${rows.join('')}</table>`;
-    const text = Array.from({ length: 60 }, (_, i) => `Satker ${i}\tRp${i}.000.000`).join('\n');
+    const text = Array.from({ length: 20 }, (_, i) => `Satker ${i}\tRp${i}.000.000`).join('\n');
     const table: Block = { kind: 'table', text, html, page: 4, section_path: ['Lampiran'] };
     const chunks = chunkDocument(
       documentOf(
@@ -238,6 +238,26 @@ describe('chunkDocument', () => {
     expect(chunk.token_count).toBeGreaterThan(50);
     expect(chunks[1]!.table_html).toBeUndefined();
     expect(chunks[1]!.page).toBe(5);
+  });
+
+  it('splits a table over four budgets between its rows, each piece under its header row', () => {
+    const header = '| no | uraian | jumlah |\n|---|---|---|';
+    const rows = Array.from({ length: 400 }, (_, i) => `| ${i} | belanja satker nomor ${i} | Rp${i}000 |`);
+    const text = `${header}\n${rows.join('\n')}`;
+    const table: Block = { kind: 'table', text, html: '<table>…</table>', section_path: ['Lampiran'] };
+    const chunks = chunkDocument(documentOf([table], 'text/markdown'), { maxTokens: 100 });
+    checkInvariants(chunks);
+    expect(chunks.length).toBeGreaterThan(10);
+    const seen: string[] = [];
+    for (const chunk of chunks) {
+      expect(chunk.kind).toBe('table');
+      expect(chunk.text.startsWith(`${header}\n| `)).toBe(true);
+      expect(chunk.table_html).toBeUndefined();
+      expect(chunk.token_count).toBeLessThanOrEqual(100);
+      seen.push(...chunk.text.split('\n').slice(2));
+    }
+    // Every row once, in order.
+    expect(seen).toEqual(rows);
   });
 
   it('makes one chunk per code block and splits only huge ones by lines', () => {

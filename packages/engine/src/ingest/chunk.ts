@@ -1,8 +1,11 @@
 /**
  * Structure-aware chunking (docs/engine.md, "Ingestion"): parsed blocks in, chunk drafts out.
  *
- * - A table is one chunk (kind `table`) however long: `text` is the block's plain rendering,
- *   `table_html` its HTML.
+ * - A table is one chunk (kind `table`): `text` is the block's plain rendering, `table_html` its
+ *   HTML. Only a table over four times the budget is split, between its rows, each piece opening with
+ *   the table's header row (and its separator row) and keeping no HTML: a 10,000-row table is many
+ *   chunks a passage can be quoted from, not one 400 kB chunk whose index entry alone holds the
+ *   event loop for a third of a second on PGlite.
  * - A code block is one chunk (kind `code`); only a block over four times the budget is split, by
  *   lines.
  * - Legal text (blocks with `legal.pasal`): one Pasal/ayat per chunk. Consecutive blocks with the same
@@ -181,16 +184,20 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         break;
       }
       case 'table': {
-        const lead = takeLead(block);
-        emit({
-          text: lead + block.text,
-          kind: 'table',
-          page: block.page,
-          section_path: [...block.section_path],
-          anchor: block.anchor,
-          table_html: block.html,
-          legal: copyLegal(block.legal),
-        });
+        let lead = takeLead(block);
+        const pieces = splitTable(block.text, maxTokens);
+        for (const text of pieces) {
+          emit({
+            text: lead + text,
+            kind: 'table',
+            page: block.page,
+            section_path: [...block.section_path],
+            anchor: block.anchor,
+            table_html: pieces.length === 1 ? block.html : undefined,
+            legal: copyLegal(block.legal),
+          });
+          lead = '';
+        }
         break;
       }
       case 'code': {
@@ -396,8 +403,35 @@ function splitAtLines(text: string, maxTokens: number, overlapTokens: number): s
  * A code block as one piece, or — when longer than {@link CODE_SPLIT_FACTOR} budgets — as runs of
  * whole lines of at most `maxTokens` each (a single longer line is split by tokens, without overlap).
  */
+/** A Markdown table's separator row ("|---|:--:|"). */
+const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$/;
+
+/**
+ * A table's text as is, or, over {@link CODE_SPLIT_FACTOR} budgets, in pieces of whole rows of at most
+ * one budget each, every piece after the first opening with the header row (and its separator row).
+ */
+function splitTable(text: string, maxTokens: number): string[] {
+  if (countTokens(text) <= CODE_SPLIT_FACTOR * maxTokens) return [text];
+  const lines = text.split('\n');
+  const headerLines = lines.length > 1 && TABLE_SEPARATOR.test(lines[1]!.trim()) ? 2 : 1;
+  const header = lines.slice(0, headerLines);
+  const headerTokens = countTokens(header.join('\n'));
+  // A header as long as the budget leaves no room for rows: rows go without it.
+  const repeat = headerTokens <= maxTokens / 2 ? header : [];
+  const budget = maxTokens - (repeat.length > 0 ? headerTokens : 0);
+  const rows = packLines(lines.slice(headerLines).join('\n'), budget);
+  return rows.map((part, index) =>
+    index === 0 ? [...header, part].join('\n') : [...repeat, part].join('\n'),
+  );
+}
+
 function splitCode(text: string, maxTokens: number): string[] {
   if (countTokens(text) <= CODE_SPLIT_FACTOR * maxTokens) return [text];
+  return packLines(text, maxTokens);
+}
+
+/** `text` in pieces of whole lines of at most `pieceTokens` each (a longer line split by tokens). */
+function packLines(text: string, pieceTokens: number): string[] {
   const result: string[] = [];
   let current: string[] = [];
   let currentTokens = 0;
@@ -408,12 +442,12 @@ function splitCode(text: string, maxTokens: number): string[] {
   };
   for (const line of text.split('\n')) {
     const tokens = countTokens(line);
-    if (tokens > maxTokens) {
+    if (tokens > pieceTokens) {
       flush();
-      for (const part of splitByTokens(line, maxTokens, 0)) result.push(part.text);
+      for (const part of splitByTokens(line, pieceTokens, 0)) result.push(part.text);
       continue;
     }
-    if (current.length > 0 && currentTokens + tokens > maxTokens) flush();
+    if (current.length > 0 && currentTokens + tokens > pieceTokens) flush();
     current.push(line);
     currentTokens += tokens;
   }

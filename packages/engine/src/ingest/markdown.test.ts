@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestCodeOf } from '../../test/ingest-codes.js';
 import type { Block } from '../types.js';
-import { parseMarkdown, stripInline } from './markdown.js';
+import { MAX_FRONTMATTER_CHARS, parseMarkdown, stripInline } from './markdown.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const reduxCorpus = path.resolve(repoRoot, '../shared/data/corpora/docs-redux');
@@ -50,6 +50,16 @@ describe('frontmatter and title', () => {
     expect(ingestCodeOf(() => parseMarkdown('---\n- just\n- a list\n---\nbody\n', 'a.md'))).toBe(
       'MALFORMED_FILE',
     );
+  });
+
+  it('refuses frontmatter over its limit with QUOTA_EXCEEDED, reading one at the limit', () => {
+    const keys = (count: number) => Array.from({ length: count }, (_, i) => `k${i}: "nilai ${i}"`).join('\n');
+    const over = `---\ntitle: besar\n${keys(6_000)}\n---\n\nIsi.\n`;
+    expect(over.length).toBeGreaterThan(MAX_FRONTMATTER_CHARS);
+    expect(ingestCodeOf(() => parseMarkdown(over, 'besar.md'))).toBe('QUOTA_EXCEEDED');
+    const under = `---\ntitle: kecil\n${keys(3_000)}\n---\n\nIsi.\n`;
+    expect(under.length).toBeLessThan(MAX_FRONTMATTER_CHARS);
+    expect(parseMarkdown(under, 'kecil.md').metadata['k2999']).toBe('nilai 2999');
   });
 
   it('treats an unterminated leading --- as a thematic break, not frontmatter', () => {

@@ -41,6 +41,13 @@ export function parseMarkdown(text: string, filename: string): ParsedDocument {
 // ---------------------------------------------------------------------------------------------
 // Frontmatter
 
+/**
+ * The most YAML frontmatter read, in characters: a title, a slug and a few properties take a few
+ * hundred; 2 MB of keys took the parser 40 s and their 2 MB metadata row a quarter of a second of
+ * the server's thread to store (docs/security.md).
+ */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+
 function splitFrontmatter(
   source: string,
   filename: string,
@@ -51,6 +58,12 @@ function splitFrontmatter(
   if (closing === null) return { metadata: {}, body: source };
   const yamlText = source.slice(opening[0].length, opening[0].length + closing.index);
   const body = source.slice(opening[0].length + closing.index + closing[0].length);
+  if (yamlText.length > MAX_FRONTMATTER_CHARS)
+    throw new IngestError(
+      'QUOTA_EXCEEDED',
+      `The YAML frontmatter of ${filename} has ${yamlText.length.toLocaleString('en')} characters; at most ${MAX_FRONTMATTER_CHARS.toLocaleString('en')} are read. Keep the frontmatter to the document's properties and move data into its body.`,
+      { limit: { name: 'frontmatter characters', value: MAX_FRONTMATTER_CHARS } },
+    );
   let value: unknown;
   try {
     value = parseYaml(yamlText, { maxAliasCount: 50, uniqueKeys: true, prettyErrors: false });
