@@ -192,18 +192,28 @@ function sanctionQuote(
   };
   const named = ruleLetters.length > 0 ? itemsNaming(sanction.text, ref, ruleLetters) : undefined;
   if (!named || !label) return quote(input, 'sanction', sanction, penalty, marker);
-  const sourceIndex = sourceIndexOf(input.sources, sanction);
-  const spans = [named.intro, ...named.items];
-  const parts: CompositionPart[] = [
-    { fixed: LAW_LEADS_SANCTION[input.plan.language] },
-    { cite: 0 },
-    { fixed: ': ' },
-  ];
+  return listClaim(input, LAW_LEADS_SANCTION, sanction, named, marker);
+}
+
+/**
+ * A list of a provision quoted as its introduction and some of its items, led by `lead` and the
+ * provision ("Sanksi, Pasal 300 UU 22/2009: Dipidana … yang: b. … [2]"), composed (`law.sanction`).
+ */
+function listClaim(
+  input: SelectInput,
+  lead: Record<'id' | 'en', string>,
+  chunk: RetrievedChunk,
+  list: { intro: SourceSpan; items: SourceSpan[] },
+  marker: number,
+): ComposedClaim {
+  const sourceIndex = sourceIndexOf(input.sources, chunk);
+  const spans = [list.intro, ...list.items];
+  const parts: CompositionPart[] = [{ fixed: lead[input.plan.language] }, { cite: 0 }, { fixed: ': ' }];
   spans.forEach((_, index) => {
     parts.push({ span: index }, { fixed: ' ' });
   });
   parts.push({ marker });
-  const evidence = spans.map((span) => ({ sourceIndex, span, label }));
+  const evidence = spans.map((span) => ({ sourceIndex, span, label: chunk.citation.label! }));
   return composeClaim('law.sanction', input.plan.language, evidence, parts);
 }
 
@@ -302,21 +312,7 @@ function ruleClaim(
     ...(rule.citation.ayat ? { ayat: rule.citation.ayat } : {}),
   };
   const named = listSpans(rule.text, referencedItems(sanction.text, ref));
-  if (named && rule.citation.label) {
-    const sourceIndex = sourceIndexOf(input.sources, rule);
-    const spans = [named.intro, ...named.items];
-    const evidence = spans.map((span) => ({ sourceIndex, span, label: rule.citation.label! }));
-    const parts: CompositionPart[] = [
-      { fixed: LAW_RULE_LEAD[input.plan.language] },
-      { cite: 0 },
-      { fixed: ': ' },
-    ];
-    spans.forEach((_, index) => {
-      parts.push({ span: index }, { fixed: ' ' });
-    });
-    parts.push({ marker: 2 });
-    return composeClaim('law.sanction', input.plan.language, evidence, parts);
-  }
+  if (named && rule.citation.label) return listClaim(input, LAW_RULE_LEAD, rule, named, 2);
   const statement = extractiveAnswer(input.plan.normalized, [rule], {
     language: input.collection.language,
     variants: input.variants,
