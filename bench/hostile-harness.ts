@@ -6,6 +6,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../packages/engine/src/config.js';
 import { Engine } from '../packages/engine/src/engine.js';
 import { nowMs, repoRoot } from './engine-harness.js';
@@ -220,6 +221,33 @@ export interface RunningServe {
   stop(): Promise<void>;
 }
 
+/** Preloaded into the server: reports event-loop turns over 20 ms on stderr (see the file). */
+const LOOP_MONITOR = pathToFileURL(path.join(repoRoot, 'bench/loop-monitor.mjs')).href;
+
+/** Turns of the event loop `loop-monitor.mjs` reported in `stderr` (those over 20 ms). */
+export interface Stalls {
+  /** The longest turn, in ms (0 when none was reported). */
+  longest: number;
+  /** The longest turn during which the process ran for at least 80 % of it: held by its own work. */
+  longestBusy: number;
+}
+
+export function stallsOf(stderr: string): Stalls {
+  let longest = 0;
+  let longestBusy = 0;
+  for (const match of stderr.matchAll(/^saksi-bench-stall (\d+) (\d+) \d+$/gm)) {
+    const held = Number(match[1]);
+    longest = Math.max(longest, held);
+    if (Number(match[2]) >= 0.8 * held) longestBusy = Math.max(longestBusy, held);
+  }
+  return { longest, longestBusy };
+}
+
+/** `stderr` without the stall reports of `loop-monitor.mjs`. */
+export function withoutStalls(stderr: string): string {
+  return stderr.replace(/^saksi-bench-stall \d+ \d+ \d+\n/gm, '');
+}
+
 /** `saksi serve --port 0 --no-demo` (compiled CLI, own process group); resolves once it listens. */
 export async function startServe(dataDir: string, env: Record<string, string> = {}): Promise<RunningServe> {
   const childEnv: NodeJS.ProcessEnv = {
@@ -232,7 +260,7 @@ export async function startServe(dataDir: string, env: Record<string, string> = 
   delete childEnv['DATABASE_URL'];
   delete childEnv['PORT'];
   const child = track(
-    spawn(process.execPath, [saksiBin, 'serve', '--port', '0', '--no-demo'], {
+    spawn(process.execPath, ['--import', LOOP_MONITOR, saksiBin, 'serve', '--port', '0', '--no-demo'], {
       env: childEnv,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

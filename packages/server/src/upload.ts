@@ -76,8 +76,9 @@ export async function parseUpload(
       `The file is ${file.data.length} bytes; the limit is ${maxBytes} bytes.`,
     );
   }
-  // A copy of exactly the file, so nothing downstream holds the whole request body.
-  const bytes = new Uint8Array(file.data);
+  // A view, not a copy: copying 50 MB held the event loop for about 50 ms, and the rest of the body
+  // (boundaries and fields) is at most MULTIPART_OVERHEAD bytes.
+  const bytes = file.data;
   return {
     collection: metadata.collection,
     input: {

@@ -12,7 +12,7 @@ import type { Queryable } from '../db/database.js';
 /** The size of one stored part. */
 export const BLOB_PART_BYTES = 128 * 1024;
 /** Bytes hashed between two turns of the event loop. */
-const HASH_STEP_BYTES = 8 * 1024 * 1024;
+const HASH_STEP_BYTES = 2 * 1024 * 1024;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -3,6 +3,7 @@
  * each request and sends back the stage, the chunks in batches, then the summary and root — or the
  * error, typed. It exits when the server that started it goes.
  */
+import { readFile } from 'node:fs/promises';
 import { extractDocument } from './extract.js';
 import {
   CHUNKS_PER_MESSAGE,
@@ -19,7 +20,15 @@ process.on('message', async (message) => {
   const request = message as ExtractRequest;
   const { id } = request;
   try {
-    const input = { ...request.input, bytes: new Uint8Array(request.input.bytes) };
+    const { filename, mime } = request.input;
+    let bytes: Uint8Array;
+    if ('bytesPath' in request.input) {
+      const file = await readFile(request.input.bytesPath);
+      bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+    } else {
+      bytes = new Uint8Array(request.input.bytes);
+    }
+    const input = { filename, bytes, ...(mime !== undefined ? { mime } : {}) };
     const extracted = await extractDocument(input, request.options, (stage) =>
       send({ id, kind: 'stage', stage }),
     );

@@ -1,9 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isIngestError } from './errors.js';
 import { extractDocument } from './extract.js';
-import { EXTRACTION_NICENESS, extractInProcess, stopExtractionProcess } from './extract-process.js';
+import {
+  EXTRACTION_NICENESS,
+  extractInProcess,
+  INLINE_INPUT_BYTES,
+  stopExtractionProcess,
+} from './extract-process.js';
 
 afterAll(() => {
   stopExtractionProcess();
@@ -57,6 +63,37 @@ describe('extraction process', () => {
     expect(separate.chunks.length).toBeGreaterThan(200);
     expect(separate).toEqual(inline);
     expect(stages).toEqual(['chunking']);
+  });
+
+  it('passes a large file through a private temporary file, removed afterwards whatever the outcome', async () => {
+    const previous = process.env['TMPDIR'];
+    const scratch = mkdtempSync(path.join(tmpdir(), 'extract-test-'));
+    process.env['TMPDIR'] = scratch;
+    // A child started meanwhile may put its own caches there (tsx does, from the sources).
+    const inputs = () => readdirSync(scratch).filter((name) => name.startsWith('saksi-extract-'));
+    try {
+      const large = { bytes: guide(400), filename: 'large.md' };
+      expect(large.bytes.length).toBeGreaterThan(INLINE_INPUT_BYTES);
+      let whileRunning: string[] = [];
+      const separate = await extractInProcess(large, unbounded, 512, () => {
+        whileRunning = inputs();
+      });
+      expect(whileRunning).toHaveLength(1);
+      expect(separate).toEqual(await extractDocument(large, unbounded));
+      expect(inputs()).toEqual([]);
+      // The process dies on this one (its memory is too small): the file goes all the same.
+      const error = await extractInProcess(
+        { bytes: guide(20_000), filename: 'huge.md' },
+        unbounded,
+        64,
+      ).catch((caught: unknown) => caught);
+      expect(isIngestError(error, 'QUOTA_EXCEEDED')).toBe(true);
+      expect(inputs()).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = previous;
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it.runIf(existsSync('/proc/self/stat'))('runs below the server in priority', async () => {
