@@ -18,6 +18,17 @@ describe('definitionStrength', () => {
       1,
     ],
     ['Reducers are the most important concept in Redux.', 'reducer', 0.7],
+    [
+      'A "selector function" is any function that accepts the Redux store state as an argument.',
+      'selector function',
+      0.95,
+    ],
+    [
+      '"Selector functions" are a powerful tool for encapsulating reading values from the store state.',
+      'selector function',
+      0.8,
+    ],
+    ['The Redux core is a very small and deliberately unopinionated library.', 'Redux core', 0.8],
     ['In Redux, a selector is a function that extracts a value from the state.', 'selector', 0.6],
     ['Now that we know what a reducer does, we can write one.', 'reducer', 0],
     ['Thunk middleware is installed by default.', 'thunk', 0],

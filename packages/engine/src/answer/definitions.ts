@@ -19,6 +19,9 @@ import { splitSentences } from './sentences.js';
 /** Chunks read for one subject: enough to find the defining one, bounded work per question. */
 const MAX_CHUNKS = 40;
 const VERBS = '(?:is|are|refers to|means|adalah|ialah|merupakan|yaitu)';
+/** Words that, right after "is a", judge the subject rather than say what kind of thing it is. */
+const EVALUATIVE =
+  /^(?:powerful|great|useful|important|common|good|popular|key|nice|very|really|better|best|major|helpful|valuable|critical)$/iu;
 
 export interface DefinitionCandidate {
   chunk: RetrievedChunk;
@@ -57,10 +60,14 @@ export function definitionStrength(sentence: string, subject: string): number {
     // "A reducer is a function that…", "Jalan Tol adalah…" define; "Reducers are the most important
     // concept…" only says something about the subject.
     const what = new RegExp(
-      `^(?:\\d{1,3}\\.\\s*)?(?:(?:a|an|the|sebuah|suatu)\\s+)?${quoted}(?:\\s*\\([^)]{1,80}\\))?\\s*,?\\s+(?:(?:is|are)\\s+(?:a|an|one|simply|just|basically|plain|functions?|objects?|values?)\\b|refers to|means|adalah|ialah|yaitu)`,
+      `^(?:\\d{1,3}\\.\\s*)?(?:(?:a|an|the|sebuah|suatu)\\s+)?${quoted}(?:\\s*\\([^)]{1,80}\\))?\\s*,?\\s+(?:(?:is|are)\\s+(?:a|an|any|one|simply|just|basically|plain|functions?|objects?|values?)\\b|refers to|means|adalah|ialah|yaitu)(\\s+\\S+)?`,
       'iu',
     );
-    return what.test(sentence) ? 0.95 : 0.7;
+    const match = what.exec(sentence);
+    if (!match) return 0.7;
+    // "Selector functions are a powerful tool for…" praises the subject; "A selector function is any
+    // function that accepts…" says what it is.
+    return EVALUATIVE.test(match[1]?.trim() ?? '') ? 0.8 : 0.95;
   }
   const named = new RegExp(
     `(?:the\\s+(?:word|term|name)\\s+${quoted}\\s+(?:is|means|comes)|yang dimaksud dengan\\s+${quoted}\\s+adalah)`,
