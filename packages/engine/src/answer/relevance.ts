@@ -63,7 +63,7 @@ const KIND_WORDS: Partial<Record<string, string>> = {
   figure: 'jumlah total nilai besaran besarnya angka amount figure',
   comparison: `jumlah total nilai besaran besarnya angka amount figure selisih beda bedanya perbedaan
     bandingkan dibandingkan perbandingan naik turun kenaikan penurunan compare comparison difference
-    increase decrease`,
+    increase decrease tinggi rendah besar kecil kuat lemah higher lower larger smaller stronger weaker`,
   definition: 'arti artinya pengertian definisi maksud dimaksud meaning definition defined',
 };
 

@@ -13,6 +13,7 @@
  * chunk it cites among its retrieval results.
  */
 import { budgetFigureClaims } from '../budget/answer.js';
+import { assumptionClaims } from '../budget/assumptions.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { internalReferences, listItems, parseReferences, referencedItems } from '../law/cross-references.js';
@@ -449,6 +450,10 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
   const { plan, sources } = input;
   // A budget figure the statute states cleanly (digits and words agreeing) comes from the figure
   // table built at ingestion, composed as "Menurut <Pasal>, <clause> [n]" (budget/answer.ts).
+  // A macroeconomic assumption (kurs, ICP, lifting) is stated in prose, not in the figure table
+  // (budget/assumptions.ts).
+  const assumptions = await assumptionClaims(input.db, input.collection, plan, sources);
+  if (assumptions.length > 0) return assumptions;
   const budget = await budgetFigureClaims(input.db, input.collection, plan, sources);
   if (budget.length > 0) return budget;
   const extractive = extractiveAnswer(plan.normalized, sources, {

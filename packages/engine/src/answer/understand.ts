@@ -119,7 +119,7 @@ const INTENT_RULES: { intent: Intent; pattern: RegExp; requirement?: Requirement
   {
     intent: 'comparison',
     pattern: words(
-      'bandingkan|membandingkan|dibandingkan|perbandingan|dibanding|selisih\\p{L}*|naik atau turun|kenaikan|penurunan|compare[ds]?|comparison|difference between|differ|versus|vs\\.?',
+      'bandingkan|membandingkan|dibandingkan|perbandingan|dibanding|selisih\\p{L}*|beda\\p{L}*|perbedaan\\p{L}*|naik atau turun|kenaikan|penurunan|mana yang lebih|compare[ds]?|comparison|difference between|differ|versus|vs\\.?',
     ),
   },
   {

@@ -303,4 +303,17 @@ describe('citation labels', () => {
     expect(legalCitationLabel({ penjelasan: true }, 'UU 22/2009')).toBeUndefined();
     expect(legalCitationLabel(null, 'UU 22/2009')).toBeUndefined();
   });
+
+  it('names the general elucidation "Penjelasan Umum UU 12/2018", and nothing else without a Pasal', () => {
+    expect(legalCitationLabel({ penjelasan: true }, 'UU 12/2018', ['Penjelasan', 'Umum'])).toBe(
+      'Penjelasan Umum UU 12/2018',
+    );
+    expect(legalCitationLabel({ penjelasan: true }, undefined, ['Penjelasan', 'I. UMUM'])).toBe(
+      'Penjelasan Umum',
+    );
+    expect(legalCitationLabel({ penjelasan: true }, 'UU 12/2018', ['Penjelasan', 'Pasal Demi Pasal'])).toBe(
+      undefined,
+    );
+    expect(legalCitationLabel({}, 'UU 12/2018', ['Umum'])).toBeUndefined();
+  });
 });

@@ -682,13 +682,20 @@ export function regulationShortName(title: string, filename?: string): string | 
 
 /**
  * How a legal citation reads: "Pasal 287 ayat (2) UU 22/2009", "Penjelasan Pasal 287 UU 22/2009",
- * "Pasal 1 UU 22/2009". Without a short name the document title is used; without a Pasal, undefined.
+ * "Pasal 1 UU 22/2009", and the general elucidation "Penjelasan Umum UU 12/2018" (a chunk of the
+ * Penjelasan under its "Umum" heading). Without a short name the document title is used; without a
+ * Pasal (and outside the Penjelasan Umum), undefined.
  */
 export function legalCitationLabel(
   legal: Pick<LegalRef, 'pasal' | 'ayat' | 'penjelasan'> | null | undefined,
   regulation: string | undefined,
+  sectionPath: readonly string[] = [],
 ): string | undefined {
-  if (!legal?.pasal) return undefined;
+  if (!legal?.pasal) {
+    const general = legal?.penjelasan === true && /^(?:[IV]+\.\s*)?Umum$/iu.test(sectionPath.at(-1) ?? '');
+    if (!general) return undefined;
+    return regulation ? `Penjelasan Umum ${regulation}` : 'Penjelasan Umum';
+  }
   const where = `${legal.penjelasan ? 'Penjelasan ' : ''}Pasal ${legal.pasal}${legal.ayat ? ` ayat (${legal.ayat})` : ''}`;
   return regulation ? `${where} ${regulation}` : where;
 }

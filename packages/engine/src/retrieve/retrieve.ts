@@ -461,7 +461,11 @@ export function toRetrievedChunk(
   ranking: Pick<RetrievedChunk, 'score' | 'rank' | 'ranks'>,
 ): RetrievedChunk {
   const legal = row.legal ?? null;
-  const label = legalCitationLabel(legal, regulationShortName(row.title, baseName(row.filename)));
+  const label = legalCitationLabel(
+    legal,
+    regulationShortName(row.title, baseName(row.filename)),
+    row.section_path,
+  );
   const url = citationUrl({
     baseUrl: row.base_url,
     baseFolder: row.base_url_folder,
