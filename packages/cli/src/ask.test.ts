@@ -1,7 +1,13 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Bundle } from '@saksi/proof';
+import {
+  type Bundle,
+  credentialToCertificate,
+  fromBase64,
+  parseJson,
+  verifyDataIntegrity,
+} from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
@@ -129,5 +135,28 @@ describe('saksi ask', () => {
     expect(result.stderr).toContain(expected);
     expect(result.stderr).toContain('usage: saksi ask');
     expect(result.stdout).toBe('');
+  });
+
+  it('--vc prints a W3C credential that turns back into a certificate and verifies with this machine’s issuer key', async () => {
+    const asked = await run(['ask', QUESTION, '--collection', 'lalu-lintas', '--vc']);
+    expect(asked.stderr).toBe('');
+    expect(asked.code).toBe(0);
+    const credential = parseJson(asked.stdout) as Record<string, unknown>;
+    expect(credential['type']).toEqual(['VerifiableCredential', 'SaksiAnswerCertificate']);
+    const imported = credentialToCertificate(credential);
+    expect(imported.verified).toBe(true);
+    const certificate = imported.certificate as unknown as Bundle['certificate'];
+    expect(certificate.query.text).toBe(QUESTION);
+    const keys = JSON.parse(await readFile(path.join(directory, 'data/keys/saksi-keys.json'), 'utf8'));
+    const pinned = fromBase64(keys.issuers[0].public_key);
+    expect(imported.issuerPublicKey).toEqual(pinned);
+    expect(verifyDataIntegrity(credential, { publicKey: pinned }).verified).toBe(true);
+  });
+
+  it('--json and --vc together are a usage error', async () => {
+    const both = await run(['ask', QUESTION, '--collection', 'lalu-lintas', '--json', '--vc']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--json or --vc');
+    expect(both.stderr).not.toMatch(STACK_FRAME);
   });
 });

@@ -1,4 +1,7 @@
-/** `saksi ask "<question>" --collection <name>`: a cited answer with its proof; `--json` prints the bundle. */
+/**
+ * `saksi ask "<question>" --collection <name>`: a cited answer with its proof; `--json` prints the
+ * bundle, `--vc` the certificate as a W3C Verifiable Credential (docs/certificate.md).
+ */
 import { trustOptions, verifyBundle } from '@saksi/proof';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
@@ -7,18 +10,27 @@ import { safeText } from './text.js';
 
 export const askCommand: Command = {
   name: 'ask',
-  summary: 'Ask a collection; prints the cited answer (or, with --json, the proof bundle)',
-  usage: 'saksi ask "<question>" --collection <name> [--top-k N] [--json]',
+  summary:
+    'Ask a collection; prints the cited answer (or, with --json, the proof bundle; --vc, a W3C credential)',
+  usage: 'saksi ask "<question>" --collection <name> [--top-k N] [--json | --vc]',
   help: `Answers from the documents of a collection (offline, extractive), signs the answer and records it
-in the transparency log. --json prints the bundle, which 'saksi verify' checks.
+in the transparency log. --json prints the bundle, which 'saksi verify' checks. --vc prints the
+certificate as a W3C Verifiable Credential (VC Data Model 2.0, eddsa-jcs-2022 proof by the issuer
+key), which credentialToCertificate of @saksi/proof checks and turns back into the certificate.
 
 Options:
   --collection <name>   Collection to ask
   --top-k <n>           Passages to retrieve (default 5)
   --json                Print the bundle as JSON
+  --vc                  Print the certificate as a W3C Verifiable Credential (JSON)
 
 Exit status: 0 answered (even "not found in the documents"), 2 bad usage or unknown collection.`,
-  options: { collection: { type: 'string' }, 'top-k': { type: 'string' }, json: { type: 'boolean' } },
+  options: {
+    collection: { type: 'string' },
+    'top-k': { type: 'string' },
+    json: { type: 'boolean' },
+    vc: { type: 'boolean' },
+  },
   run: runAsk,
 };
 
@@ -28,9 +40,15 @@ async function runAsk(values: OptionValues, positionals: readonly string[], io: 
   const question = positionals.join(' ').trim();
   if (!question) throw new UsageError('write the question, in quotes');
   const topK = integerOption(values, 'top-k', 1, 50);
+  if (flag(values, 'json') && flag(values, 'vc')) throw new UsageError('give --json or --vc, not both');
   const engine = await openEngine(configFrom(io));
   try {
     const result = await engine.ask(collection, { question, ...(topK !== undefined ? { top_k: topK } : {}) });
+    if (flag(values, 'vc')) {
+      const credential = await engine.credential(result.bundle.certificate.certificate_id);
+      io.stdout.write(`${JSON.stringify(credential, null, 2)}\n`);
+      return 0;
+    }
     if (flag(values, 'json')) {
       io.stdout.write(`${JSON.stringify(result.bundle, null, 2)}\n`);
       return 0;

@@ -30,6 +30,7 @@ import type {
   CreateWorkspaceInput,
   Delivery,
   Document,
+  DocumentFile,
   Health,
   IngestAccepted,
   Job,
@@ -42,6 +43,7 @@ import type {
   UploadDocumentInput,
   Uploaded,
   UploadLargeInput,
+  VerifiableCredential,
   Verification,
   VerifyInput,
   Webhook,
@@ -201,6 +203,32 @@ export class SaksiClient {
     }
   }
 
+  /**
+   * The document's original file, as uploaded (`GET /documents/{id}/file`). The bytes are checked
+   * against the SHA-256 the server sends (`X-Saksi-SHA256`): a mismatch is `BAD_RESPONSE`.
+   */
+  async downloadDocument(id: string): Promise<DocumentFile> {
+    const path = `/documents/${segment(id)}/file`;
+    const { response, bytes } = await this.#requestBytes('GET', path, { headers: { accept: '*/*' } });
+    const sha256 = response.headers.get('x-saksi-sha256') ?? '';
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+    const actual = Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+    if (actual !== sha256) {
+      throw new SaksiApiError(
+        'BAD_RESPONSE',
+        response.status,
+        `GET ${API_BASE_PATH}${path}: the ${bytes.length} bytes received do not hash to the SHA-256 the server sent; download again.`,
+      );
+    }
+    return {
+      bytes,
+      size: bytes.length,
+      sha256,
+      mime: response.headers.get('content-type') ?? 'application/octet-stream',
+      filename: dispositionFilename(response.headers.get('content-disposition')),
+    };
+  }
+
   listChunks(documentId: string, paging: Paging = {}): Promise<Page<Chunk>> {
     return this.#request('GET', `/documents/${segment(documentId)}/chunks`, { query: { ...paging } });
   }
@@ -295,6 +323,17 @@ export class SaksiClient {
     return this.#request('GET', `/certificates/${segment(id)}`);
   }
 
+  /**
+   * The certificate as a W3C Verifiable Credential (`GET /certificates/{id}?format=vc`), signed by
+   * the server's issuer key; check it with `credentialToCertificate` of `@saksi/proof`.
+   */
+  getCertificateCredential(id: string): Promise<VerifiableCredential> {
+    return this.#request('GET', `/certificates/${segment(id)}`, {
+      query: { format: 'vc' },
+      headers: { accept: 'application/vc, application/json' },
+    });
+  }
+
   /** The server's verification of a bundle; check `verdict` (a failed one is not an error). */
   verify(input: VerifyInput): Promise<Verification> {
     return this.#request('POST', '/verify', { json: input });
@@ -307,6 +346,40 @@ export class SaksiClient {
 
   /** `path` is under `/api/v1`, or an absolute URL. */
   async #request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const { response, url, signal } = await this.#send(method, path, options);
+    const text = await this.#read(method, url, signal, () => response.text());
+    if (!response.ok) throw errorFromResponse(response, text);
+    if (options.empty) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new SaksiApiError(
+        'BAD_RESPONSE',
+        response.status,
+        `${method} ${url.pathname} answered ${response.status} with a body that is not JSON.`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** A reply whose body is bytes, not JSON (errors are still JSON). */
+  async #requestBytes(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<{ response: Response; bytes: Uint8Array }> {
+    const { response, url, signal } = await this.#send(method, path, options);
+    if (!response.ok)
+      throw errorFromResponse(response, await this.#read(method, url, signal, () => response.text()));
+    const buffer = await this.#read(method, url, signal, () => response.arrayBuffer());
+    return { response, bytes: new Uint8Array(buffer) };
+  }
+
+  async #send(
+    method: string,
+    path: string,
+    options: RequestOptions,
+  ): Promise<{ response: Response; url: URL; signal: AbortSignal | undefined }> {
     const url = new URL(/^https?:\/\//i.test(path) ? path : `${this.baseUrl}${API_BASE_PATH}${path}`);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -324,16 +397,26 @@ export class SaksiClient {
       body = JSON.stringify(options.json);
     }
     const signal = this.#timeoutMs === undefined ? undefined : AbortSignal.timeout(this.#timeoutMs);
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.#fetch(url, {
+    const response = await this.#read(method, url, signal, () =>
+      this.#fetch(url, {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
         ...(signal !== undefined ? { signal } : {}),
-      });
-      text = await response.text();
+      }),
+    );
+    return { response, url, signal };
+  }
+
+  /** Runs a step of a request (sending, reading the body); a failure becomes TIMEOUT or NETWORK_ERROR. */
+  async #read<T>(
+    method: string,
+    url: URL,
+    signal: AbortSignal | undefined,
+    step: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await step();
     } catch (error) {
       if (signal?.aborted) {
         throw new SaksiApiError(
@@ -352,24 +435,25 @@ export class SaksiClient {
         { cause: error },
       );
     }
-    if (!response.ok) throw errorFromResponse(response, text);
-    if (options.empty) return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch (error) {
-      throw new SaksiApiError(
-        'BAD_RESPONSE',
-        response.status,
-        `${method} ${url.pathname} answered ${response.status} with a body that is not JSON.`,
-        { cause: error },
-      );
-    }
   }
 }
 
 /** An id as one path segment: nothing in it can change the path. */
 function segment(id: string): string {
   return encodeURIComponent(id);
+}
+
+/** The name in `Content-Disposition`: `filename*` (RFC 8187) when present, else `filename`. */
+function dispositionFilename(header: string | null): string {
+  const extended = /filename\*\s*=\s*UTF-8''([^;\s]+)/i.exec(header ?? '')?.[1];
+  if (extended !== undefined) {
+    try {
+      return decodeURIComponent(extended);
+    } catch {
+      // fall back to the plain name
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(header ?? '')?.[1] ?? 'download';
 }
 
 function toBlob(file: Blob | Uint8Array): Blob {

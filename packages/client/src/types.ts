@@ -33,11 +33,33 @@ export interface Paging {
 }
 
 export interface Health {
+  /** `degraded` when the database does not answer, or the chain RPC of local/evm anchoring does not. */
   status: 'ok' | 'degraded';
   version: string;
-  database: { kind: string; ok: boolean };
-  log: { origin: string; size: number };
+  database: { kind: string; ok: boolean; name: 'PGlite' | 'PostgreSQL'; latency_ms: number | null };
+  log: { origin: string; size: number; signer: { loaded: boolean; key_id: string } };
   anchor: { provider: string; running: boolean; chain_id: number | null; contract: string | null };
+  /** The chain's JSON-RPC endpoint, probed with a short timeout and cached a few seconds; never its URL. */
+  chain: {
+    provider: 'local' | 'evm' | 'none';
+    state: 'reachable' | 'unreachable' | 'not_started' | 'none';
+    block_number: number | null;
+    latency_ms: number | null;
+    checked_at: string | null;
+    error: 'TIMEOUT' | 'UNREACHABLE' | 'HTTP_ERROR' | 'BAD_RESPONSE' | null;
+  };
+  /** READY documents not yet anchored, and how long the oldest has waited (null: none, or anchoring off). */
+  anchoring: { waiting: number; oldest_waiting_since: string | null; lag_seconds: number | null };
+}
+
+/** A document's original file (`GET /documents/{id}/file`), its SHA-256 checked by the client. */
+export interface DocumentFile {
+  bytes: Uint8Array;
+  size: number;
+  /** SHA-256 of `bytes`, lowercase hex (the document's `original_sha256`). */
+  sha256: string;
+  mime: string;
+  filename: string;
 }
 
 export interface WorkspaceQuotas {
@@ -419,6 +441,27 @@ export interface ChatSession {
 
 /** What `POST /verify` takes: a bundle, or a bundle with the question asked and the last checkpoint seen. */
 export type VerifyInput = Bundle | { bundle: Bundle; question?: string; last_checkpoint?: string };
+
+/**
+ * A certificate as a W3C Verifiable Credential (VC Data Model 2.0, `eddsa-jcs-2022` Data Integrity
+ * proof); `credentialToCertificate` of `@saksi/proof` checks it and returns the certificate.
+ */
+export interface VerifiableCredential {
+  '@context': string[];
+  id: string;
+  type: string[];
+  issuer: string;
+  validFrom: string;
+  credentialSubject: { id: string; certificate: Bundle['certificate'] };
+  proof: {
+    type: 'DataIntegrityProof';
+    cryptosuite: 'eddsa-jcs-2022';
+    created?: string;
+    verificationMethod: string;
+    proofPurpose: string;
+    proofValue: string;
+  };
+}
 
 /** The verifier's report (`verifyBundle` of `@saksi/proof`); a failed verdict is still a 200. */
 export interface Verification {

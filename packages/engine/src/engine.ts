@@ -9,13 +9,18 @@ import {
   type AnchorLookup,
   type Bundle,
   type BundleVerification,
+  certificateToCredential,
+  fromBase64,
   type TrustedKeys,
+  toHex,
   trustOptions,
+  type VerifiableCredential,
   type VerifyBundleOptions,
   verifyBundle,
 } from '@saksi/proof';
 import { startLocalAnchorProvider } from './anchor/local.js';
 import { type AnchorProvider, createEvmAnchorProvider } from './anchor/provider.js';
+import { createRpcProbe, type RpcProbe, type RpcProbeError } from './anchor/rpc-probe.js';
 import {
   type AnchorEvent,
   AnchorService,
@@ -59,6 +64,7 @@ import {
   submitDocument,
   workspaceStorage,
 } from './ingest/async.js';
+import { openBlob } from './ingest/blob-store.js';
 import {
   type DocumentRecord,
   deleteDocument,
@@ -558,6 +564,26 @@ export class Engine {
     return document;
   }
 
+  /**
+   * The original bytes of a document as uploaded (docs/api.md, `GET /documents/{id}/file`), to be sent
+   * part by part: the whole file is never held in memory. A document whose stored original is missing
+   * or incomplete is `FILE_NOT_FOUND`; one of another workspace is `NOT_FOUND`, as for an unknown id.
+   */
+  async documentFile(
+    id: string,
+    workspaceId: string,
+  ): Promise<{ document: DocumentRecord; size: number; parts: AsyncIterable<Uint8Array> }> {
+    const document = await this.getDocument(id, workspaceId);
+    const blob = await openBlob(this.db, document.original_sha256);
+    if (!blob || blob.size !== document.size) {
+      throw new EngineError(
+        'FILE_NOT_FOUND',
+        `The original file of document ${id} is missing or incomplete on this server; upload it again to restore it.`,
+      );
+    }
+    return { document, size: blob.size, parts: blob.parts() };
+  }
+
   async deleteDocument(id: string, workspaceId?: string): Promise<void> {
     if (workspaceId !== undefined) await this.getDocument(id, workspaceId);
     if (!(await deleteDocument(this.db, id))) throw new EngineError('NOT_FOUND', `No document ${id}.`);
@@ -662,6 +688,26 @@ export class Engine {
     return bundle;
   }
 
+  /**
+   * A certificate as a W3C Verifiable Credential (VC Data Model 2.0 with an `eddsa-jcs-2022` Data
+   * Integrity proof; `certificateToCredential` of `@saksi/proof`, docs/certificate.md), signed with
+   * this server's issuer key. A certificate issued under another issuer key cannot be re-signed as
+   * that issuer: `CONFLICT` (its bundle still verifies with the key it names).
+   */
+  async credential(certificateId: string): Promise<VerifiableCredential> {
+    const { certificate } = await this.bundle(certificateId);
+    if (certificate.issuer.key_id !== this.keys.issuer.key_id) {
+      throw new EngineError(
+        'CONFLICT',
+        `Certificate ${certificateId} was issued under key ${certificate.issuer.key_id}; this server signs with ${this.keys.issuer.key_id} and cannot make its credential. Fetch the bundle instead.`,
+      );
+    }
+    return certificateToCredential(certificate as unknown as Record<string, unknown>, {
+      secretKey: this.keys.issuerSecretKey,
+      publicKey: fromBase64(this.keys.issuer.public_key),
+    });
+  }
+
   /** Verifies a bundle against this server's own keys (the same `verifyBundle` the CLI and browser run). */
   async verify(bundle: unknown, options: Partial<VerifyBundleOptions> = {}): Promise<BundleVerification> {
     return verifyBundle(bundle, {
@@ -673,32 +719,100 @@ export class Engine {
     });
   }
 
-  async health(): Promise<{
-    status: 'ok' | 'degraded';
-    version: string;
-    database: { kind: string; ok: boolean };
-    log: { origin: string; size: number };
-    anchor: { provider: string; running: boolean; chain_id: number | null; contract: string | null };
-  }> {
-    let ok = true;
+  /** The chain RPC's state for health, probed at most once per few seconds (anchor/rpc-probe.ts). */
+  private readonly rpcProbe: RpcProbe = createRpcProbe();
+
+  /**
+   * What `GET /api/v1/health` reports (docs/api.md, "Meta"): the database (its kind, and whether a
+   * query answers), the log (its size and whether the signer in memory is the key verifiers pin),
+   * the anchor provider, the chain RPC (reachable or not, probed with a short timeout and cached;
+   * never its URL) and the anchoring lag. `status` is `degraded` when the database does not answer or
+   * a configured chain's RPC does not.
+   */
+  async health(): Promise<Health> {
+    const started = performance.now();
+    let databaseOk = true;
     let size = 0;
+    let lag: Health['anchoring'] = { waiting: 0, oldest_waiting_since: null, lag_seconds: null };
     try {
       size = await this.log.size(this.db);
+      lag = await this.anchoringLag();
     } catch {
-      ok = false;
+      databaseOk = false;
     }
+    const latency = Math.round((performance.now() - started) * 10) / 10;
     const chain = this.anchorChain();
+    const rpc = await this.chainHealth();
+    const logKeyId = toHex(this.keys.logSigner.keyId);
+    const pinned = this.keys.trusted.logs.find((log) => log.origin === this.log.origin)?.vkey;
     return {
-      status: ok ? 'ok' : 'degraded',
+      status: databaseOk && rpc.state !== 'unreachable' ? 'ok' : 'degraded',
       version: ENGINE_VERSION,
-      database: { kind: this.db.kind, ok },
-      log: { origin: this.log.origin, size },
+      database: {
+        kind: this.db.kind,
+        ok: databaseOk,
+        name: this.db.kind === 'pglite' ? 'PGlite' : 'PostgreSQL',
+        latency_ms: databaseOk ? latency : null,
+      },
+      log: {
+        origin: this.log.origin,
+        size,
+        signer: { loaded: pinned?.split('+')[1] === logKeyId, key_id: logKeyId },
+      },
       anchor: {
         provider: this.config.anchor.provider,
         running: chain !== null,
         chain_id: chain?.chain_id ?? null,
         contract: chain?.contract ?? null,
       },
+      chain: rpc,
+      anchoring: lag,
+    };
+  }
+
+  /**
+   * The chain RPC for health: the running provider's endpoint, or the configured one of `evm` when
+   * the provider is not running; `local` has none until anvil is started, `none` never has one.
+   */
+  private async chainHealth(): Promise<Health['chain']> {
+    const provider = this.config.anchor.provider;
+    const none = { block_number: null, latency_ms: null, checked_at: null, error: null };
+    if (provider === 'none') return { provider, state: 'none', ...none };
+    const rpcUrl =
+      this.anchorProvider?.rpcUrl ?? (provider === 'evm' ? this.config.anchor.rpcUrl : undefined);
+    if (rpcUrl === undefined) return { provider, state: 'not_started', ...none };
+    const result = await this.rpcProbe.check(rpcUrl);
+    return {
+      provider,
+      state: result.reachable ? 'reachable' : 'unreachable',
+      block_number: result.block_number,
+      latency_ms: result.latency_ms,
+      checked_at: result.checked_at,
+      error: result.error,
+    };
+  }
+
+  /**
+   * READY documents whose root is not yet confirmed on chain, and since when the oldest has waited:
+   * `updated_at` is when it became READY (a waiting document is not written again) or, once in a
+   * sent round, when that round was sent. With `SAKSI_ANCHOR=none` nothing is ever anchored, so
+   * there is no lag.
+   */
+  private async anchoringLag(): Promise<Health['anchoring']> {
+    const result = await this.db.query<{ waiting: number; oldest: string | null; seconds: number | null }>(
+      `SELECT count(*)::integer AS waiting,
+              to_char(min(updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS oldest,
+              extract(epoch FROM now() - min(updated_at))::float8 AS seconds
+         FROM documents WHERE status = 'READY' AND anchor_state <> 'ANCHORED' AND root IS NOT NULL`,
+    );
+    const row = result.rows[0];
+    const waiting = row?.waiting ?? 0;
+    if (this.config.anchor.provider === 'none' || !row || waiting === 0 || row.seconds === null)
+      return { waiting, oldest_waiting_since: null, lag_seconds: null };
+    return {
+      waiting,
+      oldest_waiting_since: row.oldest,
+      lag_seconds: Math.max(0, Math.round(row.seconds * 10) / 10),
     };
   }
 
@@ -727,6 +841,39 @@ export class Engine {
       ]),
     );
   }
+}
+
+/** `GET /api/v1/health` (docs/api.md, "Meta"). */
+export interface Health {
+  status: 'ok' | 'degraded';
+  version: string;
+  database: {
+    kind: 'pglite' | 'postgres';
+    /** Whether a query answered. */
+    ok: boolean;
+    name: 'PGlite' | 'PostgreSQL';
+    /** The health queries' time, when they answered. */
+    latency_ms: number | null;
+  };
+  log: {
+    origin: string;
+    size: number;
+    /** The log's note signer: its key ID (hex) and whether it is the key the trusted keys publish. */
+    signer: { loaded: boolean; key_id: string };
+  };
+  anchor: { provider: string; running: boolean; chain_id: number | null; contract: string | null };
+  /** The chain's JSON-RPC endpoint; `none` when anchoring is off, `not_started` before anvil runs. */
+  chain: {
+    provider: 'local' | 'evm' | 'none';
+    state: 'reachable' | 'unreachable' | 'not_started' | 'none';
+    block_number: number | null;
+    latency_ms: number | null;
+    /** When the (cached) probe was made. */
+    checked_at: string | null;
+    error: RpcProbeError | null;
+  };
+  /** READY documents not yet anchored; the oldest one's wait (null when none waits or anchoring is off). */
+  anchoring: { waiting: number; oldest_waiting_since: string | null; lag_seconds: number | null };
 }
 
 /** Where a document's root was anchored (admin document list). */

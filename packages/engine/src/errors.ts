@@ -4,6 +4,7 @@
  */
 export type EngineErrorCode =
   | 'NOT_FOUND'
+  | 'FILE_NOT_FOUND'
   | 'INVALID_INPUT'
   | 'INVALID_BASE_URL'
   | 'CONFLICT'
@@ -25,6 +26,7 @@ export type EngineErrorCode =
 
 const STATUS: Record<EngineErrorCode, number> = {
   NOT_FOUND: 404,
+  FILE_NOT_FOUND: 404,
   INVALID_INPUT: 400,
   INVALID_BASE_URL: 400,
   CONFLICT: 409,

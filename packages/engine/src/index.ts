@@ -65,7 +65,7 @@ export {
   demoCollections,
   loadDemoCollections,
 } from './demo.js';
-export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor } from './engine.js';
+export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor, Health } from './engine.js';
 export {
   createEmbeddingModel,
   ENGINE_VERSION,

@@ -32,6 +32,7 @@ import { collectionInfo, registerV1Routes } from './routes/v1.js';
 import { registerWitnessRoutes } from './routes/witness.js';
 import {
   type ChatRequest,
+  certificateQuerySchema,
   chatRequestSchema,
   consistencyQuerySchema,
   IDENTIFIER,
@@ -51,6 +52,8 @@ export interface AppOptions {
 const JSON_LIMIT = 1024 * 1024;
 /** Largest bundle accepted by /verify (a bundle carries its cited chunks). */
 const VERIFY_LIMIT = 16 * 1024 * 1024;
+/** The media type of a credential (VC Data Model 2.0, "Media Types"; registered with IANA). */
+const VC_MEDIA_TYPE = 'application/vc';
 /** Characters of chunk text and parent context in chat results (the full text is in the bundle). */
 const SNIPPET_LENGTH = 320;
 
@@ -137,9 +140,12 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     );
   });
 
+  // `?format=vc`: the certificate as a W3C Verifiable Credential instead of the bundle (docs/api.md).
   api.get('/certificates/:id', async (c) => {
+    const { format } = validate(certificateQuerySchema, c.req.query(), 'certificate query');
     const id = identifier(c.req.param('id'), 'certificate');
     await access.requireRecord(c, 'certificate', id);
+    if (format === 'vc') return c.json(await engine.credential(id), 200, { 'Content-Type': VC_MEDIA_TYPE });
     return c.json(await engine.bundle(id));
   });
 

@@ -120,6 +120,14 @@ export const consistencyQuerySchema = z.object({
   second: integerString(1, Number.MAX_SAFE_INTEGER).optional(),
 });
 
+/** Query string of `GET /api/v1/certificates/{id}`: `format=vc` for the W3C Verifiable Credential. */
+export const certificateQuerySchema = z.object({
+  format: z
+    .enum(['vc'])
+    .optional()
+    .describe('`vc`: the certificate as a W3C Verifiable Credential instead of the bundle'),
+});
+
 /** `POST /api/v1/verify` when wrapped: `{ bundle, question?, last_checkpoint? }`. */
 export const verifyWrapperSchema = z.object({
   bundle: z.unknown(),

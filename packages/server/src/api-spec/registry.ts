@@ -75,6 +75,8 @@ export interface ResponseSpec {
   contentType?: string;
   /** Other representations of the same response (e.g. `text/event-stream`), each a string body. */
   alternatives?: string[];
+  /** Other representations with a schema of their own, by media type (e.g. `application/vc`). */
+  variants?: Record<string, ZodType>;
   headers?: Record<string, { description: string; schema: ZodType }>;
 }
 
@@ -319,6 +321,8 @@ function responses(route: RouteSpec, collector: SchemaCollector): Json {
       };
     }
     for (const type of response.alternatives ?? []) content[type] = { schema: { type: 'string' } };
+    for (const [type, schema] of Object.entries(response.variants ?? {}))
+      content[type] = { schema: collector.convert(schema, 'output') };
     const headers = Object.fromEntries(
       Object.entries(response.headers ?? {}).map(([name, header]) => [
         name,

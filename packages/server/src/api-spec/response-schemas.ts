@@ -22,15 +22,49 @@ export const errorSchema = z
 
 export const healthSchema = z
   .object({
-    status: z.enum(['ok', 'degraded']),
+    status: z
+      .enum(['ok', 'degraded'])
+      .describe(
+        '`degraded` when the database does not answer, or the chain RPC of local/evm anchoring does not',
+      ),
     version: z.string(),
-    database: z.object({ kind: z.string(), ok: z.boolean() }),
-    log: z.object({ origin: z.string(), size: z.number().int() }),
+    database: z.object({
+      kind: z.enum(['pglite', 'postgres']),
+      ok: z.boolean().describe('Whether a query answered'),
+      name: z.enum(['PGlite', 'PostgreSQL']),
+      latency_ms: z.number().nullable(),
+    }),
+    log: z.object({
+      origin: z.string(),
+      size: z.number().int(),
+      signer: z.object({
+        loaded: z.boolean().describe('The signer in memory is the log key the well-known keys publish'),
+        key_id: z.string().describe('The signed-note key ID, 8 hex digits'),
+      }),
+    }),
     anchor: z.object({
       provider: z.string(),
       running: z.boolean(),
       chain_id: z.number().int().nullable(),
       contract: z.string().nullable(),
+    }),
+    chain: z
+      .object({
+        provider: z.enum(['local', 'evm', 'none']),
+        state: z.enum(['reachable', 'unreachable', 'not_started', 'none']),
+        block_number: z.number().int().nullable(),
+        latency_ms: z.number().nullable(),
+        checked_at: nullableTimestamp.describe('When the probe ran (results are reused for 5 s)'),
+        error: z.enum(['TIMEOUT', 'UNREACHABLE', 'HTTP_ERROR', 'BAD_RESPONSE']).nullable(),
+      })
+      .describe('The chain JSON-RPC endpoint (eth_blockNumber, 1.5 s timeout); never its URL'),
+    anchoring: z.object({
+      waiting: z.number().int().describe('READY documents whose root is not yet anchored'),
+      oldest_waiting_since: nullableTimestamp,
+      lag_seconds: z
+        .number()
+        .nullable()
+        .describe('How long the oldest has waited; null when none or anchoring is off'),
     }),
   })
   .meta({ id: 'Health' });
@@ -333,6 +367,35 @@ export const bundleSchema = z
     id: 'Bundle',
     description:
       'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1.1, or v1 for older answers; see docs/certificate.md).',
+  });
+
+export const verifiableCredentialSchema = z
+  .looseObject({
+    '@context': z.tuple([
+      z.literal('https://www.w3.org/ns/credentials/v2'),
+      z.literal('https://saksi.dev/ns/certificate/v1'),
+    ]),
+    id: z.string().describe('urn:uuid:<certificate_id>'),
+    type: z.tuple([z.literal('VerifiableCredential'), z.literal('SaksiAnswerCertificate')]),
+    issuer: z.string().describe('The did:key of the issuer key'),
+    validFrom: timestamp,
+    credentialSubject: z.object({
+      id: z.string(),
+      certificate: z.looseObject({ certificate_id: z.string() }).describe('The certificate, unchanged'),
+    }),
+    proof: z.looseObject({
+      type: z.literal('DataIntegrityProof'),
+      cryptosuite: z.literal('eddsa-jcs-2022'),
+      created: timestamp.optional(),
+      verificationMethod: z.string(),
+      proofPurpose: z.string(),
+      proofValue: z.string().describe('Multibase base58btc Ed25519 signature'),
+    }),
+  })
+  .meta({
+    id: 'VerifiableCredential',
+    description:
+      'A certificate as a W3C Verifiable Credential (VC Data Model 2.0) with an eddsa-jcs-2022 Data Integrity proof by the issuer key (docs/certificate.md).',
   });
 
 export const resultSummarySchema = z

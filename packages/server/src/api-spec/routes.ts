@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ADMIN_DOCUMENT_TYPES } from '../routes/admin.js';
 import { cosignatureRequestSchema } from '../routes/witness.js';
 import {
+  certificateQuerySchema,
   chatRequestSchema,
   consistencyQuerySchema,
   inclusionQuerySchema,
@@ -58,6 +59,7 @@ import {
   queryResponseSchema,
   trustedKeysSchema,
   uploadedSchema,
+  verifiableCredentialSchema,
   verificationSchema,
   webhookListSchema,
   workspaceInfoSchema,
@@ -126,7 +128,7 @@ export const ROUTES: RouteSpec[] = [
     method: 'get',
     path: '/health',
     operationId: 'getHealth',
-    summary: 'Health of the database and the log',
+    summary: 'Health of the database, the log, the chain RPC and anchoring',
     tags: ['meta'],
     security: 'public',
     responses: { 200: { description: 'Health', schema: healthSchema } },
@@ -275,6 +277,39 @@ export const ROUTES: RouteSpec[] = [
     security: 'key:read',
     responses: { 200: { description: 'The document', schema: documentSchema } },
     errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/documents/{id}/file',
+    operationId: 'getDocumentFile',
+    summary: 'The original file of a document, as uploaded',
+    description:
+      "Streams the stored bytes with the document's media type, `Content-Disposition: attachment` and their SHA-256 " +
+      '(`X-Saksi-SHA256` in hex, `Repr-Digest` per RFC 9530). If the stored bytes fail their hash while streaming, ' +
+      'the response is cut short of `Content-Length`.',
+    tags: ['documents'],
+    security: 'key:read',
+    responses: {
+      200: {
+        description: 'The original bytes',
+        schema: z.string().meta({ contentMediaType: 'application/octet-stream' }),
+        contentType: 'application/octet-stream',
+        headers: {
+          'Content-Disposition': {
+            description: '`attachment; filename="…"; filename*=UTF-8\'\'…` (RFC 6266, RFC 8187)',
+            schema: z.string(),
+          },
+          'X-Saksi-SHA256': {
+            description: 'SHA-256 of the bytes, lowercase hex (`original_sha256`)',
+            schema: z.string(),
+          },
+          'Repr-Digest': { description: 'RFC 9530: `sha-256=:<base64>:`', schema: z.string() },
+        },
+      },
+      404: errorWith(
+        'No such document in this workspace (`NOT_FOUND`), or its stored original is missing or incomplete (`FILE_NOT_FOUND`)',
+      ),
+    },
   },
   {
     method: 'get',
@@ -478,11 +513,23 @@ export const ROUTES: RouteSpec[] = [
     operationId: 'getCertificate',
     summary: 'The bundle of a certificate',
     description:
-      'Public for certificates of public collections of the default workspace; others need a key of the owning workspace (404 for anyone else).',
+      'Public for certificates of public collections of the default workspace; others need a key of the owning workspace (404 for anyone else). ' +
+      '`format=vc` returns the certificate as a W3C Verifiable Credential signed by the issuer key (eddsa-jcs-2022); any other `format` is 400 `INVALID_INPUT`.',
     tags: ['certificates'],
     security: 'public-or-key',
-    responses: { 200: { description: 'The bundle', schema: bundleSchema } },
-    errors: [404],
+    request: { query: certificateQuerySchema },
+    responses: {
+      200: {
+        description:
+          'The bundle; with `format=vc`, the certificate as a W3C Verifiable Credential (`application/vc`)',
+        schema: bundleSchema,
+        variants: { 'application/vc': verifiableCredentialSchema },
+      },
+      409: errorWith(
+        '`format=vc` for a certificate issued under another issuer key than the server signs with now (`CONFLICT`)',
+      ),
+    },
+    errors: [400, 404],
   },
   {
     method: 'post',

@@ -44,6 +44,11 @@ describe('GET /api/v1/anchors', () => {
     });
     const health = await (await app.request('/api/v1/health')).json();
     expect(health.anchor).toEqual({ provider: 'local', running: false, chain_id: null, contract: null });
+    // Before anvil runs there is no RPC to probe; the document's root waits.
+    expect(health.chain).toMatchObject({ provider: 'local', state: 'not_started', block_number: null });
+    expect(health.anchoring.waiting).toBe(1);
+    expect(health.anchoring.lag_seconds).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(health.anchoring.oldest_waiting_since)).not.toBeNaN();
   });
 
   it('after a round: the chain, the confirmed round and the document anchor', async () => {
@@ -75,6 +80,12 @@ describe('GET /api/v1/anchors', () => {
     });
     const health = await (await app.request('/api/v1/health')).json();
     expect(health.anchor).toMatchObject({ running: true, chain_id: 31337 });
+    // The running anvil answers the probe; nothing waits any more. No RPC URL in health.
+    expect(health.status).toBe('ok');
+    expect(health.chain).toMatchObject({ provider: 'local', state: 'reachable', error: null });
+    expect(health.chain.block_number).toBeGreaterThanOrEqual(1);
+    expect(health.anchoring).toEqual({ waiting: 0, oldest_waiting_since: null, lag_seconds: null });
+    expect(JSON.stringify(health)).not.toContain(body.chain.rpc_url);
     // The keys a verifier pins now list the registry.
     const keys = await (await app.request('/.well-known/saksi-keys.json')).json();
     expect(keys.registries).toEqual([{ chain_id: 31337, contract: body.chain.contract }]);

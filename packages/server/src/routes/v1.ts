@@ -167,6 +167,22 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     );
   });
 
+  // The original bytes as uploaded, streamed part by part with their SHA-256 (docs/api.md).
+  api.get('/documents/:id/file', async (c) => {
+    const principal = await access.require(c, 'read');
+    const file = await engine.documentFile(identifier(c.req.param('id'), 'document'), principal.workspace_id);
+    const { document } = file;
+    return c.body(readableOf(file.parts), 200, {
+      'Content-Type': downloadMediaType(document.mime),
+      'Content-Length': String(file.size),
+      'Content-Disposition': contentDisposition(document.filename),
+      'X-Saksi-SHA256': document.original_sha256,
+      'Repr-Digest': `sha-256=:${Buffer.from(document.original_sha256, 'hex').toString('base64')}:`,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'private, no-store',
+    });
+  });
+
   api.get('/documents/:id/chunks', async (c) => {
     const principal = await access.require(c, 'read');
     const query = validate(listChunksQuery, c.req.query(), 'chunk list query');
@@ -449,6 +465,56 @@ export function fidelityResult(result: RetrievedChunk) {
       root: result.document.root,
     },
   };
+}
+
+/**
+ * A stream that reads the next part only when the client has taken the last one, so a slow reader
+ * holds one part in memory, not the file. A failure mid-file (a part gone missing) aborts the
+ * response: the client gets fewer bytes than `Content-Length` says, never a different file.
+ */
+function readableOf(parts: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = parts[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } catch (error) {
+          console.error('[saksi] document download stopped:', error instanceof Error ? error.message : error);
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** RFC 6838 §4.2 `type/subtype` (parameters allowed); anything else is sent as octets. */
+const MEDIA_TYPE =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"[^"\\\r\n]*"))*$/;
+
+function downloadMediaType(mime: string): string {
+  return MEDIA_TYPE.test(mime) ? mime : 'application/octet-stream';
+}
+
+/**
+ * `attachment` with the name twice (RFC 6266 §4.3): `filename` in printable ASCII for old clients
+ * (anything else becomes `_`), and `filename*` in UTF-8, percent-encoded by RFC 8187 §3.2.1 (only
+ * `attr-char` is left as is), so no name can add a header parameter or break the header.
+ */
+export function contentDisposition(filename: string): string {
+  const name = filename.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'download';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** An id from the path; one the engine could never have issued is simply not found. */
