@@ -24,6 +24,7 @@ import {
   type CompositionPart,
   composeClaim,
   type SourceSpan,
+  sourceIndexOf,
 } from '../answer/compose.js';
 import { hasOcrNoise } from '../answer/extractive.js';
 import type { QuestionPlan } from '../answer/understand.js';
@@ -102,14 +103,6 @@ export function fiscalYearsAsked(plan: Pick<QuestionPlan, 'normalized' | 'slots'
         !/(?:\d\s*\/\s*|(?:nomor|no\.?)\s*\d+\s+tahun\s+)$/iu.test(plan.normalized.slice(0, match.index)),
     ),
   );
-}
-
-/** Index of `chunk` among the sources, appending it when it is not there. */
-function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number {
-  const index = sources.findIndex((source) => source.chunk_id === chunk.chunk_id);
-  if (index >= 0) return index;
-  sources.push(chunk);
-  return sources.length - 1;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type CompositionPart,
   composeClaim,
   type SourceSpan,
+  sourceIndexOf,
 } from '../answer/compose.js';
 import { hasOcrNoise } from '../answer/extractive.js';
 import type { QuestionPlan } from '../answer/understand.js';
@@ -178,14 +179,6 @@ function statementIn(pattern: AssumptionPattern, text: string): Omit<Found, 'chu
     };
   }
   return undefined;
-}
-
-/** Index of `chunk` among the sources, appending it when it is not there. */
-function sourceIndexOf(sources: RetrievedChunk[], chunk: RetrievedChunk): number {
-  const index = sources.findIndex((source) => source.chunk_id === chunk.chunk_id);
-  if (index >= 0) return index;
-  sources.push(chunk);
-  return sources.length - 1;
 }
 
 /**
