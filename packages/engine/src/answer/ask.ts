@@ -18,6 +18,7 @@
  */
 import type { Anchor, Bundle } from '@saksi/proof';
 import { unreadableFigure } from '../budget/answer.js';
+import { misreadAssumption } from '../budget/assumptions.js';
 import type { Collection } from '../collections.js';
 import type { Database } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
@@ -308,9 +309,11 @@ export async function ask(
       refusal = { reason: 'NOT_COVERED' };
     checked = relevant;
   }
-  // A figure the statute states but OCR misread is named, not quoted (budget/answer.ts).
+  // A figure or assumption the statute states but OCR misread is named, not quoted (budget/answer.ts,
+  // budget/assumptions.ts).
   if (refusal?.reason === 'NOT_COVERED' || refusal?.reason === 'NO_EVIDENCE') {
-    const unreadable = await unreadableFigure(db, collection, plan);
+    const unreadable =
+      (await misreadAssumption(db, collection, plan)) ?? (await unreadableFigure(db, collection, plan));
     if (unreadable) refusal = { ...refusal, unreadable };
   }
   if (refusal) checked = [];

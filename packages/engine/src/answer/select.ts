@@ -453,7 +453,10 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
   // A macroeconomic assumption (kurs, ICP, lifting) is stated in prose, not in the figure table
   // (budget/assumptions.ts).
   const assumptions = await assumptionClaims(input.db, input.collection, plan, sources);
-  if (assumptions.length > 0) return assumptions;
+  if (assumptions.claims.length > 0) return assumptions.claims;
+  // The statute states it, but OCR misread the value: no other sentence stands in for it; the
+  // refusal names where it is (ask.ts).
+  if (assumptions.misread) return [];
   const budget = await budgetFigureClaims(input.db, input.collection, plan, sources);
   if (budget.length > 0) return budget;
   const extractive = extractiveAnswer(plan.normalized, sources, {

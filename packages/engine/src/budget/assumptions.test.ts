@@ -6,7 +6,13 @@ import type { ComposedClaim } from '../answer/compose.js';
 import { understand } from '../answer/understand.js';
 import type { Collection } from '../collections.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
-import { assumptionClaims, assumptionsAsked, spelledValue, writtenValue } from './assumptions.js';
+import {
+  assumptionClaims,
+  assumptionsAsked,
+  misreadAssumption,
+  spelledValue,
+  writtenValue,
+} from './assumptions.js';
 
 const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/apbn-uu');
 
@@ -71,8 +77,8 @@ describe('assumptionClaims', () => {
   async function ask(question: string) {
     const sources: RetrievedChunk[] = [];
     const plan = understand(question, { collectionLanguage: 'id' });
-    const claims = await assumptionClaims(test.engine.db, apbn, plan, sources);
-    return { claims, sources };
+    const { claims, misread } = await assumptionClaims(test.engine.db, apbn, plan, sources);
+    return { claims, misread, sources };
   }
 
   /** "Menurut <label>, <name>: <value> [n]" from exact spans of the cited chunk. */
@@ -105,12 +111,22 @@ describe('assumptionClaims', () => {
     for (const claim of claims) expectComposed(claim, sources);
   });
 
-  it('never states a value OCR split or misread, and needs a year and an assumption', async () => {
-    // UU 18/2016 writes the 2017 oil lifting as "8 1 5.000 (delapan ratus lima belas ribu)".
+  it('never states a value OCR split or misread, but says the statute states one', async () => {
+    // UU 28/2022 writes the 2023 exchange rate as "Rpl4.800,00".
+    expect(await ask('Asumsi kurs APBN 2023 berapa?')).toMatchObject({ claims: [], misread: true });
+    // UU 18/2016 writes the 2017 oil lifting as "lif ting minyak mentah … 8 1 5.000": not stated.
     expect((await ask('Berapa asumsi lifting minyak APBN 2017?')).claims).toEqual([]);
-    expect((await ask('Berapa asumsi kurs rupiah?')).claims).toEqual([]);
-    expect((await ask('Berapa defisit APBN 2023?')).claims).toEqual([]);
-    // A year the collection lacks.
-    expect((await ask('Asumsi kurs APBN 2019 berapa?')).claims).toEqual([]);
+    const plan = understand('Asumsi kurs APBN 2023 berapa?', { collectionLanguage: 'id' });
+    expect(await misreadAssumption(test.engine.db, apbn, plan)).toBe('Penjelasan Umum UU 28/2022');
+  });
+
+  it('needs a year the collection has and an assumption', async () => {
+    for (const question of [
+      'Berapa asumsi kurs rupiah?',
+      'Berapa defisit APBN 2023?',
+      'Asumsi kurs APBN 2019 berapa?',
+    ]) {
+      expect(await ask(question)).toMatchObject({ claims: [], misread: false });
+    }
   });
 });

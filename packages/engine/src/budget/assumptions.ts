@@ -157,46 +157,62 @@ interface Found {
   value: SourceSpan;
 }
 
-/** The first statement of `pattern` in `text` that reads cleanly and whose digits agree with its words. */
-function statementIn(pattern: AssumptionPattern, text: string): Omit<Found, 'chunk'> | undefined {
+/** A number (digits, perhaps misread: "Rp13.4O0,OO", "5,3o/o") and words in parentheses after it. */
+const ANY_VALUE = /[\dOoIl][\dOoIl.,\s^/%]*[^()\d]{0,12}\(([^()]{3,90})\)/u;
+
+/**
+ * The first statement of `pattern` in `text` that reads cleanly and whose digits agree with its
+ * words; `misread` when the text states a value after the name that does not (OCR), else undefined.
+ */
+function statementIn(pattern: AssumptionPattern, text: string): Omit<Found, 'chunk'> | 'misread' | undefined {
+  let misread = false;
   for (const named of text.matchAll(new RegExp(pattern.named, 'giu'))) {
     const start = named.index;
     const end = start + named[0].length;
     // The value follows within the same sentence: before the next full stop that ends one.
     const window = text.slice(end, end + MAX_GAP);
     const stop = /\.\s+\p{Lu}|;\s|\n\n/u.exec(window);
-    const value = pattern.value.exec(stop ? window.slice(0, stop.index) : window);
-    if (!value) continue;
-    const valueStart = end + value.index;
-    const valueText = value[0];
-    // A caret between words ("satu ^juta") changes no word or figure and is quoted as written.
-    if (hasOcrNoise(named[0]) || hasOcrNoise(valueText) || /[_|]|\d \d|\d\^|\^\d/u.test(valueText)) continue;
-    const spelled = spelledValue(value[1]!);
-    if (spelled === undefined || spelled !== writtenValue(valueText)) continue;
-    return {
-      name: { start, end, text: named[0] },
-      value: { start: valueStart, end: valueStart + valueText.length, text: valueText },
-    };
+    const sentence = stop ? window.slice(0, stop.index) : window;
+    const value = pattern.value.exec(sentence);
+    const clean =
+      value !== null &&
+      // A caret between words ("satu ^juta") changes no word or figure and is quoted as written.
+      !hasOcrNoise(named[0]) &&
+      !hasOcrNoise(value[0]) &&
+      !/[_|]|\d \d|\d\^|\^\d/u.test(value[0]) &&
+      spelledValue(value[1]!) !== undefined &&
+      spelledValue(value[1]!) === writtenValue(value[0]);
+    if (value && clean) {
+      const valueStart = end + value.index;
+      return {
+        name: { start, end, text: named[0] },
+        value: { start: valueStart, end: valueStart + value[0].length, text: value[0] },
+      };
+    }
+    const stated = ANY_VALUE.exec(sentence);
+    if (stated && /\d/u.test(stated[0].slice(0, stated[0].indexOf('(')))) misread = true;
   }
-  return undefined;
+  return misread ? 'misread' : undefined;
 }
 
-/**
- * Claims for a question that names a macroeconomic assumption and a fiscal year, one per (assumption,
- * year) the collection states cleanly; none when it names no assumption or year, or none is stated
- * cleanly. Chunks the claims cite are appended to `sources` when they are not among them yet.
- */
-export async function assumptionClaims(
+/** What the collection states of the assumptions a question asks: clean statements, and a misread one. */
+interface Assumptions {
+  found: Found[];
+  /** A chunk that states an asked assumption in a form OCR misread, when no clean one was found for it. */
+  misread?: RetrievedChunk;
+}
+
+async function findAssumptions(
   db: Queryable,
   collection: Pick<Collection, 'id'>,
   plan: QuestionPlan,
-  sources: RetrievedChunk[],
-): Promise<ComposedClaim[]> {
+): Promise<Assumptions> {
   const asked = assumptionsAsked(plan.normalized);
   const years = fiscalYearsAsked(plan);
-  if (asked.length === 0 || years.length === 0 || asked.length * years.length > MAX_PAIRS) return [];
-  const language = plan.language === 'en' ? 'en' : 'id';
+  if (asked.length === 0 || years.length === 0 || asked.length * years.length > MAX_PAIRS)
+    return { found: [] };
   const found: Found[] = [];
+  let misread: RetrievedChunk | undefined;
   for (const id of asked) {
     const pattern = ASSUMPTIONS.find((candidate) => candidate.id === id)!;
     for (const year of years) {
@@ -212,17 +228,55 @@ export async function assumptionClaims(
         db,
         rows.rows.map((row) => row.id),
       );
+      let misreadHere: RetrievedChunk | undefined;
+      let cleanHere = false;
       for (const row of rows.rows) {
         const chunk = loaded.get(row.id);
-        const statement = chunk ? statementIn(pattern, chunk.text) : undefined;
-        if (!chunk || !statement) continue;
-        found.push({ chunk: toRetrievedChunk(chunk, { score: 0, rank: 0, ranks: {} }), ...statement });
+        if (!chunk) continue;
+        const statement = statementIn(pattern, chunk.text);
+        const retrieved = toRetrievedChunk(chunk, { score: 0, rank: 0, ranks: {} });
+        if (statement === 'misread') misreadHere ??= retrieved;
+        if (statement === undefined || statement === 'misread') continue;
+        found.push({ chunk: retrieved, ...statement });
+        cleanHere = true;
         break;
       }
+      if (!cleanHere && misreadHere) misread ??= misreadHere;
     }
   }
+  return { found, ...(misread ? { misread } : {}) };
+}
+
+/**
+ * Where the collection states an assumption the question asks for only in a form OCR misread
+ * ("Rp13.4O0,OO", "5,3o/o"): the citation label of that passage, so a refusal can say the statute
+ * states it and that its scanned text cannot be quoted reliably (as budget/answer.ts does for figures).
+ */
+export async function misreadAssumption(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  plan: QuestionPlan,
+): Promise<string | undefined> {
+  const { found, misread } = await findAssumptions(db, collection, plan);
+  return found.length === 0 ? misread?.citation.label : undefined;
+}
+
+/**
+ * Claims for a question that names a macroeconomic assumption and a fiscal year, one per (assumption,
+ * year) the collection states cleanly; none when it names no assumption or year, or none is stated
+ * cleanly (`misread` then says whether the statute states one in a form OCR misread, which no other
+ * sentence should stand in for). Chunks the claims cite are appended to `sources`.
+ */
+export async function assumptionClaims(
+  db: Queryable,
+  collection: Pick<Collection, 'id'>,
+  plan: QuestionPlan,
+  sources: RetrievedChunk[],
+): Promise<{ claims: ComposedClaim[]; misread: boolean }> {
+  const { found, misread } = await findAssumptions(db, collection, plan);
+  const language = plan.language === 'en' ? 'en' : 'id';
   const markers = new Map<number, number>();
-  return found.map((item, index) => {
+  const claims = found.map((item, index) => {
     const sourceIndex = sourceIndexOf(sources, item.chunk);
     if (!markers.has(sourceIndex)) markers.set(sourceIndex, markers.size + 1);
     const label = sources[sourceIndex]!.citation.label;
@@ -243,4 +297,5 @@ export async function assumptionClaims(
     // The assumptions of one question answer it together: kept or dropped together (ask.ts).
     return index === 0 ? claim : { ...claim, linked: true };
   });
+  return { claims, misread: claims.length === 0 && misread !== undefined };
 }
