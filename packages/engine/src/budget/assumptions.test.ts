@@ -26,6 +26,8 @@ describe('assumptionsAsked', () => {
     ['lifting gas tahun 2019?', ['lifting_gas']],
     ['asumsi inflasi dan pertumbuhan ekonomi 2023', ['inflasi', 'pertumbuhan_ekonomi']],
     ['Berapa defisit APBN 2023?', []],
+    ['Pembiayaan SBN tahun 2023 berapa?', []],
+    ['asumsi suku bunga SUN 10 tahun di APBN 2022', ['suku_bunga']],
   ])('%s', (question, expected) => {
     expect(assumptionsAsked(question)).toEqual(expected);
   });

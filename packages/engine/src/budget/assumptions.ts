@@ -97,7 +97,8 @@ const ASSUMPTIONS: readonly AssumptionPattern[] = [
   },
   {
     id: 'suku_bunga',
-    asked: /(?<![\p{L}])(?:suku bunga|interest rate|bond yield|spn|sbn)(?![\p{L}])/u,
+    // "SBN" alone is the bonds (a financing figure), not their rate.
+    asked: /(?<![\p{L}])(?:suku bunga|imbal hasil|interest rate|bond yield)(?![\p{L}])/u,
     named: String.raw`suku\s+bunga\s+(?:Surat\s+(?:Perbendaharaan|Utang)\s+Negara|SPN|SBN)(?:\s+\d+\s*\([^)]{1,20}\)\s*(?:bulan|tahun))?`,
     value: PERCENT,
   },
