@@ -18,6 +18,7 @@ import { chunkDocument } from '../packages/engine/src/ingest/chunk.js';
 import { isSupportedFile } from '../packages/engine/src/ingest/files.js';
 import { parseRegulation } from '../packages/engine/src/ingest/legal-structure.js';
 import { parseDocument } from '../packages/engine/src/ingest/parse.js';
+import { rebuildKeywordIndex } from '../packages/engine/src/retrieve/keyword-index.js';
 import type { ChunkDraft, LegalRef } from '../packages/engine/src/types.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -264,6 +265,8 @@ export interface SyntheticBuild {
   insertMs: number;
   /** CREATE INDEX of the HNSW index after the load (ms). */
   indexMs: number;
+  /** Building the keyword index of the whole collection after the load (ms). */
+  keywordMs: number;
   analyzeMs: number;
 }
 
@@ -279,7 +282,8 @@ const sha256Hex = (text: string) => createHash('sha256').update(text).digest('he
  * random from `pool`; hashes are real SHA-256, vectors come from the hash model, proof paths are
  * correctly shaped placeholders (retrieval never reads them). The HNSW index is dropped during the load
  * and rebuilt afterwards with the engine's `ensureVectorIndex` (a bulk build is much faster than
- * row-by-row insertion); then ANALYZE.
+ * row-by-row insertion); the keyword index is built for the whole collection (`rebuildKeywordIndex`);
+ * then ANALYZE.
  */
 export async function buildSyntheticCollection(
   engine: Engine,
@@ -289,6 +293,8 @@ export async function buildSyntheticCollection(
     pool: readonly string[];
     templates: readonly ChunkTemplate[];
     seed: number;
+    /** Build the HNSW index after the load (default true; the keyword bench does not need it). */
+    vectorIndex?: boolean;
     onProgress?: (done: number) => void;
   },
 ): Promise<SyntheticBuild> {
@@ -390,15 +396,20 @@ export async function buildSyntheticCollection(
   }
 
   const indexStart = nowMs();
-  await db.transaction(async (tx) => {
-    await tx.exec(`SET LOCAL maintenance_work_mem = '${db.kind === 'postgres' ? '1GB' : '512MB'}'`);
-    await ensureVectorIndex(tx, dimensions);
-  });
+  if (options.vectorIndex ?? true) {
+    await db.transaction(async (tx) => {
+      await tx.exec(`SET LOCAL maintenance_work_mem = '${db.kind === 'postgres' ? '1GB' : '512MB'}'`);
+      await ensureVectorIndex(tx, dimensions);
+    });
+  }
   const indexMs = nowMs() - indexStart;
+  const keywordStart = nowMs();
+  await rebuildKeywordIndex(db, collection.id);
+  const keywordMs = nowMs() - keywordStart;
   const analyzeStart = nowMs();
-  await db.exec('ANALYZE chunks; ANALYZE documents;');
+  await db.exec('ANALYZE chunks; ANALYZE documents; ANALYZE keyword_postings;');
   const analyzeMs = nowMs() - analyzeStart;
-  return { chunks: options.count, documents, generateMs, insertMs, indexMs, analyzeMs };
+  return { chunks: options.count, documents, generateMs, insertMs, indexMs, keywordMs, analyzeMs };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import { type ClaimedJob, completeJob, enqueueJob, getJob, type JobRow } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
+import { commitKeywords, stageKeywords } from '../retrieve/keyword-index.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
 import { readBlob, sha256Hex, storeBlob } from './blob-store.js';
 import { detectType, MIME_TYPES } from './detect.js';
@@ -37,6 +38,7 @@ import {
   requireStagedChunks,
   storeChunks,
   stringValue,
+  yieldToEventLoop,
 } from './pipeline.js';
 
 /** The quotas in force for one workspace (configured defaults overridden by the workspace's own). */
@@ -289,6 +291,7 @@ async function copyFromWorkspace(
          FROM chunks WHERE document_id = $3`,
       [documentId, collection.id, sourceId],
     );
+    await commitKeywords(tx, await stageKeywords(tx, documentId));
     await indexBudgetFigures(tx, documentId);
     await tx.query(
       `INSERT INTO jobs (id, kind, status, workspace_id, collection_id, document_id, stage, progress, started_at, finished_at)
@@ -397,6 +400,10 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
       held();
       await deleteStagedChunks(db, documentId);
       await storeChunks(db, documentId, collection, prepared, held);
+      const keywords = await stageKeywords(db, documentId, async () => {
+        held();
+        await yieldToEventLoop();
+      });
       await db.transaction(async (tx) => {
         await requireStagedChunks(tx, documentId, prepared.length);
         const updated = await tx.query(
@@ -420,6 +427,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
         if (updated.rowCount === 0) {
           throw new EngineError('CONFLICT', 'The document changed while it was being ingested.');
         }
+        await commitKeywords(tx, keywords);
         await indexBudgetFigures(tx, documentId);
         await audit(tx, input.uploader, 'document.ingest', documentId, {
           collection: collection.name,

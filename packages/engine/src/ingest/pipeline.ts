@@ -18,6 +18,7 @@ import { embedMany } from '../embed/embed-many.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
+import { commitKeywords, deleteKeywords, stageKeywords } from '../retrieve/keyword-index.js';
 import { sha256Hex, storeBlob } from './blob-store.js';
 import { detectType } from './detect.js';
 import { IngestError, isIngestError } from './errors.js';
@@ -411,6 +412,7 @@ export async function ingestDocument(
     });
     staged = { blob: originalSha, documentId };
     await storeChunks(db, documentId, collection, prepared);
+    const keywords = await stageKeywords(db, documentId, yieldToEventLoop);
     await db.transaction(async (tx) => {
       await requireStagedChunks(tx, documentId, prepared.length);
       const ready = await tx.query(
@@ -420,6 +422,7 @@ export async function ingestDocument(
       if (ready.rowCount === 0) {
         throw new EngineError('CONFLICT', 'The document was deleted while it was being ingested.');
       }
+      await commitKeywords(tx, keywords);
       await indexBudgetFigures(tx, documentId);
       await tx.query(
         `INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'document.ingest', $2, $3)`,
@@ -590,8 +593,12 @@ export async function requireStagedChunks(
   }
 }
 
-/** Deletes a document's staged chunks in batches (each its own statement, yielding between them). */
+/**
+ * Deletes a document's staged chunks in batches (each its own statement, yielding between them), and
+ * their keyword postings.
+ */
 export async function deleteStagedChunks(db: Queryable, documentId: string): Promise<void> {
+  await deleteKeywords(db, documentId);
   for (;;) {
     const started = performance.now();
     const deleted = await db.query(

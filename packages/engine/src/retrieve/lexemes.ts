@@ -6,6 +6,7 @@
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
+import { keywordDocumentFrequencies } from './keyword-index.js';
 
 export interface LexemeStatistic {
   lexeme: string;
@@ -16,10 +17,7 @@ export interface LexemeStatistic {
 }
 
 /** Document frequencies per collection, keyed by the collection's chunk count (a new document changes it). */
-const documentFrequencies = new Map<
-  string,
-  { total: number; df: Map<string, number>; averageTokens?: number }
->();
+const documentFrequencies = new Map<string, { total: number; df: Map<string, number> }>();
 
 /** The distinct lexemes of each text, in the collection's text-search configuration. */
 export async function lexemesOf(
@@ -38,7 +36,10 @@ export async function lexemesOf(
   return lists;
 }
 
-/** Document frequency and idf of each lexeme in the collection's READY and archived chunks. */
+/**
+ * Document frequency (from the keyword index) and idf of each lexeme in the collection's READY and
+ * archived chunks.
+ */
 export async function lexemeStatistics(
   db: Queryable,
   collection: Pick<Collection, 'id'>,
@@ -56,12 +57,8 @@ export async function lexemeStatistics(
   }
   const missing = [...new Set(lexemes)].filter((lexeme) => !cache!.df.has(lexeme));
   if (missing.length > 0) {
-    const counts = await db.query<{ lexeme: string; df: number }>(
-      `SELECT t.lexeme, (SELECT count(*)::integer FROM chunks c WHERE c.collection_id = $1 AND c.tsv @@ quote_literal(t.lexeme)::tsquery) AS df
-         FROM unnest($2::text[]) AS t(lexeme)`,
-      [collection.id, missing],
-    );
-    for (const row of counts.rows) cache.df.set(row.lexeme, row.df);
+    const counts = await keywordDocumentFrequencies(db, collection.id, missing);
+    for (const [lexeme, df] of counts) cache.df.set(lexeme, df);
   }
   const statistics = new Map<string, LexemeStatistic>();
   for (const lexeme of lexemes) {
@@ -69,22 +66,4 @@ export async function lexemeStatistics(
     statistics.set(lexeme, { lexeme, df, idf: Math.log((total - df + 0.5) / (df + 0.5) + 1) });
   }
   return { total, statistics };
-}
-
-/**
- * The mean token count of the collection's READY and archived chunks (BM25's average document length),
- * cached with the document frequencies.
- */
-export async function averageChunkTokens(db: Queryable, collection: Pick<Collection, 'id'>): Promise<number> {
-  const { total } = await lexemeStatistics(db, collection, []);
-  const cache = documentFrequencies.get(collection.id);
-  if (cache?.averageTokens !== undefined && cache.total === total) return cache.averageTokens;
-  const result = await db.query<{ average: number | null }>(
-    `SELECT avg(c.token_count)::float8 AS average FROM chunks c JOIN documents d ON d.id = c.document_id
-      WHERE c.collection_id = $1 AND d.status IN ('READY', 'ARCHIVED')`,
-    [collection.id],
-  );
-  const average = Math.max(1, result.rows[0]?.average ?? 1);
-  if (cache) cache.averageTokens = average;
-  return average;
 }

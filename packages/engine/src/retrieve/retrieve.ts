@@ -18,7 +18,8 @@ import { withoutStopwords } from '../language/stopwords.js';
 import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
 import { headingArm } from './headings.js';
-import { averageChunkTokens, lexemeStatistics, lexemesOf } from './lexemes.js';
+import { keywordTopK } from './keyword-index.js';
+import { lexemeStatistics, lexemesOf } from './lexemes.js';
 import { diversifyUnits } from './units.js';
 
 export interface QueryVariant {
@@ -177,35 +178,6 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
   return clauses.join(' AND ');
 }
 
-/** A lexeme that occurs in more than this share of a collection's chunks is too common to find candidates by. */
-const COMMON_SHARE = 0.2;
-/**
- * ... unless it occurs in at most this many chunks: in a small collection (up to 5,000 chunks) scoring
- * them all is cheap, and a question of common words ("pendapatan negara" in a collection of budget
- * laws) still finds the passage that has them all.
- */
-const COMMON_FLOOR = 1_000;
-/** At most this many of the rarest lexemes select candidates. */
-const MAX_TERMS = 12;
-/** At most this many of the query's lexemes score the candidates (the rarest first). */
-const MAX_SCORED_TERMS = 32;
-/**
- * In a large collection, a lexeme found in more than this many chunks selects no candidates either:
- * scoring every chunk it occurs in costs more than its small idf is worth (binding above 10,000
- * chunks, where a fifth is more than this).
- */
-const MAX_TERM_CHUNKS = 2_000;
-/**
- * The candidates BM25F scores: the best of the chunks containing a rarer lexeme, by the summed weight
- * of the rarer lexemes they contain (an index scan per lexeme); scoring every candidate with every
- * lexeme of the question costs a text-search match per pair.
- */
-const SHORTLIST = 200;
-/** BM25's term-frequency saturation and length normalization. */
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
-/** A word of the headings above a chunk counts as this many occurrences in its text (BM25F). */
-const HEADING_WEIGHT = 2;
 /**
  * Fusion weights (weighted RRF). The lexical list of a restatement of the question weighs this many
  * times its variant (the list of the question's wordings: its best wording; 2.5 × legal 2.0 = 5.0,
@@ -235,8 +207,6 @@ interface LexicalTerm {
   idf: number;
   /** The query weight: the highest weight among the wordings that contain the lexeme, over the highest of all. */
   weight: number;
-  /** Whether chunks containing it become candidates (the rarer lexemes do). */
-  selects: boolean;
 }
 
 /**
@@ -265,37 +235,22 @@ async function lexicalTerms(
     for (const lexeme of lexemes) weights.set(lexeme, Math.max(weights.get(lexeme) ?? 0, weight));
   });
   if (weights.size === 0) return [];
-  const { total, statistics } = await lexemeStatistics(db, collection, [...weights.keys()]);
-  const found = [...statistics.values()]
+  const { statistics } = await lexemeStatistics(db, collection, [...weights.keys()]);
+  return [...statistics.values()]
     .filter((term) => term.df > 0)
-    .sort((a, b) => a.df - b.df || (a.lexeme < b.lexeme ? -1 : 1))
-    .slice(0, MAX_SCORED_TERMS);
-  // Candidates come from the rarer lexemes; a question made only of common words keeps its rarest one.
-  const cap = Math.min(Math.max(COMMON_SHARE * total, COMMON_FLOOR), MAX_TERM_CHUNKS);
-  const rare = found.filter((term) => term.df <= cap).slice(0, MAX_TERMS);
-  const selecting = new Set((rare.length > 0 ? rare : found.slice(0, 1)).map((term) => term.lexeme));
-  return found.map(({ lexeme, idf }) => ({
-    lexeme,
-    idf,
-    weight: weights.get(lexeme) ?? 0,
-    selects: selecting.has(lexeme),
-  }));
+    .map(({ lexeme, idf }) => ({ lexeme, idf, weight: weights.get(lexeme) ?? 0 }));
 }
 
 /**
- * The lexical arm, BM25 over the collection's text-search configuration (stemmed; stopwords of
- * `language/stopwords.ts` removed first): each query lexeme weighted by its idf in the collection and
- * by its wording's weight, its frequency in a chunk saturated (k1) and normalized by the chunk's length
- * against the collection's mean (b). The wordings of one question (as asked, in the statute's terms,
- * translated) are one query, so a passage is not counted once per wording that shares a word with it.
- * The headings above a chunk count as its text, each occurrence as {@link HEADING_WEIGHT} (BM25F).
- * A question rarely shares all of its words with the passage that answers it, so this is an OR over
- * the lexemes, never an AND. Candidates are the chunks containing one of the rarer lexemes (found in
- * at most a fifth of the collection or 1,000 chunks, and in at most 2,000), in their text or headings;
- * the best {@link SHORTLIST} of them by the rarer lexemes' weights are scored with every lexeme of the
- * question. The term frequency is read from `ts_rank` with unit weights, which for one lexeme is Σ 1/i² over its
- * i occurrences divided by ζ(2) = π²/6; the tail of that series is ≈ 1/(tf + ½), so
- * tf = round(1 / (ζ(2)·(1 − rank)) − ½).
+ * The lexical arm, BM25F over the collection's text-search configuration (stemmed; stopwords of
+ * `language/stopwords.ts` removed first), served by the keyword index (keyword-index.ts): each query
+ * lexeme weighted by its idf in the collection and by its wording's weight, its frequency in a chunk
+ * saturated (k1) and normalized by the chunk's length against the collection's mean (b), the headings
+ * above a chunk counting as its text (each occurrence as the collection's heading weight). The
+ * wordings of one question (as asked, in the statute's terms, translated) are one query, so a passage
+ * is not counted once per wording that shares a word with it. A question rarely shares all of its
+ * words with the passage that answers it, so this is an OR over the lexemes, never an AND; every
+ * lexeme counts, however common.
  */
 async function lexicalArm(
   db: Queryable,
@@ -308,57 +263,37 @@ async function lexicalArm(
   if (searched.length === 0) return [];
   const terms = await lexicalTerms(db, collection, searched);
   if (terms.length === 0) return [];
-  const averageTokens = await averageChunkTokens(db, collection);
-  const params: unknown[] = [
+  const { hits } = await keywordTopK(
+    db,
     collection.id,
-    terms.map((term) => term.lexeme),
-    terms.map((term) => term.idf * term.weight),
-    terms.map((term) => term.selects),
+    terms.map((term) => ({ lexeme: term.lexeme, weight: term.idf * term.weight })),
     limit,
-    BM25_K1,
-    BM25_B,
-    averageTokens,
-  ];
-  params.push(HEADING_WEIGHT);
-  const headingWeight = `$${params.length}::float8`;
-  const where = filters(options, params);
-  const shortlist = `$${params.push(SHORTLIST)}::integer`;
-  // tf(t) = occurrences in the text, length-normalized, plus occurrences in the headings × their weight
-  // (BM25F); ts_rank gives the occurrences of one lexeme as explained above.
-  const occurrences = (column: string) =>
-    `CASE WHEN c.${column} @@ t.q THEN greatest(1, round(1 / (1.6449340668 * (1 - ts_rank('{1,1,1,1}', c.${column}, t.q)::float8)) - 0.5)) ELSE 0 END`;
-  const result = await db.query<{ id: string }>(
-    `WITH terms AS (
-       SELECT quote_literal(t.lexeme)::tsquery AS q, t.weight, t.selects
-         FROM unnest($2::text[], $3::float8[], $4::boolean[]) AS t(lexeme, weight, selects)
-     ),
-     matched AS (
-       SELECT c.id, t.weight FROM terms t JOIN chunks c ON c.tsv @@ t.q
-        WHERE t.selects AND c.collection_id = $1
-       UNION ALL
-       SELECT c.id, t.weight * ${headingWeight} FROM terms t JOIN chunks c ON c.heading_tsv @@ t.q
-        WHERE t.selects AND c.collection_id = $1 AND ${headingWeight} > 0
-     ),
-     candidates AS (
-       SELECT m.id FROM matched m JOIN chunks c ON c.id = m.id JOIN documents d ON d.id = c.document_id
-        WHERE ${where}
-        GROUP BY m.id ORDER BY sum(m.weight) DESC, m.id LIMIT ${shortlist}
-     ),
-     frequencies AS (
-       SELECT c.id, c.token_count, t.weight,
-              ${occurrences('tsv')} / (1 - $7::float8 + $7::float8 * c.token_count / $8::float8)
-              + ${headingWeight} * ${occurrences('heading_tsv')} AS tf
-         FROM candidates k JOIN chunks c ON c.id = k.id
-         JOIN terms t ON c.tsv @@ t.q OR (${headingWeight} > 0 AND c.heading_tsv @@ t.q)
-     ),
-     scored AS (
-       SELECT id, min(token_count) AS token_count, sum(weight * tf * ($6::float8 + 1) / (tf + $6::float8)) AS score
-         FROM frequencies GROUP BY id
-     )
-     SELECT id FROM scored ORDER BY score DESC, token_count, id LIMIT $5`,
-    params,
+    {
+      ...(options.documentType !== undefined ? { documentType: options.documentType } : {}),
+      ...(options.fiscalYear !== undefined ? { fiscalYear: options.fiscalYear } : {}),
+      ...(options.includeArchived ? { includeArchived: true } : {}),
+    },
   );
-  return result.rows.map((row) => row.id);
+  return chunkIdsOf(db, hits);
+}
+
+/** The ids of the chunks at (document, position), in the order given. */
+async function chunkIdsOf(
+  db: Queryable,
+  hits: readonly { documentId: string; position: number }[],
+): Promise<string[]> {
+  if (hits.length === 0) return [];
+  const result = await db.query<{ id: string; document_id: string; position: number }>(
+    `SELECT c.id, c.document_id, c.position FROM chunks c
+       JOIN unnest($1::text[], $2::integer[]) AS h(document_id, position)
+         ON c.document_id = h.document_id AND c.position = h.position`,
+    [hits.map((hit) => hit.documentId), hits.map((hit) => hit.position)],
+  );
+  const ids = new Map(result.rows.map((row) => [`${row.document_id}\u0000${row.position}`, row.id]));
+  return hits.flatMap((hit) => {
+    const id = ids.get(`${hit.documentId}\u0000${hit.position}`);
+    return id === undefined ? [] : [id];
+  });
 }
 
 async function vectorArm(
