@@ -66,7 +66,10 @@ process.stdout.write(
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'saksi-keyword-bench-'));
 let databaseCounter = 0;
 
-async function openEngine(backend: Backend, label: string): Promise<{ engine: Engine; close(): Promise<void> }> {
+async function openEngine(
+  backend: Backend,
+  label: string,
+): Promise<{ engine: Engine; close(): Promise<void> }> {
   const dataDir = path.join(scratch, `${backend}-${label}`);
   const database =
     backend === 'postgres'
