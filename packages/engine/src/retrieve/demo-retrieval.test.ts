@@ -190,12 +190,12 @@ describe('the keyword index', () => {
     const search = await keywordTopK(test.engine.db, id, terms, 5, {}, { firstRound: 2 });
     expect(search.exact).toBe(true);
     expect(search.hits).toHaveLength(5);
-    expect(search.blocksRead).toBeLessThan(total.rows[0]!.n);
+    expect(search.rowsRead).toBeLessThan(total.rows[0]!.n);
   });
 
   it('stops at its block budget and says the result is not exact', async () => {
     const { id, terms } = await termsOf('lalu-lintas', 'pengemudi kendaraan bermotor wajib jalan');
-    const search = await keywordTopK(test.engine.db, id, terms, 50, {}, { firstRound: 1, blockBudget: 3 });
+    const search = await keywordTopK(test.engine.db, id, terms, 50, {}, { firstRound: 1, rowBudget: 3 });
     expect(search.exact).toBe(false);
     expect(search.hits.length).toBeGreaterThan(0);
   });

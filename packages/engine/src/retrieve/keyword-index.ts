@@ -8,22 +8,26 @@
  * (b), plus its occurrences in the headings above × the heading weight (BM25F). A query scores a
  * chunk Σ weight(t) · impact(t), weight being the lexeme's idf times its wording's weight.
  *
- * Postings live in `keyword_postings`, one row per lexeme and block of 64 chunks of a document, with
- * the block's highest impact; the rows of a lexeme are read highest first. The search (after the
- * threshold algorithms of Fagin et al. and MaxScore) keeps, per lexeme, the highest impact it has not
- * read, θ(t): a chunk it has not seen scores at most Σ weight(t)·θ(t), and a chunk it has seen at most
- * what it knows plus weight(t)·θ(t) for each lexeme whose block of that chunk it has not read. It reads
- * further until the k-th known score reaches both bounds, fetching the blocks a candidate still lacks by
- * key. A search that reads {@link BLOCK_BUDGET} blocks stops there and says it is not exact.
+ * Postings live in `keyword_postings`, one row per lexeme, document and impact tier (sixteen slices of
+ * the impact range), with the row's highest impact; the rows of a lexeme are read highest first. A
+ * round (one statement) reads the best rows of every lexeme, bounds what it did not read by θ(t), the
+ * highest impact left of lexeme t, rescores with every impact the chunks that could score most, and
+ * proves its top k when nothing outside them can reach the k-th score (after Fagin's threshold
+ * algorithm); a round that cannot reads eight times as many rows, up to {@link ROW_BUDGET}, and then
+ * returns the best it has, saying it is not exact. Questions of few postings are summed exhaustively
+ * instead ({@link searchKeywords}).
  */
 import type { Queryable } from '../db/database.js';
 
-/** Chunks per block: positions 0–63 of a document are block 0, and so on (the SQL function agrees). */
+/** Chunks indexed per statement (a statement runs on the server's thread on PGlite). */
 export const BLOCK_CHUNKS = 64;
-/** Blocks read per lexeme in the first round; each later round reads twice as many. */
-const FIRST_ROUND = 32;
-/** Blocks one search reads at most before it stops with what it has (and reports `exact: false`). */
-const BLOCK_BUDGET = 6_000;
+/** Rows read per lexeme in the first round. */
+const FIRST_ROUND = 64;
+/** The chunks of a round rescored with every impact of the question: this many per result, at least the minimum. */
+const RESCORED_PER_K = 4;
+const RESCORED_MIN = 100;
+/** Rows one search reads at most before it stops with what it has (and reports `exact: false`). */
+const ROW_BUDGET = 6_000;
 /** Lexemes one search scores at most (the highest weights; a 5,000-word question stays bounded). */
 export const MAX_KEYWORD_TERMS = 64;
 /**
@@ -38,6 +42,31 @@ export interface KeywordTerm {
   lexeme: string;
   /** The lexeme's idf times its wording's weight; terms of weight 0 are ignored. */
   weight: number;
+  /** The chunks that contain it (its document frequency), when known: what summing it costs. */
+  df?: number;
+}
+
+/**
+ * A question whose lexemes occur in at most this many chunks in all is scored exhaustively: summing
+ * that many postings costs less than the rounds of the early stop (bench/README.md, "Keyword index").
+ */
+export const EXHAUSTIVE_MAX_POSTINGS = 100_000;
+
+/**
+ * The top `k` for `terms`: summed over every posting when their document frequencies add up to at
+ * most {@link EXHAUSTIVE_MAX_POSTINGS}, else from the index with its early stop. Both give the same
+ * ranking; the choice is cost only.
+ */
+export async function searchKeywords(
+  db: Queryable,
+  collectionId: string,
+  terms: readonly KeywordTerm[],
+  k: number,
+  filters: KeywordFilters = {},
+): Promise<KeywordHit[]> {
+  const postings = terms.reduce((sum, term) => sum + (term.df ?? Number.POSITIVE_INFINITY), 0);
+  if (postings <= EXHAUSTIVE_MAX_POSTINGS) return exhaustiveKeywordTopK(db, collectionId, terms, k, filters);
+  return (await keywordTopK(db, collectionId, terms, k, filters)).hits;
 }
 
 export interface KeywordFilters {
@@ -54,17 +83,17 @@ export interface KeywordHit {
 
 /** How a search reads (the defaults are the engine's; tests shrink them to exercise every round). */
 export interface KeywordTuning {
-  /** Blocks read per lexeme in the first round (default {@link FIRST_ROUND}). */
+  /** Rows read per lexeme in the first round (default {@link FIRST_ROUND}). */
   firstRound?: number;
-  /** Blocks read at most (default {@link BLOCK_BUDGET}). */
-  blockBudget?: number;
+  /** Rows read at most (default {@link ROW_BUDGET}). */
+  rowBudget?: number;
 }
 
 export interface KeywordSearch {
   hits: KeywordHit[];
-  /** False when the search stopped at its block budget before the top k was certain. */
+  /** False when the search stopped at its row budget before the top k was certain. */
   exact: boolean;
-  blocksRead: number;
+  rowsRead: number;
   rounds: number;
 }
 
@@ -83,34 +112,8 @@ function documentFilters(filters: KeywordFilters, params: unknown[], alias = 'd'
   return clauses.join(' AND ');
 }
 
-interface Block {
-  term: number;
-  documentId: string;
-  block: number;
-  topImpact: number;
-  positions: number[];
-  impacts: number[];
-}
-
-interface Candidate {
-  documentId: string;
-  position: number;
-  /** Σ weight · impact over the lexemes whose block of this chunk has been read. */
-  known: number;
-}
-
-/** Where a term's reading stands: the last block read (keyset) and the highest impact not read. */
-interface Cursor {
-  lastImpact: number | null;
-  lastDocument: string;
-  lastBlock: number;
-  /** Upper bound of the impacts not read yet; 0 once the term's postings are exhausted. */
-  theta: number;
-  exhausted: boolean;
-}
-
-const blockKey = (documentId: string, block: number) => `${documentId}\u0000${block}`;
-const chunkKey = (documentId: string, position: number) => `${documentId}\u0000${position}`;
+/** Rows read per lexeme in the first round; a round that cannot prove its top k reads this many times more. */
+const ROUND_GROWTH = 8;
 
 /** The top `k` chunks of `collectionId` for `terms` by BM25F, from the keyword index. */
 export async function keywordTopK(
@@ -121,248 +124,175 @@ export async function keywordTopK(
   filters: KeywordFilters = {},
   tuning: KeywordTuning = {},
 ): Promise<KeywordSearch> {
-  const budget = tuning.blockBudget ?? BLOCK_BUDGET;
   const scored = [...terms]
     .filter((term) => term.weight > 0 && Number.isFinite(term.weight))
     .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
     .slice(0, MAX_KEYWORD_TERMS);
-  if (scored.length === 0 || k < 1) return { hits: [], exact: true, blocksRead: 0, rounds: 0 };
-  const weights = scored.map((term) => term.weight);
-  const cursors: Cursor[] = scored.map(() => ({
-    lastImpact: null,
-    lastDocument: '',
-    lastBlock: 0,
-    theta: Number.POSITIVE_INFINITY,
-    exhausted: false,
-  }));
-  /** Per term, the blocks whose postings are known (read in order or fetched by key). */
-  const known: Set<string>[] = scored.map(() => new Set());
-  const candidates = new Map<string, Candidate>();
-  let blocksRead = 0;
-  let rounds = 0;
-
-  const take = (block: Block) => {
-    const key = blockKey(block.documentId, block.block);
-    if (known[block.term]!.has(key)) return;
-    known[block.term]!.add(key);
-    const weight = weights[block.term]!;
-    block.positions.forEach((position, index) => {
-      const id = chunkKey(block.documentId, position);
-      let candidate = candidates.get(id);
-      if (!candidate) {
-        candidate = { documentId: block.documentId, position, known: 0 };
-        candidates.set(id, candidate);
-      }
-      candidate.known += weight * (block.impacts[index] ?? 0);
-    });
-  };
-  /** What a candidate could still gain from the lexemes whose block of it has not been read. */
-  const missing = (candidate: Candidate) => {
-    const key = blockKey(candidate.documentId, Math.floor(candidate.position / BLOCK_CHUNKS));
-    let bound = 0;
-    cursors.forEach((cursor, term) => {
-      if (!cursor.exhausted && !known[term]!.has(key)) bound += weights[term]! * cursor.theta;
-    });
-    return bound;
-  };
-  const kthKnown = () => {
-    if (candidates.size < k) return 0;
-    const scores = [...candidates.values()].map((candidate) => candidate.known).sort((a, b) => b - a);
-    return scores[k - 1] ?? 0;
-  };
-
+  if (scored.length === 0 || k < 1) return { hits: [], exact: true, rowsRead: 0, rounds: 0 };
+  const scope = await documentScope(db, collectionId, filters);
+  if ('only' in scope && scope.only.length === 0) return { hits: [], exact: true, rowsRead: 0, rounds: 0 };
+  const budget = tuning.rowBudget ?? ROW_BUDGET;
   let size = Math.max(1, tuning.firstRound ?? FIRST_ROUND);
-  for (;;) {
-    rounds += 1;
-    const reading = cursors.flatMap((cursor, term) => (cursor.exhausted ? [] : [term]));
-    const blocks = await readBlocks(db, collectionId, scored, cursors, reading, size, filters);
-    for (const term of reading) {
-      const own = blocks.filter((block) => block.term === term);
-      const cursor = cursors[term]!;
-      const last = own.at(-1);
-      if (last) {
-        cursor.lastImpact = last.topImpact;
-        cursor.lastDocument = last.documentId;
-        cursor.lastBlock = last.block;
-        cursor.theta = last.topImpact;
-      }
-      if (own.length < size) {
-        cursor.exhausted = true;
-        cursor.theta = 0;
-      }
+  let rowsRead = 0;
+  for (let rounds = 1; ; rounds++) {
+    const round = await readRound(db, collectionId, scored, k, size, scope);
+    rowsRead += round.rowsRead;
+    // Nothing outside the rescored chunks can reach the k-th score: a chunk in none of the rows read
+    // scores at most Σ weight·θ, one outside the rescored ones at most the last rescored one's bound.
+    const kth = round.hits.length >= k ? round.hits[k - 1]!.score : 0;
+    const unseen = round.thetas.reduce((sum, theta, term) => sum + scored[term]!.weight * theta, 0);
+    const exact = round.exhausted || (unseen <= kth && round.lastBound <= kth);
+    if (exact || rowsRead >= budget || size * ROUND_GROWTH * scored.length > budget) {
+      return { hits: round.hits.slice(0, k), exact, rowsRead, rounds };
     }
-    blocksRead += blocks.length;
-    for (const block of blocks) take(block);
-
-    // Fetch the blocks the most promising candidates lack, so the k-th score is known, not guessed.
-    let kth = kthKnown();
-    const promising = [...candidates.values()]
-      .map((candidate) => ({ candidate, bound: candidate.known + missing(candidate) }))
-      .filter((entry) => entry.bound > kth && entry.bound > entry.candidate.known)
-      .sort((a, b) => b.bound - a.bound);
-    const unseen = cursors.reduce(
-      (sum, cursor, term) => sum + (cursor.exhausted ? 0 : weights[term]! * cursor.theta),
-      0,
-    );
-    const settled = unseen <= kth;
-    const outOfBudget = blocksRead >= budget;
-    // Near the end (or out of budget) every candidate that could still enter the top k is completed;
-    // before that, only the best 2k, to raise the k-th score.
-    const completing = settled || outOfBudget ? promising : promising.slice(0, 2 * k);
-    if (completing.length > 0) {
-      blocksRead += await fetchMissing(
-        db,
-        collectionId,
-        scored,
-        cursors,
-        known,
-        completing.map((entry) => entry.candidate),
-        filters,
-        take,
-      );
-      kth = kthKnown();
-    }
-    const remaining = cursors.reduce(
-      (sum, cursor, term) => sum + (cursor.exhausted ? 0 : weights[term]! * cursor.theta),
-      0,
-    );
-    const open = [...candidates.values()].some((candidate) => {
-      const bound = missing(candidate);
-      return bound > 0 && candidate.known + bound > kth;
-    });
-    const done = cursors.every((cursor) => cursor.exhausted) || (remaining <= kth && !open);
-    if (done || outOfBudget) {
-      const hits = [...candidates.values()]
-        .sort(
-          (a, b) =>
-            b.known - a.known ||
-            (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.position - b.position),
-        )
-        .slice(0, k)
-        .map((candidate) => ({
-          documentId: candidate.documentId,
-          position: candidate.position,
-          score: candidate.known,
-        }));
-      return { hits, exact: done, blocksRead, rounds };
-    }
-    size *= 2;
+    size *= ROUND_GROWTH;
   }
-}
-
-/** The next `size` blocks of each term in `reading`, highest impact first (keyset on the last block read). */
-async function readBlocks(
-  db: Queryable,
-  collectionId: string,
-  terms: readonly KeywordTerm[],
-  cursors: readonly Cursor[],
-  reading: readonly number[],
-  size: number,
-  filters: KeywordFilters,
-): Promise<Block[]> {
-  if (reading.length === 0) return [];
-  const params: unknown[] = [
-    collectionId,
-    reading.map((term) => terms[term]!.lexeme),
-    reading,
-    reading.map((term) => cursors[term]!.lastImpact),
-    reading.map((term) => cursors[term]!.lastDocument),
-    reading.map((term) => cursors[term]!.lastBlock),
-    size,
-  ];
-  const where = documentFilters(filters, params);
-  const result = await db.query<{
-    term: number;
-    document_id: string;
-    block: number;
-    top_impact: number;
-    positions: number[];
-    impacts: number[];
-  }>(
-    `SELECT t.term, p.document_id, p.block, p.top_impact, p.positions, p.impacts
-       FROM unnest($2::text[], $3::integer[], $4::real[], $5::text[], $6::integer[])
-            AS t(lexeme, term, last_impact, last_document, last_block)
-       CROSS JOIN LATERAL (
-         SELECT p.document_id, p.block, p.top_impact, p.positions, p.impacts
-           FROM keyword_postings p JOIN documents d ON d.id = p.document_id
-          WHERE p.collection_id = $1 AND p.lexeme = t.lexeme AND ${where}
-            AND (t.last_impact IS NULL OR (p.top_impact, p.document_id, p.block) < (t.last_impact, t.last_document, t.last_block))
-          ORDER BY p.top_impact DESC, p.document_id DESC, p.block DESC
-          LIMIT $7
-       ) p`,
-    params,
-  );
-  return result.rows.map((row) => ({
-    term: row.term,
-    documentId: row.document_id,
-    block: row.block,
-    topImpact: row.top_impact,
-    positions: row.positions,
-    impacts: row.impacts,
-  }));
 }
 
 /**
- * Reads by key the blocks of `candidates` not yet known for the terms still being read; a block that
- * does not exist is known too (the chunk lacks the lexeme). Returns the number of rows read.
+ * One round, one statement: the best `size` rows of each term; per term the highest impact not read
+ * (θ, 0 when all were read); the chunks in those rows by the most they could score (the impacts read,
+ * plus weight·θ for each term not read for them); the best of those rescored with every impact of the
+ * question (read by key from their documents' rows).
  */
-async function fetchMissing(
+async function readRound(
   db: Queryable,
   collectionId: string,
   terms: readonly KeywordTerm[],
-  cursors: readonly Cursor[],
-  known: Set<string>[],
-  candidates: readonly Candidate[],
-  filters: KeywordFilters,
-  take: (block: Block) => void,
-): Promise<number> {
-  const wanted = new Map<string, { term: number; documentId: string; block: number }>();
-  for (const candidate of candidates) {
-    const block = Math.floor(candidate.position / BLOCK_CHUNKS);
-    const key = blockKey(candidate.documentId, block);
-    cursors.forEach((cursor, term) => {
-      if (!cursor.exhausted && !known[term]!.has(key))
-        wanted.set(`${term}\u0000${key}`, { term, documentId: candidate.documentId, block });
-    });
-  }
-  if (wanted.size === 0) return 0;
-  const pairs = [...wanted.values()];
+  k: number,
+  size: number,
+  scope: DocumentScope,
+): Promise<{
+  hits: KeywordHit[];
+  thetas: number[];
+  exhausted: boolean;
+  lastBound: number;
+  rowsRead: number;
+}> {
+  const rescored = Math.max(RESCORED_MIN, RESCORED_PER_K * k);
   const params: unknown[] = [
     collectionId,
-    pairs.map((pair) => terms[pair.term]!.lexeme),
-    pairs.map((pair) => pair.term),
-    pairs.map((pair) => pair.documentId),
-    pairs.map((pair) => pair.block),
+    terms.map((term) => term.lexeme),
+    terms.map((term) => term.weight),
+    size,
+    rescored,
   ];
-  const where = documentFilters(filters, params);
+  const scoped = scopeClause(scope, params);
   const result = await db.query<{
-    term: number;
-    document_id: string;
-    block: number;
-    top_impact: number;
-    positions: number[];
-    impacts: number[];
+    kind: 'hit' | 'term' | 'partial';
+    document_id: string | null;
+    position: number | null;
+    score: number | null;
+    term: number | null;
+    rows: number | null;
   }>(
-    `SELECT t.term, p.document_id, p.block, p.top_impact, p.positions, p.impacts
-       FROM unnest($2::text[], $3::integer[], $4::text[], $5::integer[]) AS t(lexeme, term, document_id, block)
-       JOIN keyword_postings p
-         ON p.collection_id = $1 AND p.lexeme = t.lexeme AND p.document_id = t.document_id AND p.block = t.block
-       JOIN documents d ON d.id = p.document_id
-      WHERE ${where}`,
+    `WITH t AS (
+       SELECT lexeme, weight, (term - 1)::integer AS term FROM unnest($2::text[], $3::float8[]) WITH ORDINALITY AS t(lexeme, weight, term)
+     ),
+     read AS (
+       SELECT t.term, t.weight, p.document_id, p.top_impact, p.positions, p.impacts,
+              row_number() OVER (PARTITION BY t.term ORDER BY p.top_impact DESC, p.document_id DESC, p.tier DESC) AS n
+         FROM t CROSS JOIN LATERAL (
+           SELECT p.document_id, p.tier, p.top_impact, p.positions, p.impacts FROM keyword_postings p
+            WHERE p.collection_id = $1 AND p.lexeme = t.lexeme AND ${scoped}
+            ORDER BY p.top_impact DESC, p.document_id DESC, p.tier DESC LIMIT $4 + 1
+         ) p
+     ),
+     theta AS (
+       SELECT t.term, t.weight * coalesce(max(r.top_impact) FILTER (WHERE r.n > $4), 0) AS bound
+         FROM t LEFT JOIN read r ON r.term = t.term GROUP BY t.term, t.weight
+     ),
+     partial AS (
+       SELECT r.document_id, u.position, sum(r.weight * u.impact) AS score, sum(th.bound) AS seen
+         FROM read r JOIN theta th ON th.term = r.term
+         CROSS JOIN LATERAL unnest(r.positions, r.impacts) AS u(position, impact)
+        WHERE r.n <= $4
+        GROUP BY r.document_id, u.position
+     ),
+     best AS (
+       SELECT p.document_id, p.position, p.score + (SELECT sum(bound) FROM theta) - p.seen AS bound
+         FROM partial p ORDER BY bound DESC, p.document_id, p.position LIMIT $5
+     ),
+     exact AS (
+       SELECT b.document_id, b.position, sum(t.weight * u.impact) AS score
+         FROM (SELECT DISTINCT document_id FROM best) bd
+         CROSS JOIN t
+         JOIN keyword_postings p ON p.collection_id = $1 AND p.lexeme = t.lexeme AND p.document_id = bd.document_id
+         CROSS JOIN LATERAL unnest(p.positions, p.impacts) AS u(position, impact)
+         JOIN best b ON b.document_id = bd.document_id AND b.position = u.position
+        GROUP BY b.document_id, b.position
+     )
+     SELECT 'hit' AS kind, document_id, position, score, NULL::integer AS term, NULL::integer AS rows FROM exact
+     UNION ALL
+     SELECT 'term', NULL, NULL, max(r.top_impact) FILTER (WHERE r.n > $4), t.term, count(r.n)::integer
+       FROM t LEFT JOIN read r ON r.term = t.term GROUP BY t.term
+     UNION ALL
+     SELECT 'partial', NULL, NULL, min(bound), NULL, count(*)::integer FROM best`,
     params,
   );
+  const thetas = terms.map(() => 0);
+  let exhausted = true;
+  let rowsRead = 0;
+  let lastBound = 0;
+  let partials = 0;
+  const hits: KeywordHit[] = [];
   for (const row of result.rows) {
-    take({
-      term: row.term,
-      documentId: row.document_id,
-      block: row.block,
-      topImpact: row.top_impact,
-      positions: row.positions,
-      impacts: row.impacts,
-    });
+    if (row.kind === 'hit') {
+      hits.push({ documentId: row.document_id!, position: row.position!, score: row.score! });
+    } else if (row.kind === 'term') {
+      // A term with a row beyond `size` has more unread: its θ is that row's highest impact.
+      if (row.score !== null) {
+        thetas[row.term!] = row.score;
+        exhausted = false;
+      }
+      rowsRead += Math.min(row.rows ?? 0, size);
+    } else {
+      partials = row.rows ?? 0;
+      lastBound = row.score ?? 0;
+    }
   }
-  for (const pair of pairs) known[pair.term]!.add(blockKey(pair.documentId, pair.block));
-  return result.rows.length;
+  // Candidates beyond the rescored ones exist only when the rescored list is full.
+  if (partials < rescored) lastBound = 0;
+  hits.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.position - b.position),
+  );
+  return { hits, thetas, exhausted, lastBound, rowsRead };
+}
+
+/**
+ * Which documents a search may return, as the shorter list: those it may (`only`) or those it may not
+ * (`except`). Postings are read without joining the documents, so a lexeme's rows come from its index
+ * in impact order and stop at the limit.
+ */
+type DocumentScope = { only: string[] } | { except: string[] };
+
+async function documentScope(
+  db: Queryable,
+  collectionId: string,
+  filters: KeywordFilters,
+): Promise<DocumentScope> {
+  const params: unknown[] = [collectionId];
+  const allowed = documentFilters(filters, params);
+  const result = await db.query<{ only: boolean; id: string | null }>(
+    `WITH scoped AS (SELECT d.id, (${allowed}) AS allowed FROM documents d WHERE d.collection_id = $1),
+          counts AS (SELECT count(*) FILTER (WHERE allowed) <= count(*) FILTER (WHERE NOT allowed) AS only FROM scoped)
+     SELECT counts.only, s.id FROM counts LEFT JOIN scoped s ON s.allowed = counts.only`,
+    params,
+  );
+  const ids = result.rows.flatMap((row) => (row.id === null ? [] : [row.id]));
+  return result.rows[0]?.only ? { only: ids } : { except: ids };
+}
+
+function scopeClause(scope: DocumentScope, params: unknown[]): string {
+  if ('only' in scope) {
+    params.push(scope.only);
+    return `p.document_id = ANY($${params.length}::text[])`;
+  }
+  if (scope.except.length === 0) return 'true';
+  params.push(scope.except);
+  return `p.document_id <> ALL($${params.length}::text[])`;
 }
 
 /**
@@ -376,8 +306,11 @@ export async function exhaustiveKeywordTopK(
   k: number,
   filters: KeywordFilters = {},
 ): Promise<KeywordHit[]> {
-  const scored = terms.filter((term) => term.weight > 0 && Number.isFinite(term.weight));
-  if (scored.length === 0) return [];
+  const scored = [...terms]
+    .filter((term) => term.weight > 0 && Number.isFinite(term.weight))
+    .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
+    .slice(0, MAX_KEYWORD_TERMS);
+  if (scored.length === 0 || k < 1) return [];
   const params: unknown[] = [
     collectionId,
     scored.map((term) => term.lexeme),
@@ -433,7 +366,7 @@ export interface StagedKeywords {
 }
 
 /**
- * Indexes a staged document's chunks (not yet READY, so no search sees them), one block of 64 chunks
+ * Indexes a staged document's chunks (not yet READY, so no search sees them), 64 chunks
  * per statement; `between` runs between statements (the pipeline yields to the event loop there). The
  * collection's settings are created from this document's chunks when it has none.
  */

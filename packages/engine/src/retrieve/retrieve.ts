@@ -18,7 +18,7 @@ import { withoutStopwords } from '../language/stopwords.js';
 import type { LegalRef } from '../types.js';
 import { DEFAULT_RRF_K, type FusedItem, type RankedList, weightedRrf } from './fusion.js';
 import { headingArm } from './headings.js';
-import { keywordTopK } from './keyword-index.js';
+import { searchKeywords } from './keyword-index.js';
 import { lexemeStatistics, lexemesOf } from './lexemes.js';
 import { diversifyUnits } from './units.js';
 
@@ -207,6 +207,7 @@ interface LexicalTerm {
   idf: number;
   /** The query weight: the highest weight among the wordings that contain the lexeme, over the highest of all. */
   weight: number;
+  df: number;
 }
 
 /**
@@ -238,7 +239,7 @@ async function lexicalTerms(
   const { statistics } = await lexemeStatistics(db, collection, [...weights.keys()]);
   return [...statistics.values()]
     .filter((term) => term.df > 0)
-    .map(({ lexeme, idf }) => ({ lexeme, idf, weight: weights.get(lexeme) ?? 0 }));
+    .map(({ lexeme, idf, df }) => ({ lexeme, idf, df, weight: weights.get(lexeme) ?? 0 }));
 }
 
 /**
@@ -263,10 +264,10 @@ async function lexicalArm(
   if (searched.length === 0) return [];
   const terms = await lexicalTerms(db, collection, searched);
   if (terms.length === 0) return [];
-  const { hits } = await keywordTopK(
+  const hits = await searchKeywords(
     db,
     collection.id,
-    terms.map((term) => ({ lexeme: term.lexeme, weight: term.idf * term.weight })),
+    terms.map((term) => ({ lexeme: term.lexeme, weight: term.idf * term.weight, df: term.df })),
     limit,
     {
       ...(options.documentType !== undefined ? { documentType: options.documentType } : {}),

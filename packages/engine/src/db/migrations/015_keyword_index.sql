@@ -13,27 +13,29 @@ CREATE TABLE keyword_settings (
   indexed_chunks bigint NOT NULL DEFAULT 0
 );
 
--- One row per lexeme and block of a document (its chunks 0–63, 64–127, …): the block's chunks that
--- contain the lexeme, in their text or their headings, with each one's BM25 impact (the term's share
--- of the score before idf), highest first. A query reads a lexeme's blocks highest impact first and
--- stops once nothing unread can enter its top k.
+-- One row per lexeme, document and impact tier (sixteen equal slices of BM25's impact range, 0 to
+-- k1 + 1): the document's chunks that contain the lexeme, in their text or their headings, with each
+-- one's impact (the term's share of the score before idf). A query reads a lexeme's rows highest
+-- impact first, so the best postings of a common lexeme come before its many ordinary ones, and stops
+-- once nothing unread can enter its top k.
 CREATE TABLE keyword_postings (
   collection_id text NOT NULL,
   lexeme text NOT NULL,
   document_id text NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
-  block integer NOT NULL,
+  tier integer NOT NULL,
   top_impact real NOT NULL,
   -- Chunks whose text (not only headings) has the lexeme: the document frequency the idf counts.
   text_chunks integer NOT NULL,
   positions integer[] NOT NULL,
   impacts real[] NOT NULL,
-  PRIMARY KEY (collection_id, lexeme, document_id, block)
+  PRIMARY KEY (collection_id, lexeme, document_id, tier)
 );
-CREATE INDEX keyword_postings_impact ON keyword_postings (collection_id, lexeme, top_impact, document_id, block);
+CREATE INDEX keyword_postings_impact ON keyword_postings (collection_id, lexeme, top_impact, document_id, tier);
 CREATE INDEX keyword_postings_document ON keyword_postings (document_id);
 
 -- Builds the postings of a document's chunks at positions [first, last] with its collection's
--- settings. Every writer of the index calls this one definition.
+-- settings, adding to the rows earlier positions of the document made. Every writer of the index
+-- calls this one definition.
 CREATE FUNCTION saksi_index_keywords(doc text, first_position integer, last_position integer)
 RETURNS integer LANGUAGE sql AS $$
   WITH s AS (
@@ -59,14 +61,20 @@ RETURNS integer LANGUAGE sql AS $$
      GROUP BY o.collection_id, o.position, o.lexeme, s.b, s.average_tokens, s.heading_weight, s.k1
   ),
   impacts AS (
-    SELECT collection_id, position, lexeme, in_text, (tf * (k1 + 1) / (tf + k1))::real AS impact
+    SELECT collection_id, position, lexeme, in_text, (tf * (k1 + 1) / (tf + k1))::real AS impact,
+           least(15, floor(16 * tf / (tf + k1)))::integer AS tier
       FROM frequencies WHERE tf > 0
   ),
   inserted AS (
-    INSERT INTO keyword_postings (collection_id, lexeme, document_id, block, top_impact, text_chunks, positions, impacts)
-    SELECT collection_id, lexeme, doc, position / 64, max(impact), count(*) FILTER (WHERE in_text),
+    INSERT INTO keyword_postings (collection_id, lexeme, document_id, tier, top_impact, text_chunks, positions, impacts)
+    SELECT collection_id, lexeme, doc, tier, max(impact), count(*) FILTER (WHERE in_text),
            array_agg(position ORDER BY impact DESC, position), array_agg(impact ORDER BY impact DESC, position)
-      FROM impacts GROUP BY collection_id, lexeme, position / 64
+      FROM impacts GROUP BY collection_id, lexeme, tier
+    ON CONFLICT (collection_id, lexeme, document_id, tier) DO UPDATE
+      SET top_impact = greatest(keyword_postings.top_impact, excluded.top_impact),
+          text_chunks = keyword_postings.text_chunks + excluded.text_chunks,
+          positions = keyword_postings.positions || excluded.positions,
+          impacts = keyword_postings.impacts || excluded.impacts
     RETURNING 1
   )
   SELECT count(*)::integer FROM inserted
