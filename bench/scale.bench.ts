@@ -10,7 +10,7 @@
  *   npm run bench:scale -- --smoke   # three small documents, 4 s per phase, 4 clients (seconds)
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey, DEFAULT_WORKSPACE, Engine, loadConfig } from '@saksi/engine';
 import {
@@ -155,13 +155,19 @@ async function main(): Promise<number> {
         throw new Error(`the replica does not serve reads: ${JSON.stringify(health.database.replica)}`);
     }
     await chatsPerSecond([first.url, second!.url], key); // warm-up: both servers' caches and JIT
+    const loadBefore = loadavg()[0]!;
     const one = await chatsPerSecond([first.url], key);
     const two = await chatsPerSecond([first.url, second!.url], key);
+    // Other work on the machine takes cores from the second server: say how busy it was.
+    const load = { before: loadBefore, after: loadavg()[0]! };
     const ratio = two.perSecond / one.perSecond;
     console.log(`mode ${smoke ? 'smoke' : 'full'}: ${clients} clients, ${seconds} s per phase`);
     console.log(`one server:  ${fixed(one.perSecond, 1)} chats/s (${one.chats} chats)`);
     console.log(`two servers: ${fixed(two.perSecond, 1)} chats/s (${two.chats} chats)`);
     console.log(`ratio two/one: ${fixed(ratio, 2)} (target ≥ 1.7 on 2 quiet cores — reported, not asserted)`);
+    console.log(
+      `load average ${fixed(load.before, 1)} → ${fixed(load.after, 1)} on ${availableParallelism()} cores (this run's own processes included)`,
+    );
     writeResults(smoke ? 'scale-smoke' : 'scale', gitRevision(), {
       mode: smoke ? 'smoke' : 'full',
       clients,
@@ -169,6 +175,7 @@ async function main(): Promise<number> {
       one_server: one,
       two_servers: two,
       ratio,
+      load_average: load,
     });
     return 0;
   } finally {
