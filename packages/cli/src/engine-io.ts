@@ -21,9 +21,13 @@ export function configFrom(io: Io, overrides: Record<string, string | undefined>
   }
 }
 
-export async function openEngine(config: SaksiConfig): Promise<Engine> {
+/** Opens the engine; `applicationName` tells this process's PostgreSQL connections apart. */
+export async function openEngine(
+  config: SaksiConfig,
+  options: { applicationName?: string } = {},
+): Promise<Engine> {
   try {
-    return await Engine.open({ config });
+    return await Engine.open({ config, ...options });
   } catch (error) {
     if (isEngineError(error)) {
       const busy = /lock|already|EBUSY|in use/i.test(String((error as { cause?: unknown }).cause ?? ''));

@@ -52,7 +52,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say(
     `Saksi: data in ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'}), embeddings ${config.embedding.provider}:${config.embedding.model}`,
   );
-  const engine = await openEngine(config);
+  const engine = await openEngine(config, { applicationName: 'saksi-serve' });
   await createFirstAdmin(engine, io, say);
   if (config.demo) {
     const existing = await engine.collections();
@@ -76,6 +76,8 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
     } else await configureDemoCollections(engine, path.join(repositoryRoot(), 'corpora'));
   }
   await startAnchoring(engine, say);
+  if (config.readUrl)
+    say('Reads: retrieval from the replica of DATABASE_READ_URL while it keeps up, else from the primary.');
   if (config.worker === 'inline') {
     engine.startWorker();
     say('Jobs: ingestion and webhooks run in this process (SAKSI_WORKER=off leaves them to `saksi worker`).');

@@ -61,7 +61,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
     });
   }
   const say = (text: string) => io.stdout.write(`${text}\n`);
-  const engine = await openEngine(config);
+  const engine = await openEngine(config, { applicationName: 'saksi-worker' });
   const workerId = `${hostname()}-${process.pid}`;
   try {
     const reporter = await finishedJobReporter(engine, workerId, say);

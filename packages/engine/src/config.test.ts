@@ -135,3 +135,47 @@ describe('loadConfig: webhooks', () => {
     expect(configError({ SAKSI_WEBHOOK_ALLOW_PRIVATE: 'yes' })).toMatch(/SAKSI_WEBHOOK_ALLOW_PRIVATE/);
   });
 });
+
+describe('loadConfig: proxies and replicas', () => {
+  const load = (env: Record<string, string>) => loadConfig(env, '/tmp');
+
+  it('trusts no proxy by default, or with 0 or false', () => {
+    expect(load({}).trustProxy).toBeNull();
+    expect(load({ SAKSI_TRUST_PROXY: '0' }).trustProxy).toBeNull();
+    expect(load({ SAKSI_TRUST_PROXY: 'false' }).trustProxy).toBeNull();
+  });
+
+  it('reads a hop count or a list of addresses and ranges, and the header the proxies write', () => {
+    expect(load({ SAKSI_TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2, header: 'x-forwarded-for' });
+    expect(
+      load({ SAKSI_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1,fd00::/8,loopback', SAKSI_PROXY_HEADER: 'forwarded' })
+        .trustProxy,
+    ).toEqual({
+      addresses: ['10.0.0.0/8', '192.0.2.1/32', 'fd00::/8', '127.0.0.0/8', '::1/128'],
+      header: 'forwarded',
+    });
+  });
+
+  it('refuses what is neither, naming the variable', () => {
+    for (const value of ['true', '10.0.0.0/33', 'proxy.example.org', '999', '::1/129']) {
+      let error: unknown;
+      try {
+        load({ SAKSI_TRUST_PROXY: value });
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as { code?: string }).code, value).toBe('CONFIG_INVALID');
+      expect(String((error as Error).message)).toContain('SAKSI_TRUST_PROXY');
+    }
+    expect(() => load({ SAKSI_PROXY_HEADER: 'x-real-ip' })).toThrow(/SAKSI_PROXY_HEADER/);
+  });
+
+  it('takes DATABASE_READ_URL only with DATABASE_URL', () => {
+    const config = load({ DATABASE_URL: 'postgres://a@h/p', DATABASE_READ_URL: 'postgres://a@r/p' });
+    expect(config.readUrl).toBe('postgres://a@r/p');
+    expect(config.replicaMaxLagSeconds).toBe(5);
+    expect(() => load({ DATABASE_READ_URL: 'postgres://a@r/p' })).toThrow(
+      /DATABASE_READ_URL needs DATABASE_URL/,
+    );
+  });
+});

@@ -2,6 +2,7 @@
  * Configuration: `process.env` is parsed once, at start-up, into this typed object (zod) and passed
  * down. Nothing deeper in the engine reads the environment.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
@@ -11,6 +12,10 @@ import { type LlmConfig, parseLlmConfig } from './llm/config.js';
 const schema = z.object({
   SAKSI_DATA_DIR: z.string().min(1).optional(),
   DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_READ_URL: z.string().min(1).optional(),
+  SAKSI_REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  SAKSI_TRUST_PROXY: z.string().default(''),
+  SAKSI_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   SAKSI_EMBEDDING: z.string().min(1).default('hash'),
@@ -115,6 +120,15 @@ export interface EmbeddingConfig {
 export interface SaksiConfig {
   dataDir: string;
   databaseUrl?: string;
+  /** A streaming replica of `databaseUrl` that serves retrieval (docs/scaling.md). */
+  readUrl?: string;
+  /** Reads leave a replica whose replay is further behind than this (seconds). */
+  replicaMaxLagSeconds: number;
+  /**
+   * Which reverse proxies may say who the client is (`SAKSI_TRUST_PROXY`); null: none, the TCP
+   * peer is the client and forwarding headers are ignored.
+   */
+  trustProxy: TrustProxyConfig | null;
   port: number;
   host: string;
   keysDir: string;
@@ -166,6 +180,15 @@ export interface SaksiConfig {
   /** The server's public base URL, used for upload URLs (defaults to the request's origin). */
   publicUrl?: string;
 }
+
+/**
+ * `SAKSI_TRUST_PROXY`: either a number of proxy hops in front of the server (each appends the address
+ * it received the request from), or the addresses and CIDR ranges of the proxies. `header` is the one
+ * header those proxies write; the other is ignored.
+ */
+export type TrustProxyConfig =
+  | { hops: number; header: 'x-forwarded-for' | 'forwarded' }
+  | { addresses: string[]; header: 'x-forwarded-for' | 'forwarded' };
 
 /** Parses the environment; throws `CONFIG_INVALID` naming the variable. Secrets never appear in the message. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, cwd: string): SaksiConfig {
@@ -224,8 +247,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       'SAKSI_VERIFIER=llm-judge needs a model: set SAKSI_LLM=provider:model.',
     );
   }
+  if (values.DATABASE_READ_URL && !values.DATABASE_URL) {
+    throw new EngineError(
+      'CONFIG_INVALID',
+      'DATABASE_READ_URL needs DATABASE_URL: the replica serves reads for a PostgreSQL primary.',
+    );
+  }
   return {
     anchor: anchorConfig(values),
+    ...(values.DATABASE_READ_URL ? { readUrl: values.DATABASE_READ_URL } : {}),
+    replicaMaxLagSeconds: values.SAKSI_REPLICA_MAX_LAG_SECONDS,
+    trustProxy: trustProxyConfig(values.SAKSI_TRUST_PROXY, values.SAKSI_PROXY_HEADER),
     llm,
     verifier: values.SAKSI_VERIFIER,
     queryExpansion: values.SAKSI_QUERY_EXPANSION,
@@ -313,6 +345,47 @@ function anchorConfig(values: z.infer<typeof schema>): AnchorConfig {
     contract: values.SAKSI_ANCHOR_CONTRACT as `0x${string}`,
     ...timing,
   };
+}
+
+/** Most proxy hops `SAKSI_TRUST_PROXY` may name. */
+const MAX_PROXY_HOPS = 20;
+
+/**
+ * `SAKSI_TRUST_PROXY`: empty, `0` or `false` trusts no proxy; `1`…`20` that many hops; otherwise a
+ * comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`), or `loopback`.
+ */
+function trustProxyConfig(value: string, header: 'x-forwarded-for' | 'forwarded'): TrustProxyConfig | null {
+  const text = value.trim();
+  if (text === '' || text === '0' || text === 'false') return null;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > MAX_PROXY_HOPS) {
+      throw new EngineError(
+        'CONFIG_INVALID',
+        `Invalid configuration: SAKSI_TRUST_PROXY is ${hops} hops; at most ${MAX_PROXY_HOPS}.`,
+      );
+    }
+    return { hops, header };
+  }
+  const addresses: string[] = [];
+  for (const item of text.split(',').map((part) => part.trim())) {
+    if (item === '') continue;
+    if (item === 'loopback') {
+      addresses.push('127.0.0.0/8', '::1/128');
+      continue;
+    }
+    const [address = '', prefix] = item.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    if (family === 0 || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
+      throw new EngineError(
+        'CONFIG_INVALID',
+        `Invalid configuration: SAKSI_TRUST_PROXY entry "${item.slice(0, 100)}" is not a hop count, an IP address, a CIDR range (10.0.0.0/8) or "loopback".`,
+      );
+    }
+    addresses.push(prefix === undefined ? `${address}/${bits}` : `${address}/${Number(prefix)}`);
+  }
+  return addresses.length === 0 ? null : { addresses, header };
 }
 
 /** `SAKSI_ALLOWED_ORIGINS`: comma-separated `scheme://host[:port]` origins, or `*`. */

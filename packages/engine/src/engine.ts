@@ -52,6 +52,7 @@ import {
 import type { SaksiConfig } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import type { ReplicaStatus } from './db/replica.js';
 import { createHashEmbeddingModel } from './embed/hash.js';
 import type { EmbeddingModel } from './embed/model.js';
 import { createOpenAICompatibleEmbeddingModel } from './embed/openai-compatible.js';
@@ -103,6 +104,8 @@ export interface EngineOptions {
   pgliteDataDir?: string | null;
   /** Use this answer model instead of the configured one (`SAKSI_LLM`); `null` for none. */
   answerModel?: AnswerModel | null;
+  /** PostgreSQL `application_name` of this process's connections (`saksi-serve`, `saksi-worker`). */
+  applicationName?: string;
 }
 
 export interface QueryInput {
@@ -161,7 +164,16 @@ export class Engine {
     const pgliteDir =
       options.pgliteDataDir === null ? undefined : (options.pgliteDataDir ?? `${config.dataDir}/pglite`);
     const db = await openDatabase(
-      config.databaseUrl ? { databaseUrl: config.databaseUrl } : pgliteDir ? { dataDir: pgliteDir } : {},
+      config.databaseUrl
+        ? {
+            databaseUrl: config.databaseUrl,
+            ...(config.readUrl ? { readUrl: config.readUrl } : {}),
+            maxReplicaLagSeconds: config.replicaMaxLagSeconds,
+            ...(options.applicationName ? { applicationName: options.applicationName } : {}),
+          }
+        : pgliteDir
+          ? { dataDir: pgliteDir }
+          : {},
     );
     try {
       await migrate(db);
@@ -638,7 +650,7 @@ export class Engine {
     const question = input.question?.trim() ?? '';
     if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
     const collection = await this.collection(collectionName, workspaceId);
-    return retrieveForQuestion(this.db, this.embedding, collection, question.slice(0, 4_000), {
+    return retrieveForQuestion(this.db.reader, this.embedding, collection, question.slice(0, 4_000), {
       topK: input.top_k ?? 5,
       ...(this.expander() ? { expander: this.expander()! } : {}),
       ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
@@ -659,6 +671,9 @@ export class Engine {
     return ask(
       {
         db: this.db,
+        // A turn of an existing session reads its own earlier turns' writes: everything from the
+        // primary. A new chat may search a replica that trails by at most its lag bound.
+        ...(input.session_id === undefined ? { reader: this.db.reader } : {}),
         embedding: this.embedding,
         keys: this.keys,
         log: this.log,
@@ -741,18 +756,23 @@ export class Engine {
       databaseOk = false;
     }
     const latency = Math.round((performance.now() - started) * 10) / 10;
+    const replica = await this.db.replicaStatus();
     const chain = this.anchorChain();
     const rpc = await this.chainHealth();
     const logKeyId = toHex(this.keys.logSigner.keyId);
     const pinned = this.keys.trusted.logs.find((log) => log.origin === this.log.origin)?.vkey;
     return {
-      status: databaseOk && rpc.state !== 'unreachable' ? 'ok' : 'degraded',
+      status:
+        databaseOk && rpc.state !== 'unreachable' && (replica === null || replica.serving_reads)
+          ? 'ok'
+          : 'degraded',
       version: ENGINE_VERSION,
       database: {
         kind: this.db.kind,
         ok: databaseOk,
         name: this.db.kind === 'pglite' ? 'PGlite' : 'PostgreSQL',
         latency_ms: databaseOk ? latency : null,
+        replica,
       },
       log: {
         origin: this.log.origin,
@@ -854,6 +874,11 @@ export interface Health {
     name: 'PGlite' | 'PostgreSQL';
     /** The health queries' time, when they answered. */
     latency_ms: number | null;
+    /**
+     * The read replica (`DATABASE_READ_URL`), or null without one: its state, whether it serves reads
+     * now (otherwise they go to the primary) and its lag.
+     */
+    replica: ReplicaStatus | null;
   };
   log: {
     origin: string;

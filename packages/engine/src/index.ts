@@ -55,9 +55,11 @@ export {
   type EmbeddingConfig,
   loadConfig,
   type SaksiConfig,
+  type TrustProxyConfig,
 } from './config.js';
-export { type Database, openDatabase, type Queryable } from './db/database.js';
+export { type Database, openDatabase, type Queryable, type Transactional } from './db/database.js';
 export { migrate } from './db/migrate.js';
+export { parseLsn, type ReplicaState, type ReplicaStatus } from './db/replica.js';
 export {
   configureDemoCollections,
   type DemoCollection,
@@ -178,6 +180,12 @@ export {
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
 export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
 export type { HostResolver, ResolvedAddress } from './net/address-guard.js';
+export {
+  chargeSharedRateLimit,
+  type SharedRateLimit,
+  type SharedRateLimitResult,
+  sweepSharedRateLimits,
+} from './rate-limits.js';
 export type { QueryVariant, RetrievalArms, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
 export { type ChatMessage, type ChatSession, deleteChatSession, getChatSession } from './sessions.js';
 export {

@@ -13,8 +13,10 @@
  * only to a key of its own workspace; everyone else gets the 404 of an unknown id, so whether it
  * exists does not leak.
  *
- * Rate limits (token buckets, per process): per key, per client address for requests without a key,
- * and the public chat's hourly budget per address. A 429 carries `Retry-After`.
+ * Rate limits: per key, per client address for requests without a key, and the public chat's hourly
+ * budget per address; token buckets in memory on PGlite, windows shared in the database on PostgreSQL
+ * (docs/scaling.md, "Rate limits"). A 429 carries `Retry-After`. The client address is the TCP peer's,
+ * or what trusted proxies say it is (`SAKSI_TRUST_PROXY`, client-address.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -29,11 +31,18 @@ import {
   loadOrCreateAuthSecret,
   requireScope,
   sessionFor,
+  type TrustProxyConfig,
 } from '@saksi/engine';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import {
+  type ProxyTrust,
+  peerIsTrusted,
+  proxyTrust,
+  clientAddress as resolveClientAddress,
+} from './client-address.js';
 import { ApiError } from './errors.js';
-import { enforce, limiterFromRate } from './rate-limit.js';
+import { DatabaseWindowLimiter, enforce, type Limiter, limiterFromRate } from './rate-limit.js';
 
 export const SESSION_COOKIE = 'saksi_session';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -44,8 +53,19 @@ export type Principal =
   | { kind: 'admin'; email: string; session_id: string; workspace_id: string; scopes: ApiKeyScope[] };
 
 export interface AccessOptions {
-  /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
-  trustProxy?: boolean;
+  /**
+   * Which proxies may name the client (default: `SAKSI_TRUST_PROXY` of the engine's configuration).
+   * `true` is one hop of `X-Forwarded-For`; `false` none.
+   */
+  trustProxy?: boolean | TrustProxyConfig | null;
+}
+
+/** The proxy trust of `options`, defaulting to the configuration's. */
+export function resolveProxyTrust(engine: Engine, option: AccessOptions['trustProxy']): ProxyTrust | null {
+  if (option === undefined) return proxyTrust(engine.config.trustProxy ?? null);
+  if (option === true) return proxyTrust({ hops: 1, header: 'x-forwarded-for' });
+  if (option === false) return null;
+  return proxyTrust(option);
 }
 
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -84,17 +104,27 @@ export interface Access {
    */
   requireRecord(c: Context, kind: RecordKind, id: string): Promise<void>;
   /** Charges the anonymous budget of the client's address (public routes). */
-  chargeAnonymous(c: Context): void;
+  chargeAnonymous(c: Context): Promise<void>;
   /** Charges the public chat's hourly budget of the client's address. */
-  chargePublicChat(c: Context): void;
+  chargePublicChat(c: Context): Promise<void>;
   clientAddress(c: Context): string;
+  /** Whether the request came over https, as the TCP peer or a trusted proxy says. */
+  isHttps(c: Context): boolean;
 }
 
 export function createAccess(engine: Engine, options: AccessOptions = {}): Access {
   const limits = engine.config.rateLimits;
-  const perKey = limiterFromRate(limits.perKeyPerMinute, 60);
-  const perIp = limiterFromRate(limits.perIpPerMinute, 60);
-  const publicChat = limiterFromRate(limits.publicChatPerHour, 3600);
+  // PGlite is one process: its buckets stay in memory. On PostgreSQL every server shares the budget.
+  const limiter = (name: string, perWindow: number, windowSeconds: number): Limiter | null =>
+    perWindow === 0
+      ? null
+      : engine.db.kind === 'postgres'
+        ? new DatabaseWindowLimiter(engine.db, { name, limit: perWindow, windowSeconds })
+        : limiterFromRate(perWindow, windowSeconds);
+  const perKey = limiter('key', limits.perKeyPerMinute, 60);
+  const perIp = limiter('address', limits.perIpPerMinute, 60);
+  const publicChat = limiter('public-chat', limits.publicChatPerHour, 3600);
+  const trust = resolveProxyTrust(engine, options.trustProxy);
   let secretLoading: Promise<Uint8Array> | undefined;
   const secret = () => {
     secretLoading ??= loadOrCreateAuthSecret(engine.config.keysDir).catch((error) => {
@@ -103,7 +133,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     });
     return secretLoading;
   };
-  const clientAddress = (c: Context) => address(c, options.trustProxy === true);
+  const clientAddress = (c: Context) => address(c, trust);
 
   /**
    * The caller. A presented key must be valid (401 otherwise). An admin cookie that is stale, or a
@@ -114,7 +144,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     const presented = presentedKey(c);
     if (presented !== null) {
       const key = await authenticateApiKey(engine.db, presented);
-      enforce(perKey, key.key_id, 'API key');
+      await enforce(perKey, key.key_id, 'API key');
       return {
         principal: {
           kind: 'api_key',
@@ -193,7 +223,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     async require(c, scope) {
       const { principal, sessionError } = await resolved(c);
       if (principal === null) {
-        this.chargeAnonymous(c);
+        await this.chargeAnonymous(c);
         if (sessionError !== undefined) throw sessionError;
         throw new EngineError(
           'UNAUTHENTICATED',
@@ -205,7 +235,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     },
     async requireRecord(c, kind, id) {
       const principal = (await resolved(c)).principal;
-      if (principal === null) this.chargeAnonymous(c);
+      if (principal === null) await this.chargeAnonymous(c);
       const owner: RecordOwner | null = await engine.owner(kind, id);
       if (owner !== null && isPublicRecord(owner)) return;
       if (principal !== null) {
@@ -219,13 +249,21 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
         `No ${what} ${id}: it does not exist, or it is not public and this is not a key of its workspace.`,
       );
     },
-    chargeAnonymous(c) {
-      enforce(perIp, clientAddress(c), 'address');
+    async chargeAnonymous(c) {
+      await enforce(perIp, clientAddress(c), 'address');
     },
-    chargePublicChat(c) {
-      enforce(publicChat, clientAddress(c), 'address on the public chat');
+    async chargePublicChat(c) {
+      await enforce(publicChat, clientAddress(c), 'address on the public chat');
     },
     clientAddress,
+    isHttps(c) {
+      if (
+        peerIsTrusted(peerAddress(c), trust) &&
+        c.req.header('x-forwarded-proto')?.split(',').at(-1)?.trim() === 'https'
+      )
+        return true;
+      return new URL(c.req.url).protocol === 'https:';
+    },
   };
 }
 
@@ -243,12 +281,11 @@ function presentedKey(c: Context): string | null {
   return header === undefined ? null : header.trim();
 }
 
-/** The client's address: the socket's, or the proxy's `X-Forwarded-For` when it is trusted. */
-export function address(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 100);
-  }
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
+/** The client's address: the TCP peer's, or the nearest untrusted hop trusted proxies name. */
+export function address(c: Context, trust: ProxyTrust | null): string {
+  return resolveClientAddress(peerAddress(c), trust === null ? undefined : c.req.header(trust.header), trust);
+}
+
+function peerAddress(c: Context): string | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket?.remoteAddress;
 }

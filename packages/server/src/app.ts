@@ -18,7 +18,7 @@ import {
 } from '@saksi/engine';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type Access, createAccess, isPublicCollection } from './access.js';
+import { type Access, type AccessOptions, createAccess, isPublicCollection } from './access.js';
 import { readJsonBody, validate } from './body.js';
 import { cors } from './cors.js';
 import { ApiError, toErrorResponse } from './errors.js';
@@ -44,8 +44,11 @@ import { streamEvents } from './sse.js';
 export interface AppOptions {
   /** A directory of built web assets served at `/` (single-page app: unknown paths get index.html). */
   webRoot?: string;
-  /** Take client addresses from `X-Forwarded-For` (only behind a reverse proxy that sets it). */
-  trustProxy?: boolean;
+  /**
+   * Which reverse proxies may name the client (default: `SAKSI_TRUST_PROXY`); `true` is one hop of
+   * `X-Forwarded-For`, `false` none (docs/configuration.md).
+   */
+  trustProxy?: AccessOptions['trustProxy'];
 }
 
 /** Largest JSON body of chat and query requests. */
@@ -90,7 +93,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   api.get('/collections', async (c) => {
     const principal = await access.principal(c);
     if (principal) requireScope(principal, 'read');
-    else access.chargeAnonymous(c);
+    else await access.chargeAnonymous(c);
     const collections = await engine.collections(principal?.workspace_id ?? DEFAULT_WORKSPACE);
     return c.json({
       items: collections
@@ -120,7 +123,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   });
 
   api.post('/verify', async (c) => {
-    if ((await access.principal(c)) === null) access.chargeAnonymous(c);
+    if ((await access.principal(c)) === null) await access.chargeAnonymous(c);
     const body = await readJsonBody(c.req.raw, VERIFY_LIMIT);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError(
@@ -172,7 +175,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   registerAnchorRoutes(api, engine, (c, id) => access.requireRecord(c, 'document', id));
   registerWitnessRoutes(api, engine);
   registerSessionRoutes(api, engine, (c, id) => access.requireRecord(c, 'session', id));
-  registerAdminRoutes(api, engine);
+  registerAdminRoutes(api, engine, access);
   registerV1Routes(api, engine, access);
 
   api.get('/openapi.json', (c) => c.json(openApiDocument()));
@@ -241,7 +244,7 @@ async function chatCollection(c: Context, engine: Engine, access: Access, name: 
     requireScope(principal, 'read');
     return engine.collection(name, principal.workspace_id);
   }
-  access.chargePublicChat(c);
+  await access.chargePublicChat(c);
   const collection = await engine.collection(name, DEFAULT_WORKSPACE);
   if (!isPublicCollection(collection)) {
     throw new EngineError(

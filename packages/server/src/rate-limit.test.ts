@@ -121,22 +121,22 @@ describe('limiterFromRate', () => {
 });
 
 describe('enforce', () => {
-  it('lets everything through without a limiter', () => {
-    for (let index = 0; index < 1_000; index += 1) expect(enforce(null, 'k', 'API key')).toBeNull();
+  it('lets everything through without a limiter', async () => {
+    for (let index = 0; index < 1_000; index += 1) expect(await enforce(null, 'k', 'API key')).toBeNull();
   });
 
-  it('throws RateLimitError (429, RATE_LIMITED, retryAfterSeconds) once the bucket is empty', () => {
+  it('throws RateLimitError (429, RATE_LIMITED, retryAfterSeconds) once the bucket is empty', async () => {
     const time = clock();
     const limiter = limiterFromRate(2, 60, { now: time.now });
-    expect(enforce(limiter, 'key_1', 'API key')).toEqual({
+    expect(await enforce(limiter, 'key_1', 'API key')).toEqual({
       allowed: true,
       remaining: 1,
       retryAfterSeconds: 0,
     });
-    enforce(limiter, 'key_1', 'API key');
+    await enforce(limiter, 'key_1', 'API key');
     let error: unknown;
     try {
-      enforce(limiter, 'key_1', 'API key');
+      await enforce(limiter, 'key_1', 'API key');
     } catch (caught) {
       error = caught;
     }
@@ -146,7 +146,7 @@ describe('enforce', () => {
     expect(limited.status).toBe(429);
     expect(limited.retryAfterSeconds).toBe(30);
     expect(limited.message).toBe('Too many requests for this API key; try again in 30 s.');
-    expect(() => enforce(limiter, 'key_2', 'API key')).not.toThrow();
+    await expect(enforce(limiter, 'key_2', 'API key')).resolves.not.toBeNull();
   });
 });
 

@@ -2,10 +2,12 @@
  * Request rate limits (API spec: 429 `RATE_LIMITED` with `Retry-After`): an in-memory token bucket
  * per key (an API key id, a client address). A new key starts with a full bucket of `capacity`
  * tokens, refilled continuously at `refillPerSecond`; a request takes `cost` tokens or is refused.
- * Buckets live in one process: behind several server processes each enforces its own share. At most
- * `maxKeys` buckets are kept; the least recently used is evicted first (it comes back full, which
- * errs on the side of letting a request through, never of refusing one).
+ * Buckets live in one process, which is right for PGlite (one process by nature). At most `maxKeys`
+ * buckets are kept; the least recently used is evicted first (it comes back full, which errs on the
+ * side of letting a request through, never of refusing one). On PostgreSQL the servers share one
+ * budget per key instead: {@link DatabaseWindowLimiter}, a window per key in the database.
  */
+import { chargeSharedRateLimit, type Queryable, sweepSharedRateLimits } from '@saksi/engine';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -91,6 +93,44 @@ export class TokenBucketLimiter {
   }
 }
 
+/** Something that charges a request to a key: a bucket in memory or a window in the database. */
+export interface Limiter {
+  take(key: string): RateLimitResult | Promise<RateLimitResult>;
+}
+
+/** Ended windows are deleted at most this often, by whichever request comes first (in the background). */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * `limit` requests per `windowSeconds` per key, counted in the database (`rate_limits`, one statement
+ * per request), so every server process sharing the database enforces one budget
+ * (docs/scaling.md, "Rate limits"). A key's window starts at its first request.
+ */
+export class DatabaseWindowLimiter implements Limiter {
+  readonly #db: Queryable;
+  readonly #limit: { name: string; limit: number; windowSeconds: number };
+  #sweptAt = Date.now();
+
+  constructor(db: Queryable, limit: { name: string; limit: number; windowSeconds: number }) {
+    if (!Number.isSafeInteger(limit.limit) || limit.limit < 1)
+      throw new RangeError(`limit must be a positive whole number, not ${limit.limit}.`);
+    if (!Number.isFinite(limit.windowSeconds) || limit.windowSeconds <= 0)
+      throw new RangeError(`windowSeconds must be a positive number, not ${limit.windowSeconds}.`);
+    this.#db = db;
+    this.#limit = limit;
+  }
+
+  async take(key: string): Promise<RateLimitResult> {
+    if (Date.now() - this.#sweptAt >= SWEEP_INTERVAL_MS) {
+      this.#sweptAt = Date.now();
+      sweepSharedRateLimits(this.#db).catch((error: unknown) => {
+        console.error(`[saksi] deleting ended rate-limit windows failed: ${(error as Error).message}`);
+      });
+    }
+    return chargeSharedRateLimit(this.#db, this.#limit, key);
+  }
+}
+
 /**
  * A limiter allowing `perWindow` requests per `windowSeconds` (a burst of `perWindow`, refilled evenly
  * over the window), or null when `perWindow` is 0: unlimited.
@@ -132,13 +172,13 @@ export class RateLimitError extends Error {
  * the key for the message ("API key", "address"). Returns the result (null when unlimited) for
  * {@link setRateHeaders}.
  */
-export function enforce(
-  limiter: TokenBucketLimiter | null,
+export async function enforce(
+  limiter: Limiter | null,
   key: string,
   what: string,
-): RateLimitResult | null {
+): Promise<RateLimitResult | null> {
   if (limiter === null) return null;
-  const result = limiter.take(key);
+  const result = await limiter.take(key);
   if (!result.allowed)
     throw new RateLimitError(
       `Too many requests for this ${what}; try again in ${result.retryAfterSeconds} s.`,

@@ -20,7 +20,7 @@ import type { Anchor, Bundle } from '@saksi/proof';
 import { unreadableFigure } from '../budget/answer.js';
 import { misreadAssumption } from '../budget/assumptions.js';
 import type { Collection } from '../collections.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import type { SigningKeys } from '../keys.js';
@@ -84,6 +84,8 @@ export interface AskResult {
 
 export interface AskContext {
   db: Database;
+  /** Where retrieval reads (a replica); default `db`. Writes and the log always go to `db`. */
+  reader?: Queryable;
   embedding: EmbeddingModel;
   keys: SigningKeys;
   log: TransparencyLog;
@@ -169,13 +171,19 @@ export async function ask(
   };
   let grounded: RetrievedChunk[] = [];
   if (!refusal) {
-    retrieval = await retrieveForQuestion(db, context.embedding, collection, plan.normalized, {
-      topK: input.top_k ?? 5,
-      extraVariants,
-      ...(context.expander ? { expander: context.expander } : {}),
-      ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
-      ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
-    });
+    retrieval = await retrieveForQuestion(
+      context.reader ?? db,
+      context.embedding,
+      collection,
+      plan.normalized,
+      {
+        topK: input.top_k ?? 5,
+        extraVariants,
+        ...(context.expander ? { expander: context.expander } : {}),
+        ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
+        ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
+      },
+    );
     // Selection mode: the chunk containing the selection and its neighbours come first (selection.ts).
     grounded =
       mode === 'selection' && input.selection ? await selectionChunks(db, collection, input.selection) : [];

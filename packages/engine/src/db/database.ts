@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { EngineError } from '../errors.js';
+import { createReplicaReader, type ReplicaStatus } from './replica.js';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -16,10 +17,21 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-export interface Database extends Queryable {
-  readonly kind: 'pglite' | 'postgres';
+/** Statements and transactions: a database, or the reader of one. */
+export interface Transactional extends Queryable {
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+export interface Database extends Transactional {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Where reads that may trail the latest writes by a moment go (retrieval): the streaming replica of
+   * `DATABASE_READ_URL` while it answers and keeps up, otherwise this database itself.
+   */
+  readonly reader: Transactional;
+  /** The replica's state for health, or null when there is none. */
+  replicaStatus(): Promise<ReplicaStatus> | null;
   close(): Promise<void>;
 }
 
@@ -28,12 +40,23 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; omit for an in-memory PGlite (tests). */
   dataDir?: string;
+  /** A streaming replica of `databaseUrl` for reads (docs/scaling.md, "Read replica"). */
+  readUrl?: string;
+  /** Reads leave a replica further behind than this (seconds; default 5). */
+  maxReplicaLagSeconds?: number;
+  /** `application_name` of the connections, so an operator can tell the processes apart. */
+  applicationName?: string;
 }
 
 /** Opens the configured database and makes sure the `vector` extension exists. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.readUrl && !options.databaseUrl)
+    throw new EngineError(
+      'CONFIG_INVALID',
+      'DATABASE_READ_URL needs DATABASE_URL: a replica reads for a primary.',
+    );
   const database = options.databaseUrl
-    ? await openPostgres(options.databaseUrl)
+    ? await openPostgres(options.databaseUrl, options)
     : await openPglite(options.dataDir);
   await database.exec('CREATE EXTENSION IF NOT EXISTS vector');
   return database;
@@ -63,8 +86,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     },
   });
   const direct = wrap(db);
-  return {
-    kind: 'pglite',
+  const queued: Queryable = {
     query: (sql, params) => {
       const run = queue.then(() => direct.query(sql, params));
       queue = run.catch(() => undefined);
@@ -75,6 +97,14 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       queue = run.catch(() => undefined);
       return run;
     },
+  };
+  const database: Database = {
+    kind: 'pglite',
+    ...queued,
+    get reader() {
+      return database;
+    },
+    replicaStatus: () => null,
     transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const run = queue.then(() => db.transaction((tx) => work(wrap(tx))));
       queue = run.catch(() => undefined);
@@ -85,13 +115,15 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       await db.close();
     },
   };
+  return database;
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const pg = (await import('pg')).default;
   // Integers of int8 come back as strings by default; counts and sizes here fit in a double.
   pg.types.setTypeParser(20, (value: string) => Number(value));
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const applicationName = options.applicationName ?? 'saksi';
+  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: applicationName });
   // An idle connection the server closes (restart, failover, a dropped database) must not crash the
   // process: the pool replaces it on the next query. Say so unless we are closing anyway.
   let closing = false;
@@ -122,26 +154,56 @@ async function openPostgres(url: string): Promise<Database> {
       await client.query(sql);
     },
   });
-  return {
+  /** `work` in one transaction on a client of `from`. */
+  const inTransaction = async <T>(from: typeof pool, work: (tx: Queryable) => Promise<T>): Promise<T> => {
+    const client = await from.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(wrap(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  let replica: ReturnType<typeof createReplicaReader> | undefined;
+  const database: Database = {
     kind: 'postgres',
     ...wrap(pool),
-    async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(wrap(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+    get reader() {
+      return replica ?? database;
     },
-    close: () => {
+    replicaStatus: () => replica?.status() ?? null,
+    transaction: (work) => inTransaction(pool, work),
+    close: async () => {
       closing = true;
-      return pool.end();
+      await replica?.close();
+      await pool.end();
     },
   };
+  if (options.readUrl) {
+    // A replica that is down must not hold a read for long: connecting gives up after 2 s.
+    const replicaPool = new pg.Pool({
+      connectionString: options.readUrl,
+      max: 10,
+      application_name: `${applicationName}-read`,
+      connectionTimeoutMillis: 2000,
+    });
+    replicaPool.on('error', (error: Error) => {
+      if (!closing) console.error(`[saksi] an idle replica connection failed: ${error.message}`);
+    });
+    replica = createReplicaReader(
+      database,
+      {
+        ...wrap(replicaPool),
+        transaction: (work) => inTransaction(replicaPool, work),
+        end: () => replicaPool.end(),
+      },
+      { maxLagSeconds: options.maxReplicaLagSeconds ?? 5 },
+    );
+  }
+  return database;
 }

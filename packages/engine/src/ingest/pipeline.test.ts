@@ -236,10 +236,15 @@ function wrapDatabase(db: Database, before: (sql: string) => Promise<void>): Dat
     },
     exec: (sql) => queryable.exec(sql),
   });
-  return {
+  const wrapped: Database = {
     kind: db.kind,
     ...wrap(db),
     transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+    get reader() {
+      return wrapped;
+    },
+    replicaStatus: () => db.replicaStatus(),
     close: () => db.close(),
   };
+  return wrapped;
 }

@@ -25,7 +25,7 @@ export const healthSchema = z
     status: z
       .enum(['ok', 'degraded'])
       .describe(
-        '`degraded` when the database does not answer, or the chain RPC of local/evm anchoring does not',
+        '`degraded` when the database does not answer, the chain RPC of local/evm anchoring does not, or a configured read replica serves no reads',
       ),
     version: z.string(),
     database: z.object({
@@ -33,6 +33,18 @@ export const healthSchema = z
       ok: z.boolean().describe('Whether a query answered'),
       name: z.enum(['PGlite', 'PostgreSQL']),
       latency_ms: z.number().nullable(),
+      replica: z
+        .object({
+          state: z.enum(['ok', 'lagging', 'unreachable', 'not_replica', 'unknown']),
+          serving_reads: z.boolean().describe('Reads go to the replica now; otherwise to the primary'),
+          lag_seconds: z.number().nullable(),
+          lag_bytes: z.number().nullable(),
+          max_lag_seconds: z.number(),
+          checked_at: z.string().nullable(),
+          error: z.string().nullable(),
+        })
+        .nullable()
+        .describe('The read replica of DATABASE_READ_URL (docs/scaling.md); null without one'),
     }),
     log: z.object({
       origin: z.string(),

@@ -3,7 +3,6 @@
  * SameSite=Strict session cookie; every state-changing admin route also needs the session's CSRF token in
  * `X-CSRF-Token`. Uploads stream ingestion progress as Server-Sent Events when asked to.
  */
-import type { IncomingMessage } from 'node:http';
 import {
   type AdminSession,
   checkCsrfToken,
@@ -19,6 +18,7 @@ import {
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
+import type { Access } from '../access.js';
 import { readJsonBody, validate } from '../body.js';
 import { ApiError, toErrorResponse } from '../errors.js';
 import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema, uploadFieldsSchema } from '../schemas.js';
@@ -45,15 +45,13 @@ const adminListSchema = listDocumentsSchema.extend({
   document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
 });
 
-export interface AdminRouteOptions {
-  /**
-   * Take the client address from the first `X-Forwarded-For` entry (only behind a reverse proxy that
-   * sets it); otherwise the socket's address is used, which a client cannot forge.
-   */
-  trustProxy?: boolean;
-}
+/**
+ * Who the client is and how it connected: the TCP peer, or what trusted proxies say
+ * (`SAKSI_TRUST_PROXY`, client-address.ts); a client cannot forge either without a trusted proxy.
+ */
+export type AdminRouteOptions = Pick<Access, 'clientAddress' | 'isHttps'>;
 
-export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRouteOptions = {}): void {
+export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRouteOptions): void {
   let secretLoading: Promise<Uint8Array> | undefined;
   const secret = () => {
     secretLoading ??= loadOrCreateAuthSecret(engine.config.keysDir).catch((error) => {
@@ -81,7 +79,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
     let result: Awaited<ReturnType<typeof login>>;
     try {
       result = await login(engine.db, body.email, body.password, {
-        ip: clientAddress(c, options.trustProxy === true),
+        ip: options.clientAddress(c),
         secret: await secret(),
       });
     } catch (error) {
@@ -97,7 +95,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
       sameSite: 'Strict',
       path: '/',
       maxAge: SESSION_SECONDS,
-      ...(isHttps(c, options.trustProxy === true) ? { secure: true } : {}),
+      ...(options.isHttps(c) ? { secure: true } : {}),
     });
     c.header('Cache-Control', 'no-store');
     return c.json({ email: result.email, csrf_token: result.csrf_token });
@@ -109,7 +107,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
       path: '/',
       httpOnly: true,
       sameSite: 'Strict',
-      ...(isHttps(c, options.trustProxy === true) ? { secure: true } : {}),
+      ...(options.isHttps(c) ? { secure: true } : {}),
     });
     return c.body(null, 204);
   });
@@ -177,19 +175,4 @@ function documentId(value: string): string {
   if (!IDENTIFIER.test(value))
     throw new ApiError('NOT_FOUND', 404, `No document ${JSON.stringify(value.slice(0, 100))}.`);
   return value;
-}
-
-/** The client's address: the socket's, or the proxy's `X-Forwarded-For` when it is trusted. */
-function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 100);
-  }
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
-}
-
-function isHttps(c: Context, trustProxy: boolean): boolean {
-  if (trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https') return true;
-  return new URL(c.req.url).protocol === 'https:';
 }

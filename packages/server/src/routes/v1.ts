@@ -265,7 +265,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     const id = identifier(c.req.param('id'), 'upload');
     const token = c.req.query('token') ?? '';
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
-      access.chargeAnonymous(c);
+      await access.chargeAnonymous(c);
       throw new ApiError('NOT_FOUND', 404, 'No upload at this URL, or it has expired; create a new one.');
     }
     const maxBytes = engine.config.quotas.maxDocumentBytes;
