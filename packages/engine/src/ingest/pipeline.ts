@@ -494,7 +494,6 @@ export function numberValue(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : undefined;
 }
 
-const CHUNK_COLUMNS = 18;
 /** Most rows in one INSERT; fewer when the rows take long to write (see {@link storeChunks}). */
 const MAX_ROWS_PER_INSERT = 200;
 const FIRST_ROWS_PER_INSERT = 4;
@@ -529,43 +528,48 @@ export async function storeChunks(
   }
 }
 
+/**
+ * One `INSERT … SELECT FROM unnest(…)` for a batch: a column is one array parameter, so the statement
+ * has 18 parameters whatever the batch size (a multi-row VALUES list had 18 per row, thousands to bind
+ * and a new statement text for every batch size).
+ */
 async function insertChunkRows(
   db: Queryable,
   documentId: string,
   collection: Collection,
   batch: readonly PreparedChunk[],
 ): Promise<void> {
-  const params: unknown[] = [];
-  const rows = batch.map((chunk, row) => {
-    params.push(
-      `${documentId}-${chunk.position}`,
-      documentId,
-      collection.id,
-      chunk.position,
-      chunk.text,
-      chunk.sha256,
-      chunk.kind,
-      chunk.page ?? null,
-      JSON.stringify(chunk.section_path),
-      chunk.legal ? JSON.stringify(chunk.legal) : null,
-      chunk.table_html ?? null,
-      chunk.context_before,
-      chunk.context_after,
-      chunk.token_count,
-      JSON.stringify(chunk.proof),
-      `[${chunk.embedding.join(',')}]`,
-      collection.text_search_config,
-      chunk.anchor ?? null,
-    );
-    const base = row * CHUNK_COLUMNS;
-    const p = (i: number) => `$${base + i}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}::vector, ${collection.embedding_dimensions}, ${p(17)}::regconfig, ${p(18)})`;
-  });
+  const column = <T>(value: (chunk: PreparedChunk) => T): T[] => batch.map(value);
   await db.query(
     `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
        context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
-     VALUES ${rows.join(', ')}`,
-    params,
+     SELECT $1 || '-' || t.position, $1, $2, t.position, t.text, t.sha256, t.kind, t.page, t.section_path::jsonb,
+            t.legal::jsonb, t.table_html, t.context_before, t.context_after, t.token_count, t.proof_path::jsonb,
+            t.embedding::vector, $3::integer, $4::regconfig, t.anchor
+       FROM unnest($5::integer[], $6::text[], $7::text[], $8::text[], $9::integer[], $10::text[], $11::text[],
+                   $12::text[], $13::text[], $14::text[], $15::integer[], $16::text[], $17::text[], $18::text[])
+         AS t(position, text, sha256, kind, page, section_path, legal, table_html, context_before, context_after,
+              token_count, proof_path, embedding, anchor)`,
+    [
+      documentId,
+      collection.id,
+      collection.embedding_dimensions,
+      collection.text_search_config,
+      column((chunk) => chunk.position),
+      column((chunk) => chunk.text),
+      column((chunk) => chunk.sha256),
+      column((chunk) => chunk.kind),
+      column((chunk) => chunk.page ?? null),
+      column((chunk) => JSON.stringify(chunk.section_path)),
+      column((chunk) => (chunk.legal ? JSON.stringify(chunk.legal) : null)),
+      column((chunk) => chunk.table_html ?? null),
+      column((chunk) => chunk.context_before),
+      column((chunk) => chunk.context_after),
+      column((chunk) => chunk.token_count),
+      column((chunk) => JSON.stringify(chunk.proof)),
+      column((chunk) => `[${chunk.embedding.join(',')}]`),
+      column((chunk) => chunk.anchor ?? null),
+    ],
   );
 }
 

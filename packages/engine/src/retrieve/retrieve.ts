@@ -7,7 +7,7 @@
  * fiscal year and archived state; each result with its citation, parent context, table HTML and the
  * data a certificate needs (hash, document root, proof path).
  */
-import type { Collection } from '../collections.js';
+import { type Collection, vectorSearchType } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
@@ -378,15 +378,18 @@ async function vectorArm(
   if (vector.every((value) => value === 0)) return [];
   const params: unknown[] = [collection.id, `[${vector.join(',')}]`, limit];
   const where = filters(options, params);
-  // ORDER BY the distance alone so the planner can use the HNSW index (a second sort key defeats it);
-  // ties are broken outside. ef_search ≥ the candidates asked for, or HNSW returns fewer of them.
-  return runWithEfSearch(db, limit, async (q) => {
+  // Searched as the index's expression (`vector(d)`, or `halfvec(d)` above 2,000 dimensions), ordered
+  // by the distance alone so the planner can use the HNSW index (a second sort key defeats it); ties
+  // are broken outside.
+  const type = vectorSearchType(dimensions);
+  const distance = `c.embedding::${type} <=> $2::${type}`;
+  return withVectorSearch(db, limit, async (q) => {
     const result = await q.query<{ id: string }>(
       `SELECT id FROM (
-         SELECT c.id, c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}) AS distance
+         SELECT c.id, ${distance} AS distance
            FROM chunks c JOIN documents d ON d.id = c.document_id
           WHERE c.collection_id = $1 AND c.embedding_dimensions = ${dimensions} AND ${where}
-          ORDER BY c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}) LIMIT $3
+          ORDER BY ${distance} LIMIT $3
        ) nearest ORDER BY distance, id`,
       params,
     );
@@ -394,19 +397,64 @@ async function vectorArm(
   });
 }
 
-/** Runs `work` with `hnsw.ef_search` raised for this transaction only (SET LOCAL never leaks into a pool). */
-async function runWithEfSearch<T>(
+/**
+ * The HNSW search list per candidate asked for: the vector arm's recall@10 against an exact scan
+ * rises with it (docs/engine.md, "Retrieval", measured at 10k and 100k chunks).
+ */
+export const EF_SEARCH_PER_CANDIDATE = 4;
+/** Bounds of `hnsw.ef_search` (pgvector takes 1–1,000). */
+const MIN_EF_SEARCH = 40;
+const MAX_EF_SEARCH = 1000;
+/** Most index tuples an iterative scan visits before it gives up on filling the LIMIT. */
+export const MAX_SCAN_TUPLES = 20_000;
+
+/** Whether the database's pgvector has iterative index scans (0.8.0 and later), asked once per database. */
+const iterativeScans = new WeakMap<object, Promise<boolean>>();
+async function hasIterativeScans(db: Queryable): Promise<boolean> {
+  let known = iterativeScans.get(db);
+  if (known === undefined) {
+    known = db
+      .query<{ version: string }>(`SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'`)
+      .then((result) => supportsIterativeScans(result.rows[0]?.version ?? ''))
+      .catch(() => false);
+    iterativeScans.set(db, known);
+  }
+  return known;
+}
+
+/** pgvector's iterative index scans came with 0.8.0. */
+export function supportsIterativeScans(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  return major > 0 || minor >= 8;
+}
+
+/**
+ * Runs `work` with the HNSW search settings for `candidates`, for this transaction only (SET LOCAL
+ * never leaks into a pool): `hnsw.ef_search` at {@link EF_SEARCH_PER_CANDIDATE} per candidate, and,
+ * where pgvector has them, iterative scans in relaxed order, so the filters (the collection, a
+ * document's status, type and fiscal year, all applied to the index's rows as they come) do not leave
+ * the vector arm with fewer candidates than it asked for: the index goes on scanning, up to
+ * {@link MAX_SCAN_TUPLES} rows, until the LIMIT is filled. The order is restored outside.
+ */
+async function withVectorSearch<T>(
   db: Queryable,
   candidates: number,
   work: (q: Queryable) => Promise<T>,
 ): Promise<T> {
-  const efSearch = Math.min(1000, Math.max(40, candidates * 2));
+  const efSearch = Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, candidates * EF_SEARCH_PER_CANDIDATE));
   const transactional = db as Queryable & {
     transaction?: <R>(fn: (tx: Queryable) => Promise<R>) => Promise<R>;
   };
   if (typeof transactional.transaction !== 'function') return work(db);
+  const iterative = await hasIterativeScans(db);
   return transactional.transaction(async (tx) => {
-    await tx.query(`SET LOCAL hnsw.ef_search = ${efSearch}`);
+    // set_config(…, true) is SET LOCAL; one statement for all three.
+    await tx.query(
+      iterative
+        ? `SELECT set_config('hnsw.ef_search', '${efSearch}', true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
+                  set_config('hnsw.max_scan_tuples', '${MAX_SCAN_TUPLES}', true)`
+        : `SELECT set_config('hnsw.ef_search', '${efSearch}', true)`,
+    );
     return work(tx);
   });
 }
