@@ -10,6 +10,7 @@
  * and leaves only the job row saying which stage failed and why; the same bytes ingested again into
  * the same collection return the existing document.
  */
+
 import { toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
@@ -30,6 +31,7 @@ import {
 } from './extract.js';
 import { extractInProcess } from './extract-process.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
+import { foregroundBusy, giveWayToForeground } from './priority.js';
 
 export type IngestStage = 'queued' | 'parsing' | 'chunking' | 'embedding' | 'storing' | 'done';
 
@@ -327,9 +329,9 @@ async function embedInSlices(
   return vectors;
 }
 
-/** The next batch size: scaled so a step takes about {@link STEP_BUDGET_MS}, at most doubling. */
-function nextStepSize(size: number, elapsedMs: number, most: number): number {
-  const scaled = elapsedMs <= 0 ? size * 2 : Math.floor((size * STEP_BUDGET_MS) / elapsedMs);
+/** The next batch size: scaled so a step takes about `budgetMs` ({@link STEP_BUDGET_MS}), at most doubling. */
+function nextStepSize(size: number, elapsedMs: number, most: number, budgetMs = STEP_BUDGET_MS): number {
+  const scaled = elapsedMs <= 0 ? size * 2 : Math.floor((size * budgetMs) / elapsedMs);
   return Math.max(1, Math.min(most, size * 2, scaled));
 }
 
@@ -494,16 +496,28 @@ export function numberValue(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : undefined;
 }
 
-/** Most rows in one INSERT; fewer when the rows take long to write (see {@link storeChunks}). */
+/** Most rows in one INSERT on PGlite; fewer when the rows take long to write (see {@link storeChunks}). */
 const MAX_ROWS_PER_INSERT = 200;
+/** Most rows in one INSERT on PostgreSQL, where a statement holds no event loop. */
+const MAX_ROWS_PER_INSERT_POSTGRES = 1_000;
+/** The time one INSERT of chunks may take on PostgreSQL (its statements run in the database's processes). */
+const POSTGRES_STEP_BUDGET_MS = 250;
 const FIRST_ROWS_PER_INSERT = 4;
+/** While queries run, a batch is at most this many rows, after waiting up to {@link GIVE_WAY_MS} for them. */
+const FOREGROUND_ROWS_PER_INSERT = 8;
+const GIVE_WAY_MS = 100;
 
 /**
  * Writes a document's chunks in batches, each its own statement, yielding to the event loop between
- * them. A batch is sized by how long the previous one took, to about {@link STEP_BUDGET_MS}: on the
- * embedded PGlite a statement runs on this thread (a chunk costs milliseconds of index upkeep there),
- * so one big statement — or one big transaction, which holds PGlite's single connection — would
- * stall everything else; on PostgreSQL the batches soon reach {@link MAX_ROWS_PER_INSERT}.
+ * them. On the embedded PGlite a statement runs on this thread (a chunk costs milliseconds of index
+ * upkeep there), so one big statement — or one big transaction, which holds PGlite's single
+ * connection — would stall everything else: a batch is sized by how long the previous one took, to
+ * about {@link STEP_BUDGET_MS}, up to {@link MAX_ROWS_PER_INSERT} rows. On PostgreSQL a statement holds
+ * no event loop, and batches grow to {@link POSTGRES_STEP_BUDGET_MS} and
+ * {@link MAX_ROWS_PER_INSERT_POSTGRES} rows (fewer statements, each parsed and planned once).
+ *
+ * Ingestion gives way to queries (`priority.ts`): while one runs in this process, the next batch
+ * waits for it (up to {@link GIVE_WAY_MS}) and holds at most {@link FOREGROUND_ROWS_PER_INSERT} rows.
  *
  * The rows are staged: call it only for a document that is not READY (retrieval reads READY documents
  * only), and make the document READY afterwards in one transaction. `beforeBatch` runs before each
@@ -516,13 +530,20 @@ export async function storeChunks(
   chunks: readonly PreparedChunk[],
   beforeBatch: () => void = () => undefined,
 ): Promise<void> {
+  const postgres = (db as { kind?: string }).kind === 'postgres';
+  const [budget, most] = postgres
+    ? [POSTGRES_STEP_BUDGET_MS, MAX_ROWS_PER_INSERT_POSTGRES]
+    : [STEP_BUDGET_MS, MAX_ROWS_PER_INSERT];
   let size = FIRST_ROWS_PER_INSERT;
   for (let start = 0; start < chunks.length; ) {
     beforeBatch();
-    const batch = chunks.slice(start, start + size);
+    const gaveWay = await giveWayToForeground(GIVE_WAY_MS);
+    if (gaveWay) beforeBatch();
+    const rows = gaveWay || foregroundBusy() ? Math.min(size, FOREGROUND_ROWS_PER_INSERT) : size;
+    const batch = chunks.slice(start, start + rows);
     const started = performance.now();
     await insertChunkRows(db, documentId, collection, batch);
-    size = nextStepSize(size, performance.now() - started, MAX_ROWS_PER_INSERT);
+    size = nextStepSize(rows, performance.now() - started, most, budget);
     start += batch.length;
     await yieldToEventLoop();
   }

@@ -361,7 +361,11 @@ async function lexicalArm(
   return result.rows.map((row) => row.id);
 }
 
-async function vectorArm(
+/**
+ * The vector arm: the `limit` nearest chunks of the collection that pass the filters, nearest first
+ * (ties by id). Exported for the engine bench, which measures its recall against an exact scan.
+ */
+export async function vectorArm(
   db: Queryable,
   collection: Collection,
   vector: number[],
@@ -401,7 +405,7 @@ async function vectorArm(
  * The HNSW search list per candidate asked for: the vector arm's recall@10 against an exact scan
  * rises with it (docs/engine.md, "Retrieval", measured at 10k and 100k chunks).
  */
-export const EF_SEARCH_PER_CANDIDATE = 4;
+export const EF_SEARCH_PER_CANDIDATE = 16;
 /** Bounds of `hnsw.ef_search` (pgvector takes 1–1,000). */
 const MIN_EF_SEARCH = 40;
 const MAX_EF_SEARCH = 1000;
