@@ -387,7 +387,7 @@ export async function vectorArm(
   // are broken outside.
   const type = vectorSearchType(dimensions);
   const distance = `c.embedding::${type} <=> $2::${type}`;
-  return withVectorSearch(db, limit, async (q) => {
+  return withVectorSearch(db, dimensions, limit, async (q) => {
     const result = await q.query<{ id: string }>(
       `SELECT id FROM (
          SELECT c.id, ${distance} AS distance
@@ -402,12 +402,15 @@ export async function vectorArm(
 }
 
 /**
- * The HNSW search list per candidate asked for: the vector arm's recall@10 against an exact scan
- * rises with it (docs/engine.md, "Retrieval", measured at 10k and 100k chunks).
+ * The HNSW search list grows with the square root of the vectors in the index (this dimension's
+ * chunks in every collection): {@link EF_SEARCH_PER_ROOT} × √n, at least two per candidate asked for.
+ * With the hash model's vectors (many near-ties) that keeps the vector arm's recall@10 against an
+ * exact scan at about 0.96–0.97 from 10k to 100k chunks, where a fixed ef_search of 100 gave 0.89 and
+ * 0.69 (docs/engine.md, "Retrieval"). A fixed large one makes the planner prefer an exact scan in a
+ * small collection (pgvector 0.8 counts ef_search in the index's cost), ten times slower on PGlite.
  */
-export const EF_SEARCH_PER_CANDIDATE = 16;
-/** Bounds of `hnsw.ef_search` (pgvector takes 1–1,000). */
-const MIN_EF_SEARCH = 40;
+export const EF_SEARCH_PER_ROOT = 2.5;
+/** pgvector takes ef_search up to 1,000. */
 const MAX_EF_SEARCH = 1000;
 /** Most index tuples an iterative scan visits before it gives up on filling the LIMIT. */
 export const MAX_SCAN_TUPLES = 20_000;
@@ -434,7 +437,7 @@ export function supportsIterativeScans(version: string): boolean {
 
 /**
  * Runs `work` with the HNSW search settings for `candidates`, for this transaction only (SET LOCAL
- * never leaks into a pool): `hnsw.ef_search` at {@link EF_SEARCH_PER_CANDIDATE} per candidate, and,
+ * never leaks into a pool): `hnsw.ef_search` by the size of the index ({@link EF_SEARCH_PER_ROOT}), and,
  * where pgvector has them, iterative scans in relaxed order, so the filters (the collection, a
  * document's status, type and fiscal year, all applied to the index's rows as they come) do not leave
  * the vector arm with fewer candidates than it asked for: the index goes on scanning, up to
@@ -442,22 +445,31 @@ export function supportsIterativeScans(version: string): boolean {
  */
 async function withVectorSearch<T>(
   db: Queryable,
+  dimensions: number,
   candidates: number,
   work: (q: Queryable) => Promise<T>,
 ): Promise<T> {
-  const efSearch = Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, candidates * EF_SEARCH_PER_CANDIDATE));
   const transactional = db as Queryable & {
     transaction?: <R>(fn: (tx: Queryable) => Promise<R>) => Promise<R>;
   };
   if (typeof transactional.transaction !== 'function') return work(db);
   const iterative = await hasIterativeScans(db);
   return transactional.transaction(async (tx) => {
-    // set_config(…, true) is SET LOCAL; one statement for all three.
+    // set_config(…, true) is SET LOCAL; one statement for all three. The vectors in the index are
+    // counted from the documents (a row each), not the chunks.
     await tx.query(
-      iterative
-        ? `SELECT set_config('hnsw.ef_search', '${efSearch}', true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
-                  set_config('hnsw.max_scan_tuples', '${MAX_SCAN_TUPLES}', true)`
-        : `SELECT set_config('hnsw.ef_search', '${efSearch}', true)`,
+      `SELECT set_config('hnsw.ef_search', (
+                SELECT least(${MAX_EF_SEARCH}, greatest($1::integer,
+                         ceil(${EF_SEARCH_PER_ROOT} * sqrt(COALESCE(sum(d.chunk_count), 0)))::integer))::text
+                  FROM documents d JOIN collections k ON k.id = d.collection_id
+                 WHERE k.embedding_dimensions = $2), true)
+              ${
+                iterative
+                  ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true),
+                     set_config('hnsw.max_scan_tuples', '${MAX_SCAN_TUPLES}', true)`
+                  : ''
+              }`,
+      [Math.min(MAX_EF_SEARCH, candidates * 2), dimensions],
     );
     return work(tx);
   });
