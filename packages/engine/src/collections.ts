@@ -28,13 +28,37 @@ export function textSearchConfig(language: 'id' | 'en'): string {
   return language === 'id' ? 'indonesian' : 'english';
 }
 
+/** pgvector's HNSW indexes `vector` of at most this many dimensions ... */
+export const MAX_VECTOR_INDEX_DIMENSIONS = 2000;
+/** ... and `halfvec` (16-bit floats) of at most this many. */
+export const MAX_HALFVEC_INDEX_DIMENSIONS = 4000;
+
+/**
+ * The type a collection's vectors are indexed and searched as: `vector(d)` up to
+ * {@link MAX_VECTOR_INDEX_DIMENSIONS}, `halfvec(d)` above (docs/engine.md, "Storage"). The column
+ * keeps full precision either way; only the index and the distance it orders by are 16-bit.
+ */
+export function vectorSearchType(dimensions: number): string {
+  return dimensions > MAX_VECTOR_INDEX_DIMENSIONS ? `halfvec(${dimensions})` : `vector(${dimensions})`;
+}
+
+/** HNSW build parameters (docs/engine.md, "Retrieval": measured recall at 10k and 100k chunks). */
+export const HNSW_M = 16;
+export const HNSW_EF_CONSTRUCTION = 64;
+
 /** Creates the partial HNSW index for vectors of `dimensions` (cosine), once. */
 export async function ensureVectorIndex(db: Queryable, dimensions: number): Promise<void> {
-  if (!Number.isSafeInteger(dimensions) || dimensions < 1 || dimensions > 4096) {
-    throw new EngineError('INVALID_INPUT', 'Embedding dimensions must be 1–4096.');
+  if (!Number.isSafeInteger(dimensions) || dimensions < 1 || dimensions > MAX_HALFVEC_INDEX_DIMENSIONS) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      `Embedding dimensions must be 1–${MAX_HALFVEC_INDEX_DIMENSIONS} (the most an HNSW index takes, as halfvec).`,
+    );
   }
+  const type = vectorSearchType(dimensions);
+  const operators = dimensions > MAX_VECTOR_INDEX_DIMENSIONS ? 'halfvec_cosine_ops' : 'vector_cosine_ops';
   await db.exec(
-    `CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw_${dimensions} ON chunks USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE embedding_dimensions = ${dimensions}`,
+    `CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw_${dimensions} ON chunks USING hnsw ((embedding::${type}) ${operators})
+       WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION}) WHERE embedding_dimensions = ${dimensions}`,
   );
 }
 

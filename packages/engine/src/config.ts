@@ -21,7 +21,7 @@ const schema = z.object({
   SAKSI_EMBEDDING: z.string().min(1).default('hash'),
   SAKSI_EMBEDDING_BASE_URL: z.string().url().optional(),
   SAKSI_EMBEDDING_API_KEY: z.string().min(1).optional(),
-  SAKSI_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(4096).optional(),
+  SAKSI_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(4000).optional(),
   SAKSI_MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()

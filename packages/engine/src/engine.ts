@@ -3,6 +3,7 @@
  * signing keys and the transparency log, and exposes the operations behind the HTTP API and the CLI
  * (docs/architecture.md, "Interfaces").
  */
+
 import { createRegistryLookup, explorerTxUrl } from '@saksi/contracts';
 import {
   type Anchor,
@@ -76,6 +77,7 @@ import {
   ingestDocument,
   listDocuments,
 } from './ingest/pipeline.js';
+import { asForeground } from './ingest/priority.js';
 import { JobWorker } from './jobs/worker.js';
 import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
 import { createLlmExpander } from './llm/expander.js';
@@ -650,14 +652,17 @@ export class Engine {
     const question = input.question?.trim() ?? '';
     if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
     const collection = await this.collection(collectionName, workspaceId);
-    return retrieveForQuestion(this.db.reader, this.embedding, collection, question.slice(0, 4_000), {
-      topK: input.top_k ?? 5,
-      ...(this.expander() ? { expander: this.expander()! } : {}),
-      ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
-      ...(input.arms !== undefined ? { arms: input.arms } : {}),
-      ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
-      ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
-    });
+    // Foreground work: ingestion in this process gives way to it (ingest/priority.ts).
+    return asForeground(() =>
+      retrieveForQuestion(this.db.reader, this.embedding, collection, question.slice(0, 4_000), {
+        topK: input.top_k ?? 5,
+        ...(this.expander() ? { expander: this.expander()! } : {}),
+        ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
+        ...(input.arms !== undefined ? { arms: input.arms } : {}),
+        ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
+        ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
+      }),
+    );
   }
 
   /** Answers with a certificate; `onEvent` receives retrieval results, text deltas and the final bundle. */
@@ -668,6 +673,14 @@ export class Engine {
     workspaceId = DEFAULT_WORKSPACE,
   ): Promise<AskResult> {
     const collection = await this.collection(collectionName, workspaceId);
+    return asForeground(() => this.answer(collection, input, onEvent));
+  }
+
+  private answer(
+    collection: Collection,
+    input: AskInput,
+    onEvent: ((event: AskEvent) => void) | undefined,
+  ): Promise<AskResult> {
     return ask(
       {
         db: this.db,

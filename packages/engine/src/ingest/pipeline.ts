@@ -10,6 +10,7 @@
  * and leaves only the job row saying which stage failed and why; the same bytes ingested again into
  * the same collection return the existing document.
  */
+
 import { toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
@@ -31,6 +32,7 @@ import {
 } from './extract.js';
 import { extractInProcess } from './extract-process.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
+import { foregroundBusy, giveWayToForeground } from './priority.js';
 
 export type IngestStage = 'queued' | 'parsing' | 'chunking' | 'embedding' | 'storing' | 'done';
 
@@ -328,9 +330,9 @@ async function embedInSlices(
   return vectors;
 }
 
-/** The next batch size: scaled so a step takes about {@link STEP_BUDGET_MS}, at most doubling. */
-function nextStepSize(size: number, elapsedMs: number, most: number): number {
-  const scaled = elapsedMs <= 0 ? size * 2 : Math.floor((size * STEP_BUDGET_MS) / elapsedMs);
+/** The next batch size: scaled so a step takes about `budgetMs` ({@link STEP_BUDGET_MS}), at most doubling. */
+function nextStepSize(size: number, elapsedMs: number, most: number, budgetMs = STEP_BUDGET_MS): number {
+  const scaled = elapsedMs <= 0 ? size * 2 : Math.floor((size * budgetMs) / elapsedMs);
   return Math.max(1, Math.min(most, size * 2, scaled));
 }
 
@@ -497,17 +499,28 @@ export function numberValue(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : undefined;
 }
 
-const CHUNK_COLUMNS = 18;
-/** Most rows in one INSERT; fewer when the rows take long to write (see {@link storeChunks}). */
+/** Most rows in one INSERT on PGlite; fewer when the rows take long to write (see {@link storeChunks}). */
 const MAX_ROWS_PER_INSERT = 200;
+/** Most rows in one INSERT on PostgreSQL, where a statement holds no event loop. */
+const MAX_ROWS_PER_INSERT_POSTGRES = 1_000;
+/** The time one INSERT of chunks may take on PostgreSQL (its statements run in the database's processes). */
+const POSTGRES_STEP_BUDGET_MS = 250;
 const FIRST_ROWS_PER_INSERT = 4;
+/** While queries run, a batch is at most this many rows, after waiting up to {@link GIVE_WAY_MS} for them. */
+const FOREGROUND_ROWS_PER_INSERT = 8;
+const GIVE_WAY_MS = 100;
 
 /**
  * Writes a document's chunks in batches, each its own statement, yielding to the event loop between
- * them. A batch is sized by how long the previous one took, to about {@link STEP_BUDGET_MS}: on the
- * embedded PGlite a statement runs on this thread (a chunk costs milliseconds of index upkeep there),
- * so one big statement — or one big transaction, which holds PGlite's single connection — would
- * stall everything else; on PostgreSQL the batches soon reach {@link MAX_ROWS_PER_INSERT}.
+ * them. On the embedded PGlite a statement runs on this thread (a chunk costs milliseconds of index
+ * upkeep there), so one big statement — or one big transaction, which holds PGlite's single
+ * connection — would stall everything else: a batch is sized by how long the previous one took, to
+ * about {@link STEP_BUDGET_MS}, up to {@link MAX_ROWS_PER_INSERT} rows. On PostgreSQL a statement holds
+ * no event loop, and batches grow to {@link POSTGRES_STEP_BUDGET_MS} and
+ * {@link MAX_ROWS_PER_INSERT_POSTGRES} rows (fewer statements, each parsed and planned once).
+ *
+ * Ingestion gives way to queries (`priority.ts`): while one runs in this process, the next batch
+ * waits for it (up to {@link GIVE_WAY_MS}) and holds at most {@link FOREGROUND_ROWS_PER_INSERT} rows.
  *
  * The rows are staged: call it only for a document that is not READY (retrieval reads READY documents
  * only), and make the document READY afterwards in one transaction. `beforeBatch` runs before each
@@ -520,55 +533,67 @@ export async function storeChunks(
   chunks: readonly PreparedChunk[],
   beforeBatch: () => void = () => undefined,
 ): Promise<void> {
+  const postgres = (db as { kind?: string }).kind === 'postgres';
+  const [budget, most] = postgres
+    ? [POSTGRES_STEP_BUDGET_MS, MAX_ROWS_PER_INSERT_POSTGRES]
+    : [STEP_BUDGET_MS, MAX_ROWS_PER_INSERT];
   let size = FIRST_ROWS_PER_INSERT;
   for (let start = 0; start < chunks.length; ) {
     beforeBatch();
-    const batch = chunks.slice(start, start + size);
+    const gaveWay = await giveWayToForeground(GIVE_WAY_MS);
+    if (gaveWay) beforeBatch();
+    const rows = gaveWay || foregroundBusy() ? Math.min(size, FOREGROUND_ROWS_PER_INSERT) : size;
+    const batch = chunks.slice(start, start + rows);
     const started = performance.now();
     await insertChunkRows(db, documentId, collection, batch);
-    size = nextStepSize(size, performance.now() - started, MAX_ROWS_PER_INSERT);
+    size = nextStepSize(rows, performance.now() - started, most, budget);
     start += batch.length;
     await yieldToEventLoop();
   }
 }
 
+/**
+ * One `INSERT … SELECT FROM unnest(…)` for a batch: a column is one array parameter, so the statement
+ * has 18 parameters whatever the batch size (a multi-row VALUES list had 18 per row, thousands to bind
+ * and a new statement text for every batch size).
+ */
 async function insertChunkRows(
   db: Queryable,
   documentId: string,
   collection: Collection,
   batch: readonly PreparedChunk[],
 ): Promise<void> {
-  const params: unknown[] = [];
-  const rows = batch.map((chunk, row) => {
-    params.push(
-      `${documentId}-${chunk.position}`,
-      documentId,
-      collection.id,
-      chunk.position,
-      chunk.text,
-      chunk.sha256,
-      chunk.kind,
-      chunk.page ?? null,
-      JSON.stringify(chunk.section_path),
-      chunk.legal ? JSON.stringify(chunk.legal) : null,
-      chunk.table_html ?? null,
-      chunk.context_before,
-      chunk.context_after,
-      chunk.token_count,
-      JSON.stringify(chunk.proof),
-      `[${chunk.embedding.join(',')}]`,
-      collection.text_search_config,
-      chunk.anchor ?? null,
-    );
-    const base = row * CHUNK_COLUMNS;
-    const p = (i: number) => `$${base + i}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}::vector, ${collection.embedding_dimensions}, ${p(17)}::regconfig, ${p(18)})`;
-  });
+  const column = <T>(value: (chunk: PreparedChunk) => T): T[] => batch.map(value);
   await db.query(
     `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
        context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
-     VALUES ${rows.join(', ')}`,
-    params,
+     SELECT $1 || '-' || t.position, $1, $2, t.position, t.text, t.sha256, t.kind, t.page, t.section_path::jsonb,
+            t.legal::jsonb, t.table_html, t.context_before, t.context_after, t.token_count, t.proof_path::jsonb,
+            t.embedding::vector, $3::integer, $4::regconfig, t.anchor
+       FROM unnest($5::integer[], $6::text[], $7::text[], $8::text[], $9::integer[], $10::text[], $11::text[],
+                   $12::text[], $13::text[], $14::text[], $15::integer[], $16::text[], $17::text[], $18::text[])
+         AS t(position, text, sha256, kind, page, section_path, legal, table_html, context_before, context_after,
+              token_count, proof_path, embedding, anchor)`,
+    [
+      documentId,
+      collection.id,
+      collection.embedding_dimensions,
+      collection.text_search_config,
+      column((chunk) => chunk.position),
+      column((chunk) => chunk.text),
+      column((chunk) => chunk.sha256),
+      column((chunk) => chunk.kind),
+      column((chunk) => chunk.page ?? null),
+      column((chunk) => JSON.stringify(chunk.section_path)),
+      column((chunk) => (chunk.legal ? JSON.stringify(chunk.legal) : null)),
+      column((chunk) => chunk.table_html ?? null),
+      column((chunk) => chunk.context_before),
+      column((chunk) => chunk.context_after),
+      column((chunk) => chunk.token_count),
+      column((chunk) => JSON.stringify(chunk.proof)),
+      column((chunk) => `[${chunk.embedding.join(',')}]`),
+      column((chunk) => chunk.anchor ?? null),
+    ],
   );
 }
 

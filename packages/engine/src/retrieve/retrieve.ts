@@ -7,7 +7,7 @@
  * fiscal year and archived state; each result with its citation, parent context, table HTML and the
  * data a certificate needs (hash, document root, proof path).
  */
-import type { Collection } from '../collections.js';
+import { type Collection, vectorSearchType } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
@@ -297,7 +297,11 @@ async function chunkIdsOf(
   });
 }
 
-async function vectorArm(
+/**
+ * The vector arm: the `limit` nearest chunks of the collection that pass the filters, nearest first
+ * (ties by id). Exported for the engine bench, which measures its recall against an exact scan.
+ */
+export async function vectorArm(
   db: Queryable,
   collection: Collection,
   vector: number[],
@@ -314,15 +318,18 @@ async function vectorArm(
   if (vector.every((value) => value === 0)) return [];
   const params: unknown[] = [collection.id, `[${vector.join(',')}]`, limit];
   const where = filters(options, params);
-  // ORDER BY the distance alone so the planner can use the HNSW index (a second sort key defeats it);
-  // ties are broken outside. ef_search ≥ the candidates asked for, or HNSW returns fewer of them.
-  return runWithEfSearch(db, limit, async (q) => {
+  // Searched as the index's expression (`vector(d)`, or `halfvec(d)` above 2,000 dimensions), ordered
+  // by the distance alone so the planner can use the HNSW index (a second sort key defeats it); ties
+  // are broken outside.
+  const type = vectorSearchType(dimensions);
+  const distance = `c.embedding::${type} <=> $2::${type}`;
+  return withVectorSearch(db, dimensions, limit, async (q) => {
     const result = await q.query<{ id: string }>(
       `SELECT id FROM (
-         SELECT c.id, c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}) AS distance
+         SELECT c.id, ${distance} AS distance
            FROM chunks c JOIN documents d ON d.id = c.document_id
           WHERE c.collection_id = $1 AND c.embedding_dimensions = ${dimensions} AND ${where}
-          ORDER BY c.embedding::vector(${dimensions}) <=> $2::vector(${dimensions}) LIMIT $3
+          ORDER BY ${distance} LIMIT $3
        ) nearest ORDER BY distance, id`,
       params,
     );
@@ -330,19 +337,76 @@ async function vectorArm(
   });
 }
 
-/** Runs `work` with `hnsw.ef_search` raised for this transaction only (SET LOCAL never leaks into a pool). */
-async function runWithEfSearch<T>(
+/**
+ * The HNSW search list grows with the square root of the vectors in the index (this dimension's
+ * chunks in every collection): {@link EF_SEARCH_PER_ROOT} × √n, at least two per candidate asked for.
+ * With the hash model's vectors (many near-ties) that keeps the vector arm's recall@10 against an
+ * exact scan at about 0.96–0.97 from 10k to 100k chunks, where a fixed ef_search of 100 gave 0.89 and
+ * 0.69 (docs/engine.md, "Retrieval"). A fixed large one makes the planner prefer an exact scan in a
+ * small collection (pgvector 0.8 counts ef_search in the index's cost), ten times slower on PGlite.
+ */
+export const EF_SEARCH_PER_ROOT = 2.5;
+/** pgvector takes ef_search up to 1,000. */
+const MAX_EF_SEARCH = 1000;
+/** Most index tuples an iterative scan visits before it gives up on filling the LIMIT. */
+export const MAX_SCAN_TUPLES = 20_000;
+
+/** Whether the database's pgvector has iterative index scans (0.8.0 and later), asked once per database. */
+const iterativeScans = new WeakMap<object, Promise<boolean>>();
+async function hasIterativeScans(db: Queryable): Promise<boolean> {
+  let known = iterativeScans.get(db);
+  if (known === undefined) {
+    known = db
+      .query<{ version: string }>(`SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'`)
+      .then((result) => supportsIterativeScans(result.rows[0]?.version ?? ''))
+      .catch(() => false);
+    iterativeScans.set(db, known);
+  }
+  return known;
+}
+
+/** pgvector's iterative index scans came with 0.8.0. */
+export function supportsIterativeScans(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  return major > 0 || minor >= 8;
+}
+
+/**
+ * Runs `work` with the HNSW search settings for `candidates`, for this transaction only (SET LOCAL
+ * never leaks into a pool): `hnsw.ef_search` by the size of the index ({@link EF_SEARCH_PER_ROOT}), and,
+ * where pgvector has them, iterative scans in relaxed order, so the filters (the collection, a
+ * document's status, type and fiscal year, all applied to the index's rows as they come) do not leave
+ * the vector arm with fewer candidates than it asked for: the index goes on scanning, up to
+ * {@link MAX_SCAN_TUPLES} rows, until the LIMIT is filled. The order is restored outside.
+ */
+async function withVectorSearch<T>(
   db: Queryable,
+  dimensions: number,
   candidates: number,
   work: (q: Queryable) => Promise<T>,
 ): Promise<T> {
-  const efSearch = Math.min(1000, Math.max(40, candidates * 2));
   const transactional = db as Queryable & {
     transaction?: <R>(fn: (tx: Queryable) => Promise<R>) => Promise<R>;
   };
   if (typeof transactional.transaction !== 'function') return work(db);
+  const iterative = await hasIterativeScans(db);
   return transactional.transaction(async (tx) => {
-    await tx.query(`SET LOCAL hnsw.ef_search = ${efSearch}`);
+    // set_config(…, true) is SET LOCAL; one statement for all three. The vectors in the index are
+    // counted from the documents (a row each), not the chunks.
+    await tx.query(
+      `SELECT set_config('hnsw.ef_search', (
+                SELECT least(${MAX_EF_SEARCH}, greatest($1::integer,
+                         ceil(${EF_SEARCH_PER_ROOT} * sqrt(COALESCE(sum(d.chunk_count), 0)))::integer))::text
+                  FROM documents d JOIN collections k ON k.id = d.collection_id
+                 WHERE k.embedding_dimensions = $2), true)
+              ${
+                iterative
+                  ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true),
+                     set_config('hnsw.max_scan_tuples', '${MAX_SCAN_TUPLES}', true)`
+                  : ''
+              }`,
+      [Math.min(MAX_EF_SEARCH, candidates * 2), dimensions],
+    );
     return work(tx);
   });
 }
