@@ -13,7 +13,7 @@
  * round (one statement) reads the best rows of every lexeme, bounds what it did not read by θ(t), the
  * highest impact left of lexeme t, rescores with every impact the chunks that could score most, and
  * proves its top k when nothing outside them can reach the k-th score (after Fagin's threshold
- * algorithm); a round that cannot reads eight times as many rows, up to {@link ROW_BUDGET}, and then
+ * algorithm); a round that cannot reads up to eight times as many rows, within {@link ROW_BUDGET}, and then
  * returns the best it has, saying it is not exact. Questions of few postings are summed exhaustively
  * instead ({@link searchKeywords}).
  */
@@ -47,15 +47,24 @@ export interface KeywordTerm {
 }
 
 /**
- * A question whose lexemes occur in at most this many chunks in all is scored exhaustively: summing
- * that many postings costs less than the rounds of the early stop (bench/README.md, "Keyword index").
+ * A question whose lexemes occur in at most this many chunks in all is scored exhaustively: up to
+ * there the sum costs no more than the index's rounds and is exact (bench/README.md, "Keyword index").
  */
 export const EXHAUSTIVE_MAX_POSTINGS = 100_000;
 
+/** The terms a search scores: positive weights, the {@link MAX_KEYWORD_TERMS} heaviest. */
+function scoredTerms(terms: readonly KeywordTerm[]): KeywordTerm[] {
+  return [...terms]
+    .filter((term) => term.weight > 0 && Number.isFinite(term.weight))
+    .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
+    .slice(0, MAX_KEYWORD_TERMS);
+}
+
 /**
  * The top `k` for `terms`: summed over every posting when their document frequencies add up to at
- * most {@link EXHAUSTIVE_MAX_POSTINGS}, else from the index with its early stop. Both give the same
- * ranking; the choice is cost only.
+ * most {@link EXHAUSTIVE_MAX_POSTINGS} (the exact ranking), else from the index, whose cost is bounded
+ * and whose top k is exact when it can prove it and otherwise the best it found (bench/README.md,
+ * "Keyword index").
  */
 export async function searchKeywords(
   db: Queryable,
@@ -124,10 +133,7 @@ export async function keywordTopK(
   filters: KeywordFilters = {},
   tuning: KeywordTuning = {},
 ): Promise<KeywordSearch> {
-  const scored = [...terms]
-    .filter((term) => term.weight > 0 && Number.isFinite(term.weight))
-    .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
-    .slice(0, MAX_KEYWORD_TERMS);
+  const scored = scoredTerms(terms);
   if (scored.length === 0 || k < 1) return { hits: [], exact: true, rowsRead: 0, rounds: 0 };
   const scope = await documentScope(db, collectionId, filters);
   if ('only' in scope && scope.only.length === 0) return { hits: [], exact: true, rowsRead: 0, rounds: 0 };
@@ -142,10 +148,10 @@ export async function keywordTopK(
     const kth = round.hits.length >= k ? round.hits[k - 1]!.score : 0;
     const unseen = round.thetas.reduce((sum, theta, term) => sum + scored[term]!.weight * theta, 0);
     const exact = round.exhausted || (unseen <= kth && round.lastBound <= kth);
-    if (exact || rowsRead >= budget || size * ROUND_GROWTH * scored.length > budget) {
-      return { hits: round.hits.slice(0, k), exact, rowsRead, rounds };
-    }
-    size *= ROUND_GROWTH;
+    // The next round reads up to eight times as many rows per lexeme, as many as the budget leaves.
+    const next = Math.min(size * ROUND_GROWTH, Math.floor((budget - rowsRead) / scored.length));
+    if (exact || next <= size) return { hits: round.hits.slice(0, k), exact, rowsRead, rounds };
+    size = next;
   }
 }
 
@@ -306,10 +312,7 @@ export async function exhaustiveKeywordTopK(
   k: number,
   filters: KeywordFilters = {},
 ): Promise<KeywordHit[]> {
-  const scored = [...terms]
-    .filter((term) => term.weight > 0 && Number.isFinite(term.weight))
-    .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
-    .slice(0, MAX_KEYWORD_TERMS);
+  const scored = scoredTerms(terms);
   if (scored.length === 0 || k < 1) return [];
   const params: unknown[] = [
     collectionId,
