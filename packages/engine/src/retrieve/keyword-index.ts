@@ -20,7 +20,12 @@
 import type { Queryable } from '../db/database.js';
 
 /** Chunks indexed per statement (a statement runs on the server's thread on PGlite). */
-export const BLOCK_CHUNKS = 64;
+export const BLOCK_CHUNKS = 32;
+/**
+ * Lets the event loop turn between statements: on PGlite they run on the server's thread, and a
+ * re-index inside a transaction is many of them in a row.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 /** Rows read per lexeme in the first round. */
 const FIRST_ROUND = 64;
 /** The chunks of a round rescored with every impact of the question: this many per result, at least the minimum. */
@@ -369,14 +374,14 @@ export interface StagedKeywords {
 }
 
 /**
- * Indexes a staged document's chunks (not yet READY, so no search sees them), 64 chunks
+ * Indexes a staged document's chunks (not yet READY, so no search sees them), 32 chunks
  * per statement; `between` runs between statements (the pipeline yields to the event loop there). The
  * collection's settings are created from this document's chunks when it has none.
  */
 export async function stageKeywords(
   db: Queryable,
   documentId: string,
-  between: () => Promise<void> | void = () => undefined,
+  between: () => Promise<void> | void = nextTurn,
 ): Promise<StagedKeywords> {
   const shape = await db.query<{
     collection_id: string;
@@ -446,7 +451,7 @@ export async function commitKeywords(tx: Queryable, staged: StagedKeywords): Pro
   }
   if (settings.average_tokens !== staged.averageTokens) {
     await tx.query('DELETE FROM keyword_postings WHERE document_id = $1', [staged.documentId]);
-    await indexBlocks(tx, staged.documentId, staged.chunks - 1, () => undefined);
+    await indexBlocks(tx, staged.documentId, staged.chunks - 1, nextTurn);
   }
 }
 
@@ -478,7 +483,7 @@ export async function rebuildKeywordIndex(
   );
   await db.query('DELETE FROM keyword_postings WHERE collection_id = $1', [collectionId]);
   for (const document of documents.rows) {
-    await indexBlocks(db, document.id, document.last ?? -1, () => undefined);
+    await indexBlocks(db, document.id, document.last ?? -1, nextTurn);
   }
 }
 
