@@ -66,6 +66,17 @@ function scoredTerms(terms: readonly KeywordTerm[]): KeywordTerm[] {
 }
 
 /**
+ * A search whose first round cannot prove its top k sums every posting, the exact ranking, up to
+ * this many postings; beyond, it reads more rounds within {@link ROW_BUDGET}.
+ */
+const SUM_MAX_POSTINGS = 2_000_000;
+
+/** The postings of `terms` (their document frequencies; unknown counts as none). */
+function postingsOf(terms: readonly KeywordTerm[]): number {
+  return terms.reduce((sum, term) => sum + (term.df ?? 0), 0);
+}
+
+/**
  * The top `k` for `terms`: summed over every posting when their document frequencies add up to at
  * most {@link EXHAUSTIVE_MAX_POSTINGS} (the exact ranking), else from the index, whose cost is bounded
  * and whose top k is exact when it can prove it and otherwise the best it found (bench/README.md,
@@ -101,6 +112,11 @@ export interface KeywordTuning {
   firstRound?: number;
   /** Rows read at most (default {@link ROW_BUDGET}). */
   rowBudget?: number;
+  /**
+   * A search whose first round cannot prove its top k sums every posting when the lexemes have at
+   * most this many (default {@link SUM_MAX_POSTINGS}); 0 leaves only the rounds.
+   */
+  sumPostings?: number;
 }
 
 export interface KeywordSearch {
@@ -153,9 +169,17 @@ export async function keywordTopK(
     const kth = round.hits.length >= k ? round.hits[k - 1]!.score : 0;
     const unseen = round.thetas.reduce((sum, theta, term) => sum + scored[term]!.weight * theta, 0);
     const exact = round.exhausted || (unseen <= kth && round.lastBound <= kth);
+    if (exact) return { hits: round.hits.slice(0, k), exact, rowsRead, rounds };
+    const sumPostings = tuning.sumPostings ?? SUM_MAX_POSTINGS;
+    if (rounds === 1 && sumPostings > 0 && postingsOf(scored) <= sumPostings) {
+      // Flat scores at the top (many chunks a hair apart) leave the bounds loose for many rounds;
+      // summing every posting once costs less than those rounds and is exact.
+      const hits = await exhaustiveKeywordTopK(db, collectionId, scored, k, filters);
+      return { hits, exact: true, rowsRead, rounds: 2 };
+    }
     // The next round reads up to eight times as many rows per lexeme, as many as the budget leaves.
     const next = Math.min(size * ROUND_GROWTH, Math.floor((budget - rowsRead) / scored.length));
-    if (exact || next <= size) return { hits: round.hits.slice(0, k), exact, rowsRead, rounds };
+    if (next <= size) return { hits: round.hits.slice(0, k), exact, rowsRead, rounds };
     size = next;
   }
 }
@@ -202,11 +226,11 @@ async function readRound(
      ),
      read AS (
        SELECT t.term, t.weight, p.document_id, p.top_impact, p.positions, p.impacts,
-              row_number() OVER (PARTITION BY t.term ORDER BY p.top_impact DESC, p.document_id DESC, p.tier DESC) AS n
+              row_number() OVER (PARTITION BY t.term ORDER BY p.top_impact DESC, p.document_id DESC) AS n
          FROM t CROSS JOIN LATERAL (
-           SELECT p.document_id, p.tier, p.top_impact, p.positions, p.impacts FROM keyword_postings p
+           SELECT p.document_id, p.top_impact, p.positions, p.impacts FROM keyword_postings p
             WHERE p.collection_id = $1 AND p.lexeme = t.lexeme AND ${scoped}
-            ORDER BY p.top_impact DESC, p.document_id DESC, p.tier DESC LIMIT $4 + 1
+            ORDER BY p.top_impact DESC, p.document_id DESC LIMIT $4 + 1
          ) p
      ),
      theta AS (
@@ -214,23 +238,25 @@ async function readRound(
          FROM t LEFT JOIN read r ON r.term = t.term GROUP BY t.term, t.weight
      ),
      partial AS (
-       SELECT r.document_id, u.position, sum(r.weight * u.impact) AS score, sum(th.bound) AS seen
-         FROM read r JOIN theta th ON th.term = r.term
-         CROSS JOIN LATERAL unnest(r.positions, r.impacts) AS u(position, impact)
-        WHERE r.n <= $4
-        GROUP BY r.document_id, u.position
+       SELECT u.document_id, u.position, sum(u.weight * u.impact) AS score, sum(th.bound) AS seen
+         FROM (SELECT r.term, r.weight, r.document_id, unnest(r.positions) AS position, unnest(r.impacts) AS impact
+                 FROM read r WHERE r.n <= $4) u
+         JOIN theta th ON th.term = u.term
+        GROUP BY u.document_id, u.position
      ),
      best AS (
        SELECT p.document_id, p.position, p.score + (SELECT sum(bound) FROM theta) - p.seen AS bound
          FROM partial p ORDER BY bound DESC, p.document_id, p.position LIMIT $5
      ),
      exact AS (
-       SELECT b.document_id, b.position, sum(t.weight * u.impact) AS score
-         FROM (SELECT DISTINCT document_id FROM best) bd
-         CROSS JOIN t
-         JOIN keyword_postings p ON p.collection_id = $1 AND p.lexeme = t.lexeme AND p.document_id = bd.document_id
-         CROSS JOIN LATERAL unnest(p.positions, p.impacts) AS u(position, impact)
-         JOIN best b ON b.document_id = bd.document_id AND b.position = u.position
+       SELECT b.document_id, b.position, sum(t.weight * p.impacts[array_position(p.positions, b.position)]) AS score
+         FROM best b CROSS JOIN t
+         CROSS JOIN LATERAL (
+           SELECT p.positions, p.impacts FROM keyword_postings p
+            WHERE p.collection_id = $1 AND p.lexeme = t.lexeme AND p.document_id = b.document_id
+            OFFSET 0
+         ) p
+        WHERE b.position = ANY (p.positions)
         GROUP BY b.document_id, b.position
      )
      SELECT 'hit' AS kind, document_id, position, score, NULL::integer AS term, NULL::integer AS rows FROM exact
@@ -327,14 +353,14 @@ export async function exhaustiveKeywordTopK(
   ];
   const where = documentFilters(filters, params);
   const result = await db.query<{ document_id: string; position: number; score: number }>(
-    `SELECT p.document_id, u.position, sum(t.weight * u.impact)::float8 AS score
-       FROM unnest($2::text[], $3::float8[]) AS t(lexeme, weight)
-       JOIN keyword_postings p ON p.collection_id = $1 AND p.lexeme = t.lexeme
-       JOIN documents d ON d.id = p.document_id
-       CROSS JOIN LATERAL unnest(p.positions, p.impacts) AS u(position, impact)
-      WHERE ${where}
-      GROUP BY p.document_id, u.position
-      ORDER BY score DESC, p.document_id, u.position
+    `SELECT u.document_id, u.position, sum(u.weight * u.impact)::float8 AS score
+       FROM (SELECT p.document_id, t.weight, unnest(p.positions) AS position, unnest(p.impacts) AS impact
+               FROM unnest($2::text[], $3::float8[]) AS t(lexeme, weight)
+               JOIN keyword_postings p ON p.collection_id = $1 AND p.lexeme = t.lexeme
+               JOIN documents d ON d.id = p.document_id
+              WHERE ${where}) u
+      GROUP BY u.document_id, u.position
+      ORDER BY score DESC, u.document_id, u.position
       LIMIT $4`,
     params,
   );
