@@ -1,26 +1,35 @@
 /**
  * The keyword index (docs/engine.md, "The keyword index"): BM25F impacts in impact order, so a query
- * finds its top k by reading the best postings of its lexemes and stopping once nothing unread can
- * enter the top k, whatever the number of chunks that contain them.
+ * can find its top k by reading the best postings of its lexemes and stopping once nothing unread can
+ * enter the top k, and sums them in as few rows as possible when it cannot.
  *
  * A chunk's impact for a lexeme is BM25's term part before idf: `tf·(k1 + 1) / (tf + k1)`, where tf is
  * the lexeme's occurrences in the text normalized by the chunk's length against the collection's mean
  * (b), plus its occurrences in the headings above × the heading weight (BM25F). A query scores a
  * chunk Σ weight(t) · impact(t), weight being the lexeme's idf times its wording's weight.
  *
- * Postings live in `keyword_postings`, one row per lexeme, document and impact tier (sixteen slices of
- * the impact range), with the row's highest impact; the rows of a lexeme are read highest first. A
- * round (one statement) reads the best rows of every lexeme, bounds what it did not read by θ(t), the
- * highest impact left of lexeme t, rescores with every impact the chunks that could score most, and
- * proves its top k when nothing outside them can reach the k-th score (after Fagin's threshold
- * algorithm); a round that cannot reads up to eight times as many rows, within {@link ROW_BUDGET}, and then
- * returns the best it has, saying it is not exact. Questions of few postings are summed exhaustively
- * instead ({@link searchKeywords}).
+ * Postings live in `keyword_postings`, one row per lexeme and document with the row's highest impact;
+ * the rows of a lexeme are read highest first. The first round (one statement) reads the best rows of
+ * every lexeme, bounds what it did not read by θ(t), the highest impact left of lexeme t, rescores
+ * with every impact the chunks that could score most, and proves its top k when nothing outside them
+ * can reach the k-th score (after Fagin's threshold algorithm). A search that cannot sums every
+ * posting ({@link SUM_MAX_POSTINGS}); only beyond that do later rounds read up to eight times as many
+ * rows, within {@link ROW_BUDGET}, and then return the best they have, saying it is not exact.
+ * Questions of few postings are summed without the first round ({@link searchKeywords}).
  */
 import type { Queryable } from '../db/database.js';
 
-/** Chunks indexed per statement (a statement runs on the server's thread on PGlite). */
-export const BLOCK_CHUNKS = 32;
+/**
+ * Chunks indexed per statement. On PGlite a statement runs on the server's thread, so few; PostgreSQL
+ * runs it in its own process, and fewer statements merge fewer rows again (a lexeme's row of a
+ * document is rewritten by every statement that adds to it).
+ */
+export const BLOCK_CHUNKS = { pglite: 32, postgres: 1_024 } as const;
+
+/** {@link BLOCK_CHUNKS} for `db` (a handle that does not say its backend is treated as PGlite). */
+function blockChunks(db: Queryable): number {
+  return (db as { kind?: string }).kind === 'postgres' ? BLOCK_CHUNKS.postgres : BLOCK_CHUNKS.pglite;
+}
 /**
  * Lets the event loop turn between statements: on PGlite they run on the server's thread, and a
  * re-index inside a transaction is many of them in a row.
@@ -397,10 +406,12 @@ export interface StagedKeywords {
   averageTokens: number;
   chunks: number;
   tokens: number;
+  /** Chunks per statement ({@link BLOCK_CHUNKS}), for indexing it again at commit. */
+  block: number;
 }
 
 /**
- * Indexes a staged document's chunks (not yet READY, so no search sees them), 32 chunks
+ * Indexes a staged document's chunks (not yet READY, so no search sees them), {@link BLOCK_CHUNKS}
  * per statement; `between` runs between statements (the pipeline yields to the event loop there). The
  * collection's settings are created from this document's chunks when it has none.
  */
@@ -431,8 +442,10 @@ export async function stageKeywords(
     'SELECT average_tokens FROM keyword_settings WHERE collection_id = $1',
     [row.collection_id],
   );
-  await indexBlocks(db, documentId, row.last ?? -1, between);
+  const block = blockChunks(db);
+  await indexBlocks(db, documentId, row.last ?? -1, block, between);
   return {
+    block,
     documentId,
     collectionId: row.collection_id,
     averageTokens: settings.rows[0]?.average_tokens ?? 1,
@@ -445,10 +458,11 @@ async function indexBlocks(
   db: Queryable,
   documentId: string,
   lastPosition: number,
+  block: number,
   between: () => Promise<void> | void,
 ): Promise<void> {
-  for (let first = 0; first <= lastPosition; first += BLOCK_CHUNKS) {
-    await db.query('SELECT saksi_index_keywords($1, $2, $3)', [documentId, first, first + BLOCK_CHUNKS - 1]);
+  for (let first = 0; first <= lastPosition; first += block) {
+    await db.query('SELECT saksi_index_keywords($1, $2, $3)', [documentId, first, first + block - 1]);
     await between();
   }
 }
@@ -472,12 +486,12 @@ export async function commitKeywords(tx: Queryable, staged: StagedKeywords): Pro
     Math.abs(mean - settings.average_tokens) > MEAN_DRIFT * settings.average_tokens &&
     settings.indexed_chunks <= REBUILD_MAX_CHUNKS
   ) {
-    await rebuildKeywordIndex(tx, staged.collectionId, mean, [staged.documentId]);
+    await rebuildKeywordIndex(tx, staged.collectionId, mean, [staged.documentId], staged.block);
     return;
   }
   if (settings.average_tokens !== staged.averageTokens) {
     await tx.query('DELETE FROM keyword_postings WHERE document_id = $1', [staged.documentId]);
-    await indexBlocks(tx, staged.documentId, staged.chunks - 1, nextTurn);
+    await indexBlocks(tx, staged.documentId, staged.chunks - 1, staged.block, nextTurn);
   }
 }
 
@@ -490,6 +504,7 @@ export async function rebuildKeywordIndex(
   collectionId: string,
   averageTokens?: number,
   alsoDocuments: readonly string[] = [],
+  block = blockChunks(db),
 ): Promise<void> {
   const documents = await db.query<{ id: string; last: number | null; chunks: number; tokens: number }>(
     `SELECT d.id, max(c.position) AS last, count(c.id)::integer AS chunks, coalesce(sum(c.token_count), 0)::float8 AS tokens
@@ -509,7 +524,7 @@ export async function rebuildKeywordIndex(
   );
   await db.query('DELETE FROM keyword_postings WHERE collection_id = $1', [collectionId]);
   for (const document of documents.rows) {
-    await indexBlocks(db, document.id, document.last ?? -1, nextTurn);
+    await indexBlocks(db, document.id, document.last ?? -1, block, nextTurn);
   }
 }
 
