@@ -201,7 +201,14 @@ describe('the keyword index', () => {
 
   it('stops at its row budget and says the result is not exact', async () => {
     const { id, terms } = await termsOf('docs', 'how do I use the store state and actions in a component');
-    const search = await keywordTopK(test.engine.db, id, terms, 50, {}, { firstRound: 1, rowBudget: 3, sumPostings: 0 });
+    const search = await keywordTopK(
+      test.engine.db,
+      id,
+      terms,
+      50,
+      {},
+      { firstRound: 1, rowBudget: 3, sumPostings: 0 },
+    );
     expect(search.exact).toBe(false);
     expect(search.hits.length).toBeGreaterThan(0);
   });
