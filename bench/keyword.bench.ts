@@ -8,6 +8,7 @@
  *   npm run bench:keyword                 PGlite 10k and 100k chunks (and PostgreSQL with DATABASE_URL)
  *   npm run bench:keyword -- --smoke      2,000 chunks, 20 questions (CI, on both backends)
  *   npm run bench:keyword -- --million    adds 1M chunks on PostgreSQL
+ *   npm run bench:keyword -- --backend postgres   one backend only (pglite or postgres)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -47,7 +48,20 @@ const smoke = process.argv.includes('--smoke');
 const million = process.argv.includes('--million');
 const databaseUrl = process.env['DATABASE_URL'];
 type Backend = 'pglite' | 'postgres';
-const backends: Backend[] = databaseUrl ? ['pglite', 'postgres'] : ['pglite'];
+const only = process.argv.includes('--backend')
+  ? (process.argv[process.argv.indexOf('--backend') + 1] ?? '')
+  : undefined;
+if (only !== undefined && only !== 'pglite' && only !== 'postgres') {
+  process.stderr.write(`--backend takes pglite or postgres, not "${only}".\n`);
+  process.exit(2);
+}
+if (only === 'postgres' && !databaseUrl) {
+  process.stderr.write('--backend postgres needs DATABASE_URL (bench/README.md, "Keyword index").\n');
+  process.exit(2);
+}
+const backends: Backend[] = (databaseUrl ? (['pglite', 'postgres'] as const) : (['pglite'] as const)).filter(
+  (backend) => only === undefined || backend === only,
+);
 const QUESTIONS = smoke ? 20 : 100;
 const CANDIDATES = 50; // retrieve.ts: candidates per arm
 const AGREEMENT_K = 10;
