@@ -60,12 +60,6 @@ export interface KeywordTerm {
   df?: number;
 }
 
-/**
- * A question whose lexemes occur in at most this many chunks in all is scored exhaustively: up to
- * there the sum costs no more than the index's rounds and is exact (bench/README.md, "Keyword index").
- */
-export const EXHAUSTIVE_MAX_POSTINGS = 100_000;
-
 /** The terms a search scores: positive weights, the {@link MAX_KEYWORD_TERMS} heaviest. */
 function scoredTerms(terms: readonly KeywordTerm[]): KeywordTerm[] {
   return [...terms]
@@ -75,10 +69,12 @@ function scoredTerms(terms: readonly KeywordTerm[]): KeywordTerm[] {
 }
 
 /**
- * A search whose first round cannot prove its top k sums every posting, the exact ranking, up to
- * this many postings; beyond, it reads more rounds within {@link ROW_BUDGET}.
+ * A question whose lexemes occur in at most this many chunks in all is summed over every posting: the
+ * exact ranking, at about a microsecond a posting on the bench's 2-core VM (bench/README.md, "Keyword
+ * index"). Above it, the index's rounds bound the cost ({@link ROW_BUDGET}), exact only when they can
+ * prove it.
  */
-const SUM_MAX_POSTINGS = 2_000_000;
+export const SUM_MAX_POSTINGS = 1_000_000;
 
 /** The postings of `terms` (their document frequencies; unknown counts as none). */
 function postingsOf(terms: readonly KeywordTerm[]): number {
@@ -87,9 +83,10 @@ function postingsOf(terms: readonly KeywordTerm[]): number {
 
 /**
  * The top `k` for `terms`: summed over every posting when their document frequencies add up to at
- * most {@link EXHAUSTIVE_MAX_POSTINGS} (the exact ranking), else from the index, whose cost is bounded
- * and whose top k is exact when it can prove it and otherwise the best it found (bench/README.md,
- * "Keyword index").
+ * most {@link SUM_MAX_POSTINGS} (the exact ranking), without the index's first round, which at 100k
+ * chunks proved its top k for none of the bench's questions and cost 20–30 ms (bench/README.md,
+ * "Keyword index"); else from the index, whose cost is bounded and whose top k is exact when it can
+ * prove it and otherwise the best it found.
  */
 export async function searchKeywords(
   db: Queryable,
@@ -99,7 +96,7 @@ export async function searchKeywords(
   filters: KeywordFilters = {},
 ): Promise<KeywordHit[]> {
   const postings = terms.reduce((sum, term) => sum + (term.df ?? Number.POSITIVE_INFINITY), 0);
-  if (postings <= EXHAUSTIVE_MAX_POSTINGS) return exhaustiveKeywordTopK(db, collectionId, terms, k, filters);
+  if (postings <= SUM_MAX_POSTINGS) return exhaustiveKeywordTopK(db, collectionId, terms, k, filters);
   return (await keywordTopK(db, collectionId, terms, k, filters)).hits;
 }
 
