@@ -119,7 +119,7 @@ async function termsOf(
   const { statistics } = await lexemeStatistics(test.engine.db, collection, lexemes);
   return {
     id: collection.id,
-    terms: [...statistics.values()].map((term) => ({ lexeme: term.lexeme, weight: term.idf })),
+    terms: [...statistics.values()].map((term) => ({ lexeme: term.lexeme, weight: term.idf, df: term.df })),
   };
 }
 

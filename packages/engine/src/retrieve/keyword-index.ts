@@ -76,9 +76,9 @@ function scoredTerms(terms: readonly KeywordTerm[]): KeywordTerm[] {
  */
 export const SUM_MAX_POSTINGS = 1_000_000;
 
-/** The postings of `terms` (their document frequencies; unknown counts as none). */
+/** The postings of `terms`: the sum of their document frequencies, unbounded when one is unknown. */
 function postingsOf(terms: readonly KeywordTerm[]): number {
-  return terms.reduce((sum, term) => sum + (term.df ?? 0), 0);
+  return terms.reduce((sum, term) => sum + (term.df ?? Number.POSITIVE_INFINITY), 0);
 }
 
 /**
@@ -95,8 +95,9 @@ export async function searchKeywords(
   k: number,
   filters: KeywordFilters = {},
 ): Promise<KeywordHit[]> {
-  const postings = terms.reduce((sum, term) => sum + (term.df ?? Number.POSITIVE_INFINITY), 0);
-  if (postings <= SUM_MAX_POSTINGS) return exhaustiveKeywordTopK(db, collectionId, terms, k, filters);
+  if (postingsOf(scoredTerms(terms)) <= SUM_MAX_POSTINGS) {
+    return exhaustiveKeywordTopK(db, collectionId, terms, k, filters);
+  }
   return (await keywordTopK(db, collectionId, terms, k, filters)).hits;
 }
 
@@ -339,8 +340,9 @@ function scopeClause(scope: DocumentScope, params: unknown[]): string {
 }
 
 /**
- * The same ranking without the index's early stop: every posting of every term summed in SQL. What
- * the tests and the engine bench compare {@link keywordTopK} with.
+ * The same ranking without the index's early stop: every posting of every term summed in one
+ * statement. What the lexical arm runs up to {@link SUM_MAX_POSTINGS}, and what the tests and the
+ * bench compare {@link keywordTopK} with.
  */
 export async function exhaustiveKeywordTopK(
   db: Queryable,
