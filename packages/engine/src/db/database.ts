@@ -23,6 +23,14 @@ export interface Transactional extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
 }
 
+/**
+ * Whether `db` runs its statements in PostgreSQL's own processes (not on this process's thread, as
+ * PGlite does). A handle that does not say (a transaction's) counts as PGlite, the cautious side.
+ */
+export function runsOnPostgres(db: Queryable): boolean {
+  return (db as Partial<Database>).kind === 'postgres';
+}
+
 export interface Database extends Transactional {
   readonly kind: 'pglite' | 'postgres';
   /**

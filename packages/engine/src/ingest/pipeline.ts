@@ -14,7 +14,7 @@
 import { toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
-import type { Database, Queryable } from '../db/database.js';
+import { type Database, type Queryable, runsOnPostgres } from '../db/database.js';
 import { embedMany } from '../embed/embed-many.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
@@ -533,7 +533,7 @@ export async function storeChunks(
   chunks: readonly PreparedChunk[],
   beforeBatch: () => void = () => undefined,
 ): Promise<void> {
-  const postgres = (db as { kind?: string }).kind === 'postgres';
+  const postgres = runsOnPostgres(db);
   const [budget, most] = postgres
     ? [POSTGRES_STEP_BUDGET_MS, MAX_ROWS_PER_INSERT_POSTGRES]
     : [STEP_BUDGET_MS, MAX_ROWS_PER_INSERT];

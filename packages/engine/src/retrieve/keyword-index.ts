@@ -17,7 +17,7 @@
  * rows, within {@link ROW_BUDGET}, and then return the best they have, saying it is not exact.
  * Questions of few postings are summed without the first round ({@link searchKeywords}).
  */
-import type { Queryable } from '../db/database.js';
+import { type Queryable, runsOnPostgres } from '../db/database.js';
 
 /**
  * Chunks indexed per statement. On PGlite a statement runs on the server's thread, so few; PostgreSQL
@@ -26,9 +26,9 @@ import type { Queryable } from '../db/database.js';
  */
 export const BLOCK_CHUNKS = { pglite: 32, postgres: 1_024 } as const;
 
-/** {@link BLOCK_CHUNKS} for `db` (a handle that does not say its backend is treated as PGlite). */
+/** {@link BLOCK_CHUNKS} for `db`. */
 function blockChunks(db: Queryable): number {
-  return (db as { kind?: string }).kind === 'postgres' ? BLOCK_CHUNKS.postgres : BLOCK_CHUNKS.pglite;
+  return runsOnPostgres(db) ? BLOCK_CHUNKS.postgres : BLOCK_CHUNKS.pglite;
 }
 /**
  * Lets the event loop turn between statements: on PGlite they run on the server's thread, and a
