@@ -1,6 +1,7 @@
 /**
- * Collections on a real PGlite engine: a collection is made only in a workspace that exists; its
- * title, description and example questions are checked per language.
+ * Collections on a real engine (PGlite, or PostgreSQL in the CI's second pass): a collection is made
+ * only in a workspace that exists, once when many connections make it at once; its title, description
+ * and example questions are checked per language.
  */
 import { utf8Encode } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import {
   checkedProfile,
   collectionPresentation,
   DEFAULT_WORKSPACE,
+  ensureCollection,
   getCollection,
   MAX_EXAMPLES,
   MAX_TITLE_LENGTH,
@@ -69,6 +71,27 @@ describe('ensureCollection', () => {
     for (const workspace of [DEFAULT_WORKSPACE, made.id]) {
       const collection = await test.engine.ensureCollection('notes', workspace);
       expect(collection).toMatchObject({ name: 'notes', workspace_id: workspace });
+    }
+  });
+
+  it('makes collections of new dimensions on many connections at once: each once, one vector index', async () => {
+    // On PostgreSQL the pool runs these side by side, as servers taking uploads at once would.
+    for (const dimensions of [37, 38, 39, 40, 41]) {
+      const made = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          ensureCollection(test.engine.db, {
+            name: `side-by-side-${dimensions}-${index % 3}`,
+            language: 'id',
+            embedding: { provider: 'test', model: `test-${dimensions}`, dimensions },
+          }),
+        ),
+      );
+      expect(new Set(made.map((collection) => collection.id)).size).toBe(3);
+      const indexes = await test.engine.db.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM pg_indexes WHERE indexname = $1',
+        [`chunks_embedding_hnsw_${dimensions}`],
+      );
+      expect(indexes.rows[0]!.n).toBe(1);
     }
   });
 });

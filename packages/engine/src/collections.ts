@@ -2,7 +2,7 @@
  * Collections: a name, a language and its text-search configuration, and one embedding model and
  * dimension (docs/engine.md, "Storage"). Creating a collection also creates the HNSW index for its dimension.
  */
-import type { Database, Queryable } from './db/database.js';
+import type { Database, Queryable, Transactional } from './db/database.js';
 import { EngineError } from './errors.js';
 import { newId } from './ids.js';
 import { parseBaseFolder, parseBaseUrl } from './ingest/page-url.js';
@@ -46,7 +46,15 @@ export function vectorSearchType(dimensions: number): string {
 export const HNSW_M = 16;
 export const HNSW_EF_CONSTRUCTION = 64;
 
-/** Creates the partial HNSW index for vectors of `dimensions` (cosine), once. */
+/** The advisory lock that makes one process at a time create a vector index. */
+const VECTOR_INDEX_LOCK = 727376;
+
+/**
+ * Creates the partial HNSW index for vectors of `dimensions` (cosine), once. Two sessions running
+ * `CREATE INDEX IF NOT EXISTS` for the same name at once can both miss the index and the second then
+ * fails on the catalog's unique name, so callers outside a transaction go through
+ * {@link ensureVectorIndexLocked}.
+ */
 export async function ensureVectorIndex(db: Queryable, dimensions: number): Promise<void> {
   if (!Number.isSafeInteger(dimensions) || dimensions < 1 || dimensions > MAX_HALFVEC_INDEX_DIMENSIONS) {
     throw new EngineError(
@@ -60,6 +68,17 @@ export async function ensureVectorIndex(db: Queryable, dimensions: number): Prom
     `CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw_${dimensions} ON chunks USING hnsw ((embedding::${type}) ${operators})
        WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION}) WHERE embedding_dimensions = ${dimensions}`,
   );
+}
+
+/**
+ * {@link ensureVectorIndex} in a transaction holding {@link VECTOR_INDEX_LOCK}: servers and workers on
+ * one database that create collections of the same dimension at once create its index once.
+ */
+export async function ensureVectorIndexLocked(db: Transactional, dimensions: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [VECTOR_INDEX_LOCK]);
+    await ensureVectorIndex(tx, dimensions);
+  });
 }
 
 export async function ensureWorkspace(
@@ -154,7 +173,7 @@ export async function ensureCollection(
     return existing;
   }
   await requireWorkspace(db, workspaceId);
-  await ensureVectorIndex(db, options.embedding.dimensions);
+  await ensureVectorIndexLocked(db, options.embedding.dimensions);
   await db.query(
     `INSERT INTO collections (id, workspace_id, name, language, text_search_config, profile, embedding_provider, embedding_model, embedding_dimensions)
      VALUES ($1, $2, $3, $4, $5::regconfig, $6, $7, $8, $9) ON CONFLICT (workspace_id, name) DO NOTHING`,
