@@ -373,6 +373,11 @@ export interface ChatInput {
   question: string;
   /** Continue a session returned earlier. */
   session_id?: string;
+  /**
+   * The conversation so far, as a stateless client keeps it (oldest first): the newest turns are the
+   * language model's context for the question, never evidence. Sessions keep their own otherwise.
+   */
+  messages?: { role: 'user' | 'assistant'; content: string }[];
   mode?: 'full' | 'selection';
   /** Selected text (mode `selection`). */
   selection?: string;

@@ -6,8 +6,9 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
-import { DEFAULT_INGEST_LIMITS } from './ingest/limits.js';
+import { DEFAULT_INGEST_LIMITS, DEFAULT_OCR_SETTINGS, type OcrSettings } from './ingest/limits.js';
 import { type LlmConfig, parseLlmConfig } from './llm/config.js';
+import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './sessions.js';
 
 const schema = z.object({
   SAKSI_DATA_DIR: z.string().min(1).optional(),
@@ -62,6 +63,9 @@ const schema = z.object({
   SAKSI_MAX_CHUNKS: z.coerce.number().int().min(1).default(DEFAULT_INGEST_LIMITS.maxChunks),
   SAKSI_MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(DEFAULT_INGEST_LIMITS.maxTextChars),
   SAKSI_INGEST_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(DEFAULT_INGEST_LIMITS.memoryMb),
+  SAKSI_OCR: z.enum(['auto', 'off']).default(DEFAULT_OCR_SETTINGS.mode),
+  SAKSI_OCR_MAX_PAGES: z.coerce.number().int().min(1).default(DEFAULT_OCR_SETTINGS.maxPages),
+  SAKSI_OCR_PAGE_SECONDS: z.coerce.number().min(1).max(3_600).default(DEFAULT_OCR_SETTINGS.pageSeconds),
   SAKSI_WORKSPACE_STORAGE_BYTES: z.coerce
     .number()
     .int()
@@ -77,6 +81,19 @@ const schema = z.object({
   SAKSI_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   SAKSI_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false']).default('0'),
   SAKSI_PUBLIC_URL: z.string().url().optional(),
+  SAKSI_SESSION_TTL: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 24 * 3600)
+    .default(DEFAULT_SESSION_POLICY.ttlSeconds),
+  SAKSI_SESSION_MAX_TURNS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SESSION_POLICY.maxTurns),
+  SAKSI_SESSION_PROMPT_TURNS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(DEFAULT_SESSION_POLICY.promptTurns),
 });
 
 /** Chains with a preset: `SAKSI_ANCHOR=base-sepolia` or `base` (RPC URL overridable). */
@@ -163,9 +180,10 @@ export interface SaksiConfig {
   quotas: { maxDocumentBytes: number; maxPages: number; maxStorageBytes: number };
   /**
    * Bounds on one document's ingestion (docs/configuration.md): chunks, extracted text and the memory
-   * of the thread that reads it. Passing one fails the document with `QUOTA_EXCEEDED`.
+   * of the thread that reads it, and OCR of scanned PDF pages. Passing one fails the document with
+   * `QUOTA_EXCEEDED`.
    */
-  ingest: { maxChunks: number; maxTextChars: number; memoryMb: number };
+  ingest: { maxChunks: number; maxTextChars: number; memoryMb: number; ocr: OcrSettings };
   /** Seconds a two-step upload URL stays valid. */
   uploadUrlTtlSeconds: number;
   webhooks: {
@@ -179,6 +197,8 @@ export interface SaksiConfig {
   };
   /** The server's public base URL, used for upload URLs (defaults to the request's origin). */
   publicUrl?: string;
+  /** Chat sessions' time-to-live, the turns each keeps and the turns a language model sees. */
+  sessions: SessionPolicy;
 }
 
 /**
@@ -289,6 +309,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       maxChunks: values.SAKSI_MAX_CHUNKS,
       maxTextChars: values.SAKSI_MAX_TEXT_CHARS,
       memoryMb: values.SAKSI_INGEST_MEMORY_MB,
+      ocr: {
+        mode: values.SAKSI_OCR,
+        maxPages: values.SAKSI_OCR_MAX_PAGES,
+        pageSeconds: values.SAKSI_OCR_PAGE_SECONDS,
+      },
     },
     uploadUrlTtlSeconds: values.SAKSI_UPLOAD_URL_TTL,
     webhooks: {
@@ -298,6 +323,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
         values.SAKSI_WEBHOOK_ALLOW_PRIVATE === '1' || values.SAKSI_WEBHOOK_ALLOW_PRIVATE === 'true',
     },
     ...(values.SAKSI_PUBLIC_URL ? { publicUrl: values.SAKSI_PUBLIC_URL.replace(/\/+$/, '') } : {}),
+    sessions: {
+      ttlSeconds: values.SAKSI_SESSION_TTL,
+      maxTurns: values.SAKSI_SESSION_MAX_TURNS,
+      promptTurns: Math.min(values.SAKSI_SESSION_PROMPT_TURNS, values.SAKSI_SESSION_MAX_TURNS),
+    },
   };
 }
 

@@ -93,10 +93,13 @@ import {
   type RetrieveResult,
   toRetrievedChunk,
 } from './retrieve/retrieve.js';
+import { deleteEndedSessions } from './sessions.js';
 import { deliverDueWebhooks } from './webhooks.js';
 import { DEFAULT_WORKSPACE, getWorkspace } from './workspaces.js';
 
 export const ENGINE_VERSION = '0.1.0';
+/** Ended chat sessions are deleted by the job worker at most this often. */
+const SESSION_SWEEP_INTERVAL_MS = 60_000;
 
 export interface EngineOptions {
   config: SaksiConfig;
@@ -463,6 +466,7 @@ export class Engine {
    */
   startWorker(options: { workerId?: string; pollMs?: number } = {}): JobWorker {
     if (this.worker) return this.worker;
+    let sessionsSweptAt = 0;
     const worker = new JobWorker({
       db: this.db,
       leaseMs: this.config.jobs.leaseMs,
@@ -485,6 +489,11 @@ export class Engine {
         },
         async () => {
           await failOrphanedDocuments(this.db);
+        },
+        async () => {
+          if (Date.now() - sessionsSweptAt < SESSION_SWEEP_INTERVAL_MS) return;
+          sessionsSweptAt = Date.now();
+          await deleteEndedSessions(this.db, this.config.sessions.ttlSeconds);
         },
       ],
       onError: (error) => {
@@ -512,6 +521,8 @@ export class Engine {
       profile?: CollectionProfile;
       onProgress?: (progress: IngestProgress) => void;
       workspaceId?: string;
+      /** Cancels the ingestion when it aborts (nothing is stored; see `IngestContext.signal`). */
+      signal?: AbortSignal;
     } = {},
   ): Promise<IngestResult> {
     const collection = await ensureCollection(this.db, {
@@ -533,6 +544,7 @@ export class Engine {
         maxPages: this.config.quotas.maxPages,
         limits: this.config.ingest,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       },
       collection,
       input,
@@ -694,6 +706,7 @@ export class Engine {
         confidenceThreshold: this.config.confidenceThreshold ?? 0.5,
         anchors: (documentIds) => anchorsFor(this.db, documentIds),
         requireAnchor: collection.profile['require_anchor'] === true,
+        sessions: this.config.sessions,
         ...(this.config.maxQuestionChars ? { maxQuestionChars: this.config.maxQuestionChars } : {}),
         ...(this.answerModel ? { answerModel: this.answerModel } : {}),
         ...(this.expander() ? { expander: this.expander()! } : {}),

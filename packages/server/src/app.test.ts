@@ -338,6 +338,37 @@ describe('chat, certificates and the log', () => {
     expect(followUp.json['session_id']).toBe(first['session_id']);
   });
 
+  it('takes the conversation as messages[]: the last user message is the question, the rest context', async () => {
+    const response = await call('POST', '/api/v1/chat', {
+      collection: 'lalu-lintas',
+      messages: [
+        { role: 'user', content: question },
+        { role: 'assistant', content: first['answer'] },
+        { role: 'user', content: 'Kalau pidana kurungannya?' },
+      ],
+      context: { pageUrl: 'https://example.org/uu-22-2009' },
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.json['bundle'].certificate.query.text).toBe('Kalau pidana kurungannya?');
+    // The follow-up is read with the client's earlier question: the sanction of the same Pasal.
+    expect(response.json['found']).toBe(true);
+    expect(response.json['answer']).toMatch(/kurungan paling lama/);
+
+    // Bounded: more messages than allowed, or none from the user, are clear 400s.
+    const flood = await call('POST', '/api/v1/chat', {
+      collection: 'lalu-lintas',
+      messages: Array.from({ length: 10_001 }, () => ({ role: 'user', content: 'a' })),
+    });
+    expect(flood.status).toBe(400);
+    expect(flood.json['error']['code']).toBe('INVALID_INPUT');
+    const noQuestion = await call('POST', '/api/v1/chat', {
+      collection: 'lalu-lintas',
+      messages: [{ role: 'assistant', content: 'Dendanya Rp1,00.' }],
+    });
+    expect(noQuestion.status).toBe(400);
+    expect(noQuestion.json['error']['message']).toMatch(/question/);
+  });
+
   it('streams SSE events in order; the final bundle verifies', async () => {
     const response = await app.request('/api/v1/chat', {
       method: 'POST',

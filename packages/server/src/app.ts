@@ -35,8 +35,10 @@ import {
   certificateQuerySchema,
   chatRequestSchema,
   consistencyQuerySchema,
+  conversationOf,
   IDENTIFIER,
   inclusionQuerySchema,
+  questionOf,
   verifyWrapperSchema,
 } from './schemas.js';
 import { streamEvents } from './sse.js';
@@ -278,9 +280,10 @@ async function latestCheckpoint(engine: Engine) {
 }
 
 function askInput(body: ChatRequest): AskInput {
-  const question = (body.question ?? body.message ?? '').trim();
+  const question = questionOf(body).trim();
   return {
     question,
+    ...(body.messages != null ? { conversation: conversationOf(body) } : {}),
     ...(body.mode != null ? { mode: body.mode } : {}),
     ...(body.selection != null ? { selection: body.selection } : {}),
     ...(body.session_id != null ? { session_id: body.session_id } : {}),

@@ -31,11 +31,30 @@ const collection = z
 const topK = z.number().int().min(1).max(50);
 const fiscalYear = z.number().int().min(1900).max(2200);
 
+/**
+ * The most messages a chat request's `messages[]` may hold. Only the newest few turns reach the model
+ * (`SAKSI_SESSION_PROMPT_TURNS`); the request's byte limit bounds the rest.
+ */
+export const MAX_CHAT_MESSAGES = 10_000;
+
+/** One message of the conversation a stateless client keeps (`messages[]`). */
+const chatMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: text(20_000),
+});
+
 /** `POST /api/v1/chat` */
 export const chatRequestSchema = z
   .object({
     question: text(4_000).nullish(),
     message: text(4_000).nullish(),
+    /**
+     * The conversation as the client keeps it, oldest first. Without `question`/`message`, its last
+     * user message is the question. Earlier messages are context for the model, never evidence.
+     */
+    messages: z.array(chatMessage).max(MAX_CHAT_MESSAGES).nullish(),
+    /** The page the widget is on (the docs site's `context.pageUrl`); same as `page_url`. */
+    context: z.object({ pageUrl: text(2_000).nullish() }).nullish(),
     collection,
     session_id: z.string().regex(IDENTIFIER, 'is not a session id this server issued').nullish(),
     mode: z.enum(['full', 'selection']).nullish(),
@@ -46,8 +65,12 @@ export const chatRequestSchema = z
     fiscal_year: fiscalYear.nullish(),
     stream: z.boolean().nullish(),
   })
-  .refine((body) => (body.question ?? body.message ?? '').trim().length > 0, {
-    message: 'is required (send "question" or "message")',
+  .refine((body) => questionOf(body).trim().length > 0, {
+    message: 'is required (send "question", "message", or "messages" ending with a user message)',
+    path: ['question'],
+  })
+  .refine((body) => questionOf(body).length <= 4_000, {
+    message: 'must be at most 4000 characters',
     path: ['question'],
   })
   .refine((body) => body.mode !== 'selection' || (body.selection ?? '').trim().length > 0, {
@@ -55,6 +78,35 @@ export const chatRequestSchema = z
     path: ['selection'],
   });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** The question of a chat request: `question`, `message`, or the last message when it is the user's. */
+export function questionOf(body: {
+  question?: string | null | undefined;
+  message?: string | null | undefined;
+  messages?: readonly { role: 'user' | 'assistant'; content: string }[] | null | undefined;
+}): string {
+  const explicit = body.question ?? body.message;
+  if (explicit != null) return explicit;
+  const last = body.messages?.at(-1);
+  return last?.role === 'user' ? last.content : '';
+}
+
+/**
+ * The earlier turns of a chat request's `messages[]` (without the question itself), oldest first:
+ * each user message with the assistant reply that follows it (empty when none does).
+ */
+export function conversationOf(body: ChatRequest): { question: string; answer: string }[] {
+  const messages = [...(body.messages ?? [])];
+  const last = messages.at(-1);
+  // The question itself, when the client ends its messages with it (with or without `question`).
+  if (last?.role === 'user' && last.content.trim() === questionOf(body).trim()) messages.pop();
+  const turns: { question: string; answer: string }[] = [];
+  for (const message of messages) {
+    if (message.role === 'user') turns.push({ question: message.content, answer: '' });
+    else if (turns.length > 0 && turns.at(-1)!.answer === '') turns.at(-1)!.answer = message.content;
+  }
+  return turns;
+}
 
 /** `POST /api/v1/query` */
 export const queryRequestSchema = z.object({

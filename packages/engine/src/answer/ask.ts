@@ -38,12 +38,19 @@ import type { QueryExpander } from '../retrieve/expander.js';
 import { retrieveForQuestion } from '../retrieve/plan.js';
 import type { QueryVariant, RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
+import {
+  boundedConversation,
+  type ConversationTurn,
+  conversationOf,
+  DEFAULT_SESSION_POLICY,
+  type SessionPolicy,
+} from '../sessions.js';
 import { type Refusal, refusalText, slotRefusal } from './answerability.js';
 import { certifyAnswer } from './certify.js';
 import { type CheckedClaim, type ClaimJudge, checkClaims } from './check.js';
 import type { ComposedClaim } from './compose.js';
 import type { ClaimDecomposer } from './decompose.js';
-import { followUpVariants } from './follow-up.js';
+import { followUpVariant, followUpVariants } from './follow-up.js';
 import { generateWithModel, promptProfileOf } from './generate-llm.js';
 import { ensureSession, persistAnswer } from './persist.js';
 import { answersIntent, breadth, type QuestionTerms, questionTerms } from './relevance.js';
@@ -63,6 +70,12 @@ export interface AskInput {
   top_k?: number;
   document_type?: string;
   fiscal_year?: number;
+  /**
+   * The conversation so far as the client keeps it (a stateless client's `messages[]`), oldest first;
+   * used instead of the session's stored turns. Only context for the model and for elliptical follow-ups:
+   * an earlier answer is never evidence.
+   */
+  conversation?: ConversationTurn[];
 }
 
 export type AskEvent =
@@ -107,6 +120,8 @@ export interface AskContext {
   expander?: QueryExpander;
   /** Optional LLM claim decomposition (`SAKSI_CLAIMS=llm`): each atom is verified, the claim is their conjunction. */
   decomposer?: ClaimDecomposer;
+  /** Sessions' time-to-live, turns kept and turns shown to the model (default {@link DEFAULT_SESSION_POLICY}). */
+  sessions?: SessionPolicy;
 }
 
 /** Version of the `llm` generator: the prompt, parsing and span selection together. */
@@ -149,8 +164,15 @@ export async function ask(
     throw new EngineError('INVALID_INPUT', 'mode "selection" needs the selected text in "selection".');
   }
   const { db } = context;
-  const sessionId = await ensureSession(db, collection, input.session_id);
+  const sessions = context.sessions ?? DEFAULT_SESSION_POLICY;
+  const sessionId = await ensureSession(db, collection, input.session_id, sessions);
   onEvent({ type: 'session', session_id: sessionId });
+  // The conversation the model sees: the client's own, or this session's newest stored turns.
+  const conversation = input.conversation
+    ? boundedConversation(input.conversation, sessions.promptTurns)
+    : context.answerModel && input.session_id !== undefined
+      ? await conversationOf(db, sessionId, sessions.promptTurns)
+      : [];
 
   // understand
   const plan = understand(question, { collectionLanguage: collection.language });
@@ -159,9 +181,11 @@ export async function ask(
     : await slotRefusal(db, collection, plan, input.fiscal_year);
 
   // retrieve
-  const extraVariants: QueryVariant[] = [
-    ...(await followUpVariants(db, sessionId, plan.normalized, { language: collection.language })),
-  ];
+  const extraVariants: QueryVariant[] = input.conversation
+    ? followUpVariant(plan.normalized, input.conversation.map((turn) => turn.question).reverse(), {
+        language: collection.language,
+      })
+    : await followUpVariants(db, sessionId, plan.normalized, { language: collection.language });
   if (mode === 'selection' && input.selection)
     extraVariants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
   let retrieval: Pick<RetrieveResult, 'results' | 'parameters' | 'timings'> = {
@@ -242,6 +266,7 @@ export async function ask(
         })),
         profile: promptProfileOf(collection.profile, collection.language),
         language: collection.language,
+        conversation,
         onDelta: (text) => onEvent({ type: 'delta', text }),
         ...(context.signal ? { signal: context.signal } : {}),
       });
@@ -372,6 +397,7 @@ export async function ask(
     answer,
     generatorModel: generator.model,
     ...(usage ? { usage } : {}),
+    maxTurns: sessions.maxTurns,
   });
   onEvent({ type: 'bundle', bundle });
   return {

@@ -7,7 +7,13 @@
  * the sentences with their markers normalised (`text [1][2]`), so each claim occurs in it verbatim.
  */
 import type { AnswerModel, LlmUsage } from '../llm/model.js';
-import { buildPrompt, NO_ANSWER_TEXT, type PromptProfile, parseCitedAnswer } from '../llm/prompts.js';
+import {
+  buildPrompt,
+  NO_ANSWER_TEXT,
+  type PromptProfile,
+  type PromptTurn,
+  parseCitedAnswer,
+} from '../llm/prompts.js';
 import type { AnswerSource } from './extractive.js';
 import type { Language } from './stem.js';
 
@@ -37,6 +43,8 @@ export interface LlmGenerateInput {
   sources: readonly (AnswerSource & { label?: string })[];
   profile: PromptProfile;
   language: Language;
+  /** Earlier turns of the chat, oldest first: context for the question, never a source. */
+  conversation?: readonly PromptTurn[];
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
 }
@@ -62,6 +70,7 @@ export async function generateWithModel(model: AnswerModel, input: LlmGenerateIn
     profile: input.profile,
     language: input.language,
     question: input.question,
+    ...(input.conversation?.length ? { conversation: input.conversation } : {}),
     sources: input.sources.map((source, index) => ({
       n: index + 1,
       citation: citationOf(source),

@@ -13,6 +13,12 @@ import type { LlmUsage } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
 import { bestCheckpointFor } from '../log/witness.js';
+import {
+  DEFAULT_SESSION_POLICY,
+  requireOpenSession,
+  type SessionPolicy,
+  trimSessionTurns,
+} from '../sessions.js';
 
 export interface PersistInput {
   certificate: Certificate;
@@ -24,6 +30,8 @@ export interface PersistInput {
   answer: string;
   generatorModel: string;
   usage?: LlmUsage;
+  /** Question/answer pairs the session keeps: older ones are deleted with this one's write. */
+  maxTurns?: number;
 }
 
 /** Appends the certificate to the log with its rows, in one transaction; returns the bundle. */
@@ -70,6 +78,7 @@ export async function persistAnswer(
         );
       }
       await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
+      if (input.maxTurns !== undefined) await trimSessionTurns(tx, sessionId, input.maxTurns);
     },
   });
   return {
@@ -86,18 +95,18 @@ export async function persistAnswer(
   };
 }
 
+/**
+ * The session to answer in: `sessionId` when it is an open session of `collection` (NOT_FOUND when
+ * unknown, of another collection, or ended), else a new one.
+ */
 export async function ensureSession(
   db: Database,
   collection: Collection,
   sessionId: string | undefined,
+  policy: Pick<SessionPolicy, 'ttlSeconds'> = DEFAULT_SESSION_POLICY,
 ): Promise<string> {
   if (sessionId !== undefined) {
-    const found = await db.query<{ id: string }>(
-      'SELECT id FROM chat_sessions WHERE id = $1 AND collection_id = $2',
-      [sessionId, collection.id],
-    );
-    if (found.rows.length === 0)
-      throw new EngineError('NOT_FOUND', `No chat session ${sessionId} in collection ${collection.name}.`);
+    await requireOpenSession(db, sessionId, collection, policy);
     return sessionId;
   }
   const id = newCapabilityId('ses');

@@ -20,7 +20,7 @@ export function registerSessionRoutes(
   api.get('/sessions/:id', async (c) => {
     const id = sessionId(c.req.param('id'));
     await authorize(c, id);
-    return c.json(await getChatSession(engine.db, id));
+    return c.json(await getChatSession(engine.db, id, engine.config.sessions));
   });
   api.delete('/sessions/:id', async (c) => {
     const id = sessionId(c.req.param('id'));
