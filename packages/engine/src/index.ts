@@ -78,6 +78,14 @@ export {
 export { EngineError, type EngineErrorCode, isEngineError } from './errors.js';
 export * from './eval/index.js';
 export {
+  FEEDBACK_RATINGS,
+  type FeedbackInput,
+  type FeedbackRating,
+  type FeedbackRecord,
+  MAX_FEEDBACK_COMMENT,
+  submitFeedback,
+} from './feedback.js';
+export {
   type EffectiveQuotas,
   failOrphanedDocuments,
   ingestJobHandler,
@@ -197,6 +205,20 @@ export {
   type UploadRecord,
   uploadBytes,
 } from './uploads.js';
+export {
+  csvField,
+  MAX_TOP_REFUSED,
+  MAX_USAGE_DAYS,
+  type RefusedQuestion,
+  refusedQuestionsCsv,
+  type UsageDay,
+  type UsageFigures,
+  type UsageLatency,
+  type UsageOptions,
+  type UsageReport,
+  usageDaysCsv,
+  usageReport,
+} from './usage.js';
 export {
   createWebhook,
   deleteWebhook,
