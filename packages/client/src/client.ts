@@ -31,6 +31,8 @@ import type {
   Delivery,
   Document,
   DocumentFile,
+  FeedbackInput,
+  FeedbackResult,
   Health,
   IngestAccepted,
   Job,
@@ -332,6 +334,14 @@ export class SaksiClient {
       query: { format: 'vc' },
       headers: { accept: 'application/vc, application/json' },
     });
+  }
+
+  /**
+   * A thumbs up or down, with an optional comment, on an answer: one per certificate and caller, a
+   * later one replaces it (`replaced: true`). Needs the access of reading the certificate.
+   */
+  giveFeedback(input: FeedbackInput): Promise<FeedbackResult> {
+    return this.#request('POST', '/feedback', { json: input });
   }
 
   /** The server's verification of a bundle; check `verdict` (a failed one is not an error). */

@@ -33,6 +33,8 @@ export type {
   DocumentStatus,
   ErrorBody,
   Failure,
+  FeedbackInput,
+  FeedbackResult,
   Health,
   IngestAccepted,
   Job,

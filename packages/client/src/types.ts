@@ -425,6 +425,8 @@ export interface ChatResponse {
   answer: string;
   /** False when the documents hold no good evidence. */
   found: boolean;
+  /** The earlier answer to the same question on unchanged content, with its certificate's bundle. */
+  cached?: boolean;
   bundle: Bundle;
   results: ResultSummary[];
   timings: Record<string, number>;
@@ -442,6 +444,26 @@ export interface ChatSession {
   session_id: string;
   collection: string | null;
   messages: ChatMessage[];
+}
+
+/** A thumbs up or down on an answer, given by its certificate id (`POST /feedback`). */
+export interface FeedbackInput {
+  certificate_id: string;
+  rating: 'up' | 'down';
+  /** At most 1,000 characters; trimmed, and an empty one is none. */
+  comment?: string;
+}
+
+export interface FeedbackResult {
+  feedback: {
+    certificate_id: string;
+    rating: 'up' | 'down';
+    comment: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  /** True when this replaced the caller's earlier feedback on the same certificate. */
+  replaced: boolean;
 }
 
 /** What `POST /verify` takes: a bundle, or a bundle with the question asked and the last checkpoint seen. */

@@ -13,8 +13,8 @@
  * only to a key of its own workspace; everyone else gets the 404 of an unknown id, so whether it
  * exists does not leak.
  *
- * Rate limits: per key, per client address for requests without a key, and the public chat's hourly
- * budget per address; token buckets in memory on PGlite, windows shared in the database on PostgreSQL
+ * Rate limits: per key, per client address for requests without a key, and the public chat's and
+ * feedback's hourly budgets per address; token buckets in memory on PGlite, windows shared in the database on PostgreSQL
  * (docs/scaling.md, "Rate limits"). A 429 carries `Retry-After`. The client address is the TCP peer's,
  * or what trusted proxies say it is (`SAKSI_TRUST_PROXY`, client-address.ts).
  */
@@ -107,6 +107,11 @@ export interface Access {
   chargeAnonymous(c: Context): Promise<void>;
   /** Charges the public chat's hourly budget of the client's address. */
   chargePublicChat(c: Context): Promise<void>;
+  /**
+   * Charges the hourly feedback budget of the client's address (feedback without a key): as many as
+   * the public chat's answers, in a budget of its own.
+   */
+  chargeFeedback(c: Context): Promise<void>;
   clientAddress(c: Context): string;
   /** Whether the request came over https, as the TCP peer or a trusted proxy says. */
   isHttps(c: Context): boolean;
@@ -124,6 +129,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
   const perKey = limiter('key', limits.perKeyPerMinute, 60);
   const perIp = limiter('address', limits.perIpPerMinute, 60);
   const publicChat = limiter('public-chat', limits.publicChatPerHour, 3600);
+  const feedback = limiter('feedback', limits.publicChatPerHour, 3600);
   const trust = resolveProxyTrust(engine, options.trustProxy);
   let secretLoading: Promise<Uint8Array> | undefined;
   const secret = () => {
@@ -254,6 +260,9 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     },
     async chargePublicChat(c) {
       await enforce(publicChat, clientAddress(c), 'address on the public chat');
+    },
+    async chargeFeedback(c) {
+      await enforce(feedback, clientAddress(c), 'address on feedback');
     },
     clientAddress,
     isHttps(c) {

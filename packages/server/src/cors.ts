@@ -1,7 +1,7 @@
 /**
  * Cross-origin access for the embeddable widget (docs/configuration.md, "Embedding the widget"): pages on the
  * origins listed in `SAKSI_ALLOWED_ORIGINS` may call the public read/ask routes — chat, query, certificates,
- * verify and the trusted keys — and nothing else (never the admin or upload routes). An allowed origin is
+ * verify, feedback on answers and the trusted keys — and nothing else (never the admin or upload routes). An allowed origin is
  * echoed exactly (with `Vary: Origin`); any other origin gets no CORS header, so its browser refuses
  * the response. `*` allows every origin (unsafe: any site can spend this server's resources and
  * show its answers). `/widget.js` and the verifier it loads (`/widget-verify.js`) may be loaded by
@@ -15,6 +15,7 @@ export function isCorsPath(pathname: string): boolean {
     pathname === '/api/v1/chat' ||
     pathname === '/api/v1/query' ||
     pathname === '/api/v1/verify' ||
+    pathname === '/api/v1/feedback' ||
     pathname.startsWith('/api/v1/certificates/') ||
     pathname === '/.well-known/saksi-keys.json'
   );

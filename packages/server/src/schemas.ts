@@ -3,7 +3,7 @@
  * for optional fields. Strings must be well-formed Unicode without NUL, since they end up in
  * PostgreSQL text and in RFC 8785 canonical JSON, neither of which can hold them.
  */
-import type { Engine } from '@saksi/engine';
+import { type Engine, MAX_FEEDBACK_COMMENT, MAX_TOP_REFUSED, MAX_USAGE_DAYS } from '@saksi/engine';
 import { z } from 'zod';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -185,4 +185,41 @@ export const verifyWrapperSchema = z.object({
   bundle: z.unknown(),
   question: text(4_000).nullish(),
   last_checkpoint: text(10_000).nullish(),
+});
+
+/** A certificate id as the issuer writes it: a lowercase UUID (docs/certificate.md). */
+const CERTIFICATE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `POST /api/v1/feedback`: a thumbs up or down on an answer, with an optional comment. */
+export const feedbackRequestSchema = z.object({
+  certificate_id: z.string().regex(CERTIFICATE_ID, 'must be a certificate id (a lowercase UUID)'),
+  rating: z.enum(['up', 'down']),
+  comment: text(MAX_FEEDBACK_COMMENT).nullish(),
+});
+
+/** Query string of `GET /api/v1/admin/usage` and `GET /api/v1/admin/usage.csv`. */
+export const usageQuerySchema = z.object({
+  days: integerString(1, MAX_USAGE_DAYS).optional().describe('Days in the period, ending today (default 30)'),
+  collection: collection.optional().describe('One collection of the workspace (default: all)'),
+  workspace: z
+    .string()
+    .regex(IDENTIFIER, 'is not a workspace id')
+    .optional()
+    .describe('The workspace (default `wsp_default`)'),
+  tz: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/, 'must be an IANA time zone name such as Asia/Jakarta')
+    .optional()
+    .describe('IANA time zone where a day starts (default `UTC`)'),
+  top: integerString(0, MAX_TOP_REFUSED).optional().describe('Refused questions to list (default 10)'),
+});
+
+/** Query string of `GET /api/v1/admin/usage.csv`: which table. */
+export const usageCsvQuerySchema = usageQuerySchema.extend({
+  table: z
+    .enum(['days', 'refused'])
+    .optional()
+    .describe(
+      '`days` (default): one row per day and a total; `refused`: the most frequent refused questions',
+    ),
 });

@@ -559,3 +559,56 @@ export const adminDocumentPageSchema = page(adminDocumentSchema);
 
 export const adminIngestSchema = z.object({ document: documentSchema, deduplicated: z.boolean() });
 export const adminDocumentResultSchema = z.object({ document: documentSchema });
+
+export const feedbackResultSchema = z
+  .object({
+    feedback: z.object({
+      certificate_id: z.string(),
+      rating: z.enum(['up', 'down']),
+      comment: z.string().nullable(),
+      created_at: timestamp.describe('When this submitter first gave feedback on the certificate'),
+      updated_at: timestamp,
+    }),
+    replaced: z.boolean().describe("This replaced the submitter's earlier feedback on the certificate"),
+  })
+  .meta({ id: 'Feedback' });
+
+const usageFigures = {
+  questions: z.int().describe('Certificates issued: questions answered or refused'),
+  answered: z.int(),
+  refused: z.int(),
+  refusal_rate: z.number().nullable().describe('refused / questions; null without questions'),
+  with_feedback: z.int().describe('Certificates with at least one feedback'),
+  feedback_rate: z.number().nullable().describe('with_feedback / questions; null without questions'),
+  up: z.int(),
+  down: z.int(),
+  latency: z.object({
+    measured: z.int().describe('Certificates whose latency is known (null for older ones)'),
+    p50_ms: z.int().nullable(),
+    p95_ms: z.int().nullable(),
+    mean_ms: z.int().nullable(),
+  }),
+};
+
+export const usageReportSchema = z
+  .object({
+    workspace_id: z.string(),
+    collection: z.string().nullable().describe('null: every collection of the workspace'),
+    period: z.object({
+      from: z.string().describe('First day, YYYY-MM-DD'),
+      to: z.string().describe('Last day (today), YYYY-MM-DD'),
+      days: z.int(),
+      time_zone: z.string(),
+    }),
+    totals: z.object(usageFigures),
+    days: z.array(z.object({ date: z.string(), ...usageFigures })),
+    top_refused: z.array(
+      z.object({
+        question: z.string().describe('The newest wording'),
+        count: z.int(),
+        last_asked_at: timestamp,
+      }),
+    ),
+    collections: z.array(z.string()).describe("The workspace's collections"),
+  })
+  .meta({ id: 'UsageReport' });

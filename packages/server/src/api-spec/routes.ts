@@ -10,9 +10,12 @@ import {
   certificateQuerySchema,
   chatRequestSchema,
   consistencyQuerySchema,
+  feedbackRequestSchema,
   inclusionQuerySchema,
   listDocumentsSchema,
   uploadFieldsSchema,
+  usageCsvQuerySchema,
+  usageQuerySchema,
 } from '../schemas.js';
 import type { RouteSpec } from './registry.js';
 import {
@@ -48,6 +51,7 @@ import {
   documentPageSchema,
   documentSchema,
   errorSchema,
+  feedbackResultSchema,
   healthSchema,
   inclusionProofSchema,
   ingestAcceptedSchema,
@@ -59,6 +63,7 @@ import {
   queryResponseSchema,
   trustedKeysSchema,
   uploadedSchema,
+  usageReportSchema,
   verifiableCredentialSchema,
   verificationSchema,
   webhookListSchema,
@@ -533,6 +538,24 @@ export const ROUTES: RouteSpec[] = [
   },
   {
     method: 'post',
+    path: '/feedback',
+    operationId: 'giveFeedback',
+    summary: 'A thumbs up or down, with an optional comment, on an answer (its certificate)',
+    description:
+      'The access of reading the certificate: anyone for a certificate of a public collection of the default workspace, a key with `read` (or an admin session) of the owning workspace otherwise (404 for anyone else, and for an unknown id). ' +
+      'One feedback per certificate and submitter (the key, the admin, or the client address without either): a later one replaces it (200, `replaced: true`). ' +
+      'Without a key an address may give `SAKSI_PUBLIC_CHAT_LIMIT` feedbacks per hour (429 after).',
+    tags: ['certificates'],
+    security: 'public-or-key',
+    request: { body: feedbackRequestSchema },
+    responses: {
+      200: { description: "Replaced the submitter's earlier feedback", schema: feedbackResultSchema },
+      201: { description: 'Stored', schema: feedbackResultSchema },
+    },
+    errors: [400, 404, 413],
+  },
+  {
+    method: 'post',
     path: '/verify',
     operationId: 'verify',
     summary: 'Verify a bundle against this server’s keys (a failed verdict is still 200)',
@@ -785,6 +808,37 @@ export const ROUTES: RouteSpec[] = [
       409: errorWith('The document is not ARCHIVED (`CONFLICT`)'),
     },
     errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/admin/usage',
+    operationId: 'adminUsage',
+    summary:
+      'Usage of a workspace or collection per day: questions, refusals, feedback, latency, top refused questions',
+    description:
+      'Counts certificates issued in the last `days` days (today included) in the time zone `tz`. Latency percentiles are over the certificates that recorded one.',
+    tags: ['admin'],
+    security: 'admin-session',
+    request: { query: usageQuerySchema },
+    responses: { 200: { description: 'The figures', schema: usageReportSchema } },
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/admin/usage.csv',
+    operationId: 'adminUsageCsv',
+    summary: 'The usage figures as a CSV download: one row per day and a total, or the refused questions',
+    tags: ['admin'],
+    security: 'admin-session',
+    request: { query: usageCsvQuerySchema },
+    responses: {
+      200: {
+        description: 'CSV (RFC 4180, UTF-8 with a byte order mark, CRLF lines) as an attachment',
+        schema: z.string(),
+        contentType: 'text/csv',
+      },
+    },
+    errors: [400, 404],
   },
   {
     method: 'get',

@@ -24,6 +24,7 @@ import { ApiError, toErrorResponse } from '../errors.js';
 import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema, uploadFieldsSchema } from '../schemas.js';
 import { streamEvents } from '../sse.js';
 import { parseUpload } from '../upload.js';
+import { registerAdminUsageRoutes } from './admin-usage.js';
 import { registerAdminWorkspaceRoutes } from './admin-workspaces.js';
 
 export const SESSION_COOKIE = 'saksi_session';
@@ -168,6 +169,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
   });
 
   registerAdminWorkspaceRoutes(api, engine, requireSession);
+  registerAdminUsageRoutes(api, engine, requireSession);
 }
 
 /** A document id from the path; one the engine could never have issued is simply not found. */

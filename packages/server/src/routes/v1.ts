@@ -2,7 +2,8 @@
  * The developer API (docs/api.md): workspaces and keys, collections,
  * asynchronous document ingestion with jobs, two-step uploads, completion webhooks, and retrieval
  * with full-fidelity results. Every route here needs an API key (or an admin session) and touches
- * only the caller's workspace: another workspace's ids are simply not found.
+ * only the caller's workspace: another workspace's ids are simply not found. Feedback on answers,
+ * registered here too, also takes public certificates without a key (routes/feedback.ts).
  */
 import {
   checkedProfile,
@@ -49,6 +50,7 @@ import { readBodyLimited, readJsonBody, validate } from '../body.js';
 import { ApiError } from '../errors.js';
 import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema } from '../schemas.js';
 import { parseUpload, safeFilename } from '../upload.js';
+import { registerFeedbackRoutes } from './feedback.js';
 
 const JSON_LIMIT = 1024 * 1024;
 
@@ -362,6 +364,9 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
       parameters: result.parameters,
     });
   });
+
+  // Feedback on answers: also without a key, for public certificates (routes/feedback.ts).
+  registerFeedbackRoutes(api, engine, access);
 }
 
 /** The collection, or null (never throws for a missing one). */
