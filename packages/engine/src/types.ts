@@ -33,6 +33,8 @@ export interface Block {
   /** The page anchor of this heading, or of the heading this block sits under (Markdown). */
   anchor?: string;
   legal?: LegalRef;
+  /** Read by OCR from a scanned page (PDF), with tesseract's confidence in its words, 0–1. */
+  ocr_confidence?: number;
 }
 
 /** A parsed document, before chunking. */
@@ -67,4 +69,9 @@ export interface ChunkDraft {
   context_before: string;
   context_after: string;
   token_count: number;
+  /**
+   * Some of the chunk's text was read by OCR: the lowest confidence (0–1) of the OCR blocks it holds.
+   * Absent for text from a text layer or a text format.
+   */
+  ocr_confidence?: number;
 }

@@ -53,13 +53,14 @@ export async function indexBudgetFigures(tx: Queryable, documentId: string): Pro
   if (!document) return 0;
   const { budget, fiscalYear } = budgetDocument(document, document);
   if (!budget) return 0;
-  const chunks = await tx.query<{ id: string; text: string; legal: LegalRef | null }>(
-    'SELECT id, text, legal FROM chunks WHERE document_id = $1 ORDER BY position',
+  const chunks = await tx.query<{ id: string; text: string; legal: LegalRef | null; ocr: boolean }>(
+    'SELECT id, text, legal, ocr_confidence IS NOT NULL AS ocr FROM chunks WHERE document_id = $1 ORDER BY position',
     [documentId],
   );
   const rows: { chunkId: string; figure: BudgetFigure }[] = [];
   for (const chunk of chunks.rows) {
-    for (const figure of readBudgetFigures(chunk.text, { fiscalYear, legal: chunk.legal })) {
+    // Figures read by OCR are stated only when their words confirm them (figures.ts).
+    for (const figure of readBudgetFigures(chunk.text, { fiscalYear, legal: chunk.legal, ocr: chunk.ocr })) {
       if (figure.span.start > figure.amount_span.start || figure.amount_span.end > figure.span.end) continue;
       rows.push({ chunkId: chunk.id, figure });
     }

@@ -11,7 +11,9 @@
  * with number-words.ts, must spell the same number (`words_checked`). A figure whose digits are
  * misread, or whose words say another number, is kept flagged `garbled` and never answered from.
  * Digits split by stray spaces ("Rp2. 165. 1 1 1.815.814.000,00") are read without the spaces only
- * when the words confirm them.
+ * when the words confirm them. In text Saksi read by OCR itself (a chunk with `ocr_confidence`), every
+ * figure needs its words: digits that no amount in words confirms are `garbled`, however well formed
+ * they look, since OCR misreads one digit for another ("8" for "3") as easily as for a letter.
  */
 import type { LegalRef } from '../types.js';
 import { type BudgetMeasure, measureOfSubject } from './measures.js';
@@ -57,6 +59,8 @@ export interface ReadFiguresOptions {
   fiscalYear: number | null;
   /** The chunk's place in the regulation (its Penjelasan is never primary). */
   legal?: Pick<LegalRef, 'penjelasan'> | null;
+  /** The chunk's text was read by OCR: a figure whose words do not confirm its digits is garbled. */
+  ocr?: boolean;
 }
 
 /** "sebesar Rp", "se besar Rp", the OCR's "sebes2r Rp", a negative "sebesar negatif Rp". */
@@ -274,7 +278,11 @@ export function readBudgetFigures(text: string, options: ReadFiguresOptions): Bu
     const disagree = wordsValue !== undefined && digits.whole !== undefined && wordsValue !== digits.whole;
     // Anything but digits, separators and spaces in the number as written ("^", "|", "O") is a misreading.
     const misread = /[^\d.,\s]/.test(text.slice(amount.rawStart, amount.digitsEnd));
-    const garbled = misread || digits.whole === undefined || disagree || (digits.spaced && !wordsChecked);
+    const garbled =
+      misread ||
+      digits.whole === undefined ||
+      disagree ||
+      ((digits.spaced || options.ocr === true) && !wordsChecked);
     const sign = negative ? '-' : '';
     const value =
       !garbled && digits.whole !== undefined

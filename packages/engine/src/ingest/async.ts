@@ -285,9 +285,11 @@ async function copyFromWorkspace(
     if (inserted.rowCount === 0) return false;
     await tx.query(
       `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
-         context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
+         context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor,
+         ocr_confidence)
        SELECT $1 || '-' || position, $1, $2, position, text, sha256, kind, page, section_path, legal, table_html,
-              context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor
+              context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor,
+              ocr_confidence
          FROM chunks WHERE document_id = $3`,
       [documentId, collection.id, sourceId],
     );
@@ -380,6 +382,8 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
           maxBytes: quotas.max_document_bytes,
           maxPages: quotas.max_pages,
           limits: context.limits ?? DEFAULT_INGEST_LIMITS,
+          // A worker that lost the job's lease stops extracting (a scanned PDF's OCR can take minutes).
+          signal: worker.signal,
         },
         collection,
         input,

@@ -64,6 +64,8 @@ interface Piece {
   anchor: string | undefined;
   table_html: string | undefined;
   legal: LegalRef | undefined;
+  /** The lowest OCR confidence of the blocks in the piece; undefined when none was read by OCR. */
+  ocr: number | undefined;
 }
 
 /** A prose block with any pending headings already prepended to its text. */
@@ -74,6 +76,8 @@ interface ProseUnit {
   block: Block;
   /** Page of the first block in the unit (a prepended heading's page when it has one). */
   page: number | undefined;
+  /** The lowest OCR confidence of the unit's blocks (prepended headings included). */
+  ocr: number | undefined;
 }
 
 /**
@@ -127,6 +131,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         anchor: owner.anchor,
         table_html: undefined,
         legal: copyLegal(owner.legal),
+        ocr: lowestOcr(pendingHeadings),
       });
     }
     pendingHeadings = [];
@@ -135,8 +140,9 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
 
   // What waits before a table or code block and joins it rather than becoming a chunk of its own: its
   // headings, or the whole of a tiny section (a lead-in such as "Example:"). Never legal text.
-  const takeLead = (block: Block): string => {
+  const takeLead = (block: Block): { text: string; ocr: number | undefined } => {
     const parts: string[] = [];
+    const read: (number | undefined)[] = [];
     const tokens = group.reduce((total, unit) => total + unit.tokens, 0);
     const legal = block.legal !== undefined;
     if (
@@ -146,17 +152,22 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
       group.every((unit) => !unit.block.legal)
     ) {
       parts.push(...group.map((unit) => unit.text));
+      read.push(...group.map((unit) => unit.ocr));
       group = [];
       groupKey = undefined;
     }
     flushGroup();
     if (!legal && pendingHeadings.length > 0 && pendingHeadings.every((heading) => !heading.legal)) {
       parts.push(...pendingHeadings.map((heading) => heading.text));
+      read.push(lowestOcr(pendingHeadings));
       pendingHeadings = [];
       pendingTokens = 0;
     }
     flushHeadings();
-    return parts.length > 0 ? parts.join(BLOCK_SEPARATOR) + BLOCK_SEPARATOR : '';
+    return {
+      text: parts.length > 0 ? parts.join(BLOCK_SEPARATOR) + BLOCK_SEPARATOR : '',
+      ocr: lowest(read),
+    };
   };
 
   for (const source of document.blocks) {
@@ -188,15 +199,16 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         const pieces = splitTable(block.text, maxTokens);
         for (const text of pieces) {
           emit({
-            text: lead + text,
+            text: lead.text + text,
             kind: 'table',
             page: block.page,
             section_path: [...block.section_path],
             anchor: block.anchor,
             table_html: pieces.length === 1 ? block.html : undefined,
             legal: copyLegal(block.legal),
+            ocr: lowest([lead.ocr, block.ocr_confidence]),
           });
-          lead = '';
+          lead = NO_LEAD;
         }
         break;
       }
@@ -204,15 +216,16 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
         let lead = takeLead(block);
         for (const text of splitCode(block.text, maxTokens)) {
           emit({
-            text: lead + text,
+            text: lead.text + text,
             kind: 'code',
             page: block.page,
             section_path: [...block.section_path],
             anchor: block.anchor,
             table_html: undefined,
             legal: copyLegal(block.legal),
+            ocr: lowest([lead.ocr, block.ocr_confidence]),
           });
-          lead = '';
+          lead = NO_LEAD;
         }
         break;
       }
@@ -228,6 +241,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
           tokens: countTokens(text),
           block,
           page: firstPage([...pendingHeadings, block]),
+          ocr: lowestOcr([...pendingHeadings, block]),
         });
         pendingHeadings = [];
         pendingTokens = 0;
@@ -252,6 +266,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
     if (piece.anchor !== undefined) chunk.anchor = piece.anchor;
     if (piece.table_html !== undefined) chunk.table_html = piece.table_html;
     if (piece.legal !== undefined) chunk.legal = piece.legal;
+    if (piece.ocr !== undefined) chunk.ocr_confidence = piece.ocr;
     return chunk;
   });
 }
@@ -320,6 +335,21 @@ function firstPage(blocks: Block[]): number | undefined {
   return undefined;
 }
 
+/** The lowest of the confidences given, or undefined when none is (no text read by OCR). */
+function lowest(confidences: readonly (number | undefined)[]): number | undefined {
+  let result: number | undefined;
+  for (const confidence of confidences) {
+    if (confidence !== undefined && (result === undefined || confidence < result)) result = confidence;
+  }
+  return result;
+}
+
+function lowestOcr(blocks: readonly Block[]): number | undefined {
+  return lowest(blocks.map((block) => block.ocr_confidence));
+}
+
+const NO_LEAD = { text: '', ocr: undefined } as const;
+
 function copyLegal(legal: LegalRef | undefined): LegalRef | undefined {
   return legal === undefined ? undefined : { ...legal };
 }
@@ -336,7 +366,8 @@ function packProse(
   const flush = (): void => {
     const first = current[0];
     if (first !== undefined) {
-      emit(pieceOf(current.map((unit) => unit.text).join(BLOCK_SEPARATOR), first));
+      const ocr = lowest(current.map((unit) => unit.ocr));
+      emit({ ...pieceOf(current.map((unit) => unit.text).join(BLOCK_SEPARATOR), first), ocr });
     }
     current = [];
     currentTokens = 0;
@@ -367,6 +398,7 @@ function pieceOf(text: string, unit: ProseUnit): Piece {
     anchor: unit.block.anchor,
     table_html: undefined,
     legal: copyLegal(unit.block.legal),
+    ocr: unit.ocr,
   };
 }
 

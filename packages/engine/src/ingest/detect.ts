@@ -94,9 +94,11 @@ export function detectType(bytes: Uint8Array, filename: string, declaredMime?: s
   }
   const binary = knownBinaryFormat(bytes);
   if (binary !== undefined) {
+    // A scanned page is read by OCR only inside a PDF (pdf.ts), where its page size is known.
+    const hint = binary.endsWith(' image') ? ' (a scan is read by OCR when it is a page of a PDF)' : '';
     throw new IngestError(
       'UNSUPPORTED_TYPE',
-      `${baseName(filename)} is ${binary}, which Saksi cannot read; upload PDF, DOCX, Markdown, HTML or plain text.`,
+      `${baseName(filename)} is ${binary}, which Saksi cannot read${hint}; upload PDF, DOCX, Markdown, HTML or plain text.`,
     );
   }
   if (isAsciiWhitespace(bytes)) {

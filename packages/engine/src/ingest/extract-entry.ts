@@ -29,8 +29,11 @@ process.on('message', async (message) => {
       bytes = new Uint8Array(request.input.bytes);
     }
     const input = { filename, bytes, ...(mime !== undefined ? { mime } : {}) };
-    const extracted = await extractDocument(input, request.options, (stage) =>
-      send({ id, kind: 'stage', stage }),
+    const extracted = await extractDocument(
+      input,
+      request.options,
+      (stage) => send({ id, kind: 'stage', stage }),
+      { onOcrPage: (done, total) => send({ id, kind: 'ocr', done, total }) },
     );
     for (let start = 0; start < extracted.chunks.length; start += CHUNKS_PER_MESSAGE) {
       send({ id, kind: 'chunks', chunks: extracted.chunks.slice(start, start + CHUNKS_PER_MESSAGE) });

@@ -10,6 +10,9 @@
  * keep the server alive and exits after a minute without work. A child that dies is replaced for the
  * next document. The chunks come back in batches of {@link CHUNKS_PER_MESSAGE}, so no single message
  * takes long to receive.
+ *
+ * Cancelling (the caller's `signal` aborts) ends the child at once — the OCR worker thread inside it
+ * included — and rejects with the signal's reason; the next document starts a new child.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -21,6 +24,7 @@ import { baseName } from './detect.js';
 import { IngestError, type IngestErrorCode } from './errors.js';
 import type {
   DocumentSummary,
+  ExtractControl,
   ExtractedChunk,
   ExtractedDocument,
   ExtractInput,
@@ -47,6 +51,7 @@ export interface ExtractRequest {
 /** What the process sends back for a request, in order: stages and chunk batches, then done or error. */
 export type ExtractReply =
   | { id: number; kind: 'stage'; stage: 'chunking' }
+  | { id: number; kind: 'ocr'; done: number; total: number }
   | { id: number; kind: 'chunks'; chunks: ExtractedChunk[] }
   | { id: number; kind: 'done'; summary: DocumentSummary; root: Uint8Array }
   | { id: number; kind: 'error'; error: SerializedError };
@@ -109,16 +114,18 @@ let nextId = 1;
 
 /**
  * Extracts one document in the extraction process (requests wait their turn). `onStage` hears it move
- * on to chunking. Throws what {@link extractDocument} throws, and `QUOTA_EXCEEDED` when the process
- * runs out of its `memoryMb`.
+ * on to chunking, `control.onOcrPage` each page OCR reads. Throws what {@link extractDocument} throws,
+ * `QUOTA_EXCEEDED` when the process runs out of its `memoryMb`, and `control.signal`'s reason when it
+ * aborts (the process is then ended).
  */
 export function extractInProcess(
   input: ExtractInput,
   options: ExtractOptions,
   memoryMb: number,
   onStage: (stage: 'chunking') => void = () => undefined,
+  control: ExtractControl = {},
 ): Promise<ExtractedDocument> {
-  const run = queue.then(() => runInChild(input, options, memoryMb, onStage));
+  const run = queue.then(() => runInChild(input, options, memoryMb, onStage, control));
   queue = run.catch(() => undefined);
   return run;
 }
@@ -138,15 +145,18 @@ async function runInChild(
   options: ExtractOptions,
   memoryMb: number,
   onStage: (stage: 'chunking') => void,
+  control: ExtractControl,
 ): Promise<ExtractedDocument> {
-  if (input.bytes.length <= INLINE_INPUT_BYTES) return runRequest({ ...input }, options, memoryMb, onStage);
+  control.signal?.throwIfAborted();
+  if (input.bytes.length <= INLINE_INPUT_BYTES)
+    return runRequest({ ...input }, options, memoryMb, onStage, control);
   const directory = await mkdtemp(path.join(tmpdir(), 'saksi-extract-'));
   try {
     const bytesPath = path.join(directory, 'input');
     await writeFile(bytesPath, input.bytes, { mode: 0o600 });
     const { filename, mime } = input;
     const request = { filename, bytesPath, ...(mime !== undefined ? { mime } : {}) };
-    return await runRequest(request, options, memoryMb, onStage);
+    return await runRequest(request, options, memoryMb, onStage, control);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
@@ -157,7 +167,9 @@ function runRequest(
   options: ExtractOptions,
   memoryMb: number,
   onStage: (stage: 'chunking') => void,
+  control: ExtractControl,
 ): Promise<ExtractedDocument> {
+  const { signal } = control;
   if (child && child.memoryMb !== memoryMb) stopExtractionProcess();
   if (!child) {
     const started: Child = { process: startChild(memoryMb), memoryMb, idle: undefined, stderr: '' };
@@ -180,6 +192,7 @@ function runRequest(
       worker.off('message', onMessage);
       worker.off('exit', onExit);
       worker.off('error', onError);
+      signal?.removeEventListener('abort', onAbort);
       if (!keep) {
         if (child === current) child = undefined;
         worker.kill();
@@ -199,6 +212,9 @@ function runRequest(
       switch (reply.kind) {
         case 'stage':
           onStage(reply.stage);
+          break;
+        case 'ocr':
+          control.onOcrPage?.(reply.done, reply.total);
           break;
         case 'chunks':
           for (const chunk of reply.chunks) chunks.push(chunk);
@@ -238,9 +254,16 @@ function runRequest(
         false,
       );
     };
+    // Cancelled: the child, and the OCR worker thread inside it, end now.
+    const onAbort = () => finish(() => reject(signal?.reason), false);
     worker.on('message', onMessage);
     worker.on('exit', onExit);
     worker.on('error', onError);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) {
+      finish(() => reject(signal.reason), true);
+      return;
+    }
     setReferenced(worker, true);
     const request: ExtractRequest = { id, input, options };
     worker.send(request);

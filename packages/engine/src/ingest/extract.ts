@@ -16,6 +16,7 @@ import { baseName } from './detect.js';
 import { buildDocumentTree } from './document-tree.js';
 import { parseRegulation } from './legal-structure.js';
 import { quotaExceeded } from './limits.js';
+import type { OcrOptions } from './ocr.js';
 import { parseDocument } from './parse.js';
 
 export interface ExtractInput {
@@ -29,6 +30,8 @@ export interface ExtractOptions {
   maxPages?: number;
   maxChunks: number;
   maxTextChars: number;
+  /** OCR of PDF pages without a usable text layer; none when absent. */
+  ocr?: OcrOptions;
 }
 
 /** What the document says about itself: everything parsed but its blocks. */
@@ -50,6 +53,14 @@ export interface ExtractedDocument {
 /** Hears when extraction moves from parsing to chunking. */
 export type ExtractStageListener = (stage: 'chunking') => void;
 
+/** What else a caller may follow or stop: OCR's progress through the pages, and cancellation. */
+export interface ExtractControl {
+  /** Hears each page OCR is about to read (`done` of `total` read so far). */
+  onOcrPage?: (done: number, total: number) => void;
+  /** Stops extraction between pages (and between stages) with its reason. */
+  signal?: AbortSignal;
+}
+
 /**
  * Parses, chunks and hashes one file. Throws `IngestError` (every parser failure, and
  * `QUOTA_EXCEEDED` past a limit) or `EngineError` `INGEST_FAILED` when no chunk is left to index.
@@ -58,6 +69,7 @@ export async function extractDocument(
   input: ExtractInput,
   options: ExtractOptions,
   onStage: ExtractStageListener = () => undefined,
+  control: ExtractControl = {},
 ): Promise<ExtractedDocument> {
   let parsed = await parseDocument(input.bytes, {
     filename: input.filename,
@@ -65,7 +77,11 @@ export async function extractDocument(
     maxBytes: options.maxBytes,
     ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
     maxTextChars: options.maxTextChars,
+    ocr: options.ocr,
+    onOcrPage: control.onOcrPage,
+    signal: control.signal,
   });
+  control.signal?.throwIfAborted();
   if (options.maxPages !== undefined && parsed.pages !== undefined && parsed.pages > options.maxPages) {
     throw quotaExceeded(
       'maxPages',

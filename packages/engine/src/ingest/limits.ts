@@ -13,7 +13,33 @@ export interface IngestLimits {
   maxTextChars: number;
   /** Heap, in MB, of the process that parses and chunks documents (`SAKSI_INGEST_MEMORY_MB`). */
   memoryMb: number;
+  /** OCR of PDF pages without a usable text layer (default {@link DEFAULT_OCR_SETTINGS}). */
+  ocr?: OcrSettings;
 }
+
+/**
+ * OCR of scanned PDF pages (docs/engine.md, "OCR of scanned pages"): whether it runs, and its bounds.
+ * Passing a bound is `QUOTA_EXCEEDED` naming the setting, and the document fails whole.
+ */
+export interface OcrSettings {
+  /** `auto`: pages without a usable text layer are recognized; `off`: they are not (`SAKSI_OCR`). */
+  mode: 'auto' | 'off';
+  /** Most pages of one document that OCR may read (`SAKSI_OCR_MAX_PAGES`), counted before the first. */
+  maxPages: number;
+  /** Longest time, in seconds, OCR may take on one page, rendering included (`SAKSI_OCR_PAGE_SECONDS`). */
+  pageSeconds: number;
+}
+
+/**
+ * The OCR defaults. A page takes 3–10 s on one core (bench/README.md, "OCR benchmark"), so 300 pages,
+ * more than a long statute with its elucidation, take at most an hour; a page that takes 60 s is not a
+ * page of text at any sane resolution.
+ */
+export const DEFAULT_OCR_SETTINGS: OcrSettings = {
+  mode: 'auto',
+  maxPages: 300,
+  pageSeconds: 60,
+};
 
 /**
  * The defaults. The largest demo document (UU 22/2009: 1,239 chunks, 255,000 characters) fits eight
@@ -33,6 +59,8 @@ export const LIMIT_SETTINGS = {
   maxTextChars: 'SAKSI_MAX_TEXT_CHARS',
   memoryMb: 'SAKSI_INGEST_MEMORY_MB',
   maxPages: 'max_pages',
+  ocrMaxPages: 'SAKSI_OCR_MAX_PAGES',
+  ocrPageSeconds: 'SAKSI_OCR_PAGE_SECONDS',
 } as const;
 
 export type LimitName = keyof typeof LIMIT_SETTINGS;

@@ -10,6 +10,7 @@ import { IngestError } from './errors.js';
 import { parseHtml } from './html.js';
 import { quotaExceeded } from './limits.js';
 import { parseMarkdown } from './markdown.js';
+import type { OcrOptions } from './ocr.js';
 import { parsePdf } from './pdf.js';
 import { normalizeBlocks, parseText } from './text.js';
 
@@ -27,6 +28,12 @@ export interface ParseOptions {
   maxPages?: number | undefined;
   /** Most characters of extracted text; unbounded when absent. */
   maxTextChars?: number | undefined;
+  /** OCR of PDF pages without a usable text layer (`ocr.ts`); none when absent. */
+  ocr?: OcrOptions | undefined;
+  /** Hears OCR's progress through a PDF's pages. */
+  onOcrPage?: ((done: number, total: number) => void) | undefined;
+  /** Stops reading a PDF between pages when it aborts. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -58,6 +65,9 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
         document = await parsePdf(bytes, filename, {
           ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
           ...(maxTextChars !== undefined ? { maxTextChars } : {}),
+          ocr: options.ocr,
+          onOcrPage: options.onOcrPage,
+          signal: options.signal,
         });
         break;
       case 'docx':
@@ -75,7 +85,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
         break;
     }
   } catch (cause) {
-    if (cause instanceof IngestError) throw cause;
+    if (cause instanceof IngestError || options.signal?.aborted) throw cause;
     throw new IngestError(
       'MALFORMED_FILE',
       `${baseName(filename)} could not be parsed as ${type}: ${cause instanceof Error ? cause.message : 'unknown error'}.`,

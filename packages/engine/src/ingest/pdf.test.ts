@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
 import type { ParsedDocument } from '../types.js';
+import { DEFAULT_OCR_SETTINGS } from './limits.js';
+import type { OcrOptions } from './ocr.js';
 import { parseDocument } from './parse.js';
 import { layoutRuns, type PositionedText, parsePdf } from './pdf.js';
 
@@ -19,7 +21,13 @@ interface SampleFact {
 const facts = (JSON.parse(readFileSync(path.join(samples, 'files.json'), 'utf8')) as { data: SampleFact[] })
   .data;
 
-/** Samples with no text layer at all (images only): files.json says nothing about text, pdf.js finds none. */
+/** OCR as ingestion runs it (ocr.ts): every sample is read with it on. */
+const OCR: OcrOptions = { ...DEFAULT_OCR_SETTINGS, language: 'eng' };
+
+/**
+ * Samples with no text layer at all (images only): files.json says nothing about text, pdf.js finds
+ * none, and OCR finds no text either — they are photographs and 16-pixel test images.
+ */
 const IMAGE_ONLY = new Set([
   '007-imagemagick-images/imagemagick-ASCII85Decode.pdf',
   '007-imagemagick-images/imagemagick-images.pdf',
@@ -50,24 +58,31 @@ afterAll(() => {
 describe('pdf-samples (files.json)', () => {
   const parsed = new Map<string, ParsedDocument>();
 
-  it('parses every sample present: encrypted → ENCRYPTED_FILE, image-only → NO_TEXT, else the stated page count', async () => {
+  it('parses every sample present with OCR on: encrypted → ENCRYPTED_FILE, image-only → NO_TEXT (OCR reads no text in the pictures), else the stated page count and no OCR', async () => {
     let checked = 0;
     for (const fact of facts) {
       const file = path.join(samples, fact.path);
       if (!existsSync(file)) continue; // 009 GeoTopo.pdf, 017 and 018 are not in the snapshot (see SOURCE.txt)
       checked++;
       if (fact.encrypted) {
-        expect(await ingestCodeOfAsync(() => parsePdf(read(file), fact.path)), fact.path).toBe(
+        expect(await ingestCodeOfAsync(() => parsePdf(read(file), fact.path, { ocr: OCR })), fact.path).toBe(
           'ENCRYPTED_FILE',
         );
         continue;
       }
       if (IMAGE_ONLY.has(fact.path)) {
-        expect(await ingestCodeOfAsync(() => parsePdf(read(file), fact.path)), fact.path).toBe('NO_TEXT');
+        expect(await ingestCodeOfAsync(() => parsePdf(read(file), fact.path, { ocr: OCR })), fact.path).toBe(
+          'NO_TEXT',
+        );
         continue;
       }
-      const document = await parsePdf(read(file), fact.path);
+      const document = await parsePdf(read(file), fact.path, { ocr: OCR });
       parsed.set(fact.path, document);
+      // A text layer is read as it is: no page of a text sample goes to OCR.
+      expect(
+        document.blocks.filter((block) => block.ocr_confidence !== undefined).map((block) => block.page),
+        fact.path,
+      ).toEqual([]);
       expect(document.pages, fact.path).toBe(fact.pages);
       expect(document.mime).toBe('application/pdf');
       expect(document.blocks.length, fact.path).toBeGreaterThan(0);
@@ -80,7 +95,7 @@ describe('pdf-samples (files.json)', () => {
     }
     expect(checked).toBe(29);
     expect(parsed.size).toBe(22);
-  });
+  }, 120_000);
 
   it('extracts the text the samples show', () => {
     expect(allText(parsed.get('001-trivial/minimal-document.pdf')!)).toMatch(

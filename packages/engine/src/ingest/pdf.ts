@@ -14,8 +14,15 @@
  *    ending a sentence); lines clearly larger than the body text become headings, levels by size.
  * Line breaks inside a paragraph are kept ("\n"); hyphens at line ends are kept as printed.
  *
+ * OCR (`ocr.ts`, with `options.ocr`): a page with no text layer, a garbled one, or a scanned page
+ * whose text layer is only a stamp (fewer than 20 visible characters over an image) is rendered and
+ * recognized, and its words go through the same layout as a text layer's; its blocks carry the
+ * page's recognition confidence. The text layers are read first, so the OCR page limit fails a
+ * document before any page is recognized; then the pages are recognized one at a time.
+ *
  * Errors: password-protected → `ENCRYPTED_FILE`; unreadable/corrupt → `MALFORMED_FILE`; no text
- * layer at all (scanned or image-only) → `NO_TEXT`.
+ * layer and nothing OCR could read (a photograph, a blank page, OCR off) → `NO_TEXT`; past a limit
+ * (pages, text, OCR pages, OCR time per page) → `QUOTA_EXCEEDED`.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -25,6 +32,17 @@ import { baseName, MIME_TYPES, titleFromFilename } from './detect.js';
 import { IngestError } from './errors.js';
 import { escapeHtml } from './html.js';
 import { quotaExceeded } from './limits.js';
+import {
+  isGarbledText,
+  MAX_IMAGE_PIXELS,
+  MIN_PAGE_CONFIDENCE,
+  type OcrOptions,
+  PageReader,
+  pagePaints,
+  recognizePage,
+  SPARSE_TEXT_CHARS,
+  visibleLength,
+} from './ocr.js';
 import { BlockBuilder } from './text.js';
 
 /** A run of text in reading-direction coordinates: x grows along the line, y (baseline) grows up. */
@@ -121,13 +139,27 @@ export interface PdfLimits {
   maxTextChars?: number;
 }
 
+/** How to read one PDF: its limits, OCR, progress and cancellation. */
+export interface PdfOptions extends PdfLimits {
+  /** OCR of pages without a usable text layer; none when absent or `mode: 'off'`. */
+  ocr?: OcrOptions | undefined;
+  /** Hears each page OCR is about to read (`done` pages of `total` read so far). */
+  onOcrPage?: ((done: number, total: number) => void) | undefined;
+  /** Checked between pages: when it aborts, reading stops (the OCR worker is terminated) with its reason. */
+  signal?: AbortSignal | undefined;
+}
+
 /** Parses a PDF. Throws `ENCRYPTED_FILE`, `MALFORMED_FILE`, `NO_TEXT` or `QUOTA_EXCEEDED`. */
 export async function parsePdf(
   bytes: Uint8Array,
   filename: string,
-  limits: PdfLimits = {},
+  options: PdfOptions = {},
 ): Promise<ParsedDocument> {
   const name = baseName(filename);
+  const limits = options;
+  const ocr = options.ocr?.mode === 'auto' ? options.ocr : undefined;
+  const { signal } = options;
+  signal?.throwIfAborted();
   await ensureMainThreadWorker();
   const task = getDocument({
     data: bytes.slice(),
@@ -136,11 +168,13 @@ export async function parsePdf(
     useSystemFonts: false,
     useWorkerFetch: false,
     isOffscreenCanvasSupported: false,
+    maxImageSize: MAX_IMAGE_PIXELS,
     cMapUrl: CMAP_URL,
     cMapPacked: true,
     standardFontDataUrl: STANDARD_FONT_URL,
     verbosity: 0,
   });
+  let reader: PageReader | undefined;
   try {
     let document: Awaited<typeof task.promise>;
     try {
@@ -176,9 +210,21 @@ export async function parsePdf(
     }
 
     const pages: PageElement[][] = [];
+    /** Pages whose text layer is missing or unusable, with the visible characters it has. */
+    const unreadable: { pageNumber: number; visible: number }[] = [];
     let characters = 0;
+    const checkCharacters = (pageNumber: number) => {
+      if (limits.maxTextChars !== undefined && characters > limits.maxTextChars) {
+        throw quotaExceeded(
+          'maxTextChars',
+          limits.maxTextChars,
+          `${name} holds more than ${limits.maxTextChars.toLocaleString('en')} characters of text by page ${pageNumber}`,
+        );
+      }
+    };
     try {
       for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
+        signal?.throwIfAborted();
         const page = await document.getPage(pageNumber);
         const content = await page.getTextContent({ includeMarkedContent: false });
         // Marked-content entries have no `str`; text items do.
@@ -188,18 +234,16 @@ export async function parsePdf(
           items.push(item);
           characters += item.str.length;
         }
-        if (limits.maxTextChars !== undefined && characters > limits.maxTextChars) {
-          throw quotaExceeded(
-            'maxTextChars',
-            limits.maxTextChars,
-            `${name} holds more than ${limits.maxTextChars.toLocaleString('en')} characters of text by page ${pageNumber}`,
-          );
-        }
+        checkCharacters(pageNumber);
         pages.push(layoutPage(items));
+        if (ocr) {
+          const visible = visibleLength(items.map((item) => item.str).join(' '));
+          if (await needsOcr(page, items, visible)) unreadable.push({ pageNumber, visible });
+        }
         page.cleanup();
       }
     } catch (cause) {
-      if (cause instanceof IngestError) throw cause;
+      if (cause instanceof IngestError || signal?.aborted) throw cause;
       throw new IngestError(
         'MALFORMED_FILE',
         `${name} is damaged: a page could not be read (${cause instanceof Error ? cause.message : 'unknown error'}).`,
@@ -207,11 +251,59 @@ export async function parsePdf(
       );
     }
 
-    const builder = pagesToBlocks(pages);
+    // OCR, one page at a time, after the page limit is known to hold.
+    const confidences = new Map<number, number>();
+    if (ocr && unreadable.length > 0) {
+      if (unreadable.length > ocr.maxPages) {
+        throw quotaExceeded(
+          'ocrMaxPages',
+          ocr.maxPages,
+          `${name} has ${unreadable.length.toLocaleString('en')} pages without a usable text layer to read by OCR`,
+        );
+      }
+      reader = await PageReader.start(ocr.language);
+      for (const [index, { pageNumber, visible }] of unreadable.entries()) {
+        signal?.throwIfAborted();
+        options.onOcrPage?.(index, unreadable.length);
+        const page = await document.getPage(pageNumber);
+        let recognized: Awaited<ReturnType<typeof recognizePage>>;
+        try {
+          recognized = await recognizePage(page, reader, {
+            pageSeconds: ocr.pageSeconds,
+            name,
+            pageNumber,
+            signal,
+          });
+        } catch (cause) {
+          if (cause instanceof IngestError || signal?.aborted) throw cause;
+          throw new IngestError(
+            'MALFORMED_FILE',
+            `${name} is damaged: page ${pageNumber} could not be rendered for OCR (${cause instanceof Error ? cause.message : 'unknown error'}).`,
+            { cause },
+          );
+        } finally {
+          page.cleanup();
+        }
+        // A picture, not text (or nothing at all): the page keeps what its text layer had. So does a
+        // page whose few characters of text sit beside a picture (a caption, a logo) rather than on a
+        // scan: OCR must find a line's worth more than the text layer has.
+        if (recognized === undefined || recognized.confidence < MIN_PAGE_CONFIDENCE) continue;
+        if (visible > 0 && recognized.characters < visible + SPARSE_TEXT_CHARS) continue;
+        pages[pageNumber - 1] = layoutRuns(recognized.runs);
+        confidences.set(pageNumber, recognized.confidence);
+        characters += recognized.characters;
+        checkCharacters(pageNumber);
+      }
+      options.onOcrPage?.(unreadable.length, unreadable.length);
+    }
+
+    const builder = pagesToBlocks(pages, confidences);
     if (builder.blocks.length === 0) {
       throw new IngestError(
         'NO_TEXT',
-        `${name} has no text layer (it is scanned or holds only images); run OCR on it and upload the result.`,
+        ocr
+          ? `${name} has no text layer, and OCR found no text it could read on its pages (they hold pictures, or scans too faint or too large to read); upload a clearer scan or a PDF with text.`
+          : `${name} has no text layer (it is scanned or holds only images) and OCR is off (SAKSI_OCR); run OCR on it and upload the result.`,
       );
     }
     const firstHeading = builder.blocks.find((block) => block.kind === 'heading')?.text;
@@ -232,9 +324,27 @@ export async function parsePdf(
       pages: document.numPages,
     };
   } finally {
+    await reader?.terminate();
     await task.destroy().catch(() => undefined);
   }
 }
+
+/**
+ * Whether a page's text layer is unusable, so OCR should read it: no text at all on a page that
+ * paints something, fewer than {@link SPARSE_TEXT_CHARS} visible characters over an image (a page
+ * number or a stamp on a scan), or a garbled text layer ({@link isGarbledText}).
+ */
+async function needsOcr(
+  page: Awaited<ReturnType<PdfDocument['getPage']>>,
+  items: readonly PdfTextItem[],
+  visible: number,
+): Promise<boolean> {
+  if (visible >= SPARSE_TEXT_CHARS) return isGarbledText(items.map((item) => item.str).join(' '));
+  const paints = await pagePaints(page);
+  return visible === 0 ? paints.anything : paints.images;
+}
+
+type PdfDocument = Awaited<ReturnType<typeof getDocument>['promise']>;
 
 function openError(cause: unknown, name: string): IngestError {
   const errorName = cause instanceof Error ? cause.name : '';
@@ -751,8 +861,14 @@ function roundSize(size: number): number {
   return Math.round(size * 2) / 2;
 }
 
-/** Turns laid-out pages into blocks: headings by font size, paragraphs by spacing, tables as they are. */
-export function pagesToBlocks(laidOut: readonly PageElement[][]): BlockBuilder {
+/**
+ * Turns laid-out pages into blocks: headings by font size, paragraphs by spacing, tables as they are.
+ * The blocks of a page in `confidences` (1-based page → OCR confidence, 0–1) carry it.
+ */
+export function pagesToBlocks(
+  laidOut: readonly PageElement[][],
+  confidences: ReadonlyMap<number, number> = new Map(),
+): BlockBuilder {
   const pages = dropRunningLines(laidOut);
   // Body size: the font size that carries the most characters outside tables.
   const weight = new Map<number, number>();
@@ -793,6 +909,8 @@ export function pagesToBlocks(laidOut: readonly PageElement[][]): BlockBuilder {
   const builder = new BlockBuilder();
   pages.forEach((elements, pageIndex) => {
     const page = pageIndex + 1;
+    const ocrConfidence = confidences.get(page);
+    const extras = ocrConfidence === undefined ? { page } : { page, ocrConfidence };
     const pitches: number[] = [];
     for (let index = 1; index < elements.length; index++) {
       const previous = elements[index - 1];
@@ -807,12 +925,12 @@ export function pagesToBlocks(laidOut: readonly PageElement[][]): BlockBuilder {
     let paragraph: Line[] = [];
     let heading: Line[] = [];
     const flushParagraph = () => {
-      if (paragraph.length > 0) builder.add('paragraph', paragraph.map(textOf).join('\n'), { page });
+      if (paragraph.length > 0) builder.add('paragraph', paragraph.map(textOf).join('\n'), extras);
       paragraph = [];
     };
     const flushHeading = () => {
       const first = heading[0];
-      if (first !== undefined) builder.heading(levelOf(first.size), heading.map(textOf).join(' '), { page });
+      if (first !== undefined) builder.heading(levelOf(first.size), heading.map(textOf).join(' '), extras);
       heading = [];
     };
 
@@ -820,7 +938,7 @@ export function pagesToBlocks(laidOut: readonly PageElement[][]): BlockBuilder {
       if (element.kind === 'table') {
         flushHeading();
         flushParagraph();
-        builder.add('table', element.text, { html: element.html, page });
+        builder.add('table', element.text, { ...extras, html: element.html });
         continue;
       }
       const line = element.line;

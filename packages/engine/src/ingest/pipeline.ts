@@ -31,7 +31,8 @@ import {
   extractDocument,
 } from './extract.js';
 import { extractInProcess } from './extract-process.js';
-import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
+import { DEFAULT_INGEST_LIMITS, DEFAULT_OCR_SETTINGS, type IngestLimits } from './limits.js';
+import { ocrLanguageOf } from './ocr.js';
 import { foregroundBusy, giveWayToForeground } from './priority.js';
 
 export type IngestStage = 'queued' | 'parsing' | 'chunking' | 'embedding' | 'storing' | 'done';
@@ -101,6 +102,11 @@ export interface IngestContext {
   /** Chunk, text and memory bounds (default {@link DEFAULT_INGEST_LIMITS}); passing one is QUOTA_EXCEEDED. */
   limits?: IngestLimits;
   onProgress?: (progress: IngestProgress) => void;
+  /**
+   * Cancels the ingestion when it aborts: extraction stops (between PDF pages, or by ending the
+   * extraction process) and nothing is stored; the ingestion rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 const DOCUMENT_COLUMNS = `d.id, c.name AS collection, d.title, d.filename, d.mime, d.original_sha256, d.size, d.status, d.root,
@@ -225,7 +231,7 @@ export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => se
  * embedding goes in slices that each hold the event loop for about {@link STEP_BUDGET_MS}.
  */
 export async function prepareDocument(
-  context: Pick<IngestContext, 'embedding' | 'maxBytes' | 'maxPages' | 'limits' | 'onProgress'>,
+  context: Pick<IngestContext, 'embedding' | 'maxBytes' | 'maxPages' | 'limits' | 'onProgress' | 'signal'>,
   collection: Collection,
   input: IngestInput,
   onStage: (stage: IngestStage, progress: number) => Promise<unknown> = async () => undefined,
@@ -253,15 +259,29 @@ export async function prepareDocument(
     ...(context.maxPages !== undefined ? { maxPages: context.maxPages } : {}),
     maxChunks: limits.maxChunks,
     maxTextChars: limits.maxTextChars,
+    // Scanned pages are read in the collection's language.
+    ocr: { ...(limits.ocr ?? DEFAULT_OCR_SETTINGS), language: ocrLanguageOf(collection.language) },
   };
   const onChunking = () => {
     report('chunking', 0.2);
     beside('chunking', 0.2);
   };
+  // OCR is most of the parsing stage of a scanned PDF: its pages move the progress from 0.05 to 0.2.
+  let ocrReported = 0;
+  const onOcrPage = (done: number, total: number) => {
+    const progress = 0.05 + 0.15 * (done / Math.max(1, total));
+    report('parsing', progress, `OCR ${done}/${total} pages`);
+    if (progress - ocrReported >= 0.015 || done === total) {
+      ocrReported = progress;
+      beside('parsing', progress);
+    }
+  };
+  const control = { onOcrPage, ...(context.signal ? { signal: context.signal } : {}) };
   const extracted = readsInProcess(input)
-    ? await extractInProcess(extractInput, options, limits.memoryMb, onChunking)
-    : await extractDocument(extractInput, options, onChunking);
+    ? await extractInProcess(extractInput, options, limits.memoryMb, onChunking, control)
+    : await extractDocument(extractInput, options, onChunking, control);
   if (stageFailures.length > 0) throw stageFailures[0];
+  context.signal?.throwIfAborted();
 
   const { chunks } = extracted;
   await onStage('embedding', 0.3);
@@ -284,6 +304,7 @@ export async function prepareDocument(
     );
   }
   const prepared = chunks.map((chunk, index): PreparedChunk => ({ ...chunk, embedding: vectors[index]! }));
+  context.signal?.throwIfAborted();
   await onStage('storing', 0.92);
   report('storing', 0.92);
   return { parsed: extracted.summary, prepared, root: extracted.root };
@@ -554,7 +575,7 @@ export async function storeChunks(
 
 /**
  * One `INSERT … SELECT FROM unnest(…)` for a batch: a column is one array parameter, so the statement
- * has 18 parameters whatever the batch size (a multi-row VALUES list had 18 per row, thousands to bind
+ * has 19 parameters whatever the batch size (a multi-row VALUES list had 18 per row, thousands to bind
  * and a new statement text for every batch size).
  */
 async function insertChunkRows(
@@ -566,14 +587,16 @@ async function insertChunkRows(
   const column = <T>(value: (chunk: PreparedChunk) => T): T[] => batch.map(value);
   await db.query(
     `INSERT INTO chunks (id, document_id, collection_id, position, text, sha256, kind, page, section_path, legal, table_html,
-       context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor)
+       context_before, context_after, token_count, proof_path, embedding, embedding_dimensions, text_search_config, anchor,
+       ocr_confidence)
      SELECT $1 || '-' || t.position, $1, $2, t.position, t.text, t.sha256, t.kind, t.page, t.section_path::jsonb,
             t.legal::jsonb, t.table_html, t.context_before, t.context_after, t.token_count, t.proof_path::jsonb,
-            t.embedding::vector, $3::integer, $4::regconfig, t.anchor
+            t.embedding::vector, $3::integer, $4::regconfig, t.anchor, t.ocr_confidence
        FROM unnest($5::integer[], $6::text[], $7::text[], $8::text[], $9::integer[], $10::text[], $11::text[],
-                   $12::text[], $13::text[], $14::text[], $15::integer[], $16::text[], $17::text[], $18::text[])
+                   $12::text[], $13::text[], $14::text[], $15::integer[], $16::text[], $17::text[], $18::text[],
+                   $19::real[])
          AS t(position, text, sha256, kind, page, section_path, legal, table_html, context_before, context_after,
-              token_count, proof_path, embedding, anchor)`,
+              token_count, proof_path, embedding, anchor, ocr_confidence)`,
     [
       documentId,
       collection.id,
@@ -593,6 +616,7 @@ async function insertChunkRows(
       column((chunk) => JSON.stringify(chunk.proof)),
       column((chunk) => `[${chunk.embedding.join(',')}]`),
       column((chunk) => chunk.anchor ?? null),
+      column((chunk) => chunk.ocr_confidence ?? null),
     ],
   );
 }

@@ -13,6 +13,8 @@ export interface BlockExtras {
   page?: number;
   /** A heading's explicit anchor (`{#custom-id}`), used instead of its slug. */
   id?: string;
+  /** The block was read by OCR with this confidence (0–1). */
+  ocrConfidence?: number;
 }
 
 /**
@@ -93,6 +95,7 @@ function withExtras(block: Block, extras: BlockExtras): Block {
   if (extras.html !== undefined) block.html = extras.html;
   if (extras.language !== undefined && extras.language !== '') block.language = extras.language;
   if (extras.page !== undefined) block.page = extras.page;
+  if (extras.ocrConfidence !== undefined) block.ocr_confidence = extras.ocrConfidence;
   return block;
 }
 
