@@ -88,6 +88,8 @@ const schema = z.object({
     .max(365 * 24 * 3600)
     .default(DEFAULT_SESSION_POLICY.ttlSeconds),
   SAKSI_SESSION_MAX_TURNS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SESSION_POLICY.maxTurns),
+  SAKSI_ANSWER_CACHE: z.enum(['on', 'off']).default('on'),
+  SAKSI_ANSWER_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   SAKSI_SESSION_PROMPT_TURNS: z.coerce
     .number()
     .int()
@@ -199,6 +201,8 @@ export interface SaksiConfig {
   publicUrl?: string;
   /** Chat sessions' time-to-live, the turns each keeps and the turns a language model sees. */
   sessions: SessionPolicy;
+  /** The answer cache: on or off, and the most entries kept per collection. */
+  answerCache: { enabled: boolean; maxEntries: number };
 }
 
 /**
@@ -323,6 +327,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
         values.SAKSI_WEBHOOK_ALLOW_PRIVATE === '1' || values.SAKSI_WEBHOOK_ALLOW_PRIVATE === 'true',
     },
     ...(values.SAKSI_PUBLIC_URL ? { publicUrl: values.SAKSI_PUBLIC_URL.replace(/\/+$/, '') } : {}),
+    answerCache: {
+      enabled: values.SAKSI_ANSWER_CACHE === 'on',
+      maxEntries: values.SAKSI_ANSWER_CACHE_ENTRIES,
+    },
     sessions: {
       ttlSeconds: values.SAKSI_SESSION_TTL,
       maxTurns: values.SAKSI_SESSION_MAX_TURNS,

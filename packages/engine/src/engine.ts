@@ -38,6 +38,7 @@ import {
   type ClaimJudge,
   loadBundle,
 } from './answer/ask.js';
+import { pruneAnswerCache } from './answer/cache.js';
 import { createLlmDecomposer } from './answer/decompose.js';
 import { combineVerdicts, createLlmJudge, type LlmJudge } from './answer/judge.js';
 import { archiveDocument, restoreDocument } from './archive.js';
@@ -98,7 +99,7 @@ import { deliverDueWebhooks } from './webhooks.js';
 import { DEFAULT_WORKSPACE, getWorkspace } from './workspaces.js';
 
 export const ENGINE_VERSION = '0.1.0';
-/** Ended chat sessions are deleted by the job worker at most this often. */
+/** Ended chat sessions and stale cached answers are deleted by the job worker at most this often. */
 const SESSION_SWEEP_INTERVAL_MS = 60_000;
 
 export interface EngineOptions {
@@ -494,6 +495,7 @@ export class Engine {
           if (Date.now() - sessionsSweptAt < SESSION_SWEEP_INTERVAL_MS) return;
           sessionsSweptAt = Date.now();
           await deleteEndedSessions(this.db, this.config.sessions.ttlSeconds);
+          await pruneAnswerCache(this.db, this.config.answerCache.maxEntries);
         },
       ],
       onError: (error) => {
@@ -707,6 +709,7 @@ export class Engine {
         anchors: (documentIds) => anchorsFor(this.db, documentIds),
         requireAnchor: collection.profile['require_anchor'] === true,
         sessions: this.config.sessions,
+        answerCache: this.config.answerCache.enabled,
         ...(this.config.maxQuestionChars ? { maxQuestionChars: this.config.maxQuestionChars } : {}),
         ...(this.answerModel ? { answerModel: this.answerModel } : {}),
         ...(this.expander() ? { expander: this.expander()! } : {}),

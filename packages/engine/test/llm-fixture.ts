@@ -22,6 +22,9 @@ export async function openLlmTestEngine(options: {
       SAKSI_LLM: 'openai-compatible:test-model',
       SAKSI_LLM_BASE_URL: server.url,
       SAKSI_LLM_MAX_RETRIES: '0',
+      // The scripted model answers each request its own way, so the same question asked again must
+      // reach it: no answer cache unless a test turns it on.
+      SAKSI_ANSWER_CACHE: 'off',
       ...options.env,
     },
   });

@@ -118,6 +118,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
       session_id: result.session_id,
       answer: result.answer,
       found: result.found,
+      cached: result.cached,
       bundle: result.bundle,
       results: result.results.map(summarizeResult),
       timings: result.timings,
@@ -331,6 +332,7 @@ function streamChat(c: Context, engine: Engine, collection: Collection, input: A
       session_id: result.session_id,
       certificate_id: result.bundle.certificate.certificate_id,
       found: result.found,
+      cached: result.cached,
       timings: result.timings,
     });
   });

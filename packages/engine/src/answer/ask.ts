@@ -46,13 +46,22 @@ import {
   type SessionPolicy,
 } from '../sessions.js';
 import { type Refusal, refusalText, slotRefusal } from './answerability.js';
+import {
+  type AnswerShape,
+  answerCacheKey,
+  type CachedAnswer,
+  cachedAnswer,
+  contentVersion,
+  countCacheHit,
+  storeCachedAnswer,
+} from './cache.js';
 import { certifyAnswer } from './certify.js';
 import { type CheckedClaim, type ClaimJudge, checkClaims } from './check.js';
 import type { ComposedClaim } from './compose.js';
 import type { ClaimDecomposer } from './decompose.js';
 import { followUpVariant, followUpVariants } from './follow-up.js';
 import { generateWithModel, promptProfileOf } from './generate-llm.js';
-import { ensureSession, persistAnswer } from './persist.js';
+import { ensureSession, persistAnswer, recordTurn } from './persist.js';
 import { answersIntent, breadth, type QuestionTerms, questionTerms } from './relevance.js';
 import { selectClaims } from './select.js';
 import { continuationAfter, mergeGrounded, selectionChunks } from './selection.js';
@@ -92,6 +101,11 @@ export interface AskResult {
   results: RetrievedChunk[];
   /** What the question was understood to ask: language, intent, slots. */
   plan: QuestionPlan;
+  /**
+   * Answered from the answer cache: `answer`, `results` and `bundle` are those of the earlier answer
+   * to the same question on the same content, whose certificate proves what was answered then.
+   */
+  cached: boolean;
   timings: RetrieveResult['timings'] & { answer_ms: number; certify_ms: number };
 }
 
@@ -122,6 +136,8 @@ export interface AskContext {
   decomposer?: ClaimDecomposer;
   /** Sessions' time-to-live, turns kept and turns shown to the model (default {@link DEFAULT_SESSION_POLICY}). */
   sessions?: SessionPolicy;
+  /** Answer a question asked again on unchanged content from the answer cache (cache.ts). */
+  answerCache?: boolean;
 }
 
 /** Version of the `llm` generator: the prompt, parsing and span selection together. */
@@ -154,6 +170,7 @@ export async function ask(
   input: AskInput,
   onEvent: (event: AskEvent) => void = () => {},
 ): Promise<AskResult> {
+  const started = performance.now();
   const question = input.question?.trim() ?? '';
   if (question.length === 0) throw new EngineError('INVALID_INPUT', 'The question is empty.');
   const maxQuestion = context.maxQuestionChars ?? MAX_QUESTION;
@@ -176,16 +193,38 @@ export async function ask(
 
   // understand
   const plan = understand(question, { collectionLanguage: collection.language });
-  let refusal: Refusal | undefined = plan.empty
-    ? { reason: 'INVALID_QUESTION' }
-    : await slotRefusal(db, collection, plan, input.fiscal_year);
-
-  // retrieve
   const extraVariants: QueryVariant[] = input.conversation
     ? followUpVariant(plan.normalized, input.conversation.map((turn) => turn.question).reverse(), {
         language: collection.language,
       })
     : await followUpVariants(db, sessionId, plan.normalized, { language: collection.language });
+
+  // An answer that depends on nothing but the question and the content may come from the cache.
+  const cacheable =
+    context.answerCache === true &&
+    mode === 'full' &&
+    extraVariants.length === 0 &&
+    conversation.length === 0;
+  const cacheKey = cacheable ? answerCacheKey(collection, question, answerShape(context, input)) : '';
+  let version = 0;
+  if (cacheable) {
+    const hit = await cachedAnswer(db, collection.id, cacheKey);
+    if (hit)
+      return answerFromCache(
+        context,
+        collection,
+        { sessionId, question, plan, cacheKey, hit, started },
+        onEvent,
+      );
+    // Read before answering: an answer made while the content changed is not stored.
+    version = await contentVersion(db, collection.id);
+  }
+
+  let refusal: Refusal | undefined = plan.empty
+    ? { reason: 'INVALID_QUESTION' }
+    : await slotRefusal(db, collection, plan, input.fiscal_year);
+
+  // retrieve
   if (mode === 'selection' && input.selection)
     extraVariants.push({ text: input.selection.slice(0, 2_000), weight: 0.8, kind: 'selection' });
   let retrieval: Pick<RetrieveResult, 'results' | 'parameters' | 'timings'> = {
@@ -398,8 +437,20 @@ export async function ask(
     generatorModel: generator.model,
     ...(usage ? { usage } : {}),
     maxTurns: sessions.maxTurns,
+    latencyMs: Math.round(performance.now() - started),
   });
   onEvent({ type: 'bundle', bundle });
+  if (cacheable)
+    await storeCachedAnswer(db, {
+      collectionId: collection.id,
+      key: cacheKey,
+      version,
+      question,
+      answer,
+      found: refusal === undefined,
+      bundle,
+      results: sources,
+    });
   return {
     session_id: sessionId,
     found: refusal === undefined,
@@ -407,10 +458,80 @@ export async function ask(
     bundle,
     results: sources,
     plan,
+    cached: false,
     timings: {
       ...retrieval.timings,
       answer_ms: Math.round(answerMs * 100) / 100,
       certify_ms: Math.round((performance.now() - certifyStart) * 100) / 100,
+    },
+  };
+}
+
+/** What besides the question shapes this answer: the key of the answer cache holds all of it. */
+function answerShape(context: AskContext, input: AskInput): AnswerShape {
+  const model = context.answerModel;
+  return {
+    top_k: input.top_k ?? 5,
+    document_type: input.document_type ?? null,
+    fiscal_year: input.fiscal_year ?? null,
+    generator: model
+      ? `llm:${model.provider}:${model.modelId}:${LLM_GENERATOR_VERSION}`
+      : `extractive:${EXTRACTIVE_GENERATOR_VERSION}`,
+    verifiers: [
+      ...(context.judge ? ['llm-judge'] : []),
+      ...(context.decomposer ? ['llm-decomposition'] : []),
+      ...(context.expander ? ['llm-expansion'] : []),
+    ],
+    confidence_threshold: context.confidenceThreshold,
+    require_anchor: context.requireAnchor ?? false,
+  };
+}
+
+/**
+ * A question answered from the cache: the turn is recorded in the asker's session (its answer refers
+ * to the earlier certificate) and the earlier answer, results and bundle are returned as they were.
+ */
+async function answerFromCache(
+  context: AskContext,
+  collection: Collection,
+  turn: {
+    sessionId: string;
+    question: string;
+    plan: QuestionPlan;
+    cacheKey: string;
+    hit: CachedAnswer;
+    started: number;
+  },
+  onEvent: (event: AskEvent) => void,
+): Promise<AskResult> {
+  const { hit, sessionId } = turn;
+  const sessions = context.sessions ?? DEFAULT_SESSION_POLICY;
+  await context.db.transaction(async (tx) => {
+    await recordTurn(tx, {
+      sessionId,
+      question: turn.question,
+      answer: hit.answer,
+      certificateId: hit.certificateId,
+      maxTurns: sessions.maxTurns,
+    });
+    await countCacheHit(tx, collection.id, turn.cacheKey);
+  });
+  onEvent({ type: 'retrieval', results: hit.results, timings: NO_TIMINGS });
+  for (const piece of hit.answer.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
+  onEvent({ type: 'bundle', bundle: hit.bundle });
+  return {
+    session_id: sessionId,
+    found: hit.found,
+    answer: hit.answer,
+    bundle: hit.bundle,
+    results: hit.results,
+    plan: turn.plan,
+    cached: true,
+    timings: {
+      ...NO_TIMINGS,
+      total_ms: Math.round((performance.now() - turn.started) * 100) / 100,
+      answer_ms: 0,
+      certify_ms: 0,
     },
   };
 }

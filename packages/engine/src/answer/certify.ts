@@ -22,6 +22,7 @@ import {
 import type { Collection } from '../collections.js';
 import type { SigningKeys } from '../keys.js';
 import type { RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
+import { sessionReference } from '../sessions.js';
 import type { Refusal } from './answerability.js';
 import type { CheckedClaim } from './check.js';
 
@@ -142,7 +143,8 @@ export function certifyAnswer(input: CertifyInput): {
       text: input.question,
       mode: input.mode,
       ...(input.mode === 'selection' && input.selection ? { selection: input.selection } : {}),
-      session_id: input.sessionId,
+      // Not the session id itself: that is the key to the conversation, and certificates are shared.
+      session_id: sessionReference(input.sessionId),
     },
     retrieval: {
       collection: input.collection.name,

@@ -6,7 +6,7 @@
 import type { Bundle, Certificate } from '@saksi/proof';
 import { logLeafInput } from '@saksi/proof';
 import type { Collection } from '../collections.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { EngineError } from '../errors.js';
 import { newCapabilityId, newId } from '../ids.js';
 import type { LlmUsage } from '../llm/model.js';
@@ -32,6 +32,8 @@ export interface PersistInput {
   usage?: LlmUsage;
   /** Question/answer pairs the session keeps: older ones are deleted with this one's write. */
   maxTurns?: number;
+  /** Milliseconds from the question to the signed certificate (stored with it for usage figures). */
+  latencyMs?: number;
 }
 
 /** Appends the certificate to the log with its rows, in one transaction; returns the bundle. */
@@ -46,7 +48,7 @@ export async function persistAnswer(
     leafInput: logLeafInput(certificate, signature),
     write: async (tx, appended) => {
       await tx.query(
-        'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index, latency_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
         [
           certificate.certificate_id,
           collection.id,
@@ -55,17 +57,8 @@ export async function persistAnswer(
           signature,
           JSON.stringify(chunks),
           appended.leaf_index,
+          input.latencyMs ?? null,
         ],
-      );
-      await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [
-        newId('msg'),
-        sessionId,
-        'user',
-        input.question,
-      ]);
-      await tx.query(
-        'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
-        [newId('msg'), sessionId, 'assistant', input.answer, certificate.certificate_id],
       );
       if (input.usage) {
         await tx.query(
@@ -77,8 +70,13 @@ export async function persistAnswer(
           ],
         );
       }
-      await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [sessionId]);
-      if (input.maxTurns !== undefined) await trimSessionTurns(tx, sessionId, input.maxTurns);
+      await recordTurn(tx, {
+        sessionId,
+        question: input.question,
+        answer: input.answer,
+        certificateId: certificate.certificate_id,
+        ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
+      });
     },
   });
   return {
@@ -93,6 +91,28 @@ export async function persistAnswer(
     },
     chunks,
   };
+}
+
+/**
+ * Stores a question and its answer in the session, renews the session, and deletes its turns beyond
+ * `maxTurns`; in the caller's transaction.
+ */
+export async function recordTurn(
+  tx: Queryable,
+  turn: { sessionId: string; question: string; answer: string; certificateId: string; maxTurns?: number },
+): Promise<void> {
+  await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [
+    newId('msg'),
+    turn.sessionId,
+    'user',
+    turn.question,
+  ]);
+  await tx.query(
+    'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
+    [newId('msg'), turn.sessionId, 'assistant', turn.answer, turn.certificateId],
+  );
+  await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [turn.sessionId]);
+  if (turn.maxTurns !== undefined) await trimSessionTurns(tx, turn.sessionId, turn.maxTurns);
 }
 
 /**

@@ -1,0 +1,137 @@
+/**
+ * The answer cache (docs/engine.md, "The answer cache") on a real engine: a question asked again on
+ * unchanged content gets the earlier answer and its certificate, which verifies for the new asker;
+ * any change to the collection's documents, another setting, a follow-up or a selection question is
+ * answered afresh; certificates carry a reference to the session, never its id.
+ */
+import { trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
+import { getChatSession } from '../sessions.js';
+import { pruneAnswerCache } from './cache.js';
+
+const LAW = `# UU Contoh
+
+Pasal 106
+
+(8) Setiap orang yang mengemudikan Sepeda Motor dan Penumpang Sepeda Motor wajib menggunakan helm yang memenuhi standar nasional Indonesia.
+
+Pasal 291
+
+(1) Setiap orang yang mengemudikan Sepeda Motor tidak menggunakan helm standar nasional Indonesia dipidana dengan pidana kurungan paling lama 1 (satu) bulan atau denda paling banyak Rp250.000,00 (dua ratus lima puluh ribu rupiah).
+`;
+
+const MORE = `# Peraturan Lain
+
+Pasal 77
+
+(1) Setiap orang yang mengemudikan Kendaraan Bermotor di Jalan wajib memiliki Surat Izin Mengemudi sesuai dengan jenis Kendaraan Bermotor yang dikemudikan.
+`;
+
+const QUESTION = 'Berapa denda tidak memakai helm saat naik motor?';
+
+let test: TestEngine;
+
+beforeAll(async () => {
+  test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none' } });
+  await test.engine.ingest('hukum', { bytes: utf8Encode(LAW), filename: 'uu-contoh.md' });
+}, 120_000);
+
+afterAll(async () => {
+  await test?.close();
+});
+
+async function entries(): Promise<number> {
+  return (await test.engine.db.query<{ n: number }>('SELECT count(*)::integer AS n FROM answer_cache'))
+    .rows[0]!.n;
+}
+
+describe('the answer cache', () => {
+  it('answers a question asked again with the earlier answer and certificate, which verifies for the new asker', async () => {
+    const first = await test.engine.ask('hukum', { question: QUESTION });
+    expect(first.cached).toBe(false);
+    expect(first.found).toBe(true);
+    expect(first.answer).toContain('Rp250.000,00');
+    // Another asker, the same question (white space at its ends is not part of it).
+    const again = await test.engine.ask('hukum', { question: `  ${QUESTION}\n` });
+    expect(again.cached).toBe(true);
+    expect(again.session_id).not.toBe(first.session_id);
+    expect(again.answer).toBe(first.answer);
+    expect(again.bundle).toEqual(first.bundle);
+    expect(again.results.map((result) => result.chunk_id)).toEqual(
+      first.results.map((result) => result.chunk_id),
+    );
+    const verification = await verifyBundle(again.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      presentedQuestion: `  ${QUESTION}\n`,
+    });
+    expect(verification.verdict).toBe('verified');
+    // The turn is in the new asker's session, pointing at the earlier certificate.
+    const session = await getChatSession(test.engine.db, again.session_id);
+    expect(session.messages.map((message) => message.certificate_id)).toEqual([
+      null,
+      first.bundle.certificate.certificate_id,
+    ]);
+    // The certificate names the first session by a reference, not by its id (which reads the chat).
+    const reference = first.bundle.certificate.query.session_id;
+    expect(reference).toMatch(/^sesref_[0-9a-f]{32}$/);
+    expect(reference).not.toContain(first.session_id.slice(4));
+    const hits = await test.engine.db.query<{ hits: number }>('SELECT hits FROM answer_cache');
+    expect(hits.rows.map((row) => row.hits)).toEqual([1]);
+  });
+
+  it('answers afresh for another setting, a follow-up in a session, or a selection question', async () => {
+    const otherTopK = await test.engine.ask('hukum', { question: QUESTION, top_k: 3 });
+    expect(otherTopK.cached).toBe(false);
+    const opener = await test.engine.ask('hukum', { question: 'Naik motor wajib pakai helm?' });
+    const followUp = await test.engine.ask('hukum', {
+      question: 'Dendanya berapa?',
+      session_id: opener.session_id,
+    });
+    const followUpAgain = await test.engine.ask('hukum', {
+      question: 'Dendanya berapa?',
+      session_id: opener.session_id,
+    });
+    expect([followUp.cached, followUpAgain.cached]).toEqual([false, false]);
+    const selection = {
+      question: 'Apa artinya?',
+      mode: 'selection' as const,
+      selection: 'helm yang memenuhi standar nasional Indonesia',
+    };
+    await test.engine.ask('hukum', selection);
+    expect((await test.engine.ask('hukum', selection)).cached).toBe(false);
+  });
+
+  it('answers afresh once a document is added or deleted, and prunes what is stale', async () => {
+    const before = await test.engine.ask('hukum', { question: QUESTION });
+    expect(before.cached).toBe(true);
+    const added = await test.engine.ingest('hukum', { bytes: utf8Encode(MORE), filename: 'lain.md' });
+    const afterAdding = await test.engine.ask('hukum', { question: QUESTION });
+    expect(afterAdding.cached).toBe(false);
+    expect(afterAdding.bundle.certificate.certificate_id).not.toBe(before.bundle.certificate.certificate_id);
+    expect((await test.engine.ask('hukum', { question: QUESTION })).cached).toBe(true);
+    await test.engine.deleteDocument(added.document.id);
+    expect((await test.engine.ask('hukum', { question: QUESTION })).cached).toBe(false);
+    // Entries of an older content version go; so do those beyond the most kept per collection.
+    await test.engine.ingest('hukum', { bytes: utf8Encode(MORE), filename: 'lain.md' });
+    const kept = await entries();
+    expect(kept).toBeGreaterThan(1);
+    expect(await pruneAnswerCache(test.engine.db, 10)).toBe(kept);
+    expect(await entries()).toBe(0);
+    await test.engine.ask('hukum', { question: QUESTION });
+    await test.engine.ask('hukum', { question: 'Naik motor wajib pakai helm?' });
+    expect(await pruneAnswerCache(test.engine.db, 1)).toBe(1);
+    expect(await entries()).toBe(1);
+  });
+
+  it('is off with SAKSI_ANSWER_CACHE=off', async () => {
+    const off = await openTestEngine({ env: { SAKSI_ANCHOR: 'none', SAKSI_ANSWER_CACHE: 'off' } });
+    try {
+      await off.engine.ingest('hukum', { bytes: utf8Encode(LAW), filename: 'uu-contoh.md' });
+      await off.engine.ask('hukum', { question: QUESTION });
+      expect((await off.engine.ask('hukum', { question: QUESTION })).cached).toBe(false);
+    } finally {
+      await off.close();
+    }
+  }, 60_000);
+});
