@@ -31,9 +31,9 @@ export interface OcrSettings {
 }
 
 /**
- * The OCR defaults. A page takes 3–10 s on one core (bench/README.md, "OCR benchmark"), so 300 pages,
- * more than a long statute with its elucidation, take at most an hour; a page that takes 60 s is not a
- * page of text at any sane resolution.
+ * The OCR defaults. A page took about 10 s on the 2-core VM under load (bench/README.md, "OCR
+ * benchmark"), so 300 pages, more than a long statute with its elucidation, take about an hour; a page
+ * that takes 60 s is not a page of text at any sane resolution.
  */
 export const DEFAULT_OCR_SETTINGS: OcrSettings = {
   mode: 'auto',

@@ -156,6 +156,33 @@ describe('scanned statute pages through parsePdf', () => {
     expect(pasal(text).length).toBeGreaterThanOrEqual(3);
   }, 180_000);
 
+  it('reads a page whose text layer is garbled by OCR instead, and keeps a page whose text layer reads', async () => {
+    const lines = pages[0]!.slice(0, 12);
+    const reference = linesText(lines);
+    const garbled = '#$%& *+/<=> @[]^ {|}~ #$%& *+/<=> !? #$%& *+/<=> @[]^';
+    const document = await parsePdf(
+      imageOnlyPdf([scanLines(lines)], { hiddenText: garbled }),
+      'garbled.pdf',
+      {
+        ocr: OCR,
+      },
+    );
+    const text = document.blocks.map((block) => block.text).join('\n');
+    expect(characterErrorRate(reference, text)).toBeLessThanOrEqual(0.1);
+    expect(text).not.toContain('#$%&');
+    expect(document.blocks.every((block) => block.ocr_confidence !== undefined)).toBe(true);
+    // The same scan under a text layer that reads: the text layer is kept, nothing is recognized.
+    const typed = await parsePdf(
+      imageOnlyPdf([scanLines(lines)], { hiddenText: 'Lalu Lintas dan Angkutan Jalan diselenggarakan' }),
+      'searchable.pdf',
+      { ocr: OCR },
+    );
+    expect(typed.blocks.map((block) => block.text)).toEqual([
+      'Lalu Lintas dan Angkutan Jalan diselenggarakan',
+    ]);
+    expect(typed.blocks[0]?.ocr_confidence).toBeUndefined();
+  }, 120_000);
+
   it('is NO_TEXT with OCR off, and names the setting', async () => {
     const error = await parsePdf(scanned, 'scan.pdf', { ocr: { ...OCR, mode: 'off' } }).catch(
       (cause) => cause,
@@ -209,6 +236,46 @@ describe('scanned statute pages through parsePdf', () => {
       expect(terminate).toHaveBeenCalled();
     } finally {
       terminate.mockRestore();
+    }
+  }, 120_000);
+});
+
+describe('a 500-page scan', () => {
+  it('fails with SAKSI_OCR_MAX_PAGES (300 by default) from its text layers, before any page is read', async () => {
+    // 500 pages showing one shared scan: the text layers and operator lists are read, no page is rendered.
+    const writer = new PdfWriter();
+    const catalog = writer.reserve();
+    const pagesObject = writer.reserve();
+    const scan = scanLines(layoutPages([{ paragraph: 'Pasal 1 Lalu Lintas' }], 1)[0]!, { dpi: 72 });
+    const image = writer.add(
+      PdfWriter.stream(
+        `/Type /XObject /Subtype /Image /Width ${scan.width} /Height ${scan.height} /ColorSpace /DeviceGray /BitsPerComponent 8`,
+        scan.pixels,
+      ),
+    );
+    const content = writer.add(
+      PdfWriter.stream('', new TextEncoder().encode('q 595 0 0 842 0 0 cm /I Do Q')),
+    );
+    const kids = Array.from({ length: 500 }, () =>
+      writer.add(
+        `<< /Type /Page /Parent ${pagesObject} 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /I ${image} 0 R >> >> /Contents ${content} 0 R >>`,
+      ),
+    );
+    writer.set(
+      pagesObject,
+      `<< /Type /Pages /Kids [${kids.map((kid) => `${kid} 0 R`).join(' ')}] /Count 500 >>`,
+    );
+    writer.set(catalog, `<< /Type /Catalog /Pages ${pagesObject} 0 R >>`);
+    const start = vi.spyOn(PageReader, 'start');
+    try {
+      const error = await parsePdf(writer.finish(`/Root ${catalog} 0 R`), 'scan-500.pdf', { ocr: OCR }).catch(
+        (cause) => cause,
+      );
+      expect((error as IngestError).code).toBe('QUOTA_EXCEEDED');
+      expect((error as IngestError).limit).toEqual({ name: 'SAKSI_OCR_MAX_PAGES', value: 300 });
+      expect(start).not.toHaveBeenCalled();
+    } finally {
+      start.mockRestore();
     }
   }, 120_000);
 });

@@ -146,13 +146,25 @@ export function scanLines(
   return { width, height, pixels };
 }
 
-/** An image-only PDF: each page shows one grey scan over the whole A4 page, and has no text. */
+/**
+ * An image-only PDF: each page shows one grey scan over the whole A4 page, and has no text — unless
+ * `hiddenText` is given: then each page also carries it as an invisible text layer (render mode 3, as
+ * OCR software writes one), e.g. a garbled one.
+ */
 export function imageOnlyPdf(
   scans: readonly { width: number; height: number; pixels: Uint8Array }[],
+  options: { hiddenText?: string } = {},
 ): Uint8Array {
   const writer = new PdfWriter();
   const catalog = writer.reserve();
   const pagesObject = writer.reserve();
+  const font = writer.add(
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  );
+  const hidden =
+    options.hiddenText === undefined
+      ? ''
+      : `\nBT 3 Tr /F1 10 Tf 72 700 Td ${pdfString(options.hiddenText)} Tj ET`;
   const kids: number[] = [];
   for (const scan of scans) {
     const image = writer.add(
@@ -162,11 +174,14 @@ export function imageOnlyPdf(
       ),
     );
     const content = writer.add(
-      PdfWriter.stream('', new TextEncoder().encode(`q ${PAGE_WIDTH} 0 0 ${PAGE_HEIGHT} 0 0 cm /Scan Do Q`)),
+      PdfWriter.stream(
+        '',
+        new TextEncoder().encode(`q ${PAGE_WIDTH} 0 0 ${PAGE_HEIGHT} 0 0 cm /Scan Do Q${hidden}`),
+      ),
     );
     kids.push(
       writer.add(
-        `<< /Type /Page /Parent ${pagesObject} 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /XObject << /Scan ${image} 0 R >> >> /Contents ${content} 0 R >>`,
+        `<< /Type /Page /Parent ${pagesObject} 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /XObject << /Scan ${image} 0 R >> /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`,
       ),
     );
   }
