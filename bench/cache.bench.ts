@@ -4,7 +4,7 @@
  * included) and then again by another asker (a hit: the earlier answer, its bundle, the turn stored in
  * the new session). Per request latency, p50 / p95, and the ratio of the two from the same run.
  *
- *   npm run bench:cache              every lalin question (about 100), each hit 3 times
+ *   npm run bench:cache              every traffic-law eval question (lalin-*), each hit 3 times
  *   npm run bench:cache -- --smoke   10 questions, each hit once (CI)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,7 +36,11 @@ process.stdout.write(
 );
 
 const questions = [
-  ...new Set([...evalQuestions('lalin-dev.jsonl'), ...evalQuestions('lalin-spec-cases.jsonl')]),
+  ...new Set([
+    ...evalQuestions('lalin-dev.jsonl'),
+    ...evalQuestions('lalin-dev2.jsonl'),
+    ...evalQuestions('lalin-spec-cases.jsonl'),
+  ]),
 ].slice(0, smoke ? 10 : undefined);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'saksi-bench-cache-'));
 const engine = await Engine.open({
