@@ -49,7 +49,11 @@ beforeAll(async () => {
   for (const question of [...ANSWERABLE, ...UNANSWERABLE]) {
     const result = await test.engine.ask('hukum', { question });
     const certificate = result.bundle.certificate;
-    asked.push({ question, id: certificate.certificate_id, outcome: certificate.answer.outcome });
+    asked.push({
+      question,
+      id: certificate.certificate_id,
+      outcome: certificate.answer.outcome ?? 'unknown',
+    });
   }
   const other = await test.engine.ask('kantor', { question: 'Jam berapa kantor buka?' });
   asked.push({ question: 'kantor', id: other.bundle.certificate.certificate_id, outcome: 'other' });

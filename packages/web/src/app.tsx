@@ -39,9 +39,11 @@ function initialTheme(): Theme {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Routing: `/`, `/verify`, `/verify/<id>` with the History API.
+// Routing: `/`, `/verify`, `/verify/<id>`, `/admin`, `/admin/usage` with the History API.
 
 const NAVIGATE = 'saksi:navigate';
+/** `/admin` and its usage page, `/admin/usage`. */
+const ADMIN_PATH = /^\/admin(?:\/usage)?\/?$/;
 
 export function navigate(path: string): void {
   if (location.pathname === path) return;
@@ -126,10 +128,11 @@ export function App() {
   if (verifyMatch) {
     const id = verifyMatch[1] !== undefined ? decodeURIComponent(verifyMatch[1]) : undefined;
     page = <VerifyPage key={id ?? ''} certificateId={id} />;
-  } else if (/^\/admin\/?$/.test(path)) page = <AdminPage />;
+  } else if (ADMIN_PATH.test(path))
+    page = <AdminPage view={/^\/admin\/usage\/?$/.test(path) ? 'usage' : 'documents'} />;
   else page = <ChatPage />;
   const inVerify = verifyMatch !== null;
-  const inAdmin = /^\/admin\/?$/.test(path);
+  const inAdmin = ADMIN_PATH.test(path);
 
   return (
     <LangContext.Provider value={{ lang, t }}>

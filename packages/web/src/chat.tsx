@@ -29,6 +29,7 @@ import {
   defaultCollection,
 } from './collection-presentation.js';
 import { errorText, type Failure } from './error-text.js';
+import { FeedbackControl } from './feedback.js';
 import { formatNumber, locale } from './format.js';
 import type { Lang, MessageKey } from './i18n.js';
 import type { Block, Inline } from './markdown.js';
@@ -631,6 +632,8 @@ function AssistantMessage(props: {
 
   const refused =
     message.state === 'done' && (message.found === false || bundle?.certificate.answer.outcome === 'refused');
+  // Feedback goes with the answer's certificate: the streamed bundle's, or a restored answer's id.
+  const feedbackId = bundle?.certificate.certificate_id ?? message.certificateId;
 
   return (
     <article className="message assistant" data-testid="message-assistant" data-state={message.state}>
@@ -736,6 +739,9 @@ function AssistantMessage(props: {
             {t('chat.showProof')}
           </button>
         )
+      )}
+      {message.state === 'done' && feedbackId !== undefined && (
+        <FeedbackControl key={feedbackId} certificateId={feedbackId} />
       )}
     </article>
   );

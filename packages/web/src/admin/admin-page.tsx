@@ -1,13 +1,17 @@
-/** `/admin`: the sign-in form, or the portal (upload, documents, toasts) for a signed-in admin. */
+/**
+ * `/admin`: the sign-in form, or the portal for a signed-in admin: documents (upload, list), workspaces
+ * and keys at `/admin`, the usage figures at `/admin/usage`.
+ */
 import { useCallback, useEffect, useState } from 'react';
 import { fetchCollections } from '../api.js';
-import { useT } from '../app.js';
+import { Link, useT } from '../app.js';
 import { AdminApiError, type AdminSession, logout, me } from './admin-api.js';
 import { DocumentsTable } from './documents-table.js';
 import { LoginForm } from './login.js';
 import { type LoginNotice, loginNotice } from './notices.js';
 import { ToastProvider } from './toasts.js';
 import { UploadForm } from './upload.js';
+import { UsageSection } from './usage.js';
 import { WorkspacesSection } from './workspaces.js';
 import './admin.css';
 
@@ -16,7 +20,10 @@ type Auth =
   | { state: 'signed-out'; notice?: LoginNotice | undefined }
   | { state: 'signed-in'; session: AdminSession };
 
-export function AdminPage() {
+/** Which part of the portal a signed-in admin sees. */
+export type AdminView = 'documents' | 'usage';
+
+export function AdminPage(props: { view?: AdminView }) {
   const { t } = useT();
   const [auth, setAuth] = useState<Auth>({ state: 'checking' });
 
@@ -77,13 +84,19 @@ export function AdminPage() {
   }
   return (
     <ToastProvider>
-      <Portal session={auth.session} onUnauthorized={onUnauthorized} onSignOut={signOut} />
+      <Portal
+        session={auth.session}
+        view={props.view ?? 'documents'}
+        onUnauthorized={onUnauthorized}
+        onSignOut={signOut}
+      />
     </ToastProvider>
   );
 }
 
 function Portal(props: {
   session: AdminSession;
+  view: AdminView;
   onUnauthorized: (error: AdminApiError) => void;
   onSignOut: (session: AdminSession) => Promise<void>;
 }) {
@@ -121,19 +134,33 @@ function Portal(props: {
           </button>
         </div>
       </div>
-      <UploadForm
-        session={props.session}
-        collections={collections}
-        onUploaded={() => setRefreshKey((value) => value + 1)}
-        onUnauthorized={props.onUnauthorized}
-      />
-      <DocumentsTable
-        session={props.session}
-        collections={collections}
-        refreshKey={refreshKey}
-        onUnauthorized={props.onUnauthorized}
-      />
-      <WorkspacesSection session={props.session} onUnauthorized={props.onUnauthorized} />
+      <nav className="admin-nav" aria-label={t('admin.nav.label')}>
+        <Link to="/admin" current={props.view === 'documents'} testId="admin-nav-documents">
+          {t('admin.nav.documents')}
+        </Link>
+        <Link to="/admin/usage" current={props.view === 'usage'} testId="admin-nav-usage">
+          {t('admin.nav.usage')}
+        </Link>
+      </nav>
+      {props.view === 'usage' ? (
+        <UsageSection onUnauthorized={props.onUnauthorized} />
+      ) : (
+        <>
+          <UploadForm
+            session={props.session}
+            collections={collections}
+            onUploaded={() => setRefreshKey((value) => value + 1)}
+            onUnauthorized={props.onUnauthorized}
+          />
+          <DocumentsTable
+            session={props.session}
+            collections={collections}
+            refreshKey={refreshKey}
+            onUnauthorized={props.onUnauthorized}
+          />
+          <WorkspacesSection session={props.session} onUnauthorized={props.onUnauthorized} />
+        </>
+      )}
     </div>
   );
 }

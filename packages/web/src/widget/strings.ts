@@ -33,6 +33,14 @@ export interface WidgetStrings {
   networkError: string;
   serverError: string;
   poweredBy: string;
+  // Feedback on an answer.
+  feedbackQuestion: string;
+  feedbackUp: string;
+  feedbackDown: string;
+  feedbackCommentLabel: string;
+  feedbackSend: string;
+  feedbackThanks: string;
+  feedbackFailed: string;
   // The badge: what the widget's own check found.
   checking: string;
   verified: string;
@@ -85,6 +93,13 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     networkError: 'Server Saksi tidak dapat dihubungi dari halaman ini.',
     serverError: 'Server Saksi menolak permintaan',
     poweredBy: 'Jawaban bersertifikat oleh Saksi, diperiksa di peramban Anda',
+    feedbackQuestion: 'Apakah jawaban ini membantu?',
+    feedbackUp: 'Membantu',
+    feedbackDown: 'Tidak membantu',
+    feedbackCommentLabel: 'Komentar (opsional)',
+    feedbackSend: 'Kirim komentar',
+    feedbackThanks: 'Terima kasih atas masukan Anda.',
+    feedbackFailed: 'Masukan tidak terkirim. Coba lagi nanti.',
     checking: 'Memeriksa di peramban Anda…',
     verified: '✓ Diperiksa di peramban Anda',
     failed: '✗ Pemeriksaan gagal: jawaban ini diubah setelah ditandatangani. Jangan diandalkan.',
@@ -137,6 +152,13 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     networkError: 'The Saksi server cannot be reached from this page.',
     serverError: 'The Saksi server refused the request',
     poweredBy: 'Certified answers by Saksi, checked in your browser',
+    feedbackQuestion: 'Was this answer helpful?',
+    feedbackUp: 'Helpful',
+    feedbackDown: 'Not helpful',
+    feedbackCommentLabel: 'Comment (optional)',
+    feedbackSend: 'Send comment',
+    feedbackThanks: 'Thank you for your feedback.',
+    feedbackFailed: 'The feedback was not sent. Try again later.',
     checking: 'Checking in your browser…',
     verified: '✓ Checked in your browser',
     failed: '✗ Check failed: this answer was changed after it was signed. Do not rely on it.',

@@ -89,5 +89,18 @@ textarea { flex: 1; min-width: 0; min-height: 42px; max-height: 120px; resize: v
   border-radius: 8px; color: #16202a; background: #fff; }
 .send { border: 0; border-radius: 8px; padding: 9px 14px; background: #0b5cad; color: #fff; font-weight: 600; cursor: pointer; }
 .send:disabled { background: #6b7884; cursor: not-allowed; }
+.feedback { margin-top: 6px; padding-top: 6px; border-top: 1px solid #e3e8ee; font-size: 13px; }
+.feedback-choice { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
+.feedback-legend { margin: 0 4px 0 0 !important; color: #4a5968; }
+.feedback-button .thumb { vertical-align: -2px; margin-right: 4px; }
+.feedback-button .thumb.down { transform: rotate(180deg); }
+.feedback-button { border: 1px solid #c9d3dd; border-radius: 999px; background: #fff; color: #16202a; padding: 2px 10px; cursor: pointer; font-size: 13px; }
+.feedback-button[aria-pressed="true"] { background: #0b5cad; border-color: #0b5cad; color: #fff; }
+.feedback-status { margin: 4px 0 0 !important; font-size: 13px; }
+.feedback-status:empty { display: none; }
+.feedback-status.error { color: #a4161a; font-style: normal; }
+.feedback-comment { display: flex; flex-direction: column; gap: 4px; margin-top: 6px; }
+.feedback-comment textarea { min-height: 48px; }
+.feedback-comment .send { align-self: flex-end; padding: 5px 12px; font-size: 13px; }
 .footer { font-size: 11px; color: #4a5968; padding: 0 14px 8px; margin: 0; }
 `;

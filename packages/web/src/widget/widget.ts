@@ -33,6 +33,7 @@ import {
   type WidgetOptions,
   type WidgetSource,
 } from './core.js';
+import { feedbackNode } from './feedback.js';
 import { loadVerifier } from './loader.js';
 import type { PinStorage } from './pinning.js';
 import { STRINGS, type WidgetStrings } from './strings.js';
@@ -303,6 +304,8 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
           finished = true;
           const href = verifyUrl(options.server, data['certificate_id']);
           if (href !== undefined) turn.showProofLink(href);
+          if (typeof data['certificate_id'] === 'string')
+            turn.message.append(feedbackNode(t, options.server, data['certificate_id']));
           if (text.trim() === '') turn.showPlain(t.notFound);
         } else if (event.event === 'error') {
           failure = typeof data['message'] === 'string' ? data['message'] : t.serverError;
