@@ -88,6 +88,8 @@ const schema = z.object({
     .max(365 * 24 * 3600)
     .default(DEFAULT_SESSION_POLICY.ttlSeconds),
   SAKSI_SESSION_MAX_TURNS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SESSION_POLICY.maxTurns),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  SAKSI_METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   SAKSI_ANSWER_CACHE: z.enum(['on', 'off']).default('on'),
   SAKSI_ANSWER_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   SAKSI_SESSION_PROMPT_TURNS: z.coerce
@@ -203,6 +205,10 @@ export interface SaksiConfig {
   sessions: SessionPolicy;
   /** The answer cache: on or off, and the most entries kept per collection. */
   answerCache: { enabled: boolean; maxEntries: number };
+  /** Lines the server logs (JSON) at or above this level (`LOG_LEVEL`). */
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Bearer key of `GET /metrics` (secret); without one, only loopback clients may read it. */
+  metricsKey?: string;
 }
 
 /**
@@ -327,6 +333,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
         values.SAKSI_WEBHOOK_ALLOW_PRIVATE === '1' || values.SAKSI_WEBHOOK_ALLOW_PRIVATE === 'true',
     },
     ...(values.SAKSI_PUBLIC_URL ? { publicUrl: values.SAKSI_PUBLIC_URL.replace(/\/+$/, '') } : {}),
+    logLevel: values.LOG_LEVEL,
+    ...(values.SAKSI_METRICS_KEY ? { metricsKey: values.SAKSI_METRICS_KEY } : {}),
     answerCache: {
       enabled: values.SAKSI_ANSWER_CACHE === 'on',
       maxEntries: values.SAKSI_ANSWER_CACHE_ENTRIES,

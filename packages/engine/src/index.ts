@@ -188,6 +188,7 @@ export {
 export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.js';
 export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
 export type { HostResolver, ResolvedAddress } from './net/address-guard.js';
+export { type OperationalReadings, operationalReadings } from './operations.js';
 export {
   chargeSharedRateLimit,
   type SharedRateLimit,

@@ -44,7 +44,13 @@ export async function openTestEngine(
 ): Promise<TestEngine> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'saksi-engine-test-'));
   let drop: (() => Promise<void>) | undefined;
-  const env: Record<string, string> = { SAKSI_DATA_DIR: dataDir, ...options.env };
+  // Servers on test engines log warnings and errors only (one access line per request would bury the
+  // test output); LOG_LEVEL in the environment or in `env` says otherwise.
+  const env: Record<string, string> = {
+    SAKSI_DATA_DIR: dataDir,
+    LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+    ...options.env,
+  };
   if (TEST_DATABASE_URL) {
     const database = await createPostgresDatabase(TEST_DATABASE_URL);
     env['DATABASE_URL'] = database.url;

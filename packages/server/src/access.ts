@@ -295,6 +295,7 @@ export function address(c: Context, trust: ProxyTrust | null): string {
   return resolveClientAddress(peerAddress(c), trust === null ? undefined : c.req.header(trust.header), trust);
 }
 
-function peerAddress(c: Context): string | undefined {
+/** The TCP peer's address (undefined when the request did not come over a socket, as in tests). */
+export function peerAddress(c: Context): string | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket?.remoteAddress;
 }

@@ -13,16 +13,18 @@ import {
   DEFAULT_WORKSPACE,
   type Engine,
   EngineError,
+  operationalReadings,
   type RetrievedChunk,
   requireScope,
 } from '@saksi/engine';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type Access, type AccessOptions, createAccess, isPublicCollection } from './access.js';
+import { type Access, type AccessOptions, createAccess, isPublicCollection, peerAddress } from './access.js';
 import { readJsonBody, validate } from './body.js';
 import { cors } from './cors.js';
 import { ApiError, toErrorResponse } from './errors.js';
 import { homePage } from './home.js';
+import { createLogger, isLoopback, type Logger, Metrics, requestIdOf, sameSecret } from './observability.js';
 import { openApiDocument } from './openapi.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAnchorRoutes } from './routes/anchors.js';
@@ -51,6 +53,10 @@ export interface AppOptions {
    * `X-Forwarded-For`, `false` none (docs/configuration.md).
    */
   trustProxy?: AccessOptions['trustProxy'];
+  /** Where the server logs (default: JSON lines on stdout at `LOG_LEVEL`). */
+  logger?: Logger;
+  /** The process's metrics (default: new ones), served at `GET /metrics`. */
+  metrics?: Metrics;
 }
 
 /** Largest JSON body of chat and query requests. */
@@ -68,12 +74,90 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     engine,
     options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy },
   );
+  const logger = options.logger ?? createLogger(engine.config.logLevel);
+  const metrics = options.metrics ?? new Metrics();
+  // Request ids, the access log and latency per route (docs/operations.md).
+  const requestIds = new WeakMap<Request, string>();
+  app.use('*', async (c, next) => {
+    const id = requestIdOf(c.req.header('x-request-id'));
+    requestIds.set(c.req.raw, id);
+    const start = performance.now();
+    await next();
+    const seconds = (performance.now() - start) / 1000;
+    // The route's pattern, never the path: paths hold session and certificate ids.
+    const route = c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
+    const status = c.res.status;
+    c.res.headers.set('X-Request-Id', id);
+    metrics.requests.observe(
+      { method: c.req.method, route, status: `${Math.floor(status / 100)}xx` },
+      seconds,
+    );
+    logger.info('request', {
+      request_id: id,
+      method: c.req.method,
+      route,
+      status,
+      ms: Math.round(seconds * 10_000) / 10,
+    });
+  });
   app.use('*', cors(engine.config.allowedOrigins));
 
   app.onError((error, c) => {
     const mapped = toErrorResponse(error);
-    if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} failed:`, error);
+    const requestId = requestIds.get(c.req.raw);
+    if (mapped.internal) {
+      logger.error('request failed', {
+        request_id: requestId,
+        method: c.req.method,
+        route: c.req.routePath,
+        error,
+      });
+      // The id lets a user's report be found in the logs.
+      if (requestId !== undefined) (mapped.body.error as { request_id?: string }).request_id = requestId;
+    }
     return c.json(mapped.body, mapped.status as ContentfulStatusCode, mapped.headers ?? {});
+  });
+
+  app.get('/metrics', async (c) => {
+    const key = engine.config.metricsKey;
+    if (key !== undefined) {
+      if (!sameSecret(c.req.header('authorization') ?? '', `Bearer ${key}`))
+        throw new ApiError(
+          'UNAUTHENTICATED',
+          401,
+          'GET /metrics needs "Authorization: Bearer <SAKSI_METRICS_KEY>".',
+        );
+    } else if (!isLoopback(peerAddress(c))) {
+      throw new ApiError(
+        'FORBIDDEN',
+        403,
+        'Metrics are served to loopback clients only; set SAKSI_METRICS_KEY to read them from elsewhere.',
+      );
+    }
+    const readings = await operationalReadings(engine.db);
+    const body = metrics.render([
+      {
+        name: 'saksi_jobs',
+        help: 'Jobs waiting or running, by status.',
+        samples: Object.entries(readings.jobs).map(([status, value]) => ({ labels: { status }, value })),
+      },
+      {
+        name: 'saksi_log_entries',
+        help: 'Entries in the transparency log.',
+        samples: [{ value: readings.logSize }],
+      },
+      {
+        name: 'saksi_anchor_lag_seconds',
+        help: 'How long the oldest READY document not yet anchored has waited (0 when none waits).',
+        samples: [{ value: readings.anchorLagSeconds }],
+      },
+      {
+        name: 'saksi_cached_answers',
+        help: 'Answers in the answer cache.',
+        samples: [{ value: readings.cachedAnswers }],
+      },
+    ]);
+    return c.body(body, 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
   });
   app.notFound((c) =>
     c.json(
@@ -112,8 +196,17 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     const input = askInput(body);
     // Fail before the stream starts when the collection is unknown: a 404 is clearer than an SSE error event.
     const collection = await chatCollection(c, engine, access, body.collection);
-    if (wantsStream(c, body)) return streamChat(c, engine, collection, input);
+    if (wantsStream(c, body))
+      return streamChat(c, engine, collection, input, metrics, (error) =>
+        logger.error('request failed', {
+          request_id: requestIds.get(c.req.raw),
+          method: c.req.method,
+          route: c.req.routePath,
+          error,
+        }),
+      );
     const result = await engine.ask(body.collection, input, undefined, collection.workspace_id);
+    metrics.answer(result.found, result.cached, result.timings);
     return c.json({
       session_id: result.session_id,
       answer: result.answer,
@@ -305,37 +398,49 @@ function wantsStream(c: Context, body: ChatRequest): boolean {
  * Chat as Server-Sent Events: `session`, `retrieval`, `delta`…, `bundle`, then `done`. The bundle is
  * sent only after its log entry is durable; on failure an `error` event `{code, message}` replaces it.
  */
-function streamChat(c: Context, engine: Engine, collection: Collection, input: AskInput): Response {
-  return streamEvents(c, async (send) => {
-    const result = await engine.ask(
-      collection.name,
-      input,
-      (event: AskEvent) => {
-        switch (event.type) {
-          case 'session':
-            send('session', { session_id: event.session_id });
-            break;
-          case 'retrieval':
-            send('retrieval', { results: event.results.map(summarizeResult), timings: event.timings });
-            break;
-          case 'delta':
-            send('delta', { text: event.text });
-            break;
-          case 'bundle':
-            send('bundle', event.bundle);
-            break;
-        }
-      },
-      collection.workspace_id,
-    );
-    send('done', {
-      session_id: result.session_id,
-      certificate_id: result.bundle.certificate.certificate_id,
-      found: result.found,
-      cached: result.cached,
-      timings: result.timings,
-    });
-  });
+function streamChat(
+  c: Context,
+  engine: Engine,
+  collection: Collection,
+  input: AskInput,
+  metrics: Metrics,
+  onInternalError: (error: unknown) => void,
+): Response {
+  return streamEvents(
+    c,
+    async (send) => {
+      const result = await engine.ask(
+        collection.name,
+        input,
+        (event: AskEvent) => {
+          switch (event.type) {
+            case 'session':
+              send('session', { session_id: event.session_id });
+              break;
+            case 'retrieval':
+              send('retrieval', { results: event.results.map(summarizeResult), timings: event.timings });
+              break;
+            case 'delta':
+              send('delta', { text: event.text });
+              break;
+            case 'bundle':
+              send('bundle', event.bundle);
+              break;
+          }
+        },
+        collection.workspace_id,
+      );
+      metrics.answer(result.found, result.cached, result.timings);
+      send('done', {
+        session_id: result.session_id,
+        certificate_id: result.bundle.certificate.certificate_id,
+        found: result.found,
+        cached: result.cached,
+        timings: result.timings,
+      });
+    },
+    onInternalError,
+  );
 }
 
 /** A retrieval result without the bulky fields (full chunk text, proof path): for chat clients. */

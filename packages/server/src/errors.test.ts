@@ -1,10 +1,11 @@
 import { type Engine, EngineError, IngestError } from '@saksi/engine';
 import type { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
 import { bearer, storedChunks, testApiKey, waitForDocument } from '../test/api-key.js';
 import { createApp } from './app.js';
 import { toErrorResponse } from './errors.js';
+import { createLogger } from './observability.js';
 
 /** The upload limit of this file's engine: small, so "too large" is cheap to send. */
 const LIMIT = 4_096;
@@ -15,7 +16,7 @@ let app: Hono;
 let auth: Record<string, string>;
 
 interface ErrorJson {
-  error: { code: string; message: string };
+  error: { code: string; message: string; request_id?: string };
 }
 
 /** Awaits a response and checks the error envelope (any 4xx when `status` is not given): exactly `{error: {code, message}}`, no stack. */
@@ -36,7 +37,10 @@ async function expectError(
   expect(text).not.toMatch(/\n\s+at |\.ts:\d+/);
   const body = JSON.parse(text) as ErrorJson;
   expect(Object.keys(body)).toEqual(['error']);
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
+  // An internal error also names its request, for the logs (docs/operations.md).
+  expect(Object.keys(body.error).sort()).toEqual(
+    code === 'INTERNAL' ? ['code', 'message', 'request_id'] : ['code', 'message'],
+  );
   expect(body.error.message.length).toBeGreaterThan(0);
   if (code !== undefined) expect(body.error.code).toBe(code);
   return body;
@@ -334,7 +338,7 @@ describe('errors after a stream has started', () => {
 });
 
 describe('unexpected failures', () => {
-  it('become 500 INTERNAL with a generic message; the details go to stderr only', async () => {
+  it('become 500 INTERNAL with a generic message and a request id; the details go to the log only', async () => {
     const broken = {
       config: {
         allowedOrigins: [],
@@ -344,14 +348,19 @@ describe('unexpected failures', () => {
         throw new Error('connection to /secret/path refused');
       },
     } as unknown as Engine;
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    try {
-      const body = await expectError(createApp(broken).request('/api/v1/health'), 500, 'INTERNAL');
-      expect(body.error.message).not.toContain('secret');
-      expect(logged).toHaveBeenCalled();
-    } finally {
-      logged.mockRestore();
-    }
+    const lines: string[] = [];
+    const app = createApp(broken, { logger: createLogger('error', (line) => lines.push(line)) });
+    const body = await expectError(app.request('/api/v1/health'), 500, 'INTERNAL');
+    expect(body.error.message).not.toContain('secret');
+    expect(body.error.request_id).toMatch(/^req_[0-9a-f]{24}$/);
+    const [line] = lines.map((text) => JSON.parse(text));
+    expect(line).toMatchObject({
+      level: 'error',
+      msg: 'request failed',
+      request_id: body.error.request_id,
+      route: '/api/v1/health',
+      error: { name: 'Error', message: 'connection to /secret/path refused' },
+    });
   });
 });
 

@@ -19,7 +19,11 @@ export interface RunningServer {
 
 /** Starts listening; resolves once the port is bound (rejects when it cannot be, e.g. EADDRINUSE). */
 export function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
-  const app = createApp(engine, options.webRoot !== undefined ? { webRoot: options.webRoot } : {});
+  const app = createApp(engine, {
+    ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
+  });
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: app.fetch, port: options.port, hostname: options.host },

@@ -6,12 +6,23 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { toErrorResponse } from './errors.js';
+import { createLogger } from './observability.js';
+
+const fallbackLogger = createLogger('error');
 
 /** Queues one event; never throws. */
 export type SendEvent = (event: string, data: unknown) => void;
 
-/** Runs `work` with a `send` for its events, as an SSE response; a thrown error is sent as `error`. */
-export function streamEvents(c: Context, work: (send: SendEvent) => Promise<void>): Response {
+/**
+ * Runs `work` with a `send` for its events, as an SSE response; a thrown error is sent as `error`, and
+ * an internal one is also passed to `onInternalError` (default: logged as a JSON line).
+ */
+export function streamEvents(
+  c: Context,
+  work: (send: SendEvent) => Promise<void>,
+  onInternalError: (error: unknown) => void = (error) =>
+    fallbackLogger.error('stream failed', { method: c.req.method, route: c.req.routePath, error }),
+): Response {
   return streamSSE(c, async (stream) => {
     let pending: Promise<void> = Promise.resolve();
     let open = true;
@@ -32,7 +43,7 @@ export function streamEvents(c: Context, work: (send: SendEvent) => Promise<void
       await work(send);
     } catch (error) {
       const mapped = toErrorResponse(error);
-      if (mapped.internal) console.error(`[saksi] ${c.req.method} ${c.req.path} (stream) failed:`, error);
+      if (mapped.internal) onInternalError(error);
       send('error', mapped.body.error);
     }
     await pending;
