@@ -277,4 +277,24 @@ describe('usage figures', () => {
     expect(csvField('a, b')).toBe('"a, b"');
     expect(csvField(-3)).toBe('-3');
   });
+
+  it('count a question answered from the answer cache as a question, with its own latency, not as feedback', async () => {
+    const before = await usageReport(test.engine.db, {
+      workspaceId: 'wsp_default',
+      collection: 'hukum',
+      days: 7,
+    });
+    const again = await test.engine.ask('hukum', { question: ANSWERABLE[0]! });
+    expect(again.cached).toBe(true);
+    const after = await usageReport(test.engine.db, {
+      workspaceId: 'wsp_default',
+      collection: 'hukum',
+      days: 7,
+    });
+    expect(after.totals.questions).toBe(before.totals.questions + 1);
+    expect(after.totals.answered).toBe(before.totals.answered + 1);
+    expect(after.totals.refused).toBe(before.totals.refused);
+    expect(after.totals.with_feedback).toBe(before.totals.with_feedback);
+    expect(after.totals.latency.measured).toBe(before.totals.latency.measured + 1);
+  });
 });

@@ -3,10 +3,12 @@
  * period, the questions answered with a certificate, how many were refused, how many got feedback
  * (and how many thumbs up and down), the answer latency; and the refused questions asked most often.
  *
- * Every figure counts certificates: one per question answered or refused. A day is a calendar day in
- * the time zone asked for; the period ends today and has no gaps (a day without questions is a row of
- * zeros). Latency is `certificates.latency_ms`, unknown (null) for certificates issued before it was
- * recorded; its percentiles are over the certificates that have it.
+ * Every figure counts questions: one per certificate issued, answered or refused, and one per question
+ * answered again from the answer cache (`answer_hits`: the earlier certificate's outcome, its own time
+ * and latency; feedback stays with the certificate). A day is a calendar day in the time zone asked
+ * for; the period ends today and has no gaps (a day without questions is a row of zeros). Latency is
+ * `latency_ms`, unknown (null) for certificates issued before it was recorded; its percentiles are
+ * over the questions that have it.
  */
 import type { Queryable } from './db/database.js';
 import { EngineError } from './errors.js';
@@ -29,7 +31,7 @@ export interface UsageOptions {
 }
 
 export interface UsageLatency {
-  /** Certificates whose latency is known. */
+  /** Questions whose latency is known. */
   measured: number;
   p50_ms: number | null;
   p95_ms: number | null;
@@ -42,7 +44,7 @@ export interface UsageFigures {
   refused: number;
   /** refused / questions; null without questions. */
   refusal_rate: number | null;
-  /** Certificates with at least one feedback. */
+  /** Certificates with at least one feedback (a cached answer's feedback is its certificate's). */
   with_feedback: number;
   /** with_feedback / questions; null without questions. */
   feedback_rate: number | null;
@@ -92,7 +94,7 @@ interface FigureRow {
 }
 
 /**
- * The certificates of the period (`$1` workspace, `$2` collection or null, `$3` days, `$4` time zone),
+ * The questions of the period, certificates and cache hits (`$1` workspace, `$2` collection or null, `$3` days, `$4` time zone),
  * as the CTEs `period` and `scoped`.
  */
 const SCOPED = `
@@ -110,6 +112,19 @@ const SCOPED = `
        AND ($2::text IS NULL OR k.name = $2::text)
        AND c.issued_at >= (p.first_day::timestamp AT TIME ZONE $4)
        AND c.issued_at < ((p.last_day + 1)::timestamp AT TIME ZONE $4)
+    UNION ALL
+    -- Questions answered from the cache: no certificate of their own (id null, so feedback is not
+    -- counted twice), the outcome and question of the certificate they were given.
+    SELECT NULL, h.asked_at, h.asked_at, (h.asked_at AT TIME ZONE $4)::date,
+           c.certificate->'answer'->>'outcome', h.latency_ms, c.certificate->'query'->>'text'
+      FROM answer_hits h
+      JOIN certificates c ON c.id = h.certificate_id
+      JOIN collections k ON k.id = h.collection_id
+      CROSS JOIN period p
+     WHERE k.workspace_id = $1
+       AND ($2::text IS NULL OR k.name = $2::text)
+       AND h.asked_at >= (p.first_day::timestamp AT TIME ZONE $4)
+       AND h.asked_at < ((p.last_day + 1)::timestamp AT TIME ZONE $4)
   )`;
 
 /** The usage figures of a workspace (or one of its collections) over the last `days` days. */
@@ -145,7 +160,7 @@ export async function usageReport(db: Queryable, options: UsageOptions): Promise
           GROUP BY f.certificate_id
        )
        SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
-              count(s.id)::int AS questions,
+              count(s.day)::int AS questions,
               count(*) FILTER (WHERE s.outcome = 'answered')::int AS answered,
               count(*) FILTER (WHERE s.outcome = 'refused')::int AS refused,
               count(f.certificate_id)::int AS with_feedback,

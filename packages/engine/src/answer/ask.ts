@@ -52,7 +52,7 @@ import {
   type CachedAnswer,
   cachedAnswer,
   contentVersion,
-  countCacheHit,
+  recordCacheHit,
   storeCachedAnswer,
 } from './cache.js';
 import { certifyAnswer } from './certify.js';
@@ -506,6 +506,7 @@ async function answerFromCache(
 ): Promise<AskResult> {
   const { hit, sessionId } = turn;
   const sessions = context.sessions ?? DEFAULT_SESSION_POLICY;
+  const latencyMs = Math.round(performance.now() - turn.started);
   await context.db.transaction(async (tx) => {
     await recordTurn(tx, {
       sessionId,
@@ -514,7 +515,12 @@ async function answerFromCache(
       certificateId: hit.certificateId,
       maxTurns: sessions.maxTurns,
     });
-    await countCacheHit(tx, collection.id, turn.cacheKey);
+    await recordCacheHit(tx, {
+      collectionId: collection.id,
+      key: turn.cacheKey,
+      certificateId: hit.certificateId,
+      latencyMs,
+    });
   });
   onEvent({ type: 'retrieval', results: hit.results, timings: NO_TIMINGS });
   for (const piece of hit.answer.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });

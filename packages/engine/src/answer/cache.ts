@@ -96,12 +96,23 @@ export async function cachedAnswer(
   };
 }
 
-/** Counts a hit on `key` (in the transaction that records the turn). */
-export async function countCacheHit(db: Queryable, collectionId: string, key: string): Promise<void> {
+/**
+ * Counts a hit on `key` and records the question it answered (`answer_hits`, which usage figures count),
+ * in the transaction that records the turn.
+ */
+export async function recordCacheHit(
+  db: Queryable,
+  hit: { collectionId: string; key: string; certificateId: string; latencyMs: number },
+): Promise<void> {
   await db.query(
     'UPDATE answer_cache SET hits = hits + 1, last_hit_at = now() WHERE collection_id = $1 AND key = $2',
-    [collectionId, key],
+    [hit.collectionId, hit.key],
   );
+  await db.query('INSERT INTO answer_hits (collection_id, certificate_id, latency_ms) VALUES ($1, $2, $3)', [
+    hit.collectionId,
+    hit.certificateId,
+    hit.latencyMs,
+  ]);
 }
 
 /**

@@ -58,3 +58,13 @@ CREATE TABLE IF NOT EXISTS answer_cache (
   PRIMARY KEY (collection_id, key)
 );
 CREATE INDEX IF NOT EXISTS answer_cache_certificate ON answer_cache (certificate_id);
+
+-- Each question answered from the cache: usage figures count it as a question, with its own time.
+CREATE TABLE IF NOT EXISTS answer_hits (
+  id bigserial PRIMARY KEY,
+  collection_id text NOT NULL REFERENCES collections (id) ON DELETE CASCADE,
+  certificate_id text NOT NULL REFERENCES certificates (id) ON DELETE CASCADE,
+  asked_at timestamptz NOT NULL DEFAULT now(),
+  latency_ms integer
+);
+CREATE INDEX IF NOT EXISTS answer_hits_collection_asked ON answer_hits (collection_id, asked_at);
