@@ -92,7 +92,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
       { method: c.req.method, route, status: `${Math.floor(status / 100)}xx` },
       seconds,
     );
-    logger.info('request', {
+    // API requests at info; the web app's files at debug, so a browser's page load is one line or none.
+    const log = c.req.path.startsWith('/api/') ? logger.info : logger.debug;
+    log('request', {
       request_id: id,
       method: c.req.method,
       route,
