@@ -162,7 +162,12 @@ async function freshDemoEngine(
   say: (text: string) => void,
 ): Promise<{ engine: Engine; done(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'saksi-eval-'));
-  const env: Record<string, string | undefined> = { ...io.env, SAKSI_DATA_DIR: dataDir };
+  // An evaluation measures answering: no answer from the cache (docs/engine.md).
+  const env: Record<string, string | undefined> = {
+    ...io.env,
+    SAKSI_DATA_DIR: dataDir,
+    SAKSI_ANSWER_CACHE: 'off',
+  };
   delete env['DATABASE_URL'];
   const engine = await openEngine(configFrom({ ...io, env }));
   const started = performance.now();
@@ -202,6 +207,8 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
     const engine = await openEngine(
       configFrom(io, {
         ...(dataDir ? { SAKSI_DATA_DIR: path.resolve(io.cwd, dataDir) } : {}),
+        // An evaluation measures answering, so every question is answered afresh.
+        SAKSI_ANSWER_CACHE: 'off',
         ...llmOverrides(values),
       }),
     );

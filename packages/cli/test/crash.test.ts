@@ -356,6 +356,11 @@ describe.concurrent('log: killed in the middle of integration', () => {
   const env = { SAKSI_ANCHOR: 'none' };
   /** Every bundle a client received, across all runs. */
   const received: Bundle[] = [];
+  /**
+   * Questions asked so far, across all runs: each question is made unique with it, so each is answered
+   * afresh with its own log entry (a repeated one would come from the answer cache, docs/engine.md).
+   */
+  let sequence = 0;
   /** The largest checkpoint (signed note) a client saw. */
   let largest: { size: number; root: Uint8Array; note: string } | null = null;
 
@@ -396,7 +401,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
     let killed = false;
     const worker = async () => {
       while (issued < run.total && !killed) {
-        const question = `${questions[issued % questions.length]!} (${issued++})`;
+        const question = `${questions[issued++ % questions.length]!} (${sequence++})`;
         try {
           await chat(question);
           completed++;
@@ -469,7 +474,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
     }
 
     // The next entry follows the recovered log: no gap, no duplicate.
-    const next = await chat(questions[0]!);
+    const next = await chat(`${questions[0]!} (${sequence++})`);
     expect(next.log.leaf_index).toBe(current.size);
   }
 
