@@ -120,7 +120,14 @@ function childrenRss(): number {
 async function runChild(name: string): Promise<Omit<CaseResult, 'health'>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'saksi-ingest-bench-'));
   const config = loadConfig(
-    { SAKSI_DATA_DIR: dataDir, SAKSI_ANCHOR: 'none', SAKSI_DEMO: '0', SAKSI_WORKER: 'off' },
+    // Warnings only: this process's standard output carries the result line the parent reads.
+    {
+      SAKSI_DATA_DIR: dataDir,
+      SAKSI_ANCHOR: 'none',
+      SAKSI_DEMO: '0',
+      SAKSI_WORKER: 'off',
+      LOG_LEVEL: 'warn',
+    },
     dataDir,
   );
   const engine = await Engine.open({ config });
