@@ -101,6 +101,8 @@ const config = loadConfig(
     SAKSI_DATA_DIR: scratch,
     SAKSI_ANCHOR: 'none',
     SAKSI_DEMO: '0',
+    // No access log line per request: this bench's output is its tables.
+    LOG_LEVEL: 'warn',
     SAKSI_MAX_UPLOAD_BYTES: String(Math.max(50, Math.ceil(UPLOAD_MB * 2)) * 1024 * 1024),
     ...LIMITS_OFF,
   },

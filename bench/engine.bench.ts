@@ -79,6 +79,8 @@ async function openEngine(backend: Backend, label: string): Promise<OpenedEngine
     {
       SAKSI_DATA_DIR: dataDir,
       SAKSI_DEMO: '0',
+      // No access log line per request: this bench's output is its tables.
+      LOG_LEVEL: 'warn',
       // The chat step measures the engine, not the rate limits (the same as the API bench).
       SAKSI_PUBLIC_CHAT_LIMIT: '0',
       SAKSI_RATE_LIMIT_KEY: '0',
