@@ -69,6 +69,7 @@ import {
 } from './ingest/async.js';
 import { openBlob } from './ingest/blob-store.js';
 import {
+import { type IngestListener, notifyIngested } from './ingest/ingest-report.js';
   type DocumentRecord,
   deleteDocument,
   getDocument,
@@ -486,6 +487,20 @@ export class Engine {
             timeoutMs: this.config.webhooks.timeoutMs,
             maxAttempts: this.config.webhooks.maxAttempts,
             allowPrivate: this.config.webhooks.allowPrivate,
+  private readonly ingestListeners = new Set<IngestListener>();
+
+  /**
+   * Hears every ingestion this engine runs (synchronous, and the jobs of its worker) as it ends, with
+   * its outcome and stage times; returns a function that stops listening.
+   */
+  observeIngestion(listener: IngestListener): () => void {
+    this.ingestListeners.add(listener);
+    return () => this.ingestListeners.delete(listener);
+  }
+
+  private readonly notifyIngestion: IngestListener = (report) => {
+    for (const listener of this.ingestListeners) notifyIngested(listener, report);
+  };
           });
         },
         async () => {
@@ -525,6 +540,7 @@ export class Engine {
       workspaceId?: string;
       /** Cancels the ingestion when it aborts (nothing is stored; see `IngestContext.signal`). */
       signal?: AbortSignal;
+          onIngested: this.notifyIngestion,
     } = {},
   ): Promise<IngestResult> {
     const collection = await ensureCollection(this.db, {
@@ -589,6 +605,7 @@ export class Engine {
   async getDocument(id: string, workspaceId?: string): Promise<DocumentRecord> {
     const document = await getDocument(this.db, id, workspaceId);
     if (!document) throw new EngineError('NOT_FOUND', `No document ${id}.`);
+        onIngested: this.notifyIngestion,
     return document;
   }
 

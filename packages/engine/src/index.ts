@@ -96,6 +96,13 @@ export { IngestError, type IngestErrorCode, isIngestError } from './ingest/error
 export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
 export { explicitHeadingId, HeadingSlugger, slugify } from './ingest/heading-anchors.js';
 export {
+export type {
+  IngestListener,
+  IngestOutcome,
+  IngestReport,
+  IngestStageTiming,
+  IngestTimedStage,
+} from './ingest/ingest-report.js';
   legalCitationLabel,
   parseRegulation,
   type RegulationAyat,

@@ -12,6 +12,7 @@
  * cache, answer stage timings, and gauges read at scrape time (job queue, log size, anchoring lag).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IngestReport } from '@saksi/engine';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -118,6 +119,8 @@ export function requestIdOf(header: string | undefined): string {
 
 /** Upper bounds (seconds) of the latency histograms' buckets. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Ingestion stages take from milliseconds (a small text file) to many minutes (OCR of a scan). */
+const INGEST_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800];
 
 type Labels = Record<string, string>;
 
@@ -141,16 +144,17 @@ class Histogram {
   constructor(
     readonly name: string,
     readonly help: string,
+    private readonly buckets: readonly number[] = BUCKETS,
   ) {}
 
   observe(labels: Labels, seconds: number): void {
     const key = labelText(labels);
     let series = this.series.get(key);
     if (!series) {
-      series = { labels, counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      series = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
       this.series.set(key, series);
     }
-    BUCKETS.forEach((bound, index) => {
+    this.buckets.forEach((bound, index) => {
       if (seconds <= bound) series.counts[index]! += 1;
     });
     series.sum += seconds;
@@ -160,7 +164,7 @@ class Histogram {
   render(): string[] {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const series of this.series.values()) {
-      BUCKETS.forEach((bound, index) => {
+      this.buckets.forEach((bound, index) => {
         lines.push(
           `${this.name}_bucket${labelText({ ...series.labels, le: String(bound) })} ${series.counts[index]}`,
         );
@@ -218,6 +222,22 @@ export class Metrics {
     'Time of each stage of an answer made afresh (embed, lexical, vector, fuse, retrieval, answer, certify).',
   );
 
+  readonly ingestStages = new Histogram(
+    'saksi_ingest_stage_seconds',
+    'Time of each ingestion stage (parse with OCR, chunk, embed, store).',
+    INGEST_BUCKETS,
+  );
+  readonly ingested = new Counter(
+    'saksi_ingested_documents_total',
+    'Ingestions (job attempts and synchronous ingestions) by outcome (succeeded, failed, retrying, deduplicated).',
+  );
+
+  /** Records a finished ingestion: its outcome and the time of each stage it went through. */
+  ingestion(report: IngestReport): void {
+    this.ingested.inc({ outcome: report.outcome });
+    for (const stage of report.stages) this.ingestStages.observe({ stage: stage.stage }, stage.ms / 1000);
+  }
+
   /** Records an answer: its outcome, cache use and stage timings (milliseconds, as the engine reports them). */
   answer(found: boolean, cached: boolean, timings: Record<string, number>): void {
     this.answers.inc({ outcome: found ? 'answered' : 'refused', cached: String(cached) });
@@ -238,7 +258,13 @@ export class Metrics {
   }
 
   render(gauges: readonly GaugeReading[] = []): string {
-    const lines = [...this.requests.render(), ...this.answers.render(), ...this.stages.render()];
+    const lines = [
+      ...this.requests.render(),
+      ...this.answers.render(),
+      ...this.stages.render(),
+      ...this.ingestStages.render(),
+      ...this.ingested.render(),
+    ];
     for (const gauge of gauges) {
       lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} gauge`);
       for (const sample of gauge.samples)

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Engine } from '@saksi/engine';
 import { type AppOptions, createApp } from './app.js';
+import { Metrics } from './observability.js';
 
 export interface ServerOptions extends AppOptions {
   /** 0 picks a free port. */
@@ -19,22 +20,30 @@ export interface RunningServer {
 
 /** Starts listening; resolves once the port is bound (rejects when it cannot be, e.g. EADDRINUSE). */
 export function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
+  const metrics = options.metrics ?? new Metrics();
   const app = createApp(engine, {
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
-    ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
+    metrics,
   });
+  // The ingestions of this engine (its in-process worker's jobs included) show in this server's metrics.
+  const unobserve = engine.observeIngestion((report) => metrics.ingestion(report));
   return new Promise((resolve, reject) => {
+    const failed = (error: Error) => {
+      unobserve();
+      reject(error);
+    };
     const server = serve(
       { fetch: app.fetch, port: options.port, hostname: options.host },
       (info: AddressInfo) => {
-        server.off('error', reject);
+        server.off('error', failed);
         const host =
           info.family === 'IPv6' || info.address.includes(':') ? `[${info.address}]` : info.address;
         resolve({
           url: `http://${host}:${info.port}`,
           close: () =>
             new Promise<void>((done, fail) => {
+              unobserve();
               server.close((error) => (error ? fail(error) : done()));
               // Idle keep-alive connections would otherwise hold close() open until they time out.
               if ('closeIdleConnections' in server) server.closeIdleConnections();
@@ -42,6 +51,6 @@ export function startServer(engine: Engine, options: ServerOptions): Promise<Run
         });
       },
     );
-    server.once('error', reject);
+    server.once('error', failed);
   });
 }

@@ -20,12 +20,13 @@ import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import { type ClaimedJob, completeJob, enqueueJob, getJob, type JobRow } from '../jobs/queue.js';
-import type { JobHandler } from '../jobs/worker.js';
+import { isRetryableJobError, type JobContext, type JobHandler } from '../jobs/worker.js';
 import { commitKeywords, stageKeywords } from '../retrieve/keyword-index.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
 import { readBlob, sha256Hex, storeBlob } from './blob-store.js';
 import { detectType, MIME_TYPES } from './detect.js';
 import { IngestError, isIngestError } from './errors.js';
+import { IngestClock, type IngestListener, type IngestOutcome, notifyIngested } from './ingest-report.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 import {
   type DocumentRecord,
@@ -329,6 +330,8 @@ export interface IngestJobContext {
   quotas(workspaceId: string): Promise<EffectiveQuotas>;
   /** Chunk, text and memory bounds per document (default {@link DEFAULT_INGEST_LIMITS}). */
   limits?: IngestLimits;
+  /** Hears each attempt's outcome with its stage times (metrics, traces, error reports). */
+  onIngested?: IngestListener;
 }
 
 /**
@@ -337,21 +340,49 @@ export interface IngestJobContext {
  * document READY and completes the job — last, so its `finished_at` is when the document became READY.
  */
 export function ingestJobHandler(context: IngestJobContext): JobHandler {
+  const ingest = ingestJob(context);
   return async (job, worker) => {
+    const clock = new IngestClock();
+    const fields = {
+      jobId: job.id,
+      attempt: job.attempts,
+      ...(job.document_id ? { documentId: job.document_id } : {}),
+    };
+    let outcome: { outcome: IngestOutcome; error?: unknown };
+    try {
+      outcome = await ingest(job, worker, clock);
+    } catch (error) {
+      // Another worker holds the job now: its outcome is theirs to report.
+      if (!isLeaseLost(error) && !worker.signal.aborted) {
+        const retry = isRetryableJobError(error) && job.attempts < job.max_attempts;
+        notifyIngested(context.onIngested, clock.report(retry ? 'retrying' : 'failed', { ...fields, error }));
+      }
+      throw error;
+    }
+    notifyIngested(context.onIngested, clock.report(outcome.outcome, { ...fields, ...outcome }));
+  };
+}
+
+function ingestJob(
+  context: IngestJobContext,
+): (
+  job: ClaimedJob,
+  worker: JobContext,
+  clock: IngestClock,
+) => Promise<{ outcome: IngestOutcome; error?: unknown }> {
+  return async (job, worker, clock) => {
     const { db } = worker;
     const documentId = job.document_id;
     const document = documentId ? await getDocument(db, documentId) : null;
     if (!document || !documentId) {
-      await finishFailed(db, job, null, {
-        code: 'NOT_FOUND',
-        message: 'The document was deleted before it was ingested.',
-      });
-      return;
+      const error = new EngineError('NOT_FOUND', 'The document was deleted before it was ingested.');
+      await finishFailed(db, job, null, { code: error.code, message: error.message });
+      return { outcome: 'failed', error };
     }
     if (document.status === 'READY' || document.status === 'ARCHIVED') {
       // Already committed by an earlier attempt whose worker then died: nothing more to do.
       await db.transaction(async (tx) => completeJob(tx, job, { documentId }));
-      return;
+      return { outcome: 'succeeded' };
     }
     const collection = await collectionById(db, job.collection_id);
     const workspaceId = collection.workspace_id;
@@ -384,6 +415,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
           limits: context.limits ?? DEFAULT_INGEST_LIMITS,
           // A worker that lost the job's lease stops extracting (a scanned PDF's OCR can take minutes).
           signal: worker.signal,
+          clock,
         },
         collection,
         input,
@@ -402,6 +434,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
       };
       // Chunks an earlier attempt staged before its worker died go first.
       held();
+      clock.begin('store');
       await deleteStagedChunks(db, documentId);
       await storeChunks(db, documentId, collection, prepared, held);
       const keywords = await stageKeywords(db, documentId, async () => {
@@ -450,6 +483,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
           data: { document: { ...ready }, job: { ...publicJob(finished) } },
         });
       });
+      return { outcome: 'succeeded' };
     } catch (error) {
       if (isLeaseLost(error)) throw error;
       const deterministic = isIngestError(error) || error instanceof EngineError;
@@ -467,6 +501,7 @@ export function ingestJobHandler(context: IngestJobContext): JobHandler {
           : 'INGEST_FAILED';
       const message = error instanceof Error ? error.message : 'Ingestion failed.';
       await finishFailed(db, job, documentId, { code, message: message.slice(0, 500) });
+      return { outcome: 'failed', error };
     }
   };
 }

@@ -31,6 +31,7 @@ import {
   extractDocument,
 } from './extract.js';
 import { extractInProcess } from './extract-process.js';
+import { IngestClock, type IngestListener, notifyIngested } from './ingest-report.js';
 import { DEFAULT_INGEST_LIMITS, DEFAULT_OCR_SETTINGS, type IngestLimits } from './limits.js';
 import { ocrLanguageOf } from './ocr.js';
 import { foregroundBusy, giveWayToForeground } from './priority.js';
@@ -107,6 +108,10 @@ export interface IngestContext {
    * extraction process) and nothing is stored; the ingestion rejects with the signal's reason.
    */
   signal?: AbortSignal;
+  /** Times the stages (`ingest-report.ts`); the synchronous path and the job worker report them. */
+  clock?: IngestClock;
+  /** Hears each finished ingestion with its outcome and stage times. */
+  onIngested?: IngestListener;
 }
 
 const DOCUMENT_COLUMNS = `d.id, c.name AS collection, d.title, d.filename, d.mime, d.original_sha256, d.size, d.status, d.root,
@@ -231,14 +236,19 @@ export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => se
  * embedding goes in slices that each hold the event loop for about {@link STEP_BUDGET_MS}.
  */
 export async function prepareDocument(
-  context: Pick<IngestContext, 'embedding' | 'maxBytes' | 'maxPages' | 'limits' | 'onProgress' | 'signal'>,
+  context: Pick<
+    IngestContext,
+    'embedding' | 'maxBytes' | 'maxPages' | 'limits' | 'onProgress' | 'signal' | 'clock'
+  >,
   collection: Collection,
   input: IngestInput,
   onStage: (stage: IngestStage, progress: number) => Promise<unknown> = async () => undefined,
 ): Promise<PreparedDocument> {
   const limits = context.limits ?? DEFAULT_INGEST_LIMITS;
+  const { clock } = context;
   const report = (stage: IngestStage, progress: number, detail?: string) =>
     context.onProgress?.({ stage, progress, ...(detail ? { detail } : {}) });
+  clock?.begin('parse');
   report('parsing', 0.05);
   await onStage('parsing', 0.05);
   // Stage writes run beside the work; the first one that fails (a lost job lease) fails the
@@ -263,12 +273,14 @@ export async function prepareDocument(
     ocr: { ...(limits.ocr ?? DEFAULT_OCR_SETTINGS), language: ocrLanguageOf(collection.language) },
   };
   const onChunking = () => {
+    clock?.begin('chunk');
     report('chunking', 0.2);
     beside('chunking', 0.2);
   };
   // OCR is most of the parsing stage of a scanned PDF: its pages move the progress from 0.05 to 0.2.
   let ocrReported = 0;
   const onOcrPage = (done: number, total: number) => {
+    if (clock) clock.ocrPages = total;
     const progress = 0.05 + 0.15 * (done / Math.max(1, total));
     report('parsing', progress, `OCR ${done}/${total} pages`);
     if (progress - ocrReported >= 0.015 || done === total) {
@@ -280,11 +292,13 @@ export async function prepareDocument(
   const extracted = readsInProcess(input)
     ? await extractInProcess(extractInput, options, limits.memoryMb, onChunking, control)
     : await extractDocument(extractInput, options, onChunking, control);
+  clock?.end();
   if (stageFailures.length > 0) throw stageFailures[0];
   context.signal?.throwIfAborted();
 
   const { chunks } = extracted;
   await onStage('embedding', 0.3);
+  clock?.begin('embed');
   let reported = 0;
   const vectors = await embedInSlices(context.embedding, chunks, (done, total) => {
     const progress = 0.3 + 0.6 * (done / total);
@@ -295,6 +309,7 @@ export async function prepareDocument(
       beside('embedding', progress);
     }
   });
+  clock?.end();
   if (stageFailures.length > 0) throw stageFailures[0];
   const wrong = vectors.findIndex((vector) => vector?.length !== collection.embedding_dimensions);
   if (wrong >= 0 || vectors.length !== chunks.length) {
@@ -376,10 +391,12 @@ export async function ingestDocument(
       'queued',
     );
   }
+  const clock = context.clock ?? new IngestClock();
   const originalSha = await sha256Hex(input.bytes);
   const existing = await findDocumentBySha(db, collection.id, originalSha);
   const jobId = newId('job');
   if (existing) {
+    notifyIngested(context.onIngested, clock.report('deduplicated', { jobId, documentId: existing.id }));
     await db.query(
       `INSERT INTO jobs (id, kind, status, collection_id, document_id, stage, progress, started_at, finished_at)
        VALUES ($1, 'ingest', 'SUCCEEDED', $2, $3, 'done', 1, now(), now())`,
@@ -396,12 +413,18 @@ export async function ingestDocument(
   let stage: IngestStage = 'parsing';
   let staged: { blob: string; documentId?: string } | undefined;
   try {
-    const { parsed, prepared, root } = await prepareDocument(context, collection, input, (next, progress) => {
-      stage = next;
-      return setJob(db, jobId, { stage: next, progress });
-    });
+    const { parsed, prepared, root } = await prepareDocument(
+      { ...context, clock },
+      collection,
+      input,
+      (next, progress) => {
+        stage = next;
+        return setJob(db, jobId, { stage: next, progress });
+      },
+    );
 
     stage = 'storing';
+    clock.begin('store');
     const documentId = newId('doc');
     const metadata = { ...parsed.metadata, ...input.metadata };
     const title = input.title ?? parsed.title;
@@ -468,6 +491,7 @@ export async function ingestDocument(
       );
     });
     staged = undefined;
+    notifyIngested(context.onIngested, clock.report('succeeded', { jobId, documentId }));
     report('done', 1, `${prepared.length} chunks`);
     const document = await getDocument(db, documentId);
     return { document: document!, job_id: jobId, deduplicated: false };
@@ -478,11 +502,13 @@ export async function ingestDocument(
     const raced = await findDocumentBySha(db, collection.id, originalSha).catch(() => null);
     if (raced) {
       await setJob(db, jobId, { status: 'SUCCEEDED', stage: 'done', progress: 1, document_id: raced.id });
+      notifyIngested(context.onIngested, clock.report('deduplicated', { jobId, documentId: raced.id }));
       return { document: raced, job_id: jobId, deduplicated: true };
     }
     const code = isIngestError(error) ? error.code : error instanceof EngineError ? error.code : 'INTERNAL';
     const message = error instanceof Error ? error.message : 'Ingestion failed.';
     await setJob(db, jobId, { status: 'FAILED', stage, error: { code, message } }).catch(() => undefined);
+    notifyIngested(context.onIngested, clock.report('failed', { jobId, error }));
     throw toEngineError(error, stage);
   }
 }
