@@ -68,8 +68,8 @@ import {
   workspaceStorage,
 } from './ingest/async.js';
 import { openBlob } from './ingest/blob-store.js';
-import {
 import { type IngestListener, notifyIngested } from './ingest/ingest-report.js';
+import {
   type DocumentRecord,
   deleteDocument,
   getDocument,
@@ -460,6 +460,20 @@ export class Engine {
   }
 
   private worker: JobWorker | null = null;
+  private readonly ingestListeners = new Set<IngestListener>();
+
+  /**
+   * Hears every ingestion this engine runs (synchronous, and the jobs of its worker) as it ends, with
+   * its outcome and stage times; returns a function that stops listening.
+   */
+  observeIngestion(listener: IngestListener): () => void {
+    this.ingestListeners.add(listener);
+    return () => this.ingestListeners.delete(listener);
+  }
+
+  private readonly notifyIngestion: IngestListener = (report) => {
+    for (const listener of this.ingestListeners) notifyIngested(listener, report);
+  };
 
   /**
    * A job worker on this engine's database: runs ingestion jobs, delivers webhooks and fails the
@@ -479,6 +493,7 @@ export class Engine {
           embedding: this.embedding,
           quotas: (workspaceId) => this.quotas(workspaceId),
           limits: this.config.ingest,
+          onIngested: this.notifyIngestion,
         }),
       },
       periodic: [
@@ -487,20 +502,6 @@ export class Engine {
             timeoutMs: this.config.webhooks.timeoutMs,
             maxAttempts: this.config.webhooks.maxAttempts,
             allowPrivate: this.config.webhooks.allowPrivate,
-  private readonly ingestListeners = new Set<IngestListener>();
-
-  /**
-   * Hears every ingestion this engine runs (synchronous, and the jobs of its worker) as it ends, with
-   * its outcome and stage times; returns a function that stops listening.
-   */
-  observeIngestion(listener: IngestListener): () => void {
-    this.ingestListeners.add(listener);
-    return () => this.ingestListeners.delete(listener);
-  }
-
-  private readonly notifyIngestion: IngestListener = (report) => {
-    for (const listener of this.ingestListeners) notifyIngested(listener, report);
-  };
           });
         },
         async () => {
@@ -540,7 +541,6 @@ export class Engine {
       workspaceId?: string;
       /** Cancels the ingestion when it aborts (nothing is stored; see `IngestContext.signal`). */
       signal?: AbortSignal;
-          onIngested: this.notifyIngestion,
     } = {},
   ): Promise<IngestResult> {
     const collection = await ensureCollection(this.db, {
@@ -561,6 +561,7 @@ export class Engine {
         maxBytes: this.config.maxUploadBytes,
         maxPages: this.config.quotas.maxPages,
         limits: this.config.ingest,
+        onIngested: this.notifyIngestion,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       },
@@ -605,7 +606,6 @@ export class Engine {
   async getDocument(id: string, workspaceId?: string): Promise<DocumentRecord> {
     const document = await getDocument(this.db, id, workspaceId);
     if (!document) throw new EngineError('NOT_FOUND', `No document ${id}.`);
-        onIngested: this.notifyIngestion,
     return document;
   }
 

@@ -95,7 +95,6 @@ export {
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/errors.js';
 export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
 export { explicitHeadingId, HeadingSlugger, slugify } from './ingest/heading-anchors.js';
-export {
 export type {
   IngestListener,
   IngestOutcome,
@@ -103,6 +102,7 @@ export type {
   IngestStageTiming,
   IngestTimedStage,
 } from './ingest/ingest-report.js';
+export {
   legalCitationLabel,
   parseRegulation,
   type RegulationAyat,
