@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { keysFromSecrets, loadConfig } from '@saksi/engine';
 import {
   createCosignatureVerifier,
   createCosigner,
@@ -139,5 +140,40 @@ describe('saksi keys generate', () => {
     const result = await run(['keys', 'generate', '--out', 'k5', ...extra]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: /);
+  });
+});
+
+describe('saksi keys env', () => {
+  it('prints the keys folder as variables the engine signs with, the same keys as the files', async () => {
+    expect((await run(['keys', 'generate', '--out', 'env-keys'])).code).toBe(0);
+    const result = await run(['keys', 'env', '--out', 'env-keys']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.map((line) => line.split('=')[0])).toEqual([
+      'SAKSI_ISSUER_KEY',
+      'SAKSI_LOG_KEY',
+      'SAKSI_WITNESS_KEY',
+      'SAKSI_TRUSTED_KEYS',
+    ]);
+    // Shell-quoted: what a shell (or a platform's .env import) reads back is the value itself.
+    const env = Object.fromEntries(
+      lines.map((line) => {
+        const [, name, value] = /^([A-Z_]+)='(.*)'$/.exec(line)!;
+        return [name!, value!.replace(/'\\''/g, "'")];
+      }),
+    );
+    const keys = keysFromSecrets(loadConfig(env, directory).keySecrets!);
+    const issuerSecret = fromBase64(read(path.join(directory, 'env-keys', KEY_FILES.issuer)).trim(), 32);
+    expect(keys.issuer.public_key).toBe(issuerFromSecretKey('saksi', issuerSecret).public_key);
+    expect(keys.trusted).toEqual(parseTrustedKeys(read(path.join(directory, 'env-keys', KEY_FILES.trust))));
+    expect(keys.cosigners).toHaveLength(1);
+  });
+
+  it('a folder without keys is a clear error, not a stack trace', async () => {
+    const result = await run(['keys', 'env', '--out', 'no-such-folder']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no-such-folder');
+    expect(result.stderr).toContain('saksi keys generate');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

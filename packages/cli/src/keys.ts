@@ -12,7 +12,9 @@ import {
   DEFAULT_LOG_ORIGIN,
   DEFAULT_WITNESS_NAME,
   generateKeyFiles,
+  isEngineError,
   KEY_FILES,
+  keyEnvironment,
 } from '@saksi/engine';
 import {
   createCosignatureVerifier,
@@ -53,6 +55,11 @@ saksi keys add-witness <vkey> adds an independent witness (its cosignature verif
 saksi witness keygen prints it) to ${KEY_FILES.trust} in the keys folder (--out; default
 $SAKSI_KEYS_DIR, else $SAKSI_DATA_DIR/keys, else ${DEFAULT_KEYS_DIRECTORY}). The server accepts its
 cosignatures (POST /api/v1/log/cosignatures) after a restart.
+
+saksi keys env prints the keys folder (--out; same default) as environment variables
+(SAKSI_ISSUER_KEY, SAKSI_LOG_KEY, SAKSI_WITNESS_KEY, SAKSI_TRUSTED_KEYS), one NAME='value' line
+each, for a deployment with no disk of its own (docs/deploy.md). They are secrets: paste them into
+the platform's encrypted settings, never into a repository.
   --required <k>           Also set required_cosignatures: how many distinct witnesses a
                            verifier using this keys file demands (at most the number listed)
   --force                  Replace a witness of the same name that has another key
@@ -73,6 +80,7 @@ async function runKeys(values: OptionValues, positionals: readonly string[], io:
   const [subcommand, ...rest] = positionals;
   if (subcommand === undefined) throw new UsageError('missing subcommand: saksi keys generate');
   if (subcommand === 'add-witness') return addWitness(values, rest, io);
+  if (subcommand === 'env') return printKeyEnvironment(values, rest, io);
   if (subcommand !== 'generate')
     throw new UsageError(`unknown keys subcommand ${JSON.stringify(subcommand)}`);
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
@@ -171,10 +179,7 @@ async function addWitness(values: OptionValues, rest: readonly string[], io: Io)
     );
   }
   const required = integerOption(values, 'required', 0, 100);
-  const folder =
-    stringOption(values, 'out') ??
-    io.env['SAKSI_KEYS_DIR'] ??
-    path.join(io.env['SAKSI_DATA_DIR'] ?? path.dirname(DEFAULT_KEYS_DIRECTORY), 'keys');
+  const folder = keysFolder(values, io);
   const shownFile = safeText(path.join(folder, KEY_FILES.trust));
   const file = path.resolve(io.cwd, folder, KEY_FILES.trust);
   let keys: TrustedKeys;
@@ -243,4 +248,32 @@ async function exists(file: string): Promise<boolean> {
     if ((error as { code?: unknown }).code === 'ENOENT') return false;
     throw error;
   }
+}
+
+/** The keys folder a subcommand works on: --out, else $SAKSI_KEYS_DIR, else the data directory's. */
+function keysFolder(values: OptionValues, io: Io): string {
+  return (
+    stringOption(values, 'out') ??
+    io.env['SAKSI_KEYS_DIR'] ??
+    path.join(io.env['SAKSI_DATA_DIR'] ?? path.dirname(DEFAULT_KEYS_DIRECTORY), 'keys')
+  );
+}
+
+/** `saksi keys env`: the keys folder as `NAME='value'` lines (docs/deploy.md). */
+async function printKeyEnvironment(values: OptionValues, rest: readonly string[], io: Io): Promise<number> {
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  const folder = keysFolder(values, io);
+  let variables: Record<string, string>;
+  try {
+    variables = await keyEnvironment(path.resolve(io.cwd, folder));
+  } catch (error) {
+    if (!isEngineError(error)) throw error;
+    throw new CliError(`${safeText(folder)}: ${error.message}`, {
+      hint: 'Point --out at a folder made by saksi keys generate (or by saksi serve on its first start).',
+    });
+  }
+  for (const [name, value] of Object.entries(variables)) {
+    io.stdout.write(`${name}='${value.replace(/'/g, "'\\''")}'\n`);
+  }
+  return 0;
 }

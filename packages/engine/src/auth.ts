@@ -12,6 +12,7 @@
 import {
   createHash,
   createHmac,
+  hkdfSync,
   randomBytes,
   type ScryptOptions,
   scrypt as scryptCallback,
@@ -204,6 +205,23 @@ export async function loadOrCreateAuthSecret(keysDir: string): Promise<Uint8Arra
     if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
   }
   return read();
+}
+
+/**
+ * The CSRF secret when the keys come from the environment (docs/deploy.md): `SAKSI_AUTH_SECRET` when
+ * set (base64 of at least 32 bytes), else derived from the issuer's secret key with HKDF-SHA256 under
+ * a label of its own, so every instance of a deployment holds the same secret and none writes a file.
+ */
+export function authSecretFromSecrets(secrets: { auth?: string }, issuerSecretKey: Uint8Array): Uint8Array {
+  if (secrets.auth !== undefined) {
+    const secret = Buffer.from(secrets.auth.trim(), 'base64');
+    if (secret.length < 32)
+      throw new EngineError('CONFIG_INVALID', 'SAKSI_AUTH_SECRET must be base64 of at least 32 bytes.');
+    return new Uint8Array(secret);
+  }
+  return new Uint8Array(
+    hkdfSync('sha256', issuerSecretKey, new Uint8Array(0), 'saksi-admin-csrf-secret', 32),
+  );
 }
 
 /** The CSRF token of a session: HMAC-SHA256(secret, session id), base64url. */

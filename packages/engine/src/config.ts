@@ -30,6 +30,11 @@ const schema = z.object({
     .default(50 * 1024 * 1024),
   SAKSI_DEMO: z.enum(['0', '1', 'true', 'false']).default('1'),
   SAKSI_KEYS_DIR: z.string().min(1).optional(),
+  SAKSI_ISSUER_KEY: z.string().min(1).optional(),
+  SAKSI_LOG_KEY: z.string().min(1).optional(),
+  SAKSI_WITNESS_KEY: z.string().min(1).optional(),
+  SAKSI_TRUSTED_KEYS: z.string().min(1).optional(),
+  SAKSI_AUTH_SECRET: z.string().min(1).optional(),
   SAKSI_ANCHOR: z.enum(['local', 'evm', 'base-sepolia', 'base', 'none']).default('local'),
   SAKSI_ANCHOR_RPC_URL: z.string().url().optional(),
   SAKSI_ANCHOR_PRIVATE_KEY: z
@@ -138,6 +143,20 @@ export interface EmbeddingConfig {
   apiKey?: string;
 }
 
+/** Keys given as text (docs/deploy.md, "Keys from the environment"). */
+export interface KeySecrets {
+  /** The issuer's secret key, base64 (the content of `issuer.key`). */
+  issuer: string;
+  /** The log's signer key, `PRIVATE+KEY+…` (the content of `log.key`). */
+  log: string;
+  /** The witness's signer key (the content of `witness.key`); none: the log is not cosigned here. */
+  witness?: string;
+  /** The trusted-keys document (the content of `saksi-keys.json`); none: made from the keys. */
+  trusted?: string;
+  /** The admin CSRF secret, base64 of 32 bytes or more; none: derived from the issuer key. */
+  auth?: string;
+}
+
 export interface SaksiConfig {
   dataDir: string;
   databaseUrl?: string;
@@ -153,6 +172,11 @@ export interface SaksiConfig {
   port: number;
   host: string;
   keysDir: string;
+  /**
+   * The signing keys themselves, from the environment (`SAKSI_ISSUER_KEY`, `SAKSI_LOG_KEY`, …) instead
+   * of files in `keysDir`: a deployment with no local disk (docs/deploy.md).
+   */
+  keySecrets?: KeySecrets;
   embedding: EmbeddingConfig;
   maxUploadBytes: number;
   demo: boolean;
@@ -299,6 +323,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     port: values.PORT,
     host: values.HOST,
     keysDir: path.resolve(cwd, values.SAKSI_KEYS_DIR ?? path.join(dataDir, 'keys')),
+    ...keySecretsConfig(values),
     embedding,
     maxUploadBytes: values.SAKSI_MAX_UPLOAD_BYTES,
     demo: values.SAKSI_DEMO === '1' || values.SAKSI_DEMO === 'true',
@@ -343,6 +368,38 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       ttlSeconds: values.SAKSI_SESSION_TTL,
       maxTurns: values.SAKSI_SESSION_MAX_TURNS,
       promptTurns: Math.min(values.SAKSI_SESSION_PROMPT_TURNS, values.SAKSI_SESSION_MAX_TURNS),
+    },
+  };
+}
+
+function keySecretsConfig(values: z.infer<typeof schema>): { keySecrets?: KeySecrets } {
+  const given = {
+    SAKSI_ISSUER_KEY: values.SAKSI_ISSUER_KEY,
+    SAKSI_LOG_KEY: values.SAKSI_LOG_KEY,
+    SAKSI_WITNESS_KEY: values.SAKSI_WITNESS_KEY,
+    SAKSI_TRUSTED_KEYS: values.SAKSI_TRUSTED_KEYS,
+    SAKSI_AUTH_SECRET: values.SAKSI_AUTH_SECRET,
+  };
+  if (Object.values(given).every((value) => value === undefined)) return {};
+  const missing = (['SAKSI_ISSUER_KEY', 'SAKSI_LOG_KEY'] as const).filter(
+    (name) => given[name] === undefined,
+  );
+  if (missing.length > 0) {
+    const named = Object.entries(given)
+      .filter(([, value]) => value !== undefined)
+      .map(([name]) => name);
+    throw new EngineError(
+      'CONFIG_INVALID',
+      `${named.join(', ')} ${named.length === 1 ? 'is' : 'are'} set, so the keys come from the environment: set ${missing.join(' and ')} too (saksi keys env prints them from a keys folder).`,
+    );
+  }
+  return {
+    keySecrets: {
+      issuer: values.SAKSI_ISSUER_KEY!,
+      log: values.SAKSI_LOG_KEY!,
+      ...(values.SAKSI_WITNESS_KEY ? { witness: values.SAKSI_WITNESS_KEY } : {}),
+      ...(values.SAKSI_TRUSTED_KEYS ? { trusted: values.SAKSI_TRUSTED_KEYS } : {}),
+      ...(values.SAKSI_AUTH_SECRET ? { auth: values.SAKSI_AUTH_SECRET } : {}),
     },
   };
 }

@@ -42,6 +42,7 @@ import { pruneAnswerCache } from './answer/cache.js';
 import { createLlmDecomposer } from './answer/decompose.js';
 import { combineVerdicts, createLlmJudge, type LlmJudge } from './answer/judge.js';
 import { archiveDocument, restoreDocument } from './archive.js';
+import { authSecretFromSecrets, loadOrCreateAuthSecret } from './auth.js';
 import { backfillBudgetFigures } from './budget/figure-table.js';
 import {
   type Collection,
@@ -81,7 +82,7 @@ import {
 } from './ingest/pipeline.js';
 import { asForeground } from './ingest/priority.js';
 import { JobWorker } from './jobs/worker.js';
-import { loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
+import { keysFromSecrets, loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
 import { createLlmExpander } from './llm/expander.js';
 import { type AnswerModel, createAnswerModel } from './llm/model.js';
 import { LogSequencer } from './log/sequencer.js';
@@ -167,7 +168,9 @@ export class Engine {
   /** Opens the database (PGlite in the data directory, or `DATABASE_URL`), migrates it and loads the keys. */
   static async open(options: EngineOptions): Promise<Engine> {
     const { config } = options;
-    const keys = await loadOrCreateKeys(config.keysDir);
+    const keys = config.keySecrets
+      ? keysFromSecrets(config.keySecrets)
+      : await loadOrCreateKeys(config.keysDir);
     const pgliteDir =
       options.pgliteDataDir === null ? undefined : (options.pgliteDataDir ?? `${config.dataDir}/pglite`);
     const db = await openDatabase(
@@ -210,6 +213,26 @@ export class Engine {
   }
 
   private closed = false;
+
+  private authSecretLoading: Promise<Uint8Array> | null = null;
+
+  /**
+   * The secret admin CSRF tokens are made with: from the environment or the issuer key when the keys
+   * come from the environment, else `<keys>/admin-csrf.key` (created on first use).
+   */
+  authSecret(): Promise<Uint8Array> {
+    this.authSecretLoading ??= (
+      this.config.keySecrets
+        ? Promise.resolve().then(() =>
+            authSecretFromSecrets(this.config.keySecrets!, this.keys.issuerSecretKey),
+          )
+        : loadOrCreateAuthSecret(this.config.keysDir)
+    ).catch((error: unknown) => {
+      this.authSecretLoading = null;
+      throw error;
+    });
+    return this.authSecretLoading;
+  }
 
   /** Stops anchoring (and a local anvil) and closes the database; calling it again does nothing. */
   async close(): Promise<void> {
@@ -254,10 +277,14 @@ export class Engine {
               ...(anchor.fromBlock !== undefined ? { fromBlock: anchor.fromBlock } : {}),
             });
       this.anchorProvider = provider;
-      this.keys.trusted = await trustRegistry(this.config.keysDir, this.keys.trusted, {
-        chain_id: provider.chainId,
-        contract: provider.contract,
-      });
+      this.keys.trusted = await trustRegistry(
+        this.config.keySecrets ? null : this.config.keysDir,
+        this.keys.trusted,
+        {
+          chain_id: provider.chainId,
+          contract: provider.contract,
+        },
+      );
       this.anchorService = new AnchorService(this.db, provider, {
         batchSize: anchor.batchSize,
         intervalMs: anchor.intervalMs,
@@ -482,8 +509,28 @@ export class Engine {
    */
   startWorker(options: { workerId?: string; pollMs?: number } = {}): JobWorker {
     if (this.worker) return this.worker;
+    const worker = this.jobWorker(options);
+    this.worker = worker;
+    worker.start();
+    return worker;
+  }
+
+  /**
+   * Runs due jobs in this call until none is left or `deadline` (epoch ms) has passed, after one round
+   * of the worker's periodic tasks: a deployment without a long-lived process (a serverless function
+   * after an upload, or its cron call) works its queue this way. Returns how many jobs ran.
+   */
+  async runPendingJobs(options: { deadline: number; workerId?: string }): Promise<number> {
+    const worker = this.jobWorker({ ...(options.workerId ? { workerId: options.workerId } : {}) });
+    await worker.runPeriodic();
+    let ran = 0;
+    while (Date.now() < options.deadline && (await worker.runOnce())) ran += 1;
+    return ran;
+  }
+
+  private jobWorker(options: { workerId?: string; pollMs?: number }): JobWorker {
     let sessionsSweptAt = 0;
-    const worker = new JobWorker({
+    return new JobWorker({
       db: this.db,
       leaseMs: this.config.jobs.leaseMs,
       ...(options.workerId ? { workerId: options.workerId } : {}),
@@ -518,9 +565,6 @@ export class Engine {
         if (!this.closed) console.error('[saksi] worker:', error instanceof Error ? error.message : error);
       },
     });
-    this.worker = worker;
-    worker.start();
-    return worker;
   }
 
   async stopWorker(): Promise<void> {

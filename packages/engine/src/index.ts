@@ -53,6 +53,7 @@ export {
   ANCHOR_PRESETS,
   type AnchorConfig,
   type EmbeddingConfig,
+  type KeySecrets,
   loadConfig,
   type SaksiConfig,
   type TrustProxyConfig,
@@ -147,6 +148,8 @@ export {
   generateKeyFiles,
   KEY_FILES,
   type KeyOptions,
+  keyEnvironment,
+  keysFromSecrets,
   loadOrCreateKeys,
   type SigningKeys,
 } from './keys.js';

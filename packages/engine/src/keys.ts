@@ -24,6 +24,7 @@ import {
   type TrustedKeys,
   toBase64,
 } from '@saksi/proof';
+import type { KeySecrets } from './config.js';
 import { EngineError } from './errors.js';
 
 export const KEY_FILES = {
@@ -84,21 +85,85 @@ export async function generateKeyFiles(directory: string, options: KeyOptions = 
 /** Loads the key files in `directory`, creating them first when none exist. */
 export async function loadOrCreateKeys(directory: string, options: KeyOptions = {}): Promise<SigningKeys> {
   if (!existsSync(path.join(directory, KEY_FILES.issuer))) await generateKeyFiles(directory, options);
+  let texts: KeyTexts;
   try {
-    const read = (name: string) => readFile(path.join(directory, name), 'utf8');
-    const trusted = parseTrustedKeys(await read(KEY_FILES.trust));
-    const issuerSecretKey = fromBase64((await read(KEY_FILES.issuer)).trim(), 32);
-    const issuerName = trusted.issuers[0]?.name ?? DEFAULT_ISSUER_NAME;
-    const log = parseSignerKey((await read(KEY_FILES.log)).trim());
-    const witness = existsSync(path.join(directory, KEY_FILES.witness))
-      ? parseSignerKey((await read(KEY_FILES.witness)).trim())
-      : undefined;
-    const issuer = issuerFromSecretKey(issuerName, issuerSecretKey);
+    texts = await readKeyTexts(directory);
+  } catch (cause) {
+    throw new EngineError('KEYS_INVALID', `The key files in ${directory} are unreadable.`, { cause });
+  }
+  return signingKeysOf(texts, `The key files in ${directory}`);
+}
+
+/**
+ * The keys given as text in the environment (`SAKSI_ISSUER_KEY`, `SAKSI_LOG_KEY`, …): a deployment
+ * with no disk of its own. Without `SAKSI_TRUSTED_KEYS` the trusted-keys document is made from them.
+ */
+export function keysFromSecrets(secrets: KeySecrets): SigningKeys {
+  return signingKeysOf(
+    {
+      issuer: secrets.issuer,
+      log: secrets.log,
+      ...(secrets.witness !== undefined ? { witness: secrets.witness } : {}),
+      ...(secrets.trusted !== undefined ? { trusted: secrets.trusted } : {}),
+    },
+    'The keys in SAKSI_ISSUER_KEY, SAKSI_LOG_KEY, SAKSI_WITNESS_KEY and SAKSI_TRUSTED_KEYS',
+  );
+}
+
+/**
+ * The environment variables that carry the keys in `directory` (what `saksi keys env` prints), in
+ * the order an operator pastes them into a platform's settings.
+ */
+export async function keyEnvironment(directory: string): Promise<Record<string, string>> {
+  let texts: KeyTexts;
+  try {
+    texts = await readKeyTexts(directory);
+  } catch (cause) {
+    throw new EngineError('KEYS_INVALID', `The key files in ${directory} are unreadable.`, { cause });
+  }
+  // Checked as the server will read them, so a broken folder is not copied into a platform.
+  signingKeysOf(texts, `The key files in ${directory}`);
+  return {
+    SAKSI_ISSUER_KEY: texts.issuer,
+    SAKSI_LOG_KEY: texts.log,
+    ...(texts.witness !== undefined ? { SAKSI_WITNESS_KEY: texts.witness } : {}),
+    ...(texts.trusted !== undefined ? { SAKSI_TRUSTED_KEYS: JSON.stringify(JSON.parse(texts.trusted)) } : {}),
+  };
+}
+
+/** The contents of the key files, trimmed. */
+interface KeyTexts {
+  issuer: string;
+  log: string;
+  witness?: string;
+  trusted?: string;
+}
+
+async function readKeyTexts(directory: string): Promise<KeyTexts> {
+  const read = async (name: string) => (await readFile(path.join(directory, name), 'utf8')).trim();
+  return {
+    issuer: await read(KEY_FILES.issuer),
+    log: await read(KEY_FILES.log),
+    ...(existsSync(path.join(directory, KEY_FILES.witness))
+      ? { witness: await read(KEY_FILES.witness) }
+      : {}),
+    trusted: await read(KEY_FILES.trust),
+  };
+}
+
+/** Parses and cross-checks the keys; `where` names their source in the error. */
+function signingKeysOf(texts: KeyTexts, where: string): SigningKeys {
+  try {
+    const issuerSecretKey = fromBase64(texts.issuer.trim(), 32);
+    const log = parseSignerKey(texts.log.trim());
+    const witness = texts.witness !== undefined ? parseSignerKey(texts.witness.trim()) : undefined;
+    const trusted =
+      texts.trusted !== undefined
+        ? parseTrustedKeys(texts.trusted)
+        : derivedTrustedKeys(issuerSecretKey, log, witness);
+    const issuer = issuerFromSecretKey(trusted.issuers[0]?.name ?? DEFAULT_ISSUER_NAME, issuerSecretKey);
     if (!trusted.issuers.some((entry) => entry.public_key === toBase64(getPublicKey(issuerSecretKey)))) {
-      throw new EngineError(
-        'KEYS_INVALID',
-        `${KEY_FILES.trust} does not list the issuer key in ${KEY_FILES.issuer}.`,
-      );
+      throw new EngineError('KEYS_INVALID', `${where}: the trusted keys do not list the issuer key.`);
     }
     return {
       issuer,
@@ -110,10 +175,25 @@ export async function loadOrCreateKeys(directory: string, options: KeyOptions = 
     };
   } catch (cause) {
     if (cause instanceof EngineError) throw cause;
-    throw new EngineError('KEYS_INVALID', `The key files in ${directory} are unreadable or inconsistent.`, {
-      cause,
-    });
+    throw new EngineError('KEYS_INVALID', `${where} are unreadable or inconsistent.`, { cause });
   }
+}
+
+/** The trusted-keys document of one issuer, log and (optional) witness, as `generateKeyFiles` writes it. */
+function derivedTrustedKeys(
+  issuerSecretKey: Uint8Array,
+  log: { name: string; publicKey: Uint8Array },
+  witness: { name: string; publicKey: Uint8Array } | undefined,
+): TrustedKeys {
+  const issuer = issuerFromSecretKey(DEFAULT_ISSUER_NAME, issuerSecretKey);
+  return parseTrustedKeys({
+    issuers: [{ name: issuer.name, key_id: issuer.key_id, public_key: issuer.public_key }],
+    logs: [{ origin: log.name, vkey: formatVerifierKey(log.name, log.publicKey) }],
+    witnesses: witness
+      ? [{ name: witness.name, vkey: formatCosignatureVerifierKey(witness.name, witness.publicKey) }]
+      : [],
+    required_cosignatures: witness ? 1 : 0,
+  });
 }
 
 /**
@@ -122,7 +202,7 @@ export async function loadOrCreateKeys(directory: string, options: KeyOptions = 
  * (updated in memory even when the file cannot be written).
  */
 export async function trustRegistry(
-  directory: string,
+  directory: string | null,
   trusted: TrustedKeys,
   registry: { chain_id: number; contract: string },
 ): Promise<TrustedKeys> {
@@ -138,6 +218,8 @@ export async function trustRegistry(
   }
   const updated: TrustedKeys = { ...trusted, registries: [...registries, registry] };
   parseTrustedKeys(updated);
+  // Keys from the environment: nothing to write; the registry is published from memory.
+  if (directory === null) return updated;
   const file = path.join(directory, KEY_FILES.trust);
   const temporary = `${file}.${process.pid}.tmp`;
   try {

@@ -28,7 +28,6 @@ import {
   type Engine,
   EngineError,
   getWorkspace,
-  loadOrCreateAuthSecret,
   requireScope,
   sessionFor,
   type TrustProxyConfig,
@@ -131,14 +130,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
   const publicChat = limiter('public-chat', limits.publicChatPerHour, 3600);
   const feedback = limiter('feedback', limits.publicChatPerHour, 3600);
   const trust = resolveProxyTrust(engine, options.trustProxy);
-  let secretLoading: Promise<Uint8Array> | undefined;
-  const secret = () => {
-    secretLoading ??= loadOrCreateAuthSecret(engine.config.keysDir).catch((error) => {
-      secretLoading = undefined;
-      throw error;
-    });
-    return secretLoading;
-  };
+  const secret = () => engine.authSecret();
   const clientAddress = (c: Context) => address(c, trust);
 
   /**
@@ -295,7 +287,21 @@ export function address(c: Context, trust: ProxyTrust | null): string {
   return resolveClientAddress(peerAddress(c), trust === null ? undefined : c.req.header(trust.header), trust);
 }
 
-/** The TCP peer's address (undefined when the request did not come over a socket, as in tests). */
+/**
+ * What a request reaches the app with besides itself: Node's request on a server (`@hono/node-server`),
+ * or, from a platform's Fetch-API handler, the name of the platform's proxy that passed it on.
+ */
+export interface ServerBindings {
+  incoming?: IncomingMessage;
+  /** The request came from this platform's proxy, which writes the client into `X-Forwarded-For`. */
+  platformProxy?: string;
+}
+
+/**
+ * The TCP peer's address; a platform proxy's name for a Fetch-API handler (fetch-handler.ts);
+ * undefined when the request came over neither, as in tests.
+ */
 export function peerAddress(c: Context): string | undefined {
-  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket?.remoteAddress;
+  const bindings = c.env as ServerBindings | undefined;
+  return bindings?.incoming?.socket?.remoteAddress ?? bindings?.platformProxy;
 }

@@ -97,3 +97,13 @@ describe('clientAddress from RFC 7239 Forwarded', () => {
     expect(clientAddress('10.0.0.2', undefined, hops(1, 'forwarded'))).toBe('10.0.0.2');
   });
 });
+
+describe('clientAddress behind a serverless platform (a named proxy, no socket)', () => {
+  it('with trusted hops, the address the platform forwarded; the platform name otherwise', () => {
+    expect(clientAddress('vercel', '198.51.100.7', hops(1))).toBe('198.51.100.7');
+    expect(clientAddress('vercel', '1.2.3.4, 198.51.100.7', hops(1))).toBe('198.51.100.7');
+    expect(clientAddress('vercel', undefined, hops(1))).toBe('vercel');
+    expect(clientAddress('vercel', '198.51.100.7', null)).toBe('vercel');
+    expect(clientAddress('vercel', '198.51.100.7', ranges(['10.0.0.0/8']))).toBe('vercel');
+  });
+});

@@ -47,12 +47,15 @@ export function clientAddress(
   trust: ProxyTrust | null,
 ): string {
   const socket = normalize(peer ?? '');
-  if (socket === null) return peer ? peer.slice(0, 100) : 'unknown';
-  if (trust === null || header === undefined) return socket;
+  // A peer that is not an address is a platform's proxy (fetch-handler.ts): with trusted hops, the
+  // header it writes names the client; otherwise every client would share its name.
+  const named = socket === null && peer !== undefined && peer !== '' && (trust?.hops ?? 0) > 0;
+  if (socket === null && !named) return peer ? peer.slice(0, 100) : 'unknown';
+  if (trust === null || header === undefined) return socket ?? peer!.slice(0, 100);
   const entries = trust.header === 'forwarded' ? forwardedFor(header) : forwardedList(header);
   // Nearest first: the peer, then the header from its right end.
   const hops = entries.slice(-MAX_ENTRIES).reverse();
-  let client = socket;
+  let client = socket ?? peer!.slice(0, 100);
   if (trust.hops !== undefined) {
     for (let index = 0; index < Math.min(trust.hops, hops.length); index += 1) {
       const next = normalize(hops[index]!);

@@ -153,16 +153,21 @@ export class JobWorker {
     return true;
   }
 
+  /** Runs each periodic task once (a failing one is reported, the others still run). */
+  async runPeriodic(): Promise<void> {
+    for (const task of this.periodic) {
+      if (this.stopping) return;
+      try {
+        await task();
+      } catch (error) {
+        this.report(error);
+      }
+    }
+  }
+
   private async poll(): Promise<void> {
     while (!this.stopping) {
-      for (const task of this.periodic) {
-        if (this.stopping) return;
-        try {
-          await task();
-        } catch (error) {
-          this.report(error);
-        }
-      }
+      await this.runPeriodic();
       if (this.stopping) return;
       let ran = false;
       try {

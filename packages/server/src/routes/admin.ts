@@ -9,7 +9,6 @@ import {
   type Engine,
   EngineError,
   type IngestProgress,
-  loadOrCreateAuthSecret,
   login,
   logout,
   SESSION_SECONDS,
@@ -53,14 +52,7 @@ const adminListSchema = listDocumentsSchema.extend({
 export type AdminRouteOptions = Pick<Access, 'clientAddress' | 'isHttps'>;
 
 export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRouteOptions): void {
-  let secretLoading: Promise<Uint8Array> | undefined;
-  const secret = () => {
-    secretLoading ??= loadOrCreateAuthSecret(engine.config.keysDir).catch((error) => {
-      secretLoading = undefined;
-      throw error;
-    });
-    return secretLoading;
-  };
+  const secret = () => engine.authSecret();
 
   /** The session of the cookie; with `csrf`, also the matching `X-CSRF-Token` header. */
   const requireSession = async (c: Context, csrf: boolean): Promise<AdminSession> => {

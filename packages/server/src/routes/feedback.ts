@@ -10,7 +10,7 @@
  * the address itself is never kept.
  */
 import { createHmac } from 'node:crypto';
-import { type Engine, loadOrCreateAuthSecret, submitFeedback } from '@saksi/engine';
+import { type Engine, submitFeedback } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
 import type { Access } from '../access.js';
 import { readJsonBody, validate } from '../body.js';
@@ -20,14 +20,7 @@ import { feedbackRequestSchema } from '../schemas.js';
 const FEEDBACK_LIMIT = 16 * 1024;
 
 export function registerFeedbackRoutes(api: Hono, engine: Engine, access: Access): void {
-  let secretLoading: Promise<Uint8Array> | undefined;
-  const secret = () => {
-    secretLoading ??= loadOrCreateAuthSecret(engine.config.keysDir).catch((error) => {
-      secretLoading = undefined;
-      throw error;
-    });
-    return secretLoading;
-  };
+  const secret = () => engine.authSecret();
 
   const submitter = async (c: Context): Promise<string> => {
     const principal = await access.principal(c);
