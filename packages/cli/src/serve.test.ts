@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DemoProgress, loadDemoCollections } from '@saksi/engine';
 import { parseTrustedKeys } from '@saksi/proof';
+import { createLogger } from '@saksi/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
-import { anchoredRoundMessage } from './serve.js';
+import { anchoredRoundMessage, anchoringLog } from './serve.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(repoRoot, 'packages/cli/bin/saksi.js');
@@ -119,6 +120,47 @@ describe('anchoredRoundMessage', () => {
     const line = anchoredRoundMessage({ ...round, documents: 0, log_size: 2 });
     expect(line).toBe('Anchored the transparency log at 2 entries (round anc_1): tx 0xab in block 3');
     expect(anchoredRoundMessage({ ...round, documents: 0, log_size: null })).not.toMatch(/\b0 document/);
+  });
+});
+
+describe('anchoringLog', () => {
+  it('writes the anchoring events as JSON lines at LOG_LEVEL, with the RPC credentials cut out', () => {
+    const lines: string[] = [];
+    const log = anchoringLog(createLogger('info', (line) => lines.push(line)));
+    log.onEvent({
+      type: 'round-confirmed',
+      round_id: 'anc_1',
+      tx_hash: '0xab',
+      block_number: 3,
+      documents: 2,
+      log_size: null,
+    });
+    log.onEvent({ type: 'round-sent', round_id: 'anc_2', tx_hash: '0xcd' });
+    log.onEvent({
+      type: 'error',
+      round_id: 'anc_2',
+      code: 'RPC_UNREACHABLE',
+      message: 'POST https://rpc.example/v2?key=sk-live-123 failed: Bearer abc.def',
+    });
+    log.onWarning(`the account 0x${'11'.repeat(32)} is low on funds`);
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: 'Anchored 2 document roots (round anc_1): tx 0xab in block 3',
+        event: 'anchor.round_confirmed',
+        round_id: 'anc_1',
+        block_number: 3,
+      }),
+      expect.objectContaining({ level: 'warn', event: 'anchor.error', code: 'RPC_UNREACHABLE' }),
+      expect.objectContaining({ level: 'warn', msg: 'anchoring warning' }),
+    ]);
+    const all = lines.join('');
+    for (const secret of ['sk-live-123', 'abc.def', '11'.repeat(32)]) expect(all).not.toContain(secret);
+
+    const quiet: string[] = [];
+    anchoringLog(createLogger('error', (line) => quiet.push(line))).onWarning('slow RPC');
+    expect(quiet).toEqual([]);
   });
 });
 

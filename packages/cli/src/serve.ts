@@ -10,7 +10,7 @@ import {
   loadDemoCollections,
 } from '@saksi/engine';
 import { plural } from '@saksi/proof';
-import { startServer } from '@saksi/server';
+import { createLogger, type Logger, startServer } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
 import { CliError, type Io } from './io.js';
@@ -52,6 +52,8 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say(
     `Saksi: data in ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'}), embeddings ${config.embedding.provider}:${config.embedding.model}`,
   );
+  // After the start-up lines people read, events are JSON log lines at LOG_LEVEL (docs/operations.md).
+  const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
   const engine = await openEngine(config, { applicationName: 'saksi-serve' });
   await createFirstAdmin(engine, io, say);
   if (config.demo) {
@@ -75,7 +77,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
       );
     } else await configureDemoCollections(engine, path.join(repositoryRoot(), 'corpora'));
   }
-  await startAnchoring(engine, say);
+  await startAnchoring(engine, say, logger);
   if (config.readUrl)
     say('Reads: retrieval from the replica of DATABASE_READ_URL while it keeps up, else from the primary.');
   if (config.worker === 'inline') {
@@ -89,6 +91,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   const server = await startServer(engine, {
     port: config.port,
     host: config.host,
+    logger,
     ...(hasWeb ? { webRoot } : {}),
   });
   say(`Listening on ${server.url}`);
@@ -154,24 +157,46 @@ export function anchoredRoundMessage(event: Extract<AnchorEvent, { type: 'round-
   return `${what} (round ${event.round_id}): tx ${event.tx_hash} in block ${event.block_number}`;
 }
 
+/**
+ * The anchoring service's events as log lines: a confirmed round at info (with the sentence
+ * {@link anchoredRoundMessage} makes), warnings and failed rounds (retried with backoff) at warn.
+ */
+export function anchoringLog(logger: Logger): {
+  onWarning: (message: string) => void;
+  onEvent: (event: AnchorEvent) => void;
+} {
+  return {
+    onWarning: (message) => logger.warn('anchoring warning', { message }),
+    onEvent: (event) => {
+      if (event.type === 'round-confirmed') {
+        logger.info(anchoredRoundMessage(event), {
+          event: 'anchor.round_confirmed',
+          round_id: event.round_id,
+          tx_hash: event.tx_hash,
+          block_number: event.block_number,
+          documents: event.documents,
+          log_size: event.log_size,
+        });
+      } else if (event.type === 'error') {
+        logger.warn('anchoring round failed, retrying with backoff', {
+          event: 'anchor.error',
+          ...(event.round_id !== undefined ? { round_id: event.round_id } : {}),
+          code: event.code,
+          message: event.message,
+        });
+      }
+    },
+  };
+}
+
 /** Starts the anchoring loop; a chain that cannot be reached disables anchoring with a warning, not the server. */
-async function startAnchoring(engine: Engine, say: (text: string) => void): Promise<void> {
+async function startAnchoring(engine: Engine, say: (text: string) => void, logger: Logger): Promise<void> {
   if (engine.config.anchor.provider === 'none') {
     say('Anchoring: off (SAKSI_ANCHOR=none).');
     return;
   }
   try {
-    await engine.startAnchoring({
-      loop: true,
-      onWarning: (message) => say(`Anchoring warning: ${message}`),
-      onEvent: (event) => {
-        if (event.type === 'round-confirmed') {
-          say(anchoredRoundMessage(event));
-        } else if (event.type === 'error') {
-          say(`Anchoring error (${event.code}), retrying with backoff: ${event.message}`);
-        }
-      },
-    });
+    await engine.startAnchoring({ loop: true, ...anchoringLog(logger) });
     const chain = engine.anchorChain();
     if (chain) {
       say(

@@ -22,6 +22,14 @@ Residents with a permit park for free.
 
 let directory: string;
 
+/** The JSON log lines of a run (every line of standard output must be one). */
+function logLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'saksi-cli-worker-'));
   await cp(templateDirectory(), path.join(directory, 'data/pglite'), { recursive: true });
@@ -57,13 +65,23 @@ describe('saksi worker', () => {
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Worker \S+-\d+ \(PGlite in .*\): running the queued jobs…\n/);
-    expect(result.stdout).toMatch(
-      new RegExp(
-        `job ${submitted.job.id} SUCCEEDED: a\\.md \\(${submitted.document.id}\\) READY, \\d+ chunks in`,
-      ),
-    );
-    expect(result.stdout).toMatch(/No due jobs left: 1 succeeded, 0 failed, 0 to retry later\.\n$/);
+    const lines = logLines(result.stdout);
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      msg: 'worker running the queued jobs',
+      database: 'PGlite',
+    });
+    expect(lines[0]?.['worker_id']).toMatch(/^\S+-\d+$/);
+    expect(lines.find((line) => line['msg'] === 'job succeeded')).toMatchObject({
+      level: 'info',
+      job_id: submitted.job.id,
+      document_id: submitted.document.id,
+      filename: 'a.md',
+      document_status: 'READY',
+      chunks: expect.any(Number),
+      seconds: expect.any(Number),
+    });
+    expect(lines.at(-1)).toMatchObject({ msg: 'no due jobs left', succeeded: 1, failed: 0, retrying: 0 });
 
     const document = await withEngine((engine) => engine.getDocument(submitted.document.id));
     expect(document.status).toBe('READY');
@@ -74,7 +92,48 @@ describe('saksi worker', () => {
       env: { NO_COLOR: '1' },
     });
     expect(idle.code).toBe(0);
-    expect(idle.stdout).toContain('No due jobs left: 0 succeeded');
+    expect(logLines(idle.stdout).at(-1)).toMatchObject({ msg: 'no due jobs left', succeeded: 0 });
+  });
+
+  it('logs a failed job as a JSON line at warn, with credentials cut out, and only at LOG_LEVEL', async () => {
+    const key = `saksi_${'K'.repeat(43)}`;
+    const submitted = await withEngine((engine) =>
+      engine.submit(
+        'docs',
+        // Not a document the parser knows: the job fails, and its message names the file.
+        { bytes: new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 0xff]), filename: `${key}.bin` },
+        { workspaceId: DEFAULT_WORKSPACE, language: 'en' },
+      ),
+    );
+    const quiet = await runCli(['worker', '--once', '--allow-pglite', '--data-dir', 'data'], {
+      cwd: directory,
+      env: { NO_COLOR: '1', LOG_LEVEL: 'error' },
+    });
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).toBe('');
+    const document = await withEngine((engine) => engine.getDocument(submitted.document.id));
+    expect(document.status).toBe('FAILED');
+
+    const again = await withEngine((engine) =>
+      engine.submit(
+        'other',
+        { bytes: new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 9, 9, 9, 9, 0xff]), filename: `${key}.bin` },
+        { workspaceId: DEFAULT_WORKSPACE, language: 'en' },
+      ),
+    );
+    const result = await runCli(['worker', '--once', '--allow-pglite', '--data-dir', 'data'], {
+      cwd: directory,
+      env: { NO_COLOR: '1' },
+    });
+    expect(result.code).toBe(1);
+    const failed = logLines(result.stdout).find((line) => line['msg'] === 'job failed');
+    expect(failed).toMatchObject({
+      level: 'warn',
+      job_id: again.job.id,
+      filename: '[redacted].bin',
+      error: { code: expect.any(String) },
+    });
+    expect(result.stdout).not.toContain(key);
   });
 
   it('refuses the embedded database without --allow-pglite (exit 2, with a hint)', async () => {
@@ -108,17 +167,25 @@ describe('saksi worker', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const deadline = Date.now() + 20_000;
-      while (!/waiting for jobs/.test(stdout)) {
+      while (!/worker started; waiting for jobs/.test(stdout)) {
         if (child.exitCode !== null || Date.now() > deadline)
           throw new Error(`no start line:\n${stdout}\n${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      expect(stdout).toMatch(
-        /^Worker \S+-\d+ started \(PGlite in .*\); waiting for jobs\. Stop with Ctrl\+C\.\n$/,
-      );
+      expect(logLines(stdout)).toEqual([
+        expect.objectContaining({
+          level: 'info',
+          msg: 'worker started; waiting for jobs',
+          database: 'PGlite',
+        }),
+      ]);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(stdout).toMatch(/Stopping: finishing the job in hand…\nWorker stopped after 0 jobs\.\n$/);
+      expect(logLines(stdout).map((line) => [line['msg'], line['jobs']])).toEqual([
+        ['worker started; waiting for jobs', undefined],
+        ['worker stopping: finishing the job in hand', undefined],
+        ['worker stopped', 0],
+      ]);
       expect(stderr).toBe('');
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

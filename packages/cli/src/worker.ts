@@ -13,18 +13,17 @@ import {
   type JobStatus,
   JobWorker,
 } from '@saksi/engine';
-import { plural } from '@saksi/proof';
+import { createLogger, type Logger } from '@saksi/server';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
-import { safeText } from './text.js';
 
 export const workerCommand: Command = {
   name: 'worker',
   summary: 'Run the ingestion job worker in its own process (PostgreSQL), or --once for cron',
   usage: 'saksi worker [--once] [--poll-ms N] [--data-dir DIR] [--allow-pglite]',
   help: `Runs queued ingestion jobs (documents uploaded through the API) and delivers webhooks, printing one
-line per finished job. Stop it with Ctrl+C or SIGTERM: it finishes the job in hand first.
+JSON log line per finished job at LOG_LEVEL (docs/operations.md). Stop it with Ctrl+C or SIGTERM: it finishes the job in hand first.
 
 It needs a PostgreSQL database shared with the server (DATABASE_URL). With the embedded database
 (PGlite) only one process can open the data, and saksi serve already runs a worker in-process
@@ -60,13 +59,19 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
         'runs a worker in-process. For a PGlite data directory that no server has open, add --allow-pglite.',
     });
   }
-  const say = (text: string) => io.stdout.write(`${text}\n`);
+  // JSON lines at LOG_LEVEL, credentials and session ids redacted (docs/operations.md).
+  const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
   const engine = await openEngine(config, { applicationName: 'saksi-worker' });
   const workerId = `${hostname()}-${process.pid}`;
   try {
-    const reporter = await finishedJobReporter(engine, workerId, say);
-    const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
-    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, io);
+    const reporter = await finishedJobReporter(engine, workerId, logger);
+    const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
+    const where = {
+      worker_id: workerId,
+      database,
+      ...(config.databaseUrl ? {} : { data_dir: config.dataDir }),
+    };
+    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, logger);
 
     // Listen for signals before saying so: whoever reads the start line may stop us at once.
     const stopped = new Promise<void>((resolve) => {
@@ -80,13 +85,17 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
     });
     const worker = engine.startWorker({ workerId, ...(pollMs !== undefined ? { pollMs } : {}) });
     const watch = setInterval(() => void reporter.report(), 1_000);
-    say(`Worker ${worker.workerId} started (${where}); waiting for jobs. Stop with Ctrl+C.`);
+    logger.info('worker started; waiting for jobs', { ...where, worker_id: worker.workerId });
     await stopped;
     clearInterval(watch);
-    say('Stopping: finishing the job in hand…');
+    logger.info('worker stopping: finishing the job in hand', { worker_id: worker.workerId });
     await engine.stopWorker();
     await reporter.report();
-    say(`Worker stopped after ${plural(reporter.counts.succeeded + reporter.counts.failed, 'job')}.`);
+    logger.info('worker stopped', {
+      worker_id: worker.workerId,
+      jobs: reporter.counts.succeeded + reporter.counts.failed,
+      ...reporter.counts,
+    });
     return 0;
   } finally {
     await engine.close();
@@ -97,9 +106,9 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
 async function runOnce(
   engine: Engine,
   workerId: string,
-  where: string,
+  where: Record<string, string>,
   reporter: FinishedJobReporter,
-  io: Io,
+  logger: Logger,
 ): Promise<number> {
   const worker = new JobWorker({
     db: engine.db,
@@ -114,10 +123,10 @@ async function runOnce(
     },
     onError: (error, job) => {
       // Job failures are reported by the reporter with their outcome; this is for everything else.
-      if (job === undefined) io.stderr.write(`warning: ${safeText(errorMessage(error))}\n`);
+      if (job === undefined) logger.warn('worker error', { worker_id: workerId, error });
     },
   });
-  io.stdout.write(`Worker ${workerId} (${where}): running the queued jobs…\n`);
+  logger.info('worker running the queued jobs', where);
   while (await worker.runOnce()) await reporter.report();
   await failOrphanedDocuments(engine.db);
   const deliveries = await deliverDueWebhooks(engine.db, {
@@ -127,12 +136,19 @@ async function runOnce(
   });
   const { succeeded, failed, retrying } = reporter.counts;
   const webhooks = deliveries.delivered + deliveries.retrying + deliveries.failed;
-  io.stdout.write(
-    `No due jobs left: ${succeeded} succeeded, ${failed} failed, ${retrying} to retry later` +
-      (webhooks > 0
-        ? `; webhooks ${deliveries.delivered} delivered, ${deliveries.retrying} retrying, ${deliveries.failed} failed.\n`
-        : '.\n'),
-  );
+  logger.info('no due jobs left', {
+    worker_id: workerId,
+    succeeded,
+    failed,
+    retrying,
+    ...(webhooks > 0
+      ? {
+          webhooks_delivered: deliveries.delivered,
+          webhooks_retrying: deliveries.retrying,
+          webhooks_failed: deliveries.failed,
+        }
+      : {}),
+  });
   return failed > 0 ? 1 : 0;
 }
 
@@ -150,7 +166,7 @@ interface FinishedJobRow {
 
 interface FinishedJobReporter {
   counts: { succeeded: number; failed: number; retrying: number };
-  /** Prints a line for every job this worker finished (or queued for a retry) since the last call. */
+  /** Logs a line for every job this worker finished (or queued for a retry) since the last call. */
   report(): Promise<void>;
 }
 
@@ -161,7 +177,7 @@ interface FinishedJobReporter {
 async function finishedJobReporter(
   engine: Engine,
   workerId: string,
-  say: (text: string) => void,
+  logger: Logger,
 ): Promise<FinishedJobReporter> {
   const since = (await engine.db.query<{ now: string }>('SELECT now()::text AS now')).rows[0]!.now;
   const seen = new Set<string>();
@@ -182,22 +198,28 @@ async function finishedJobReporter(
       const key = `${job.id}:${job.attempts}:${job.status}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const document = job.document_id
-        ? `${safeText(job.filename ?? '?')} (${job.document_id})`
-        : 'no document';
-      const error = job.error ? `${job.error.code}: ${safeText(job.error.message)}` : 'unknown error';
+      const fields = {
+        worker_id: workerId,
+        job_id: job.id,
+        attempt: job.attempts,
+        document_id: job.document_id,
+        filename: job.filename,
+      };
+      const error = job.error ?? { code: 'JOB_FAILED', message: 'unknown error' };
       if (job.status === 'SUCCEEDED') {
         counts.succeeded++;
-        const took = job.seconds === null ? '' : ` in ${job.seconds.toFixed(1)} s`;
-        say(
-          `  job ${job.id} SUCCEEDED: ${document} ${job.document_status ?? ''}, ${plural(job.chunk_count ?? 0, 'chunk')}${took}`,
-        );
+        logger.info('job succeeded', {
+          ...fields,
+          document_status: job.document_status,
+          chunks: job.chunk_count ?? 0,
+          ...(job.seconds === null ? {} : { seconds: Math.round(job.seconds * 1000) / 1000 }),
+        });
       } else if (job.status === 'FAILED') {
         counts.failed++;
-        say(`  job ${job.id} FAILED: ${document}: ${error}`);
+        logger.warn('job failed', { ...fields, error });
       } else {
         counts.retrying++;
-        say(`  job ${job.id} attempt ${job.attempts} failed, will retry: ${document}: ${error}`);
+        logger.warn('job attempt failed, will retry', { ...fields, error });
       }
     }
   };
@@ -206,13 +228,9 @@ async function finishedJobReporter(
     counts,
     report() {
       running = running.then(check).catch((error: unknown) => {
-        say(`  (could not read job outcomes: ${safeText(errorMessage(error))})`);
+        logger.warn('could not read job outcomes', { worker_id: workerId, error });
       });
       return running;
     },
   };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 export { type AppOptions, createApp } from './app.js';
 export { ApiError, type ApiErrorCode, type ErrorBody } from './errors.js';
+export { createLogger, type Logger, type LogLevel, Metrics, redact, redactText } from './observability.js';
 export { openApiDocument } from './openapi.js';
 export { type RunningServer, type ServerOptions, startServer } from './serve.js';
