@@ -377,6 +377,7 @@ async function latestCheckpoint(engine: Engine) {
 
 function askInput(body: ChatRequest): AskInput {
   const question = questionOf(body).trim();
+  const pageUrl = body.page_url ?? body.context?.pageUrl;
   return {
     question,
     ...(body.messages != null ? { conversation: conversationOf(body) } : {}),
@@ -386,6 +387,7 @@ function askInput(body: ChatRequest): AskInput {
     ...(body.top_k != null ? { top_k: body.top_k } : {}),
     ...(body.document_type != null ? { document_type: body.document_type } : {}),
     ...(body.fiscal_year != null ? { fiscal_year: body.fiscal_year } : {}),
+    ...(pageUrl != null ? { page_url: pageUrl } : {}),
   };
 }
 

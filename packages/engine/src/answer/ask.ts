@@ -35,6 +35,7 @@ import type { AnswerModel } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
 import type { QueryExpander } from '../retrieve/expander.js';
+import { pageDocuments } from '../retrieve/page-scope.js';
 import { retrieveForQuestion } from '../retrieve/plan.js';
 import type { QueryVariant, RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
@@ -79,6 +80,11 @@ export interface AskInput {
   top_k?: number;
   document_type?: string;
   fiscal_year?: number;
+  /**
+   * The page the question is asked on (the docs widget's `page_url`): in a collection with a base URL,
+   * the documents published there are searched first (retrieve/page-scope.ts).
+   */
+  page_url?: string;
   /**
    * The conversation so far as the client keeps it (a stateless client's `messages[]`), oldest first;
    * used instead of the session's stored turns. Only context for the model and for elliptical follow-ups:
@@ -199,13 +205,19 @@ export async function ask(
       })
     : await followUpVariants(db, sessionId, plan.normalized, { language: collection.language });
 
+  // The documents of the page the question is asked on (the docs widget's page_url).
+  const page =
+    mode === 'full' && input.page_url
+      ? await pageDocuments(context.reader ?? db, collection, input.page_url)
+      : [];
+
   // An answer that depends on nothing but the question and the content may come from the cache.
   const cacheable =
     context.answerCache === true &&
     mode === 'full' &&
     extraVariants.length === 0 &&
     conversation.length === 0;
-  const cacheKey = cacheable ? answerCacheKey(collection, question, answerShape(context, input)) : '';
+  const cacheKey = cacheable ? answerCacheKey(collection, question, answerShape(context, input, page)) : '';
   let version = 0;
   if (cacheable) {
     const hit = await cachedAnswer(db, collection.id, cacheKey);
@@ -233,30 +245,34 @@ export async function ask(
     timings: NO_TIMINGS,
   };
   let grounded: RetrievedChunk[] = [];
+  const search = (documentIds?: readonly string[]) =>
+    retrieveForQuestion(context.reader ?? db, context.embedding, collection, plan.normalized, {
+      topK: input.top_k ?? 5,
+      extraVariants,
+      ...(context.expander ? { expander: context.expander } : {}),
+      ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
+      ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
+      ...(documentIds !== undefined ? { documentIds } : {}),
+    });
+  // The page's own passages are searched first. Offline, the collection is searched only when they
+  // do not answer; a model is given both, the page's first.
+  let pageFirst = false;
   if (!refusal) {
-    retrieval = await retrieveForQuestion(
-      context.reader ?? db,
-      context.embedding,
-      collection,
-      plan.normalized,
-      {
-        topK: input.top_k ?? 5,
-        extraVariants,
-        ...(context.expander ? { expander: context.expander } : {}),
-        ...(input.document_type !== undefined ? { documentType: input.document_type } : {}),
-        ...(input.fiscal_year !== undefined ? { fiscalYear: input.fiscal_year } : {}),
-      },
-    );
+    if (page.length > 0 && !context.answerModel) {
+      retrieval = await search(page);
+      pageFirst = true;
+    } else if (page.length > 0) {
+      const [onPage, everywhere] = [await search(page), await search()];
+      retrieval = { ...everywhere, results: mergeGrounded(onPage.results, everywhere.results) };
+    } else retrieval = await search();
     // Selection mode: the chunk containing the selection and its neighbours come first (selection.ts).
     grounded =
       mode === 'selection' && input.selection ? await selectionChunks(db, collection, input.selection) : [];
     retrieval.results = mergeGrounded(grounded, retrieval.results);
   }
-  onEvent({ type: 'retrieval', results: retrieval.results, timings: retrieval.timings });
 
   // select + compose (offline) or generate (model)
   const answerStart = performance.now();
-  const sources: RetrievedChunk[] = [...retrieval.results];
   const variants: QueryVariant[] = [
     ...rewriteQuery(plan.normalized, { language: collection.language, profile: collection.profile }),
     ...extraVariants,
@@ -283,104 +299,123 @@ export async function ask(
     ],
     plan,
   );
-  let claims: ComposedClaim[] = [];
-  let generator: { kind: 'extractive' | 'llm'; model: string; version: string } = {
-    kind: 'extractive',
-    model: 'saksi-extractive',
-    version: EXTRACTIVE_GENERATOR_VERSION,
-  };
-  let usage: Awaited<ReturnType<typeof generateWithModel>>['usage'] | undefined;
-  if (!refusal && sources.length > 0) {
-    if (context.answerModel) {
-      const model = context.answerModel;
-      const llm = await generateWithModel(model, {
-        question,
-        sources: sources.map((result) => ({
-          chunk_id: result.chunk_id,
-          document_id: result.document_id,
-          text: result.text,
-          score: result.score,
-          citation: result.citation,
-          ...(result.citation.label ? { label: result.citation.label } : {}),
-        })),
-        profile: promptProfileOf(collection.profile, collection.language),
-        language: collection.language,
-        conversation,
-        onDelta: (text) => onEvent({ type: 'delta', text }),
-        ...(context.signal ? { signal: context.signal } : {}),
-      });
-      generator = {
-        kind: 'llm',
-        model: `${model.provider}:${model.modelId}`,
-        version: LLM_GENERATOR_VERSION,
-      };
-      usage = llm.usage;
-      if (llm.found)
-        claims = llm.claims.map((claim) => ({
-          text: claim.text,
-          statement: claim.sentence,
-          evidence: claim.sources.map((sourceIndex) => ({
-            sourceIndex,
-            span: bestSupportingSpan(claim.sentence, sources[sourceIndex]!.text, collection.language),
+  /** Selects or generates the claims from `sources` and checks them; `refusal` stands when given. */
+  const attempt = async (sources: RetrievedChunk[], refusal: Refusal | undefined) => {
+    let claims: ComposedClaim[] = [];
+    let generator: { kind: 'extractive' | 'llm'; model: string; version: string } = {
+      kind: 'extractive',
+      model: 'saksi-extractive',
+      version: EXTRACTIVE_GENERATOR_VERSION,
+    };
+    let usage: Awaited<ReturnType<typeof generateWithModel>>['usage'] | undefined;
+    if (!refusal && sources.length > 0) {
+      if (context.answerModel) {
+        const model = context.answerModel;
+        const llm = await generateWithModel(model, {
+          question,
+          sources: sources.map((result) => ({
+            chunk_id: result.chunk_id,
+            document_id: result.document_id,
+            text: result.text,
+            score: result.score,
+            citation: result.citation,
+            ...(result.citation.label ? { label: result.citation.label } : {}),
           })),
-        }));
-    } else {
-      // A question about a selection is usually answered by what follows it (the explanation, the example).
-      const continuation =
-        grounded.length > 0 && input.selection ? continuationAfter(sources, input.selection, 2) : [];
-      claims = await selectClaims({
-        db,
-        collection,
-        plan,
-        terms,
-        sources,
-        variants: scoringVariants,
-        continuation,
-        links: {
-          sanctionsFor: (ref) => sanctionsFor(db, collection, ref),
-          rulesFor: (sanction) => rulesFor(db, collection, sanction),
-          provision: (ref) => provisionChunk(db, collection, ref),
-          elucidation: (ref) => elucidationChunk(db, collection, ref),
-          dependents: (ref) => dependentAyat(db, collection, ref),
-        },
-      });
+          profile: promptProfileOf(collection.profile, collection.language),
+          language: collection.language,
+          conversation,
+          onDelta: (text) => onEvent({ type: 'delta', text }),
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
+        generator = {
+          kind: 'llm',
+          model: `${model.provider}:${model.modelId}`,
+          version: LLM_GENERATOR_VERSION,
+        };
+        usage = llm.usage;
+        if (llm.found)
+          claims = llm.claims.map((claim) => ({
+            text: claim.text,
+            statement: claim.sentence,
+            evidence: claim.sources.map((sourceIndex) => ({
+              sourceIndex,
+              span: bestSupportingSpan(claim.sentence, sources[sourceIndex]!.text, collection.language),
+            })),
+          }));
+      } else {
+        // A question about a selection is usually answered by what follows it (the explanation, the example).
+        const continuation =
+          grounded.length > 0 && input.selection ? continuationAfter(sources, input.selection, 2) : [];
+        claims = await selectClaims({
+          db,
+          collection,
+          plan,
+          terms,
+          sources,
+          variants: scoringVariants,
+          continuation,
+          links: {
+            sanctionsFor: (ref) => sanctionsFor(db, collection, ref),
+            rulesFor: (sanction) => rulesFor(db, collection, sanction),
+            provision: (ref) => provisionChunk(db, collection, ref),
+            elucidation: (ref) => elucidationChunk(db, collection, ref),
+            dependents: (ref) => dependentAyat(db, collection, ref),
+          },
+        });
+      }
     }
-  }
-  if (!refusal && claims.length === 0)
-    refusal = { reason: sources.length > 0 ? 'NOT_COVERED' : 'NO_EVIDENCE' };
+    if (!refusal && claims.length === 0)
+      refusal = { reason: sources.length > 0 ? 'NOT_COVERED' : 'NO_EVIDENCE' };
 
-  // check: support and relevance; evidence that does not answer the question is not an answer
-  const check = await checkClaims(
-    db,
-    collection,
-    {
-      ...(context.judge ? { judge: context.judge } : {}),
-      ...(context.decomposer ? { decomposer: context.decomposer } : {}),
-    },
-    plan,
-    terms,
-    claims,
-    sources,
-    collection.language,
-  );
-  let checked: CheckedClaim[] = check.claims;
-  // Offline, a quote whose evidence does not answer the question is dropped; a model's claims stay in
-  // the certificate, each under the render policy (blocked claims are shown as blocked).
-  if (!refusal && context.answerModel === undefined) {
-    const relevant = answeringClaims(checked, terms);
-    // A figure question is not answered by evidence that states no figure (a definition of the
-    // measure, a rule about it): that is a refusal, which names a misread statement when there is one.
-    const statesFigure =
-      (plan.intent !== 'figure' && plan.intent !== 'comparison') ||
-      relevant.some(
-        (item) =>
-          answersIntent(plan, item.claim.statement) ||
-          item.claim.evidence.some(({ span }) => answersIntent(plan, span.text)),
-      );
-    if (relevant.length === 0 || check.answer.score < check.answer.threshold || !statesFigure)
-      refusal = { reason: 'NOT_COVERED' };
-    checked = relevant;
+    // check: support and relevance; evidence that does not answer the question is not an answer
+    const check = await checkClaims(
+      db,
+      collection,
+      {
+        ...(context.judge ? { judge: context.judge } : {}),
+        ...(context.decomposer ? { decomposer: context.decomposer } : {}),
+      },
+      plan,
+      terms,
+      claims,
+      sources,
+      collection.language,
+    );
+    let checked: CheckedClaim[] = check.claims;
+    // Offline, a quote whose evidence does not answer the question is dropped; a model's claims stay in
+    // the certificate, each under the render policy (blocked claims are shown as blocked).
+    if (!refusal && context.answerModel === undefined) {
+      const relevant = answeringClaims(checked, terms);
+      // A figure question is not answered by evidence that states no figure (a definition of the
+      // measure, a rule about it): that is a refusal, which names a misread statement when there is one.
+      const statesFigure =
+        (plan.intent !== 'figure' && plan.intent !== 'comparison') ||
+        relevant.some(
+          (item) =>
+            answersIntent(plan, item.claim.statement) ||
+            item.claim.evidence.some(({ span }) => answersIntent(plan, span.text)),
+        );
+      if (relevant.length === 0 || check.answer.score < check.answer.threshold || !statesFigure)
+        refusal = { reason: 'NOT_COVERED' };
+      checked = relevant;
+    }
+    return { refusal, check, checked, generator, usage };
+  };
+  let sources: RetrievedChunk[] = [...retrieval.results];
+  // A model streams its answer: the sources are shown before it.
+  if (context.answerModel)
+    onEvent({ type: 'retrieval', results: retrieval.results, timings: retrieval.timings });
+  let outcome = await attempt(sources, refusal);
+  if (pageFirst && outcome.refusal !== undefined) {
+    retrieval = await search();
+    sources = [...retrieval.results];
+    outcome = await attempt(sources, refusal);
   }
+  if (!context.answerModel)
+    onEvent({ type: 'retrieval', results: retrieval.results, timings: retrieval.timings });
+  const { check, generator, usage } = outcome;
+  let checked = outcome.checked;
+  refusal = outcome.refusal;
   // A figure or assumption the statute states but OCR misread is named, not quoted (budget/answer.ts,
   // budget/assumptions.ts).
   if (refusal?.reason === 'NOT_COVERED' || refusal?.reason === 'NO_EVIDENCE') {
@@ -468,10 +503,11 @@ export async function ask(
 }
 
 /** What besides the question shapes this answer: the key of the answer cache holds all of it. */
-function answerShape(context: AskContext, input: AskInput): AnswerShape {
+function answerShape(context: AskContext, input: AskInput, page: readonly string[]): AnswerShape {
   const model = context.answerModel;
   return {
     top_k: input.top_k ?? 5,
+    page: [...page].sort(),
     document_type: input.document_type ?? null,
     fiscal_year: input.fiscal_year ?? null,
     generator: model

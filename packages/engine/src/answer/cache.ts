@@ -17,6 +17,8 @@ import type { RetrievedChunk } from '../retrieve/retrieve.js';
 /** Everything besides the question that shapes an answer, as the key records it. */
 export interface AnswerShape {
   top_k: number;
+  /** The documents searched first: those of the page the question was asked on. */
+  page: string[];
   document_type: string | null;
   fiscal_year: number | null;
   /** The generator (`saksi-extractive` and its version, or the model and the prompt version). */

@@ -171,6 +171,7 @@ export interface HeadingFilter {
   includeArchived?: boolean;
   documentType?: string;
   fiscalYear?: number;
+  documentIds?: readonly string[];
 }
 
 /** Chunk ids under the sections whose headings best match `question`, best first, at most `limit`. */
@@ -207,6 +208,7 @@ export async function headingArm(
     if (status !== 'READY' && !(filter.includeArchived && status === 'ARCHIVED')) continue;
     if (filter.documentType !== undefined && section.documentType !== filter.documentType) continue;
     if (filter.fiscalYear !== undefined && section.fiscalYear !== filter.fiscalYear) continue;
+    if (filter.documentIds !== undefined && !filter.documentIds.includes(section.documentId)) continue;
     const own = overlap(section.own, query, queryTotal, index.idf);
     const context = overlap(section.context, query, queryTotal, index.idf);
     if (own === 0) continue;

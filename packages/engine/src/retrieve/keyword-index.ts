@@ -104,6 +104,7 @@ export async function searchKeywords(
 export interface KeywordFilters {
   documentType?: string;
   fiscalYear?: number;
+  documentIds?: readonly string[];
   includeArchived?: boolean;
 }
 
@@ -145,6 +146,10 @@ function documentFilters(filters: KeywordFilters, params: unknown[], alias = 'd'
   if (filters.fiscalYear !== undefined) {
     params.push(filters.fiscalYear);
     clauses.push(`${alias}.fiscal_year = $${params.length}`);
+  }
+  if (filters.documentIds !== undefined) {
+    params.push(filters.documentIds);
+    clauses.push(`${alias}.id = ANY($${params.length}::text[])`);
   }
   return clauses.join(' AND ');
 }

@@ -40,6 +40,8 @@ export interface RetrieveOptions {
   candidates?: number;
   documentType?: string;
   fiscalYear?: number;
+  /** Only these documents (a page's, page-scope.ts); every arm applies it. */
+  documentIds?: readonly string[];
   includeArchived?: boolean;
   /** Which arms run: both (default, fused), or one alone (the evaluation's ablations). */
   arms?: RetrievalArms;
@@ -175,6 +177,10 @@ function filters(options: RetrieveOptions, params: unknown[]): string {
     params.push(options.fiscalYear);
     clauses.push(`d.fiscal_year = $${params.length}`);
   }
+  if (options.documentIds !== undefined) {
+    params.push(options.documentIds);
+    clauses.push(`d.id = ANY($${params.length}::text[])`);
+  }
   return clauses.join(' AND ');
 }
 
@@ -272,6 +278,7 @@ async function lexicalArm(
     {
       ...(options.documentType !== undefined ? { documentType: options.documentType } : {}),
       ...(options.fiscalYear !== undefined ? { fiscalYear: options.fiscalYear } : {}),
+      ...(options.documentIds !== undefined ? { documentIds: options.documentIds } : {}),
       ...(options.includeArchived ? { includeArchived: true } : {}),
     },
   );
@@ -323,6 +330,19 @@ export async function vectorArm(
   // are broken outside.
   const type = vectorSearchType(dimensions);
   const distance = `c.embedding::${type} <=> $2::${type}`;
+  if (options.documentIds !== undefined) {
+    // A few documents (a page): an exact scan of their chunks. Through the index, the nearest
+    // chunks of the whole collection would be found first and the page's filtered out of them.
+    const result = await db.query<{ id: string }>(
+      `WITH scoped AS MATERIALIZED (
+         SELECT c.id, c.embedding FROM chunks c JOIN documents d ON d.id = c.document_id
+          WHERE c.collection_id = $1 AND c.embedding_dimensions = ${dimensions} AND ${where}
+       )
+       SELECT id FROM scoped c ORDER BY ${distance}, id LIMIT $3`,
+      params,
+    );
+    return result.rows.map((row) => row.id);
+  }
   return withVectorSearch(db, dimensions, limit, async (q) => {
     const result = await q.query<{ id: string }>(
       `SELECT id FROM (

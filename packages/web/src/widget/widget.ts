@@ -258,7 +258,9 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
     scrollTo(turn.question);
     turn.setStatus(t.thinking, 'streaming');
     const request = chatBody(options, question, {
-      ...(quoted !== undefined ? { selection: quoted, pageUrl: location.href } : {}),
+      // The page the reader is on: its passages are searched first (docs/api.md, "page_url").
+      pageUrl: location.href,
+      ...(quoted !== undefined ? { selection: quoted } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
     });
     let text = '';
