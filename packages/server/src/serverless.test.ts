@@ -238,6 +238,18 @@ describe.skipIf(!TEST_DATABASE_URL)('the serverless function on PostgreSQL and a
     const verification = await verifyBundle(asked.json['bundle'] as Bundle, trustOptions(trusted));
     expect(verification.verdict, JSON.stringify(verification)).toBe('verified');
 
+    // Streamed (SSE) through the platform: the events arrive in order, the bundle last.
+    const streamed = await fetch(`${second.url}/api/v1/chat`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ collection: 'fungsi', question: 'Apakah pengendara motor wajib memakai helm?' }),
+    });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    const events = [...(await streamed.text()).matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
+    expect(events[0]).toBe('session');
+    expect(events).toContain('delta');
+    expect(events.at(-1)).toBe('done');
+
     // The conversation continues on the first instance (sessions live in the database).
     const followUp = await call(first, 'POST', '/api/v1/chat', {
       headers: bearer(key),
