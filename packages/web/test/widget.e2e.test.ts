@@ -5,7 +5,8 @@
  * origins served by a tiny `node:http` server (`/<collection>?lang=id|en`). The widget is driven
  * through its `data-testid`s (Playwright locators pierce its open shadow root).
  *
- * Covered: a streamed answer on the demo page (no CSP violation); the widget's own verification —
+ * Covered: a streamed answer on the demo page (no CSP violation), its thumbs and comment stored with
+ * its certificate; the widget's own verification —
  * its verifier fetched from the server only once an answer arrives, the keys pinned in the page's
  * localStorage, the badge from its own check; a tampered answer (the server's reply intercepted and a
  * figure changed) shown as failed, with no live link; a changed server key shown as a warning, not
@@ -233,6 +234,31 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', BROWSER_TEST,
       'https://redux.js.org/introduction/core-concepts',
     );
     await screenshot(page, 'demo-answer', 'en');
+
+    // Thumbs down, then a comment: each stored with the answer's certificate, a later one replacing it.
+    const certificateId = href.split('/verify/')[1] ?? '';
+    await last(page, 'widget-feedback-down').click();
+    await expect
+      .poll(() => last(page, 'widget-feedback-status').textContent())
+      .toBe(STRINGS.en.feedbackThanks);
+    expect(await last(page, 'widget-feedback-down').getAttribute('aria-pressed')).toBe('true');
+    expect(await last(page, 'widget-feedback-up').getAttribute('aria-pressed')).toBe('false');
+    await last(page, 'widget-feedback-comment').fill('It did not say what the state is made of.');
+    await last(page, 'widget-feedback-send').click();
+    const stored = async () =>
+      (
+        await test.engine.db.query<{ rating: string; comment: string | null }>(
+          'SELECT rating, comment FROM answer_feedback WHERE certificate_id = $1',
+          [certificateId],
+        )
+      ).rows;
+    await expect
+      .poll(async () => (await stored())[0]?.comment ?? null)
+      .toBe('It did not say what the state is made of.');
+    expect(await stored()).toEqual([
+      { rating: 'down', comment: 'It did not say what the state is made of.' },
+    ]);
+    await screenshot(page, 'demo-feedback', 'en');
     expect(cspViolations).toEqual([]);
     await page.close();
   });
