@@ -10,7 +10,7 @@ import {
   loadDemoCollections,
 } from '@saksi/engine';
 import { plural } from '@saksi/proof';
-import { createLogger, type Logger, startServer } from '@saksi/server';
+import { createErrorReporter, createLogger, type Logger, startServer } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
 import { CliError, type Io } from './io.js';
@@ -54,6 +54,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   );
   // After the start-up lines people read, events are JSON log lines at LOG_LEVEL (docs/operations.md).
   const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
+  const errors = config.errorReports ? createErrorReporter(config.errorReports) : undefined;
   const engine = await openEngine(config, { applicationName: 'saksi-serve' });
   await createFirstAdmin(engine, io, say);
   if (config.demo) {
@@ -92,6 +93,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
     port: config.port,
     host: config.host,
     logger,
+    ...(errors ? { errors } : {}),
     ...(hasWeb ? { webRoot } : {}),
   });
   say(`Listening on ${server.url}`);
@@ -113,6 +115,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say('Stopping…');
   await server.close();
   await engine.close();
+  await errors?.flush(2_000);
   return 0;
 }
 

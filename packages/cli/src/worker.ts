@@ -13,7 +13,13 @@ import {
   type JobStatus,
   JobWorker,
 } from '@saksi/engine';
-import { createLogger, type Logger } from '@saksi/server';
+import {
+  createErrorReporter,
+  createLogger,
+  type ErrorReporter,
+  type Logger,
+  reportFailedIngestion,
+} from '@saksi/server';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
@@ -61,8 +67,11 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
   }
   // JSON lines at LOG_LEVEL, credentials and session ids redacted (docs/operations.md).
   const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
+  // Failed jobs go to SENTRY_DSN when set (docs/operations.md).
+  const errors = config.errorReports ? createErrorReporter(config.errorReports) : undefined;
   const engine = await openEngine(config, { applicationName: 'saksi-worker' });
   const workerId = `${hostname()}-${process.pid}`;
+  if (errors) engine.observeIngestion((report) => reportFailedIngestion(errors, report));
   try {
     const reporter = await finishedJobReporter(engine, workerId, logger);
     const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
@@ -71,7 +80,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
       database,
       ...(config.databaseUrl ? {} : { data_dir: config.dataDir }),
     };
-    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, logger);
+    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, logger, errors);
 
     // Listen for signals before saying so: whoever reads the start line may stop us at once.
     const stopped = new Promise<void>((resolve) => {
@@ -99,6 +108,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
     return 0;
   } finally {
     await engine.close();
+    await errors?.flush(2_000);
   }
 }
 
@@ -109,6 +119,7 @@ async function runOnce(
   where: Record<string, string>,
   reporter: FinishedJobReporter,
   logger: Logger,
+  errors: ErrorReporter | undefined,
 ): Promise<number> {
   const worker = new JobWorker({
     db: engine.db,
@@ -119,6 +130,7 @@ async function runOnce(
         embedding: engine.embedding,
         quotas: (workspaceId) => engine.quotas(workspaceId),
         limits: engine.config.ingest,
+        ...(errors ? { onIngested: (report) => reportFailedIngestion(errors, report) } : {}),
       }),
     },
     onError: (error, job) => {

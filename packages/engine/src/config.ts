@@ -95,6 +95,9 @@ const schema = z.object({
   SAKSI_SESSION_MAX_TURNS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SESSION_POLICY.maxTurns),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SAKSI_METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  SENTRY_DSN: z.string().min(1).optional(),
+  SENTRY_ENVIRONMENT: z.string().min(1).max(64).optional(),
+  SENTRY_RELEASE: z.string().min(1).max(200).optional(),
   SAKSI_ANSWER_CACHE: z.enum(['on', 'off']).default('on'),
   SAKSI_ANSWER_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   SAKSI_SESSION_PROMPT_TURNS: z.coerce
@@ -233,6 +236,18 @@ export interface SaksiConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Bearer key of `GET /metrics` (secret); without one, only loopback clients may read it. */
   metricsKey?: string;
+  /** Where unexpected errors are reported (`SENTRY_DSN`); none: nowhere (docs/operations.md). */
+  errorReports?: ErrorReportConfig;
+}
+
+/** A Sentry-compatible DSN, parsed (`<scheme>://<public key>@<host>/<project id>`). */
+export interface ErrorReportConfig {
+  /** The envelope endpoint: `<scheme>://<host>[/<path>]/api/<project id>/envelope/`. */
+  envelopeUrl: string;
+  /** The DSN's public key, sent as `sentry_key` (not a secret to the service, but kept out of logs). */
+  publicKey: string;
+  environment?: string;
+  release?: string;
 }
 
 /**
@@ -360,6 +375,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     ...(values.SAKSI_PUBLIC_URL ? { publicUrl: values.SAKSI_PUBLIC_URL.replace(/\/+$/, '') } : {}),
     logLevel: values.LOG_LEVEL,
     ...(values.SAKSI_METRICS_KEY ? { metricsKey: values.SAKSI_METRICS_KEY } : {}),
+    ...(values.SENTRY_DSN
+      ? {
+          errorReports: {
+            ...parseDsn(values.SENTRY_DSN),
+            ...(values.SENTRY_ENVIRONMENT ? { environment: values.SENTRY_ENVIRONMENT } : {}),
+            ...(values.SENTRY_RELEASE ? { release: values.SENTRY_RELEASE } : {}),
+          },
+        }
+      : {}),
     answerCache: {
       enabled: values.SAKSI_ANSWER_CACHE === 'on',
       maxEntries: values.SAKSI_ANSWER_CACHE_ENTRIES,
@@ -447,6 +471,41 @@ function anchorConfig(values: z.infer<typeof schema>): AnchorConfig {
     privateKey: values.SAKSI_ANCHOR_PRIVATE_KEY as `0x${string}`,
     contract: values.SAKSI_ANCHOR_CONTRACT as `0x${string}`,
     ...timing,
+  };
+}
+
+/**
+ * `SENTRY_DSN` (Sentry's "Data Source Name": `https://<public key>@<host>[/<path>]/<project id>`)
+ * to the envelope endpoint and key. The message of a DSN that does not parse never repeats it.
+ */
+export function parseDsn(dsn: string): Pick<ErrorReportConfig, 'envelopeUrl' | 'publicKey'> {
+  const invalid = () =>
+    new EngineError(
+      'CONFIG_INVALID',
+      'Invalid configuration: SENTRY_DSN must read https://<public key>@<host>/<project id> (as the service shows it).',
+    );
+  let url: URL;
+  try {
+    url = new URL(dsn.trim());
+  } catch {
+    throw invalid();
+  }
+  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+  const project = segments.pop();
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    !/^[A-Za-z0-9]{1,64}$/.test(decodeURIComponent(url.username)) ||
+    project === undefined ||
+    !/^\d+$/.test(project) ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
+    throw invalid();
+  }
+  const prefix = segments.length > 0 ? `/${segments.join('/')}` : '';
+  return {
+    envelopeUrl: `${url.protocol}//${url.host}${prefix}/api/${project}/envelope/`,
+    publicKey: decodeURIComponent(url.username),
   };
 }
 

@@ -53,8 +53,10 @@ export {
   ANCHOR_PRESETS,
   type AnchorConfig,
   type EmbeddingConfig,
+  type ErrorReportConfig,
   type KeySecrets,
   loadConfig,
+  parseDsn,
   type SaksiConfig,
   type TrustProxyConfig,
 } from './config.js';

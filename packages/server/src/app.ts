@@ -22,6 +22,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Access, type AccessOptions, createAccess, isPublicCollection, peerAddress } from './access.js';
 import { readJsonBody, validate } from './body.js';
 import { cors } from './cors.js';
+import type { ErrorReporter } from './error-reports.js';
 import { ApiError, toErrorResponse } from './errors.js';
 import { homePage } from './home.js';
 import { createLogger, isLoopback, type Logger, Metrics, requestIdOf, sameSecret } from './observability.js';
@@ -57,6 +58,8 @@ export interface AppOptions {
   logger?: Logger;
   /** The process's metrics (default: new ones), served at `GET /metrics`. */
   metrics?: Metrics;
+  /** Where internal errors (500) are reported besides the log (`SENTRY_DSN`; default nowhere). */
+  errors?: ErrorReporter;
 }
 
 /** Largest JSON body of chat and query requests. */
@@ -76,6 +79,20 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   );
   const logger = options.logger ?? createLogger(engine.config.logLevel);
   const metrics = options.metrics ?? new Metrics();
+  const reportInternal = (c: Context, error: unknown) => {
+    const requestId = requestIds.get(c.req.raw);
+    logger.error('request failed', {
+      request_id: requestId,
+      method: c.req.method,
+      route: c.req.routePath,
+      error,
+    });
+    options.errors?.capture(error, {
+      ...(requestId !== undefined ? { request_id: requestId } : {}),
+      route: c.req.routePath,
+      method: c.req.method,
+    });
+  };
   // Request ids, the access log and latency per route (docs/operations.md).
   const requestIds = new WeakMap<Request, string>();
   app.use('*', async (c, next) => {
@@ -108,12 +125,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     const mapped = toErrorResponse(error);
     const requestId = requestIds.get(c.req.raw);
     if (mapped.internal) {
-      logger.error('request failed', {
-        request_id: requestId,
-        method: c.req.method,
-        route: c.req.routePath,
-        error,
-      });
+      reportInternal(c, error);
       // The id lets a user's report be found in the logs.
       if (requestId !== undefined) (mapped.body.error as { request_id?: string }).request_id = requestId;
     }
@@ -199,14 +211,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     // Fail before the stream starts when the collection is unknown: a 404 is clearer than an SSE error event.
     const collection = await chatCollection(c, engine, access, body.collection);
     if (wantsStream(c, body))
-      return streamChat(c, engine, collection, input, metrics, (error) =>
-        logger.error('request failed', {
-          request_id: requestIds.get(c.req.raw),
-          method: c.req.method,
-          route: c.req.routePath,
-          error,
-        }),
-      );
+      return streamChat(c, engine, collection, input, metrics, (error) => reportInternal(c, error));
     const result = await engine.ask(body.collection, input, undefined, collection.workspace_id);
     metrics.answer(result.found, result.cached, result.timings);
     return c.json({

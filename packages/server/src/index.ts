@@ -1,4 +1,10 @@
 export { type AppOptions, createApp } from './app.js';
+export {
+  createErrorReporter,
+  type ErrorContext,
+  type ErrorReporter,
+  reportFailedIngestion,
+} from './error-reports.js';
 export { ApiError, type ApiErrorCode, type ErrorBody } from './errors.js';
 export { createLogger, type Logger, type LogLevel, Metrics, redact, redactText } from './observability.js';
 export { openApiDocument } from './openapi.js';

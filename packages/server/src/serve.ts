@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Engine } from '@saksi/engine';
 import { type AppOptions, createApp } from './app.js';
+import { reportFailedIngestion } from './error-reports.js';
 import { Metrics } from './observability.js';
 
 export interface ServerOptions extends AppOptions {
@@ -24,10 +25,15 @@ export function startServer(engine: Engine, options: ServerOptions): Promise<Run
   const app = createApp(engine, {
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.errors !== undefined ? { errors: options.errors } : {}),
     metrics,
   });
-  // The ingestions of this engine (its in-process worker's jobs included) show in this server's metrics.
-  const unobserve = engine.observeIngestion((report) => metrics.ingestion(report));
+  // The ingestions of this engine (its in-process worker's jobs included) show in this server's
+  // metrics, and its failed jobs are reported as errors.
+  const unobserve = engine.observeIngestion((report) => {
+    metrics.ingestion(report);
+    if (options.errors !== undefined) reportFailedIngestion(options.errors, report);
+  });
   return new Promise((resolve, reject) => {
     const failed = (error: Error) => {
       unobserve();
