@@ -4,13 +4,14 @@ import path from 'node:path';
 import {
   type AnchorEvent,
   configureDemoCollections,
+  ENGINE_VERSION,
   type Engine,
   ensureFirstAdmin,
   isEngineError,
   loadDemoCollections,
 } from '@saksi/engine';
 import { plural } from '@saksi/proof';
-import { createErrorReporter, createLogger, type Logger, startServer } from '@saksi/server';
+import { createErrorReporter, createLogger, type Logger, startServer, startTracing } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
 import { CliError, type Io } from './io.js';
@@ -55,6 +56,8 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   // After the start-up lines people read, events are JSON log lines at LOG_LEVEL (docs/operations.md).
   const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
   const errors = config.errorReports ? createErrorReporter(config.errorReports) : undefined;
+  // Without OTEL_EXPORTER_OTLP_ENDPOINT nothing of OpenTelemetry is loaded (docs/operations.md).
+  const tracing = await startTracing(config.traces, { version: ENGINE_VERSION });
   const engine = await openEngine(config, { applicationName: 'saksi-serve' });
   await createFirstAdmin(engine, io, say);
   if (config.demo) {
@@ -94,6 +97,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
     host: config.host,
     logger,
     ...(errors ? { errors } : {}),
+    ...(tracing ? { tracing } : {}),
     ...(hasWeb ? { webRoot } : {}),
   });
   say(`Listening on ${server.url}`);
@@ -115,7 +119,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say('Stopping…');
   await server.close();
   await engine.close();
-  await errors?.flush(2_000);
+  await Promise.all([errors?.flush(2_000), tracing?.shutdown().catch(() => undefined)]);
   return 0;
 }
 

@@ -7,8 +7,10 @@
 import { hostname } from 'node:os';
 import {
   deliverDueWebhooks,
+  ENGINE_VERSION,
   type Engine,
   failOrphanedDocuments,
+  type IngestReport,
   ingestJobHandler,
   type JobStatus,
   JobWorker,
@@ -19,6 +21,8 @@ import {
   type ErrorReporter,
   type Logger,
   reportFailedIngestion,
+  startTracing,
+  type Tracing,
 } from '@saksi/server';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
@@ -69,9 +73,12 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
   const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
   // Failed jobs go to SENTRY_DSN when set (docs/operations.md).
   const errors = config.errorReports ? createErrorReporter(config.errorReports) : undefined;
+  // Each ingestion is a trace when OTEL_EXPORTER_OTLP_ENDPOINT is set; else nothing is loaded.
+  const tracing = await startTracing(config.traces, { version: ENGINE_VERSION });
   const engine = await openEngine(config, { applicationName: 'saksi-worker' });
   const workerId = `${hostname()}-${process.pid}`;
-  if (errors) engine.observeIngestion((report) => reportFailedIngestion(errors, report));
+  const observe = ingestionObserver(errors, tracing);
+  engine.observeIngestion(observe);
   try {
     const reporter = await finishedJobReporter(engine, workerId, logger);
     const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
@@ -80,7 +87,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
       database,
       ...(config.databaseUrl ? {} : { data_dir: config.dataDir }),
     };
-    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, logger, errors);
+    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, logger, observe);
 
     // Listen for signals before saying so: whoever reads the start line may stop us at once.
     const stopped = new Promise<void>((resolve) => {
@@ -108,8 +115,19 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
     return 0;
   } finally {
     await engine.close();
-    await errors?.flush(2_000);
+    await Promise.all([errors?.flush(2_000), tracing?.shutdown().catch(() => undefined)]);
   }
+}
+
+/** Failed jobs to the error reports, every ingestion to the traces. */
+function ingestionObserver(
+  errors: ErrorReporter | undefined,
+  tracing: Tracing | null,
+): (report: IngestReport) => void {
+  return (report) => {
+    if (errors) reportFailedIngestion(errors, report);
+    tracing?.ingestion(report);
+  };
 }
 
 /** Runs due jobs one at a time without polling, then one round of the worker's periodic tasks. */
@@ -119,7 +137,7 @@ async function runOnce(
   where: Record<string, string>,
   reporter: FinishedJobReporter,
   logger: Logger,
-  errors: ErrorReporter | undefined,
+  observe: (report: IngestReport) => void,
 ): Promise<number> {
   const worker = new JobWorker({
     db: engine.db,
@@ -130,7 +148,7 @@ async function runOnce(
         embedding: engine.embedding,
         quotas: (workspaceId) => engine.quotas(workspaceId),
         limits: engine.config.ingest,
-        ...(errors ? { onIngested: (report) => reportFailedIngestion(errors, report) } : {}),
+        onIngested: observe,
       }),
     },
     onError: (error, job) => {

@@ -98,6 +98,10 @@ const schema = z.object({
   SENTRY_DSN: z.string().min(1).optional(),
   SENTRY_ENVIRONMENT: z.string().min(1).max(64).optional(),
   SENTRY_RELEASE: z.string().min(1).max(200).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('saksi'),
   SAKSI_ANSWER_CACHE: z.enum(['on', 'off']).default('on'),
   SAKSI_ANSWER_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   SAKSI_SESSION_PROMPT_TURNS: z.coerce
@@ -238,6 +242,16 @@ export interface SaksiConfig {
   metricsKey?: string;
   /** Where unexpected errors are reported (`SENTRY_DSN`); none: nowhere (docs/operations.md). */
   errorReports?: ErrorReportConfig;
+  /** Where traces go (OTLP/HTTP; `OTEL_EXPORTER_OTLP_*`); none: no tracing is loaded (docs/operations.md). */
+  traces?: TracesConfig;
+}
+
+export interface TracesConfig {
+  /** The OTLP/HTTP traces endpoint (`…/v1/traces`). */
+  url: string;
+  /** Sent with every export (`OTEL_EXPORTER_OTLP_HEADERS`; secret: never logged). */
+  headers: Record<string, string>;
+  serviceName: string;
 }
 
 /** A Sentry-compatible DSN, parsed (`<scheme>://<public key>@<host>/<project id>`). */
@@ -375,6 +389,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     ...(values.SAKSI_PUBLIC_URL ? { publicUrl: values.SAKSI_PUBLIC_URL.replace(/\/+$/, '') } : {}),
     logLevel: values.LOG_LEVEL,
     ...(values.SAKSI_METRICS_KEY ? { metricsKey: values.SAKSI_METRICS_KEY } : {}),
+    ...tracesConfig(values),
     ...(values.SENTRY_DSN
       ? {
           errorReports: {
@@ -472,6 +487,38 @@ function anchorConfig(values: z.infer<typeof schema>): AnchorConfig {
     contract: values.SAKSI_ANCHOR_CONTRACT as `0x${string}`,
     ...timing,
   };
+}
+
+/**
+ * OpenTelemetry's standard variables ("OpenTelemetry Protocol Exporter" specification): the traces
+ * endpoint as given, else `OTEL_EXPORTER_OTLP_ENDPOINT` with `/v1/traces` appended; headers as
+ * `key=value` pairs separated by commas, values percent-decoded.
+ */
+function tracesConfig(values: z.infer<typeof schema>): { traces?: TracesConfig } {
+  const base = values.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const url =
+    values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (url === undefined) return {};
+  const headers: Record<string, string> = {};
+  for (const pair of (values.OTEL_EXPORTER_OTLP_HEADERS ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const name = at > 0 ? pair.slice(0, at).trim() : '';
+    let value: string | undefined;
+    try {
+      value = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      value = undefined;
+    }
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || value === undefined) {
+      throw new EngineError(
+        'CONFIG_INVALID',
+        'Invalid configuration: OTEL_EXPORTER_OTLP_HEADERS must read name=value,name2=value2 (values percent-encoded).',
+      );
+    }
+    headers[name] = value;
+  }
+  return { traces: { url, headers, serviceName: values.OTEL_SERVICE_NAME } };
 }
 
 /**

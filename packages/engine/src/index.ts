@@ -58,6 +58,7 @@ export {
   loadConfig,
   parseDsn,
   type SaksiConfig,
+  type TracesConfig,
   type TrustProxyConfig,
 } from './config.js';
 export { type Database, openDatabase, type Queryable, type Transactional } from './db/database.js';

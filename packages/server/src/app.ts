@@ -9,6 +9,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import {
   type AskEvent,
   type AskInput,
+  type AskResult,
   type Collection,
   DEFAULT_WORKSPACE,
   type Engine,
@@ -45,6 +46,7 @@ import {
   verifyWrapperSchema,
 } from './schemas.js';
 import { streamEvents } from './sse.js';
+import type { RequestTrace, Tracing } from './tracing.js';
 
 export interface AppOptions {
   /** A directory of built web assets served at `/` (single-page app: unknown paths get index.html). */
@@ -60,6 +62,8 @@ export interface AppOptions {
   metrics?: Metrics;
   /** Where internal errors (500) are reported besides the log (`SENTRY_DSN`; default nowhere). */
   errors?: ErrorReporter;
+  /** Where request and answer spans go (`OTEL_EXPORTER_OTLP_ENDPOINT`; default nowhere). */
+  tracing?: Tracing;
 }
 
 /** Largest JSON body of chat and query requests. */
@@ -95,9 +99,16 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   };
   // Request ids, the access log and latency per route (docs/operations.md).
   const requestIds = new WeakMap<Request, string>();
+  const traces = new WeakMap<Request, RequestTrace>();
+  const recordAnswer = (c: Context, found: boolean, cached: boolean, timings: AskResult['timings']) => {
+    metrics.answer(found, cached, timings);
+    traces.get(c.req.raw)?.answer(found, cached, timings);
+  };
   app.use('*', async (c, next) => {
     const id = requestIdOf(c.req.header('x-request-id'));
     requestIds.set(c.req.raw, id);
+    const trace = options.tracing?.startRequest(c.req.method, c.req.raw.headers);
+    if (trace) traces.set(c.req.raw, trace);
     const start = performance.now();
     await next();
     const seconds = (performance.now() - start) / 1000;
@@ -105,6 +116,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     const route = c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
     const status = c.res.status;
     c.res.headers.set('X-Request-Id', id);
+    trace?.end({ route, status, requestId: id });
     metrics.requests.observe(
       { method: c.req.method, route, status: `${Math.floor(status / 100)}xx` },
       seconds,
@@ -211,9 +223,16 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     // Fail before the stream starts when the collection is unknown: a 404 is clearer than an SSE error event.
     const collection = await chatCollection(c, engine, access, body.collection);
     if (wantsStream(c, body))
-      return streamChat(c, engine, collection, input, metrics, (error) => reportInternal(c, error));
+      return streamChat(
+        c,
+        engine,
+        collection,
+        input,
+        (result) => recordAnswer(c, result.found, result.cached, result.timings),
+        (error) => reportInternal(c, error),
+      );
     const result = await engine.ask(body.collection, input, undefined, collection.workspace_id);
-    metrics.answer(result.found, result.cached, result.timings);
+    recordAnswer(c, result.found, result.cached, result.timings);
     return c.json({
       session_id: result.session_id,
       answer: result.answer,
@@ -412,7 +431,7 @@ function streamChat(
   engine: Engine,
   collection: Collection,
   input: AskInput,
-  metrics: Metrics,
+  onAnswered: (result: AskResult) => void,
   onInternalError: (error: unknown) => void,
 ): Response {
   return streamEvents(
@@ -439,7 +458,7 @@ function streamChat(
         },
         collection.workspace_id,
       );
-      metrics.answer(result.found, result.cached, result.timings);
+      onAnswered(result);
       send('done', {
         session_id: result.session_id,
         certificate_id: result.bundle.certificate.certificate_id,

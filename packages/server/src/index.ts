@@ -9,3 +9,4 @@ export { ApiError, type ApiErrorCode, type ErrorBody } from './errors.js';
 export { createLogger, type Logger, type LogLevel, Metrics, redact, redactText } from './observability.js';
 export { openApiDocument } from './openapi.js';
 export { type RunningServer, type ServerOptions, startServer } from './serve.js';
+export { type RequestTrace, startTracing, type Tracing } from './tracing.js';

@@ -26,12 +26,14 @@ export function startServer(engine: Engine, options: ServerOptions): Promise<Run
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.errors !== undefined ? { errors: options.errors } : {}),
+    ...(options.tracing !== undefined ? { tracing: options.tracing } : {}),
     metrics,
   });
   // The ingestions of this engine (its in-process worker's jobs included) show in this server's
-  // metrics, and its failed jobs are reported as errors.
+  // metrics and traces, and its failed jobs are reported as errors.
   const unobserve = engine.observeIngestion((report) => {
     metrics.ingestion(report);
+    options.tracing?.ingestion(report);
     if (options.errors !== undefined) reportFailedIngestion(options.errors, report);
   });
   return new Promise((resolve, reject) => {
