@@ -9,10 +9,12 @@
  * configuration the platform cannot run answers every request with 503 `CONFIG_INVALID` and a message
  * naming the variable, never a stack trace.
  */
-import { type Engine, EngineError, loadConfig, type SaksiConfig } from '@saksi/engine';
+import { ENGINE_VERSION, type Engine, EngineError, loadConfig, type SaksiConfig } from '@saksi/engine';
 import { type AppOptions, createApp } from './app.js';
+import { createErrorReporter, type ErrorReporter } from './error-reports.js';
 import { toErrorResponse } from './errors.js';
 import { createLogger, type Logger, sameSecret } from './observability.js';
+import { startTracing, type Tracing } from './tracing.js';
 
 /** What the platform passes beside the request (Vercel: `waitUntil`, which keeps the instance alive). */
 export interface PlatformContext {
@@ -46,7 +48,12 @@ const DEFAULT_JOB_BUDGET_MS = 50_000;
 interface Ready {
   engine: Engine;
   app: ReturnType<typeof createApp>;
+  errors: ErrorReporter | undefined;
+  tracing: Tracing | null;
 }
+
+/** How long the reports of one request may take to leave after its response (ms). */
+const REPORT_FLUSH_MS = 2_000;
 
 /**
  * A handler that opens the engine from `options.env` on its first request. The returned object is
@@ -74,11 +81,16 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
           logger?.warn('anchoring is not reachable; answers carry pending anchors', { error });
         });
       }
+      // Error reports (SENTRY_DSN) and traces (OTEL_EXPORTER_OTLP_ENDPOINT), as `saksi serve` sends them.
+      const errors = config.errorReports ? createErrorReporter(config.errorReports) : undefined;
+      const tracing = await startTracing(config.traces, { version: ENGINE_VERSION });
       const app = createApp(engine, {
         logger,
         ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
+        ...(errors ? { errors } : {}),
+        ...(tracing ? { tracing } : {}),
       });
-      ready = { engine, app };
+      ready = { engine, app, errors, tracing };
       return ready;
     })().catch((error: unknown) => {
       // The next request tries again (a database that was starting, a fixed variable).
@@ -114,6 +126,14 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
       const response = await current.app.fetch(request, { platformProxy: platform });
       // An accepted upload (202) queued a job: work it once the response is on its way.
       if (response.status === 202 && request.method !== 'GET') drainAfter(current.engine, context);
+      // A frozen instance sends nothing: reports and spans leave before it may be.
+      if (context?.waitUntil && (current.errors || current.tracing))
+        context.waitUntil(
+          Promise.all([
+            current.errors?.flush(REPORT_FLUSH_MS),
+            current.tracing?.flush().catch(() => undefined),
+          ]),
+        );
       return response;
     },
     async close() {
@@ -121,6 +141,10 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
       const current = ready;
       ready = null;
       opening = null;
+      await Promise.all([
+        current?.errors?.flush(REPORT_FLUSH_MS),
+        current?.tracing?.shutdown().catch(() => undefined),
+      ]);
       await current?.engine.close();
     },
   };

@@ -64,6 +64,9 @@ export function createOtelTracing(config: TracesConfig, options: { version: stri
     ingestion(report) {
       ingestionTrace(tracer, report);
     },
+    async flush() {
+      await provider.forceFlush();
+    },
     async shutdown() {
       await provider.shutdown();
     },

@@ -6,7 +6,10 @@
  * read-only home. The PostgreSQL part runs in the CI's PostgreSQL pass (`SAKSI_TEST_DATABASE_URL`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -274,6 +277,40 @@ describe.skipIf(!TEST_DATABASE_URL)('the serverless function on PostgreSQL and a
     // Nothing was written to local disk by either instance.
     expect(await readdir(cwd)).toEqual([]);
   }, 120_000);
+
+  it('sends its spans to the OTLP endpoint before the instance may be frozen (waitUntil)', async () => {
+    const received: string[] = [];
+    const collector = createServer((request, response) => {
+      let body = '';
+      request.on('data', (piece: Buffer) => {
+        body += piece.toString();
+      });
+      request.on('end', () => {
+        received.push(`${request.url} ${body}`);
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const { port } = collector.address() as AddressInfo;
+    const traced = await coldInstance(
+      { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, PLATFORM_FREEZE: '1' },
+      cwd,
+    );
+    const pid = traced.child.pid!;
+    const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    try {
+      expect((await call(traced, 'GET', '/api/v1/health')).status).toBe(200);
+      // Frozen once the response is out and waitUntil's promises settled: the span left before.
+      await until('the instance to be frozen', async () => (state() === 'T' ? true : undefined), 20_000);
+      expect(
+        received.some((text) => text.startsWith('/v1/traces ') && text.includes('GET /api/v1/health')),
+      ).toBe(true);
+    } finally {
+      traced.child.kill('SIGCONT');
+      await traced.stop();
+      collector.close();
+    }
+  }, 60_000);
 
   it('tells clients apart by the address the platform forwards, not one the client forged', async () => {
     const metrics = await call(first, 'GET', '/metrics', { headers: { 'x-forwarded-for': '127.0.0.1' } });

@@ -32,6 +32,8 @@ export interface Tracing {
   startRequest(method: string, headers: Headers): RequestTrace;
   /** Records a finished ingestion as a trace: its span, and one span per stage. */
   ingestion(report: IngestReport): void;
+  /** Exports what is pending (a serverless function, before its instance is frozen). */
+  flush(): Promise<void>;
   /** Exports what is pending and stops (at shutdown). */
   shutdown(): Promise<void>;
 }

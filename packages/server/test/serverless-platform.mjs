@@ -9,6 +9,9 @@
  * and streams the response back. Promises given to `waitUntil` keep running after the response; the
  * process waits for them on SIGTERM. A function that throws gets the platform's 500.
  *
+ * With PLATFORM_FREEZE=1 the process stops itself (SIGSTOP) once a response is sent and the promises
+ * given to `waitUntil` have settled, as a platform freezes an idle instance; SIGCONT thaws it.
+ *
  * Usage: node serverless-platform.mjs <module> ; prints {"url": "http://127.0.0.1:<port>"} when ready.
  */
 import { createServer } from 'node:http';
@@ -61,6 +64,10 @@ const server = createServer(async (req, res) => {
     res.writeHead(response.status, out);
     if (response.body) for await (const piece of response.body) res.write(piece);
     res.end();
+    if (process.env['PLATFORM_FREEZE'] === '1') {
+      await Promise.allSettled([...pending]);
+      process.kill(process.pid, 'SIGSTOP');
+    }
   } catch (error) {
     process.stderr.write(`function failed: ${error?.stack ?? error}\n`);
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
