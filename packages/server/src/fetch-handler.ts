@@ -100,12 +100,26 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
     return opening;
   };
 
-  /** Works the queue in the background of the request that filled it; one drain at a time. */
+  /**
+   * Works the queue in the background of the request that filled it; one drain at a time. An upload
+   * accepted while a drain runs makes it look once more before it ends, so no job waits for cron.
+   */
+  let again = false;
   const drainAfter = (engine: Engine, context: PlatformContext | undefined): void => {
-    if (!context?.waitUntil || draining) return;
-    draining = engine
-      .runPendingJobs({ deadline: Date.now() + budgetMs, workerId: `${platform}-${process.pid}` })
-      .then(() => undefined)
+    if (!context?.waitUntil) return;
+    if (draining) {
+      again = true;
+      context.waitUntil(draining);
+      return;
+    }
+    const deadline = Date.now() + budgetMs;
+    const work = async () => {
+      do {
+        again = false;
+        await engine.runPendingJobs({ deadline, workerId: `${platform}-${process.pid}` });
+      } while (again && Date.now() < deadline);
+    };
+    draining = work()
       .catch((error: unknown) => logger?.error('working the job queue failed', { error }))
       .finally(() => {
         draining = null;
