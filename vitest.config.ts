@@ -10,7 +10,7 @@ export default defineConfig({
       'contracts/src/**/*.test.ts',
       'contracts/scripts/**/*.test.ts',
     ],
-    globalSetup: ['scripts/vitest-build.ts', 'packages/engine/test/pglite-template.ts'],
+    globalSetup: ['scripts/vitest-build.ts', 'packages/test-support/src/pglite-template.ts'],
     // eventsource-parser (under the AI SDK) exports its TypeScript sources under our `source`
     // condition; inlining the SDK makes Vite resolve and transform them instead of handing `.ts`
     // files to Node.

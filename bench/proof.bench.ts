@@ -24,7 +24,7 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '@saksi/proof';
-import { buildGoldenFixture, GOLDEN_QUESTION } from '../packages/proof/scripts/golden.js';
+import { buildGoldenFixture, GOLDEN_QUESTION } from '@saksi/test-support/golden';
 import { type BenchResult, bench, timeOnce } from './harness.js';
 
 const TREE_SIZE = 1_000_000;

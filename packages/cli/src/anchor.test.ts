@@ -5,8 +5,8 @@ import path from 'node:path';
 import { type AnvilHandle, startAnvil } from '@saksi/contracts';
 import { Engine, loadConfig } from '@saksi/engine';
 import { startServer } from '@saksi/server';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 
 let directory: string;

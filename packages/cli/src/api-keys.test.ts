@@ -3,8 +3,8 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { authenticateApiKey, Engine, loadConfig } from '@saksi/engine';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 
 let directory: string;

@@ -8,8 +8,8 @@ import {
   parseJson,
   verifyDataIntegrity,
 } from '@saksi/proof';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isEngineError } from '@saksi/engine';
 import {
   ABLATIONS,
   ATTACK_CLASSES,
@@ -16,11 +17,10 @@ import {
   formatEstimate,
   generateBundles,
   isAttackError,
-  isEngineError,
   renderAttackReport,
   runAttackHarness,
-  summarizeAttacks,
-} from '@saksi/engine';
+  summarize as summarizeAttacks,
+} from '@saksi/engine/attack';
 import { plural } from '@saksi/proof';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { repositoryRoot } from './engine-io.js';

@@ -2,8 +2,8 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Engine, type LlmTestServer, loadConfig, startLlmTestServer } from '@saksi/engine';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 import { parseBaseline } from './eval.js';
 

@@ -8,22 +8,19 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type Engine, isEngineError, isLlmError, loadDemoCollections } from '@saksi/engine';
 import {
   type AnswersReport,
   answersTable,
   checkTargets,
   DEFAULT_CONFIG,
-  type Engine,
   type EvalSet,
   evaluateAnswers,
   evaluateRetrieval,
   gateFailures,
   ingestBeirCorpus,
   intentTable,
-  isEngineError,
-  isLlmError,
   loadBeirSet,
-  loadDemoCollections,
   loadEvalSet,
   loadSquadSet,
   RETRIEVAL_CONFIGS,
@@ -36,7 +33,7 @@ import {
   TARGET_DOMAINS,
   TARGET_THRESHOLDS,
   targetsTable,
-} from '@saksi/engine';
+} from '@saksi/engine/eval';
 import { plural } from '@saksi/proof';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Engine, loadConfig } from '@saksi/engine';
 import type { Bundle } from '@saksi/proof';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 
 const STACK_FRAME = /\n\s+at .+:\d+/;

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatVerifierKey, generateKeyPair, utf8Encode } from '@saksi/proof';
 import { type RunningServer, startServer } from '@saksi/server';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
 import { runCli } from '../test/run-cli.js';
 
 const SIZE = 300;

@@ -13,8 +13,8 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 
 const STACK_FRAME = /\n\s+at .+:\d+/;

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { type DemoProgress, loadDemoCollections } from '@saksi/engine';
 import { parseTrustedKeys } from '@saksi/proof';
 import { createLogger } from '@saksi/server';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { anchoredRoundMessage, anchoringLog } from './serve.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

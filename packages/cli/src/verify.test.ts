@@ -15,14 +15,14 @@ import {
   trustOptions,
   verifyBundle,
 } from '@saksi/proof';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   GOLDEN_DOCUMENTS,
   GOLDEN_ORIGIN,
   GOLDEN_QUESTION,
   GOLDEN_WITNESSES,
   testSecretKey,
-} from '../../proof/scripts/golden.js';
+} from '@saksi/test-support/golden';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test/run-cli.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../proof/__fixtures__');

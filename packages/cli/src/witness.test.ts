@@ -30,8 +30,8 @@ import {
   verifyBundle,
 } from '@saksi/proof';
 import { type RunningServer, startServer } from '@saksi/server';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
 import { runCli } from '../test/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

@@ -20,9 +20,9 @@ import {
   parseSignerKey,
   signCheckpoint,
 } from '@saksi/proof';
+import { bearer, testApiKey } from '@saksi/test-support/api-key';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
-import { bearer, testApiKey } from '../../server/test/api-key.js';
 import { runCli } from './run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

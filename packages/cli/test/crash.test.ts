@@ -34,11 +34,11 @@ import {
   verifyBundle,
   verifyConsistencyProof,
 } from '@saksi/proof';
+import { bearer, testApiKey, waitForDocument } from '@saksi/test-support/api-key';
+import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateDirectory } from '../../engine/test/pglite-template.js';
-import { bearer, testApiKey, waitForDocument } from '../../server/test/api-key.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(repoRoot, 'packages/cli/bin/saksi.js');

@@ -2,8 +2,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '../test/engine-fixture.js';
 import {
   CSRF_SECRET_FILE,
   checkCsrfToken,

@@ -4,8 +4,8 @@
  * and example questions are checked per language.
  */
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import {
   type CollectionProfile,
   checkedProfile,

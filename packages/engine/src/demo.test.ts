@@ -1,6 +1,7 @@
 /** The demo collections' profiles on a real PGlite engine: a data directory loaded before they had them catches up. */
+
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import { collectionPresentation, DEFAULT_WORKSPACE } from './collections.js';
 import { configureDemoCollections, demoCollections } from './demo.js';
 

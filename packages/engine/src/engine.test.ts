@@ -12,8 +12,8 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '../test/engine-fixture.js';
 import { createHashEmbeddingModel } from './embed/hash.js';
 import type { EmbeddingModel } from './embed/model.js';
 import { isEngineError } from './errors.js';

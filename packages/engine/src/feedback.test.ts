@@ -4,8 +4,8 @@
  * and deleted with its certificate.
  */
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import { isEngineError } from './errors.js';
 import { MAX_FEEDBACK_COMMENT, submitFeedback } from './feedback.js';
 

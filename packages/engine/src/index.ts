@@ -2,25 +2,6 @@ export { AnchorError, type AnchorErrorCode, type AnchorProvider } from './anchor
 export type { AnchorEvent, RoundRow } from './anchor/service.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export {
-  ABLATIONS,
-  type AblationId,
-  ATTACK_CLASSES,
-  ATTACK_NAMES,
-  AttackError,
-  type AttackErrorCode,
-  type AttackReport,
-  bootstrapRate,
-  type Estimate,
-  formatEstimate,
-  generateBundles,
-  type HarnessResult,
-  isAttackError,
-  type Manifest,
-  renderAttackReport,
-  runAttackHarness,
-  summarize as summarizeAttacks,
-} from './attack/index.js';
-export {
   type AdminSession,
   type AdminUser,
   checkCsrfToken,
@@ -62,7 +43,7 @@ export {
   type TrustProxyConfig,
 } from './config.js';
 export { type Database, openDatabase, type Queryable, type Transactional } from './db/database.js';
-export { migrate } from './db/migrate.js';
+export { loadMigrations, migrate } from './db/migrate.js';
 export { parseLsn, type ReplicaState, type ReplicaStatus } from './db/replica.js';
 export {
   configureDemoCollections,
@@ -71,6 +52,7 @@ export {
   demoCollections,
   loadDemoCollections,
 } from './demo.js';
+export type { EmbeddingModel } from './embed/model.js';
 export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor, Health } from './engine.js';
 export {
   createEmbeddingModel,
@@ -80,7 +62,6 @@ export {
   type QueryInput,
 } from './engine.js';
 export { EngineError, type EngineErrorCode, isEngineError } from './errors.js';
-export * from './eval/index.js';
 export {
   FEEDBACK_RATINGS,
   type FeedbackInput,
@@ -96,6 +77,7 @@ export {
   publicJob,
   type SubmitResult,
 } from './ingest/async.js';
+export { BLOB_PART_BYTES } from './ingest/blob-store.js';
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/errors.js';
 export { isSupportedFile, SUPPORTED_EXTENSIONS } from './ingest/files.js';
 export { explicitHeadingId, HeadingSlugger, slugify } from './ingest/heading-anchors.js';

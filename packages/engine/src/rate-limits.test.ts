@@ -1,6 +1,7 @@
 /** Rate limits shared through the database: exact counts under concurrency, windows, the sweep. */
+
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import { chargeSharedRateLimit, sweepSharedRateLimits } from './rate-limits.js';
 
 let test: TestEngine;

@@ -4,8 +4,8 @@
  * its certificates; a session keeps only its newest turns; a prompt's conversation is cut to size.
  */
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import { isEngineError } from './errors.js';
 import {
   boundedConversation,

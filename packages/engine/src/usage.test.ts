@@ -4,8 +4,8 @@
  * the period's days in a time zone, one collection or all of a workspace, and the CSV exports.
  */
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import { isEngineError } from './errors.js';
 import { submitFeedback } from './feedback.js';
 import { csvField, refusedQuestionsCsv, usageDaysCsv, usageReport } from './usage.js';

@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../test/engine-fixture.js';
 import type { Database } from './db/database.js';
 import { EngineError } from './errors.js';
 import type { HostResolver, ResolvedAddress } from './net/address-guard.js';

@@ -1,5 +1,5 @@
+import { buildGoldenFixture, testSecretKey } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
-import { buildGoldenFixture, testSecretKey } from '../scripts/golden.js';
 import { codeOf } from '../test/codes.js';
 import {
   buildCertificate,

@@ -13,12 +13,14 @@
  * evidence) and `relevance`, and the answer's `relevance`, `outcome` and `refusal`.
  */
 import { fromBase64, isLowerHex, toBase64, toHex } from './bytes.js';
-import { renderComposition } from './composition.js';
+import { type Composition, renderComposition } from './composition.js';
+
+export type { Composition, CompositionPart } from './composition.js';
+
 import { generateKeyPair, getPublicKey, sign } from './ed25519.js';
 import { ProofError } from './errors.js';
 import { sha256, sha256Hex } from './hash.js';
 import { canonicalizeToBytes } from './jcs.js';
-import type { CompositionLanguage } from './templates.js';
 import { checkObject, type Field, fail } from './validate.js';
 
 /** The `schema` value of a v1 certificate (still accepted by every verifier). */
@@ -166,39 +168,6 @@ export interface ClaimRelevance {
   /** In [0, 1]. */
   threshold: number;
   method: RelevanceMethod;
-}
-
-/**
- * v1.1: one part of a composed claim. `span`, `cite`, `spelled` and the two `difference` numbers are
- * indices into the claim's `evidence`:
- * - `{ fixed }` a fixed word of the template (exactly one of the registry's strings, templates.ts);
- * - `{ span: n }` the text of `evidence[n].span`;
- * - `{ cite: n }` the citation label of `evidence[n]` (it must have one);
- * - `{ marker: n }` the citation marker `[n]` (n ≥ 1);
- * - `{ difference: [a, b] }` b − a of two evidence spans that are each exactly one rupiah amount
- *   (in digits, or in words as a `spelled` span reads them),
- *   written as the absolute difference in the composition's language (`Rp1.234,00` / `Rp1,234.00`);
- * - `{ spelled: n }` the amount `evidence[n].span` spells in Indonesian words (letters and
- *   whitespace only, an optional trailing "rupiah", more than zero), written like a difference:
- *   "dua ribu lima ratus rupiah" is `Rp2.500,00` / `Rp2,500.00`. Added within v1.1: verifiers that
- *   predate it refuse such claims (an unknown part kind, `MALFORMED`).
- */
-export type CompositionPart =
-  | { fixed: string }
-  | { span: number }
-  | { cite: number }
-  | { marker: number }
-  | { difference: [number, number] }
-  | { spelled: number };
-
-/** v1.1: how a verifier recomputes a composed claim's text from its evidence. */
-export interface Composition {
-  /** A template of the registry (templates.ts), e.g. `"law.sanction"`. */
-  template: string;
-  /** The language of the fixed words. */
-  language: CompositionLanguage;
-  /** 1 to 64 parts; the claim's text is their rendered concatenation. */
-  parts: CompositionPart[];
 }
 
 /** RFC 6962 inclusion proof of a leaf in a tree of `tree_size` leaves; `path` is hex, leaf-to-root. */

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
 import {
   buildGoldenFixture,
   GOLDEN_DOCUMENTS,
@@ -15,7 +14,8 @@ import {
   GOLDEN_RELEVANCE,
   GOLDEN_WITNESSES,
   testSecretKey,
-} from '../scripts/golden.js';
+} from '@saksi/test-support/golden';
+import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/codes.js';
 import { toHex } from './bytes.js';
 import {

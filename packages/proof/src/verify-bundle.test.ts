@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  buildGoldenFixture,
+  GOLDEN_ORIGIN,
+  GOLDEN_QUESTION,
+  testSecretKey,
+} from '@saksi/test-support/golden';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildGoldenFixture, GOLDEN_ORIGIN, GOLDEN_QUESTION, testSecretKey } from '../scripts/golden.js';
 import { fromBase64, fromHex, toBase64, toHex, utf8Encode } from './bytes.js';
 import { type Bundle, certificateSha256, logLeafInput, signCertificate } from './certificate.js';
 import { signCheckpoint } from './checkpoint.js';

@@ -8,10 +8,10 @@
  */
 import { createAdmin, createApiKey, createWorkspace, DEFAULT_WORKSPACE } from '@saksi/engine';
 import { utf8Decode, utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
+import type { Json } from '@saksi/test-support/sse-events';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import type { Json } from '../test/sse-events.js';
 import { createApp } from './app.js';
 
 const EMAIL = 'admin@example.org';

@@ -11,11 +11,11 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { bearer, testApiKey, waitForDocument } from '@saksi/test-support/api-key';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
+import { type Json, parseSse } from '@saksi/test-support/sse-events';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { bearer, testApiKey, waitForDocument } from '../test/api-key.js';
-import { type Json, parseSse } from '../test/sse-events.js';
 import { contentSecurityPolicy, createApp } from './app.js';
 import { startServer } from './serve.js';
 

@@ -15,9 +15,9 @@ import {
   verifyBundle,
   verifyDataIntegrity,
 } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
 import { createApp } from './app.js';
 
 let test: TestEngine;

@@ -4,11 +4,11 @@
  * (English and Indonesian) with no bundle, or a JSON error with the model's status mapped.
  */
 import type { LlmTestScenario } from '@saksi/engine';
+import { bearer, testApiKey } from '@saksi/test-support/api-key';
+import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
+import { type Json, parseSse } from '@saksi/test-support/sse-events';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestEngine, openLlmTestEngine } from '../../engine/test/llm-fixture.js';
-import { bearer, testApiKey } from '../test/api-key.js';
-import { type Json, parseSse } from '../test/sse-events.js';
 import { createApp } from './app.js';
 
 const LAW =

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isEngineError, loadConfig } from '@saksi/engine';
 import { utf8Encode } from '@saksi/proof';
+import { bearer, testApiKey } from '@saksi/test-support/api-key';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { bearer, testApiKey } from '../test/api-key.js';
 import { createApp } from './app.js';
 import { isCorsPath, originAllowed } from './cors.js';
 

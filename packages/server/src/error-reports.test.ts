@@ -6,9 +6,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type EngineError, loadConfig, parseDsn } from '@saksi/engine';
+import { testApiKey } from '@saksi/test-support/api-key';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { testApiKey } from '../test/api-key.js';
 import { createErrorReporter, errorEvent } from './error-reports.js';
 import { createLogger } from './observability.js';
 import { type RunningServer, startServer } from './serve.js';

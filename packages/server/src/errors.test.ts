@@ -1,8 +1,8 @@
 import { type Engine, EngineError, IngestError } from '@saksi/engine';
+import { bearer, storedChunks, testApiKey, waitForDocument } from '@saksi/test-support/api-key';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { bearer, storedChunks, testApiKey, waitForDocument } from '../test/api-key.js';
 import { createApp } from './app.js';
 import { toErrorResponse } from './errors.js';
 import { createLogger } from './observability.js';

@@ -6,10 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { hostileBytes, hostileCorpus } from '@saksi/engine/attack';
+import { bearer, storedChunks, testApiKey, waitForDocument } from '@saksi/test-support/api-key';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileBytes, hostileCorpus } from '../../engine/src/attack/hostile-files.js';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { bearer, storedChunks, testApiKey, waitForDocument } from '../test/api-key.js';
 import { type RunningServer, startServer } from './serve.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

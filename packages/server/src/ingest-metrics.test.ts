@@ -5,8 +5,8 @@
  */
 import { DEFAULT_WORKSPACE } from '@saksi/engine';
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
 import { createLogger } from './observability.js';
 import { type RunningServer, startServer } from './serve.js';
 

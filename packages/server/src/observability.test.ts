@@ -5,9 +5,9 @@
  */
 import { createAdmin } from '@saksi/engine';
 import { utf8Encode } from '@saksi/proof';
+import { bearer, testApiKey } from '@saksi/test-support/api-key';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { bearer, testApiKey } from '../test/api-key.js';
 import { createApp } from './app.js';
 import { createLogger, redact, redactText } from './observability.js';
 import { type RunningServer, startServer } from './serve.js';

@@ -29,7 +29,7 @@ import {
   ATTR_SERVICE_VERSION,
 } from '@opentelemetry/semantic-conventions';
 import type { IngestReport, TracesConfig } from '@saksi/engine';
-import type { RequestTrace, Tracing } from './tracing.js';
+import type { RequestTrace, Tracing } from './tracing-types.js';
 
 /** Spans are sent in batches at most this often (ms), and at shutdown. */
 const EXPORT_DELAY_MS = 1_000;

@@ -21,10 +21,10 @@ import {
 } from '@saksi/contracts';
 import { keyEnvironment } from '@saksi/engine';
 import { type Bundle, parseTrustedKeys, trustOptions, verifyBundle } from '@saksi/proof';
+import { bearer, testApiKey } from '@saksi/test-support/api-key';
+import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '@saksi/test-support/engine-fixture';
+import type { Json } from '@saksi/test-support/sse-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { bearer, testApiKey } from '../test/api-key.js';
-import type { Json } from '../test/sse-events.js';
 import { CRON_PATH } from './fetch-handler.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

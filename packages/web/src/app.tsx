@@ -1,34 +1,12 @@
 /** The app shell: header (name, navigation, language and theme), a tiny router, and the pages. */
-import {
-  createContext,
-  type MouseEvent,
-  type ReactNode,
-  useCallback,
-  useContext,
-  useEffect,
-  useState,
-} from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { AdminPage } from './admin/admin-page.js';
 import { readStorage, writeStorage } from './api.js';
 import { ChatPage } from './chat.js';
-import { initialLang, isLang, type Lang, type MessageKey, translate } from './i18n.js';
+import { initialLang, isLang, type Lang, translate } from './i18n.js';
+import { LangContext, type Translate } from './lang-context.js';
+import { ADMIN_PATH, Link, usePath } from './router.js';
 import { VerifyPage } from './verify-page.js';
-
-type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
-
-interface LangValue {
-  lang: Lang;
-  t: Translate;
-}
-
-const LangContext = createContext<LangValue>({
-  lang: 'id',
-  t: (key, values) => translate('id', key, values),
-});
-
-export function useT(): LangValue {
-  return useContext(LangContext);
-}
 
 type Theme = 'light' | 'dark';
 
@@ -36,69 +14,6 @@ function initialTheme(): Theme {
   const stored = readStorage('saksi.theme');
   if (stored === 'light' || stored === 'dark') return stored;
   return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Routing: `/`, `/verify`, `/verify/<id>`, `/admin`, `/admin/usage` with the History API.
-
-const NAVIGATE = 'saksi:navigate';
-/** `/admin` and its usage page, `/admin/usage`. */
-const ADMIN_PATH = /^\/admin(?:\/usage)?\/?$/;
-
-export function navigate(path: string): void {
-  if (location.pathname === path) return;
-  history.pushState(null, '', path);
-  dispatchEvent(new Event(NAVIGATE));
-}
-
-function usePath(): string {
-  const [path, setPath] = useState(location.pathname);
-  useEffect(() => {
-    const update = () => setPath(location.pathname);
-    addEventListener('popstate', update);
-    addEventListener(NAVIGATE, update);
-    return () => {
-      removeEventListener('popstate', update);
-      removeEventListener(NAVIGATE, update);
-    };
-  }, []);
-  return path;
-}
-
-/** An in-app link: a real `<a href>` (works without JS, opens in a new tab) that navigates in place. */
-export function Link(props: {
-  to: string;
-  children: ReactNode;
-  className?: string;
-  testId?: string;
-  current?: boolean;
-}) {
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (
-      event.defaultPrevented ||
-      event.button !== 0 ||
-      event.metaKey ||
-      event.ctrlKey ||
-      event.shiftKey ||
-      event.altKey
-    ) {
-      return;
-    }
-    event.preventDefault();
-    navigate(props.to);
-    scrollTo(0, 0);
-  };
-  return (
-    <a
-      href={props.to}
-      onClick={onClick}
-      className={props.className}
-      data-testid={props.testId}
-      aria-current={props.current ? 'page' : undefined}
-    >
-      {props.children}
-    </a>
-  );
 }
 
 export function App() {

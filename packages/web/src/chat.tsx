@@ -21,7 +21,6 @@ import {
   readStorage,
   writeStorage,
 } from './api.js';
-import { useT } from './app.js';
 import {
   collectionDescription,
   collectionExamples,
@@ -32,6 +31,7 @@ import { errorText, type Failure } from './error-text.js';
 import { FeedbackControl } from './feedback.js';
 import { formatNumber, locale } from './format.js';
 import type { Lang, MessageKey } from './i18n.js';
+import { useT } from './lang-context.js';
 import type { Block, Inline } from './markdown.js';
 import {
   answerBlocks,

@@ -3,7 +3,7 @@
  * for a moment, to screen readers too.
  */
 import { useEffect, useState } from 'react';
-import { useT } from './app.js';
+import { useT } from './lang-context.js';
 
 /** How long "Copied" shows before the button reads "Copy" again, in milliseconds. */
 const COPIED_MS = 2000;

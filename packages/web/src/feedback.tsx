@@ -5,9 +5,9 @@
  */
 import { type FormEvent, useId, useState } from 'react';
 import { ApiError, errorFromResponse, readStorage, writeStorage } from './api.js';
-import { useT } from './app.js';
 import { errorText } from './error-text.js';
 import { formatNumber } from './format.js';
+import { useT } from './lang-context.js';
 
 export type Rating = 'up' | 'down';
 

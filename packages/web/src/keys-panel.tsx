@@ -6,10 +6,10 @@
 
 import type { TrustedKeys } from '@saksi/proof';
 import { type FormEvent, useState } from 'react';
-import { useT } from './app.js';
 import { CopyButton } from './copy-button.js';
 import { formatBytes, formatTimestamp } from './format.js';
 import { keysFingerprint, shortFingerprint } from './key-pinning.js';
+import { useT } from './lang-context.js';
 import {
   PinError,
   pinKeysFromFile,

@@ -10,14 +10,14 @@ import {
   trustOptions,
   verifyBundle,
 } from '@saksi/proof';
-import { describe, expect, it } from 'vitest';
 import {
   buildGoldenFixture,
   GOLDEN_LABELLED_DOCUMENTS,
   GOLDEN_RELEVANCE,
   GOLDEN_V11_CLAIMS,
   testSecretKey,
-} from '../../proof/scripts/golden.js';
+} from '@saksi/test-support/golden';
+import { describe, expect, it } from 'vitest';
 import { type Lang, translate } from './i18n.js';
 import {
   checkExplanation,

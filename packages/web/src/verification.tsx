@@ -27,12 +27,13 @@ import {
   rememberCheckpoint,
   verifyOptions,
 } from './api.js';
-import { Link, useT } from './app.js';
 import { collectionDescription, collectionTitle } from './collection-presentation.js';
 import { formatNumber, formatTimestamp } from './format.js';
 import type { MessageKey } from './i18n.js';
 import { shortFingerprint, type TrustDecision } from './key-pinning.js';
+import { useT } from './lang-context.js';
 import { encodeQr, qrPath } from './qr.js';
+import { Link } from './router.js';
 import { ShortHash } from './short-hash.js';
 import { citationHref, explorerTxUrl, formatCitation } from './sources.js';
 import {

@@ -6,7 +6,6 @@
  */
 import { useEffect, useState } from 'react';
 import { ApiError, fetchCertificate } from './api.js';
-import { useT } from './app.js';
 import {
   BUNDLE_MAX_BYTES,
   BUNDLE_MAX_DEPTH,
@@ -18,6 +17,7 @@ import {
 import { errorText } from './error-text.js';
 import { formatBytes } from './format.js';
 import { KeysPanel } from './keys-panel.js';
+import { useT } from './lang-context.js';
 import { VerificationPanel } from './verification.js';
 
 /** A loaded file too large for the text box: verified from memory, named in its place. */

@@ -11,9 +11,9 @@
  */
 import { authenticateApiKey, createAdmin } from '@saksi/engine';
 import type { RunningServer } from '@saksi/server';
+import type { TestEngine } from '@saksi/test-support/engine-fixture';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { isLang, type Lang, translate } from '../src/i18n.js';
 import {
   attribute,

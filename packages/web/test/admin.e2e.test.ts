@@ -14,9 +14,9 @@
 import path from 'node:path';
 import { createAdmin } from '@saksi/engine';
 import type { RunningServer } from '@saksi/server';
+import type { TestEngine } from '@saksi/test-support/engine-fixture';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { isLang, type Lang, translate } from '../src/i18n.js';
 import {
   attribute,

@@ -8,12 +8,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type RunningServer, startServer } from '@saksi/server';
+import { launchChromium } from '@saksi/test-support/chromium';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';
-import { launchChromium } from '../../proof/test/browser/chromium.js';
 
-export { chromiumAvailable } from '../../proof/test/browser/chromium.js';
+export { chromiumAvailable } from '@saksi/test-support/chromium';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const webRoot = path.join(repoRoot, 'packages/web/dist');

@@ -30,10 +30,10 @@ import {
   verifyBundle,
 } from '@saksi/proof';
 import type { RunningServer } from '@saksi/server';
+import type { TestEngine } from '@saksi/test-support/engine-fixture';
+import { GOLDEN_DOCUMENTS } from '@saksi/test-support/golden';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEngine } from '../../engine/test/engine-fixture.js';
-import { GOLDEN_DOCUMENTS } from '../../proof/scripts/golden.js';
 import { type Lang, translate } from '../src/i18n.js';
 import { englishOnlyPhrases } from '../src/i18n-check.js';
 import {

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { createAdmin } from '@saksi/engine';
 import { utf8Encode } from '@saksi/proof';
 import type { RunningServer } from '@saksi/server';
+import type { TestEngine } from '@saksi/test-support/engine-fixture';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { formatNumber } from '../src/format.js';
 import { translate } from '../src/i18n.js';
 import {

@@ -17,9 +17,9 @@ import path from 'node:path';
 import type { Bundle, TrustedKeys } from '@saksi/proof';
 import { utf8Encode } from '@saksi/proof';
 import type { RunningServer } from '@saksi/server';
+import type { TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { englishOnlyPhrases } from '../src/i18n-check.js';
 import {
   attribute,

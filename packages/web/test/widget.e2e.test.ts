@@ -25,9 +25,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Bundle, normalizeText, toBase64 } from '@saksi/proof';
 import type { RunningServer } from '@saksi/server';
+import type { TestEngine } from '@saksi/test-support/engine-fixture';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEngine } from '../../engine/test/engine-fixture.js';
 import { englishOnlyPhrasesOf } from '../src/i18n-check.js';
 import { CHECK_WORDS, STRINGS } from '../src/widget/strings.js';
 import {

@@ -15,9 +15,9 @@ import {
   startAnvil,
 } from '@saksi/contracts';
 import { type Bundle, signCertificate, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { loadConfig } from '../config.js';
 import { Engine } from '../engine.js';
 import { createEvmAnchorProvider } from './provider.js';

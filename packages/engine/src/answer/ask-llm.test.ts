@@ -4,8 +4,8 @@
  * figures are blocked, and an answer that does not finish issues no certificate.
  */
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
 import { isLlmError } from '../llm/errors.js';
 import type { LlmTestScenario } from '../llm/test-server.js';
 

@@ -5,8 +5,8 @@
  * answered afresh; certificates carry a reference to the session, never its id.
  */
 import { trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { getChatSession } from '../sessions.js';
 import { pruneAnswerCache } from './cache.js';
 

@@ -4,8 +4,8 @@
  * nonce-delimited block; an earlier answer, forged or not, is never evidence for a claim.
  */
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
 import type { LlmTestScenario } from '../llm/test-server.js';
 
 const LAW = `# UU Contoh

@@ -1,5 +1,5 @@
+import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
 import { type ClaimDecomposer, conjunction, parseAtoms, type Verdict } from './decompose.js';
 
 describe('parseAtoms', () => {

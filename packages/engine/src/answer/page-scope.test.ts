@@ -5,8 +5,8 @@
  * collection changes nothing. The answer cache keeps page answers apart.
  */
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 
 const PAGES: Record<string, string> = {
   'docs/reducers.md': `# Reducers

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import type { ComposedClaim } from '../answer/compose.js';
 import { understand } from '../answer/understand.js';
 import type { Collection } from '../collections.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { DEFAULT_WORKSPACE } from '../collections.js';
 import type { Engine } from '../engine.js';
 import { backfillBudgetFigures, budgetDocument, FIGURE_TABLE_VERSION } from './figure-table.js';

@@ -2,8 +2,9 @@
  * Figures in text Saksi read by OCR (docs/engine.md, "OCR of scanned pages"): a budget answer states
  * one only when the amount in words beside it confirms its digits (figures.ts, figure-table.ts).
  */
+
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { understand } from '../answer/understand.js';
 import type { Collection } from '../collections.js';
 import type { Engine } from '../engine.js';

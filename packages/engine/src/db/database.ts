@@ -4,24 +4,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { EngineError } from '../errors.js';
+import type { Queryable, Transactional } from './queryable.js';
 import { createReplicaReader, type ReplicaStatus } from './replica.js';
 
-export interface QueryResult<T> {
-  rows: T[];
-  rowCount: number;
-}
-
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
-  /** Runs one or more statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
-}
-
-/** Statements and transactions: a database, or the reader of one. */
-export interface Transactional extends Queryable {
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-}
+export type { Queryable, QueryResult, Transactional } from './queryable.js';
 
 /**
  * Whether `db` runs its statements in PostgreSQL's own processes (not on this process's thread, as

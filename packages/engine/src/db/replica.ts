@@ -6,7 +6,7 @@
  * reads go to the primary until a later probe finds it well again. A read the replica fails is run
  * again on the primary, so a replica going down costs a retry, never an error.
  */
-import type { Queryable, QueryResult, Transactional } from './database.js';
+import type { Queryable, QueryResult, Transactional } from './queryable.js';
 
 export type ReplicaState = 'ok' | 'lagging' | 'unreachable' | 'not_replica' | 'unknown';
 

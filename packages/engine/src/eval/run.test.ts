@@ -1,5 +1,5 @@
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { answerTextForScoring, evaluateAnswers, evaluateRetrieval, intentOf, isRefusal } from './run.js';
 import type { EvalSet } from './sets.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { BLOB_PART_BYTES, readBlob, sha256Hex, storeBlob } from './blob-store.js';
 
 let test: TestEngine;

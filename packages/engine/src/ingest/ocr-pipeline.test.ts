@@ -3,8 +3,9 @@
  * ocr.ts → chunks in PGlite): stored chunks record that they came from OCR and how sure it was,
  * progress reports the pages, and a cancelled ingestion leaves nothing behind.
  */
+
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import type { Engine } from '../engine.js';
 import {
   characterErrorRate,

@@ -21,7 +21,7 @@ import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { IngestError } from './errors.js';
 import { type OcrSettings, quotaExceeded } from './limits.js';
-import type { PositionedText } from './pdf.js';
+import type { PositionedText } from './positioned-text.js';
 
 /** Tesseract's language codes for the collection languages: Indonesian and English. */
 export type OcrLanguage = 'ind' | 'eng';

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { parsePdf } from './pdf.js';
 
 const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/pmk-transfer-pdf');

@@ -43,17 +43,10 @@ import {
   SPARSE_TEXT_CHARS,
   visibleLength,
 } from './ocr.js';
+import type { PositionedText } from './positioned-text.js';
 import { BlockBuilder } from './text.js';
 
-/** A run of text in reading-direction coordinates: x grows along the line, y (baseline) grows up. */
-export interface PositionedText {
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  /** Font size (height of the text run). */
-  size: number;
-}
+export type { PositionedText } from './positioned-text.js';
 
 /** A horizontal run of text inside a line, separated from its neighbours by a wide gap. */
 interface Segment {

@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { diskName, hostileBytes, hostileCorpus } from '../attack/hostile-files.js';
 import type { Engine } from '../engine.js';
 import { isEngineError } from '../errors.js';

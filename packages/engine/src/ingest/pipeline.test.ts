@@ -1,5 +1,5 @@
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Engine } from '../engine.js';
 import { isEngineError } from '../errors.js';

@@ -12,8 +12,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+import { openTestEngine, TEST_DATABASE_URL } from '@saksi/test-support/engine-fixture';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTestEngine, TEST_DATABASE_URL } from '../../test/engine-fixture.js';
 import type { Engine } from '../engine.js';
 import { ingestJobHandler } from '../ingest/async.js';
 import { createWebhook } from '../webhooks.js';

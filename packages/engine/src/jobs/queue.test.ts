@@ -3,8 +3,9 @@
  * token guarding completion inside the work's transaction, retries with backoff, and running out of
  * attempts. Each test uses its own job kinds, so jobs left by other tests are never claimed.
  */
+
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { ensureWorkspace } from '../collections.js';
 import type { Database } from '../db/database.js';
 import { isEngineError } from '../errors.js';

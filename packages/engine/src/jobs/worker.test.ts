@@ -5,8 +5,8 @@
  * job from being claimed by another worker. Each test uses its own job kinds.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import type { Database } from '../db/database.js';
 import { EngineError } from '../errors.js';
 import { type ClaimedJob, claimJob, completeJob, enqueueJob, getJob, type JobRow } from './queue.js';

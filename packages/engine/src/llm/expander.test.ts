@@ -1,5 +1,5 @@
+import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
 import { parseExpansion } from './expander.js';
 import type { LlmTestScenario } from './test-server.js';
 

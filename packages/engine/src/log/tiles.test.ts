@@ -10,8 +10,8 @@ import {
   verifyCheckpoint,
   verifyCosignatures,
 } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { isEngineError } from '../errors.js';
 import {
   checkpointWithCosignatures,

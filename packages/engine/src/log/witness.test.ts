@@ -9,8 +9,8 @@ import {
   trustOptions,
   verifyBundle,
 } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { type EngineErrorCode, isEngineError } from '../errors.js';
 import { addCosignature, bestCheckpointFor } from './witness.js';
 

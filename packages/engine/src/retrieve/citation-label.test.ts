@@ -1,6 +1,6 @@
 import { trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 
 // A small regulation in the shape of the real texts: body Pasal with ayat, then the Penjelasan.
 const regulation = [

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { getCollection } from '../collections.js';
 import { loadDemoCollections } from '../demo.js';
 import { withoutStopwords } from '../language/stopwords.js';

@@ -4,8 +4,8 @@
  * filters applied to the index's rows leave the arm its candidates (iterative index scans).
  */
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { MAX_VECTOR_INDEX_DIMENSIONS, vectorSearchType } from '../collections.js';
 import { createHashEmbeddingModel } from '../embed/hash.js';
 import { supportsIterativeScans } from './retrieve.js';

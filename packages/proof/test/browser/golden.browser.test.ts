@@ -10,12 +10,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { CHROMIUM, chromiumAvailable, launchChromium } from '@saksi/test-support/chromium';
+import { GOLDEN_QUESTION } from '@saksi/test-support/golden';
 import { build, type Plugin } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GOLDEN_QUESTION } from '../../scripts/golden.js';
 import { type BundleVerification, verifyBundle } from '../../src/index.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from './chromium.js';
 import { optionsFor, runSanity, tamperSignature, type VerifyExtras } from './entry.js';
 
 const hasChromium = chromiumAvailable('golden.browser.test.ts', 'the browser tests');

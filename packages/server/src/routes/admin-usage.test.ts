@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createAdmin } from '@saksi/engine';
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { createApp } from '../app.js';
 
 const EMAIL = 'admin@example.org';

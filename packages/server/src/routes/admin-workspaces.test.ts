@@ -1,8 +1,8 @@
 /** `/api/v1/admin/workspaces` on a real engine: sessions, CSRF, workspaces, and keys shown once. */
 import { createAdmin } from '@saksi/engine';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { createApp } from '../app.js';
 
 const EMAIL = 'admin@example.org';

@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { createAdmin } from '@saksi/engine';
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { createApp } from '../app.js';
 import { startServer } from '../serve.js';
 

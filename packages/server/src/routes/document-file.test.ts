@@ -5,11 +5,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { SaksiApiError, SaksiClient } from '@saksi/client';
-import { createApiKey, createWorkspace, DEFAULT_WORKSPACE } from '@saksi/engine';
+import { BLOB_PART_BYTES, createApiKey, createWorkspace, DEFAULT_WORKSPACE } from '@saksi/engine';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLOB_PART_BYTES } from '../../../engine/src/ingest/blob-store.js';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { createApp } from '../app.js';
 import { type RunningServer, startServer } from '../serve.js';
 import { contentDisposition } from './v1.js';

@@ -9,8 +9,8 @@ import { serve } from '@hono/node-server';
 import { SaksiApiError, SaksiClient } from '@saksi/client';
 import { createApiKey, createWorkspace } from '@saksi/engine';
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { createApp } from '../app.js';
 
 const LAW = `# UU Contoh

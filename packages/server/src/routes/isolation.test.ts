@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SaksiClient } from '@saksi/client';
 import { createApiKey, DEFAULT_WORKSPACE } from '@saksi/engine';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { type RunningServer, startServer } from '../serve.js';
 
 /** What one workspace owns, and the word only its documents contain. */

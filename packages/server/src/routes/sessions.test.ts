@@ -1,8 +1,8 @@
 /** `/api/v1/sessions/:id` on a real engine: a two-turn session in order, deletion, and bad ids. */
 import { utf8Encode } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { createApp } from '../app.js';
 
 let test: TestEngine;

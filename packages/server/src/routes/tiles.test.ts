@@ -7,9 +7,9 @@ import {
   utf8Encode,
   verifyCheckpoint,
 } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { createApp } from '../app.js';
 
 const SIZE = 300;

@@ -20,8 +20,8 @@ import {
   utf8Encode,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestEngine, type TestEngine } from '../../../engine/test/engine-fixture.js';
 import { type RunningServer, startServer } from '../serve.js';
 
 const shared = path.resolve(import.meta.dirname, '../../../../../shared/data');

@@ -4,7 +4,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { fetchCollections } from '../api.js';
-import { Link, useT } from '../app.js';
+import { useT } from '../lang-context.js';
+import { Link } from '../router.js';
 import { AdminApiError, type AdminSession, logout, me } from './admin-api.js';
 import { DocumentsTable } from './documents-table.js';
 import { LoginForm } from './login.js';

@@ -3,9 +3,9 @@
  * scrolling table with a hidden caption and column headers. The rows are the caller's.
  */
 import type { ReactNode } from 'react';
-import { useT } from '../app.js';
 import { errorText, type Failure } from '../error-text.js';
 import type { MessageKey } from '../i18n.js';
+import { useT } from '../lang-context.js';
 
 export interface AdminTableProps {
   /** The `useId()` of the caller: the caption's id is derived from it. */

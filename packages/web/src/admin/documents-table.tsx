@@ -1,9 +1,9 @@
 /** The documents table: filters, paging, archive / restore / delete (with a confirmation dialog). */
 import { useCallback, useEffect, useId, useState } from 'react';
-import { useT } from '../app.js';
 import { errorText } from '../error-text.js';
 import { formatNumber } from '../format.js';
 import type { MessageKey } from '../i18n.js';
+import { useT } from '../lang-context.js';
 import { ShortHash } from '../short-hash.js';
 import {
   AdminApiError,

@@ -1,6 +1,6 @@
 /** Form controls shared by the upload form and the document filters. */
 import type { ReactNode } from 'react';
-import { useT } from '../app.js';
+import { useT } from '../lang-context.js';
 import { DOCUMENT_TYPES } from './admin-api.js';
 
 /** A label around its control; `id` is the control's id. */

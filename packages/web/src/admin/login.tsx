@@ -1,6 +1,6 @@
 /** The admin sign-in form: one generic message for a wrong email or password (no account probing). */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useT } from '../app.js';
+import { useT } from '../lang-context.js';
 import type { AdminSession } from './admin-api.js';
 import { login } from './admin-api.js';
 import type { LoginNotice } from './notices.js';

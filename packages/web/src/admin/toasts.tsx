@@ -1,6 +1,6 @@
 /** Short notices for the admin portal: role=status, dismissed by hand or after a few seconds. */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
-import { useT } from '../app.js';
+import { useT } from '../lang-context.js';
 
 export type ToastKind = 'success' | 'error';
 

@@ -1,9 +1,9 @@
 /** Upload form: a drop zone around a real file input, the budget metadata, and live ingest progress. */
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
-import { useT } from '../app.js';
 import { errorText } from '../error-text.js';
 import { formatBytes } from '../format.js';
 import type { MessageKey } from '../i18n.js';
+import { useT } from '../lang-context.js';
 import {
   AdminApiError,
   type AdminDocument,

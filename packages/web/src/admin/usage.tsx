@@ -6,10 +6,10 @@
  * download as CSV.
  */
 import { useEffect, useId, useState } from 'react';
-import { useT } from '../app.js';
 import { errorText } from '../error-text.js';
 import { formatNumber, formatTimestamp, locale } from '../format.js';
 import type { Lang } from '../i18n.js';
+import { useT } from '../lang-context.js';
 import { AdminApiError, type AdminWorkspace, listWorkspaces } from './admin-api.js';
 import { AdminTable } from './admin-table.js';
 import { BarChart } from './bar-chart.js';

@@ -4,9 +4,9 @@
  * a key after a confirmation dialog.
  */
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useT } from '../app.js';
 import { errorText } from '../error-text.js';
 import { formatNumber, formatTimestamp } from '../format.js';
+import { useT } from '../lang-context.js';
 import {
   AdminApiError,
   type AdminSession,

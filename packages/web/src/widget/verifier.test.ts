@@ -15,14 +15,14 @@ import {
   type TrustedKeys,
   toBase64,
 } from '@saksi/proof';
-import { describe, expect, it } from 'vitest';
 import {
   GOLDEN_DOCUMENTS,
   GOLDEN_ISSUER,
   GOLDEN_ORIGIN,
   GOLDEN_QUESTION,
   testSecretKey,
-} from '../../../proof/scripts/golden.js';
+} from '@saksi/test-support/golden';
+import { describe, expect, it } from 'vitest';
 import { type PinStorage, pinStorageKey } from './pinning.js';
 import { CHECK_WORDS } from './strings.js';
 import { KEYS_PATH, verifyAnswer } from './verifier.js';

@@ -3,7 +3,7 @@
  * the Redux docs the demo `docs` collection is built from (corpora/docs-redux), rendered as static
  * HTML, with the widget embedded as any docs site would:
  *
- *   node --import tsx packages/web/scripts/demo-page.ts
+ *   node --conditions=source --import tsx scripts/demo-page.ts
  *
  * The Markdown conversion is deliberately small (headings, paragraphs, lists, code blocks, inline
  * code, emphasis, links): enough for these pages. Everything is escaped; no inline script or style,
@@ -11,9 +11,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { docsPagePath, pageUrl } from '../../engine/src/ingest/page-url.js';
+import { docsPagePath, pageUrl } from '@saksi/engine';
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '..');
 const docs = path.join(root, 'corpora/docs-redux/docs');
 const out = path.join(root, 'packages/web/public/demo/docs');
 

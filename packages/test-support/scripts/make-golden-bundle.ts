@@ -4,9 +4,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildGoldenFixture } from './golden.js';
+import { buildGoldenFixture } from '../src/golden.js';
 
-const directory = path.resolve(import.meta.dirname, '../__fixtures__');
+const directory = path.resolve(import.meta.dirname, '../../proof/__fixtures__');
 const fixture = buildGoldenFixture();
 const v11 = buildGoldenFixture({ version: 'v1.1' });
 const write = (name: string, content: string) => {

@@ -7,8 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../src/db/database.js';
-import { loadMigrations, migrate } from '../src/db/migrate.js';
+import { loadMigrations, migrate, openDatabase } from '@saksi/engine';
 
 export function templateDirectory(): string {
   const digest = createHash('sha256');

@@ -33,7 +33,7 @@ import {
   toBase64,
   toHex,
   utf8Encode,
-} from '../src/index.js';
+} from '@saksi/proof';
 
 export const GOLDEN_ORIGIN = 'saksi.example/log';
 export const GOLDEN_ISSUER = 'saksi-golden';

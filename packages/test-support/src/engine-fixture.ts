@@ -6,9 +6,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig, type SaksiConfig } from '../src/config.js';
-import type { EmbeddingModel } from '../src/embed/model.js';
-import { Engine } from '../src/engine.js';
+import { type EmbeddingModel, Engine, loadConfig, type SaksiConfig } from '@saksi/engine';
 import { templateDirectory } from './pglite-template.js';
 
 export const TEST_DATABASE_URL = process.env['SAKSI_TEST_DATABASE_URL'];
