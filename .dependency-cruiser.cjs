@@ -6,7 +6,7 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `^packages/engine/src/index\.ts$`, … : every file a workspace package exports. */
 function entryPoints() {
@@ -22,7 +22,7 @@ function entryPoints() {
     }
     for (const target of Object.values(exports)) {
       const file = typeof target === 'string' ? target : (target.source ?? target.default);
-      if (typeof file === 'string') patterns.push(`^${escape(path.posix.join(folder, file))}$`);
+      if (typeof file === 'string') patterns.push(`^${escapeRegExp(path.posix.join(folder, file))}$`);
     }
   }
   return patterns;

@@ -2,7 +2,7 @@
  * `saksi admin create --email <e>`: creates an admin for the web admin (`/admin`). The password comes
  * from `SAKSI_ADMIN_PASSWORD` or from the first line of standard input, and is never echoed.
  */
-import { createAdmin, isEngineError, MIN_PASSWORD_LENGTH } from '@saksi/engine';
+import { isEngineError, MIN_PASSWORD_LENGTH } from '@saksi/engine';
 import { type Command, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
@@ -49,7 +49,7 @@ async function runAdmin(values: OptionValues, positionals: readonly string[], io
   const config = configFrom(io, { SAKSI_DATA_DIR: stringOption(values, 'data-dir') });
   const engine = await openEngine(config);
   try {
-    const admin = await createAdmin(engine.db, email, password);
+    const admin = await engine.admins.create(email, password);
     io.stdout.write(`Admin ${admin.email} created. Sign in at <server>/admin.\n`);
     return 0;
   } catch (error) {

@@ -5,12 +5,9 @@
 import {
   API_KEY_SCOPES,
   type ApiKeyRecord,
-  createApiKey,
   DEFAULT_WORKSPACE,
   isApiKeyScope,
   isEngineError,
-  listApiKeys,
-  revokeApiKey,
 } from '@saksi/engine';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
@@ -73,7 +70,7 @@ async function runApiKeys(values: OptionValues, positionals: readonly string[], 
   const engine = await openEngine(configFrom(io, { SAKSI_DATA_DIR: stringOption(values, 'data-dir') }));
   try {
     if (subcommand === 'create') {
-      const created = await createApiKey(engine.db, { workspaceId, name: name!, scopes, createdBy: 'cli' });
+      const created = await engine.apiKeys.create({ workspaceId, name: name!, scopes, createdBy: 'cli' });
       if (flag(values, 'json')) {
         io.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
         return 0;
@@ -92,7 +89,7 @@ async function runApiKeys(values: OptionValues, positionals: readonly string[], 
       return 0;
     }
     if (subcommand === 'list') {
-      const keys = await listApiKeys(engine.db, workspaceId);
+      const keys = await engine.apiKeys.list(workspaceId);
       if (flag(values, 'json')) {
         io.stdout.write(`${JSON.stringify({ items: keys }, null, 2)}\n`);
         return 0;
@@ -111,7 +108,7 @@ async function runApiKeys(values: OptionValues, positionals: readonly string[], 
       io.stdout.write(`${lines.join('\n')}\n`);
       return 0;
     }
-    const record = await revokeApiKey(engine.db, workspaceId, rest[0]!, 'cli');
+    const record = await engine.apiKeys.revoke(workspaceId, rest[0]!, 'cli');
     if (flag(values, 'json')) io.stdout.write(`${JSON.stringify({ record }, null, 2)}\n`);
     else io.stdout.write(`API key ${record.id} (${safeText(record.name)}, ${record.prefix}…) revoked.\n`);
     return 0;

@@ -6,12 +6,10 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  checkpointWithCosignatures,
   decodeEntryBundle,
   type Engine,
   formatTilePath,
   isEngineError,
-  readTile,
   type TilePath,
   tilesForTreeSize,
   tileWidth,
@@ -147,7 +145,7 @@ async function runLog(values: OptionValues, positionals: readonly string[], io: 
   const engine = await openEngine(configFrom(io));
   try {
     if (request.sub === 'checkpoint') {
-      const checkpoint = await engine.log.latestCheckpoint(engine.db);
+      const checkpoint = await engine.logStorage.latestCheckpoint();
       if (!checkpoint)
         throw new CliError('the log is empty', {
           hint: 'Ask a question first: saksi ask "…" --collection <name>',
@@ -160,7 +158,7 @@ async function runLog(values: OptionValues, positionals: readonly string[], io: 
       return 0;
     }
     if (request.sub === 'inclusion') {
-      const proof = await engine.log.inclusionProof(engine.db, request.index, request.size);
+      const proof = await engine.logStorage.inclusionProof(request.index, request.size);
       io.stdout.write(
         json
           ? `${JSON.stringify(proof, null, 2)}\n`
@@ -168,7 +166,7 @@ async function runLog(values: OptionValues, positionals: readonly string[], io: 
       );
       return 0;
     }
-    const proof = await engine.log.consistencyProof(engine.db, request.first, request.second);
+    const proof = await engine.logStorage.consistencyProof(request.first, request.second);
     io.stdout.write(
       json
         ? `${JSON.stringify(proof, null, 2)}\n`
@@ -322,7 +320,7 @@ function engineSource(engine: Engine, dataDir: string): TileSource {
     name: dataDir,
     async checkpoint() {
       try {
-        return await checkpointWithCosignatures(engine.db);
+        return await engine.logStorage.checkpointWithCosignatures();
       } catch (error) {
         if (isEngineError(error, 'NOT_FOUND')) {
           throw new CliError('the log is empty', {
@@ -334,7 +332,7 @@ function engineSource(engine: Engine, dataDir: string): TileSource {
     },
     async tile(tile) {
       try {
-        return await readTile(engine.db, tile);
+        return await engine.logStorage.readTile(tile);
       } catch (error) {
         if (isEngineError(error, 'NOT_FOUND')) return null;
         throw error;

@@ -6,7 +6,6 @@ import {
   configureDemoCollections,
   ENGINE_VERSION,
   type Engine,
-  ensureFirstAdmin,
   isEngineError,
   loadDemoCollections,
 } from '@saksi/engine';
@@ -136,7 +135,7 @@ async function createFirstAdmin(engine: Engine, io: Io, say: (text: string) => v
     return;
   }
   try {
-    const admin = await ensureFirstAdmin(engine.db, email, password);
+    const admin = await engine.admins.ensureFirst(email, password);
     if (admin) say(`Admin: created ${admin.email} (from SAKSI_ADMIN_EMAIL).`);
   } catch (error) {
     await engine.close();

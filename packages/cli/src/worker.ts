@@ -5,16 +5,7 @@
  */
 
 import { hostname } from 'node:os';
-import {
-  deliverDueWebhooks,
-  ENGINE_VERSION,
-  type Engine,
-  failOrphanedDocuments,
-  type IngestReport,
-  ingestJobHandler,
-  type JobStatus,
-  JobWorker,
-} from '@saksi/engine';
+import { ENGINE_VERSION, type Engine, type IngestReport } from '@saksi/engine';
 import {
   createErrorReporter,
   createLogger,
@@ -87,7 +78,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
       database,
       ...(config.databaseUrl ? {} : { data_dir: config.dataDir }),
     };
-    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, logger, observe);
+    if (flag(values, 'once')) return await runOnce(engine, workerId, where, reporter, logger);
 
     // Listen for signals before saying so: whoever reads the start line may stop us at once.
     const stopped = new Promise<void>((resolve) => {
@@ -137,20 +128,9 @@ async function runOnce(
   where: Record<string, string>,
   reporter: FinishedJobReporter,
   logger: Logger,
-  observe: (report: IngestReport) => void,
 ): Promise<number> {
-  const worker = new JobWorker({
-    db: engine.db,
+  const worker = engine.createJobWorker({
     workerId,
-    leaseMs: engine.config.jobs.leaseMs,
-    handlers: {
-      ingest: ingestJobHandler({
-        embedding: engine.embedding,
-        quotas: (workspaceId) => engine.quotas(workspaceId),
-        limits: engine.config.ingest,
-        onIngested: observe,
-      }),
-    },
     onError: (error, job) => {
       // Job failures are reported by the reporter with their outcome; this is for everything else.
       if (job === undefined) logger.warn('worker error', { worker_id: workerId, error });
@@ -158,8 +138,8 @@ async function runOnce(
   });
   logger.info('worker running the queued jobs', where);
   while (await worker.runOnce()) await reporter.report();
-  await failOrphanedDocuments(engine.db);
-  const deliveries = await deliverDueWebhooks(engine.db, {
+  await engine.jobs.failOrphanedDocuments();
+  const deliveries = await engine.webhooks.deliverDue({
     timeoutMs: engine.config.webhooks.timeoutMs,
     maxAttempts: engine.config.webhooks.maxAttempts,
     allowPrivate: engine.config.webhooks.allowPrivate,
@@ -182,18 +162,6 @@ async function runOnce(
   return failed > 0 ? 1 : 0;
 }
 
-interface FinishedJobRow {
-  id: string;
-  status: JobStatus;
-  attempts: number;
-  error: { code: string; message: string } | null;
-  document_id: string | null;
-  filename: string | null;
-  document_status: string | null;
-  chunk_count: number | null;
-  seconds: number | null;
-}
-
 interface FinishedJobReporter {
   counts: { succeeded: number; failed: number; retrying: number };
   /** Logs a line for every job this worker finished (or queued for a retry) since the last call. */
@@ -209,22 +177,14 @@ async function finishedJobReporter(
   workerId: string,
   logger: Logger,
 ): Promise<FinishedJobReporter> {
-  const since = (await engine.db.query<{ now: string }>('SELECT now()::text AS now')).rows[0]!.now;
+  const since = await engine.jobs.databaseNow();
   const seen = new Set<string>();
   const counts = { succeeded: 0, failed: 0, retrying: 0 };
   let running: Promise<void> = Promise.resolve();
 
   const check = async () => {
-    const result = await engine.db.query<FinishedJobRow>(
-      `SELECT j.id, j.status, j.attempts, j.error, j.document_id, d.filename, d.status AS document_status,
-              d.chunk_count, extract(epoch FROM j.finished_at - j.started_at)::float8 AS seconds
-         FROM jobs j LEFT JOIN documents d ON d.id = j.document_id
-        WHERE j.locked_by = $1 AND j.updated_at >= $2::timestamptz
-          AND (j.status IN ('SUCCEEDED', 'FAILED') OR (j.status = 'QUEUED' AND j.error IS NOT NULL))
-        ORDER BY j.updated_at, j.id`,
-      [workerId, since],
-    );
-    for (const job of result.rows) {
+    const finished = await engine.jobs.finished(workerId, since);
+    for (const job of finished) {
       const key = `${job.id}:${job.attempts}:${job.status}`;
       if (seen.has(key)) continue;
       seen.add(key);

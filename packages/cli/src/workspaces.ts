@@ -2,7 +2,7 @@
  * `saksi workspaces create <name> | list`: the workspaces of the developer API (docs/api.md). A new
  * workspace comes with its first admin-scope API key, printed once: only its hash is stored.
  */
-import { createApiKey, createWorkspace, isEngineError, listWorkspaces } from '@saksi/engine';
+import { isEngineError } from '@saksi/engine';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, styleFor, UsageError } from './io.js';
@@ -55,17 +55,7 @@ async function runWorkspaces(values: OptionValues, positionals: readonly string[
 async function create(values: OptionValues, name: string, io: Io): Promise<number> {
   const engine = await openEngine(configFrom(io, { SAKSI_DATA_DIR: stringOption(values, 'data-dir') }));
   try {
-    // One transaction: a workspace never exists without its first admin key.
-    const { workspace, apiKey } = await engine.db.transaction(async (tx) => {
-      const workspace = await createWorkspace(tx, { name });
-      const apiKey = await createApiKey(tx, {
-        workspaceId: workspace.id,
-        name: `${workspace.name} admin`,
-        scopes: ['admin'],
-        createdBy: 'cli',
-      });
-      return { workspace, apiKey };
-    });
+    const { workspace, apiKey } = await engine.workspaces.createWithAdminKey({ name, createdBy: 'cli' });
     if (flag(values, 'json')) {
       io.stdout.write(`${JSON.stringify({ workspace, api_key: apiKey }, null, 2)}\n`);
       return 0;
@@ -96,7 +86,7 @@ async function create(values: OptionValues, name: string, io: Io): Promise<numbe
 async function list(values: OptionValues, io: Io): Promise<number> {
   const engine = await openEngine(configFrom(io, { SAKSI_DATA_DIR: stringOption(values, 'data-dir') }));
   try {
-    const workspaces = await listWorkspaces(engine.db);
+    const workspaces = await engine.workspaces.list();
     if (flag(values, 'json')) {
       io.stdout.write(`${JSON.stringify({ items: workspaces }, null, 2)}\n`);
       return 0;

@@ -170,33 +170,32 @@ describe('README', () => {
   });
 });
 
+/** The lines of tracked files matching `pattern` (extended regular expression) under `pathspecs`. */
+function gitGrep(pattern: string, pathspecs: readonly string[]): string[] {
+  try {
+    return execFileSync('git', ['grep', '-n', '-I', '-E', pattern, '--', ...pathspecs], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((line) => line !== '');
+  } catch {
+    return []; // git grep exits 1 when nothing matches
+  }
+}
+
 describe('the repository', () => {
   it('cites its own docs: no design file from outside it, no tracker issue numbers', () => {
-    const cited = (pattern: string) => {
-      try {
-        return execFileSync(
-          'git',
-          [
-            'grep',
-            '-n',
-            '-I',
-            '-E',
-            pattern,
-            '--',
-            '.',
-            ':!corpora',
-            ':!eval/reports',
-            ':!packages/cli/test/repository.test.ts',
-          ],
-          { cwd: root, encoding: 'utf8' },
-        )
-          .split('\n')
-          .filter((line) => line !== '');
-      } catch {
-        return []; // git grep exits 1 when nothing matches
-      }
-    };
+    const cited = (pattern: string) =>
+      gitGrep(pattern, ['.', ':!corpora', ':!eval/reports', ':!packages/cli/test/repository.test.ts']);
     expect(cited('DESIGN\\.md')).toEqual([]);
     expect(cited('[Ii]ssues? #?[0-9]+')).toEqual([]);
+  });
+
+  it('keeps the database handle inside the engine: the server, the CLI and the web app use its repositories', () => {
+    const outside = ['packages/server/src', 'packages/cli/src', 'packages/web/src', ':!*.test.ts'];
+    expect(gitGrep('\\bengine\\.db\\b', outside)).toEqual([]);
+    // The check sees what it looks for: the engine itself reaches its handle.
+    expect(gitGrep('\\bthis\\.db\\b', ['packages/engine/src/engine.ts']).length).toBeGreaterThan(0);
   });
 });

@@ -81,12 +81,13 @@ import {
   listDocuments,
 } from './ingest/pipeline.js';
 import { asForeground } from './ingest/priority.js';
-import { JobWorker } from './jobs/worker.js';
+import { JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { keysFromSecrets, loadOrCreateKeys, type SigningKeys, trustRegistry } from './keys.js';
 import { createLlmExpander } from './llm/expander.js';
 import { type AnswerModel, createAnswerModel } from './llm/model.js';
 import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
+import { openRepositories, type Repositories } from './repositories.js';
 import type { QueryExpander } from './retrieve/expander.js';
 import { retrieveForQuestion } from './retrieve/plan.js';
 import {
@@ -134,6 +135,21 @@ export class Engine {
   readonly keys: SigningKeys;
   readonly log: TransparencyLog;
   readonly sequencer: LogSequencer;
+  // The repositories of each aggregate (repositories.ts): outside the engine, storage is reached
+  // through these, never through `db`.
+  readonly workspaces: Repositories['workspaces'];
+  readonly apiKeys: Repositories['apiKeys'];
+  readonly admins: Repositories['admins'];
+  readonly chatSessions: Repositories['chatSessions'];
+  readonly collectionProfiles: Repositories['collectionProfiles'];
+  readonly jobs: Repositories['jobs'];
+  readonly uploads: Repositories['uploads'];
+  readonly webhooks: Repositories['webhooks'];
+  readonly feedback: Repositories['feedback'];
+  readonly usageReports: Repositories['usage'];
+  readonly operations: Repositories['operations'];
+  readonly rateLimits: Repositories['rateLimits'];
+  readonly logStorage: Repositories['transparencyLog'];
   private anchorProvider: AnchorProvider | null = null;
   private anchorService: AnchorService | null = null;
   /** The configured language model, or null (extractive answers). */
@@ -163,6 +179,20 @@ export class Engine {
     this.keys = keys;
     this.log = log;
     this.sequencer = new LogSequencer(db, log);
+    const repositories = openRepositories(db, log);
+    this.workspaces = repositories.workspaces;
+    this.apiKeys = repositories.apiKeys;
+    this.admins = repositories.admins;
+    this.chatSessions = repositories.chatSessions;
+    this.collectionProfiles = repositories.collectionProfiles;
+    this.jobs = repositories.jobs;
+    this.uploads = repositories.uploads;
+    this.webhooks = repositories.webhooks;
+    this.feedback = repositories.feedback;
+    this.usageReports = repositories.usage;
+    this.operations = repositories.operations;
+    this.rateLimits = repositories.rateLimits;
+    this.logStorage = repositories.transparencyLog;
   }
 
   /** Opens the database (PGlite in the data directory, or `DATABASE_URL`), migrates it and loads the keys. */
@@ -509,7 +539,7 @@ export class Engine {
    */
   startWorker(options: { workerId?: string; pollMs?: number } = {}): JobWorker {
     if (this.worker) return this.worker;
-    const worker = this.jobWorker(options);
+    const worker = this.createJobWorker(options);
     this.worker = worker;
     worker.start();
     return worker;
@@ -521,14 +551,21 @@ export class Engine {
    * after an upload, or its cron call) works its queue this way. Returns how many jobs ran.
    */
   async runPendingJobs(options: { deadline: number; workerId?: string }): Promise<number> {
-    const worker = this.jobWorker({ ...(options.workerId ? { workerId: options.workerId } : {}) });
+    const worker = this.createJobWorker({ ...(options.workerId ? { workerId: options.workerId } : {}) });
     await worker.runPeriodic();
     let ran = 0;
     while (Date.now() < options.deadline && (await worker.runOnce())) ran += 1;
     return ran;
   }
 
-  private jobWorker(options: { workerId?: string; pollMs?: number }): JobWorker {
+  /**
+   * A job worker on this engine's database, not started: the one `startWorker` runs, for a caller
+   * that drives it itself (`saksi worker --once`). `onError` replaces the default report of errors
+   * outside a job's own failure.
+   */
+  createJobWorker(
+    options: { workerId?: string; pollMs?: number; onError?: JobWorkerOptions['onError'] } = {},
+  ): JobWorker {
     let sessionsSweptAt = 0;
     return new JobWorker({
       db: this.db,
@@ -561,9 +598,11 @@ export class Engine {
           await pruneAnswerCache(this.db, this.config.answerCache.maxEntries);
         },
       ],
-      onError: (error) => {
-        if (!this.closed) console.error('[saksi] worker:', error instanceof Error ? error.message : error);
-      },
+      onError:
+        options.onError ??
+        ((error) => {
+          if (!this.closed) console.error('[saksi] worker:', error instanceof Error ? error.message : error);
+        }),
     });
   }
 

@@ -118,6 +118,7 @@ export {
   claimJob,
   completeJob,
   enqueueJob,
+  type FinishedJob,
   getJob,
   JOB_STATUSES,
   JobLeaseLostError,
@@ -125,7 +126,7 @@ export {
   type JobStatus,
   listJobs,
 } from './jobs/queue.js';
-export { type JobHandler, JobWorker } from './jobs/worker.js';
+export { type JobHandler, JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 export {
   DEFAULT_ISSUER_NAME,
   DEFAULT_LOG_ORIGIN,
@@ -190,6 +191,7 @@ export {
   type SharedRateLimitResult,
   sweepSharedRateLimits,
 } from './rate-limits.js';
+export type { Repositories, Repository } from './repositories.js';
 export type { QueryVariant, RetrievalArms, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
 export { type ChatMessage, type ChatSession, deleteChatSession, getChatSession } from './sessions.js';
 export {

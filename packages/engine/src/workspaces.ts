@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_WORKSPACE } from './collections.js';
-import type { Queryable } from './db/database.js';
+import type { Database, Queryable } from './db/database.js';
 import { EngineError } from './errors.js';
 import { newId } from './ids.js';
 
@@ -132,6 +132,26 @@ function validateQuotas(quotas: WorkspaceQuotas): WorkspaceQuotas {
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * A workspace and its first admin key, in one transaction: a workspace never exists without a key
+ * that can manage it.
+ */
+export function createWorkspaceWithAdminKey(
+  db: Database,
+  options: { name: string; createdBy: string },
+): Promise<{ workspace: Workspace; apiKey: { key: string; record: ApiKeyRecord } }> {
+  return db.transaction(async (tx) => {
+    const workspace = await createWorkspace(tx, { name: options.name });
+    const apiKey = await createApiKey(tx, {
+      workspaceId: workspace.id,
+      name: `${workspace.name} admin`,
+      scopes: ['admin'],
+      createdBy: options.createdBy,
+    });
+    return { workspace, apiKey };
+  });
 }
 
 /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */

@@ -22,14 +22,11 @@ import type { IncomingMessage } from 'node:http';
 import {
   API_KEY_SCOPES,
   type ApiKeyScope,
-  authenticateApiKey,
   checkCsrfToken,
   DEFAULT_WORKSPACE,
   type Engine,
   EngineError,
-  getWorkspace,
   requireScope,
-  sessionFor,
   type TrustProxyConfig,
 } from '@saksi/engine';
 import type { Context } from 'hono';
@@ -122,8 +119,8 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
   const limiter = (name: string, perWindow: number, windowSeconds: number): Limiter | null =>
     perWindow === 0
       ? null
-      : engine.db.kind === 'postgres'
-        ? new DatabaseWindowLimiter(engine.db, { name, limit: perWindow, windowSeconds })
+      : engine.rateLimits.shared
+        ? new DatabaseWindowLimiter(engine.rateLimits, { name, limit: perWindow, windowSeconds })
         : limiterFromRate(perWindow, windowSeconds);
   const perKey = limiter('key', limits.perKeyPerMinute, 60);
   const perIp = limiter('address', limits.perIpPerMinute, 60);
@@ -141,7 +138,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
   const resolve = async (c: Context): Promise<{ principal: Principal | null; sessionError?: unknown }> => {
     const presented = presentedKey(c);
     if (presented !== null) {
-      const key = await authenticateApiKey(engine.db, presented);
+      const key = await engine.apiKeys.authenticate(presented);
       await enforce(perKey, key.key_id, 'API key');
       return {
         principal: {
@@ -157,7 +154,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     let session: { email: string; session_id: string };
     try {
       const key = await secret();
-      session = await sessionFor(engine.db, cookie, { secret: key });
+      session = await engine.admins.session(cookie, { secret: key });
       const method = c.req.method.toUpperCase();
       if (
         method !== 'GET' &&
@@ -198,7 +195,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
       );
     if (!WORKSPACE_ID.test(workspace)) throw notFound();
     try {
-      await getWorkspace(engine.db, workspace);
+      await engine.workspaces.get(workspace);
     } catch (error) {
       if (error instanceof EngineError && error.code === 'NOT_FOUND') throw notFound();
       throw error;

@@ -14,7 +14,6 @@ import {
   DEFAULT_WORKSPACE,
   type Engine,
   EngineError,
-  operationalReadings,
   type RetrievedChunk,
   requireScope,
 } from '@saksi/engine';
@@ -160,7 +159,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
         'Metrics are served to loopback clients only; set SAKSI_METRICS_KEY to read them from elsewhere.',
       );
     }
-    const readings = await operationalReadings(engine.db);
+    const readings = await engine.operations.readings();
     const body = metrics.render([
       {
         name: 'saksi_jobs',
@@ -285,12 +284,12 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
 
   api.get('/log/proof/inclusion', async (c) => {
     const query = validate(inclusionQuerySchema, c.req.query(), 'inclusion proof query');
-    return c.json(await engine.log.inclusionProof(engine.db, query.leaf_index, query.tree_size));
+    return c.json(await engine.logStorage.inclusionProof(query.leaf_index, query.tree_size));
   });
 
   api.get('/log/proof/consistency', async (c) => {
     const query = validate(consistencyQuerySchema, c.req.query(), 'consistency proof query');
-    return c.json(await engine.log.consistencyProof(engine.db, query.first, query.second));
+    return c.json(await engine.logStorage.consistencyProof(query.first, query.second));
   });
 
   registerTileRoutes(api, engine);
@@ -389,7 +388,7 @@ function identifier(value: string, what: string): string {
 }
 
 async function latestCheckpoint(engine: Engine) {
-  const checkpoint = await engine.log.latestCheckpoint(engine.db);
+  const checkpoint = await engine.logStorage.latestCheckpoint();
   if (!checkpoint)
     throw new ApiError(
       'NOT_FOUND',

@@ -7,7 +7,7 @@
  * side of letting a request through, never of refusing one). On PostgreSQL the servers share one
  * budget per key instead: {@link DatabaseWindowLimiter}, a window per key in the database.
  */
-import { chargeSharedRateLimit, type Queryable, sweepSharedRateLimits } from '@saksi/engine';
+import type { Engine } from '@saksi/engine';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -106,28 +106,31 @@ const SWEEP_INTERVAL_MS = 60_000;
  * per request), so every server process sharing the database enforces one budget
  * (docs/scaling.md, "Rate limits"). A key's window starts at its first request.
  */
+/** Where shared windows are counted: the engine's `rateLimits` repository. */
+export type SharedRateLimitStore = Pick<Engine['rateLimits'], 'charge' | 'sweep'>;
+
 export class DatabaseWindowLimiter implements Limiter {
-  readonly #db: Queryable;
+  readonly #store: SharedRateLimitStore;
   readonly #limit: { name: string; limit: number; windowSeconds: number };
   #sweptAt = Date.now();
 
-  constructor(db: Queryable, limit: { name: string; limit: number; windowSeconds: number }) {
+  constructor(store: SharedRateLimitStore, limit: { name: string; limit: number; windowSeconds: number }) {
     if (!Number.isSafeInteger(limit.limit) || limit.limit < 1)
       throw new RangeError(`limit must be a positive whole number, not ${limit.limit}.`);
     if (!Number.isFinite(limit.windowSeconds) || limit.windowSeconds <= 0)
       throw new RangeError(`windowSeconds must be a positive number, not ${limit.windowSeconds}.`);
-    this.#db = db;
+    this.#store = store;
     this.#limit = limit;
   }
 
   async take(key: string): Promise<RateLimitResult> {
     if (Date.now() - this.#sweptAt >= SWEEP_INTERVAL_MS) {
       this.#sweptAt = Date.now();
-      sweepSharedRateLimits(this.#db).catch((error: unknown) => {
+      this.#store.sweep().catch((error: unknown) => {
         console.error(`[saksi] deleting ended rate-limit windows failed: ${(error as Error).message}`);
       });
     }
-    return chargeSharedRateLimit(this.#db, this.#limit, key);
+    return this.#store.charge(this.#limit, key);
   }
 }
 

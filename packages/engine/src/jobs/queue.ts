@@ -340,3 +340,39 @@ export async function listJobs(
   );
   return { items: items.rows, total: total.rows[0]?.total ?? 0 };
 }
+
+/** A job a worker finished, or queued again after a failed attempt, with its document's outcome. */
+export interface FinishedJob {
+  id: string;
+  status: JobStatus;
+  attempts: number;
+  error: { code: string; message: string } | null;
+  document_id: string | null;
+  filename: string | null;
+  document_status: string | null;
+  chunk_count: number | null;
+  seconds: number | null;
+}
+
+/**
+ * The jobs `workerId` finished (or queued again after a failed attempt) since `since`, the
+ * database's clock: one small query, for a worker reporting what it did.
+ */
+export async function finishedJobs(db: Queryable, workerId: string, since: string): Promise<FinishedJob[]> {
+  const result = await db.query<FinishedJob>(
+    `SELECT j.id, j.status, j.attempts, j.error, j.document_id, d.filename, d.status AS document_status,
+            d.chunk_count, extract(epoch FROM j.finished_at - j.started_at)::float8 AS seconds
+       FROM jobs j LEFT JOIN documents d ON d.id = j.document_id
+      WHERE j.locked_by = $1 AND j.updated_at >= $2::timestamptz
+        AND (j.status IN ('SUCCEEDED', 'FAILED') OR (j.status = 'QUEUED' AND j.error IS NOT NULL))
+      ORDER BY j.updated_at, j.id`,
+    [workerId, since],
+  );
+  return result.rows;
+}
+
+/** The database's clock, as text PostgreSQL reads back exactly. */
+export async function databaseNow(db: Queryable): Promise<string> {
+  const result = await db.query<{ now: string }>('SELECT now()::text AS now');
+  return result.rows[0]!.now;
+}

@@ -8,10 +8,8 @@ import {
   type AdminSession,
   DEFAULT_WORKSPACE,
   type Engine,
-  getWorkspace,
   refusedQuestionsCsv,
   usageDaysCsv,
-  usageReport,
 } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
 import { validate } from '../body.js';
@@ -33,8 +31,8 @@ export function registerAdminUsageRoutes(
     top?: number | undefined;
   }) => {
     const workspaceId = query.workspace ?? DEFAULT_WORKSPACE;
-    await getWorkspace(engine.db, workspaceId);
-    return usageReport(engine.db, {
+    await engine.workspaces.get(workspaceId);
+    return engine.usageReports.report({
       workspaceId,
       days: query.days ?? DEFAULT_DAYS,
       ...(query.collection !== undefined ? { collection: query.collection } : {}),

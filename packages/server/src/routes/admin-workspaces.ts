@@ -4,17 +4,7 @@
  * state-changing one also its CSRF token. A new key's secret is in the create reply only; lists
  * carry the visible prefix, never the secret or its hash.
  */
-import {
-  type AdminSession,
-  API_KEY_SCOPES,
-  createApiKey,
-  createWorkspace,
-  type Engine,
-  getWorkspace,
-  listApiKeys,
-  listWorkspaces,
-  revokeApiKey,
-} from '@saksi/engine';
+import { type AdminSession, API_KEY_SCOPES, type Engine } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { readJsonBody, validate } from '../body.js';
@@ -42,7 +32,7 @@ export function registerAdminWorkspaceRoutes(
 ): void {
   api.get('/admin/workspaces', async (c) => {
     await requireSession(c, false);
-    const items = await listWorkspaces(engine.db);
+    const items = await engine.workspaces.list();
     return c.json({
       items: items.map((item) => ({
         id: item.id,
@@ -58,23 +48,23 @@ export function registerAdminWorkspaceRoutes(
   api.post('/admin/workspaces', async (c) => {
     await requireSession(c, true);
     const body = validate(createWorkspaceSchema, await readJsonBody(c.req.raw, BODY_LIMIT), 'workspace');
-    return c.json({ workspace: await createWorkspace(engine.db, { name: body.name }) }, 201);
+    return c.json({ workspace: await engine.workspaces.create({ name: body.name }) }, 201);
   });
 
   api.get('/admin/workspaces/:id/keys', async (c) => {
     await requireSession(c, false);
     const workspace = pathId(c.req.param('id'), 'workspace');
-    return c.json({ items: await listApiKeys(engine.db, workspace) });
+    return c.json({ items: await engine.apiKeys.list(workspace) });
   });
 
   api.post('/admin/workspaces/:id/keys', async (c) => {
     const session = await requireSession(c, true);
     const workspace = pathId(c.req.param('id'), 'workspace');
     // An unknown workspace is 404 before the body is judged.
-    await getWorkspace(engine.db, workspace);
+    await engine.workspaces.get(workspace);
     const body = validate(createKeySchema, await readJsonBody(c.req.raw, BODY_LIMIT), 'API key');
     c.header('Cache-Control', 'no-store');
-    const created = await createApiKey(engine.db, {
+    const created = await engine.apiKeys.create({
       workspaceId: workspace,
       name: body.name,
       scopes: body.scopes,
@@ -87,7 +77,7 @@ export function registerAdminWorkspaceRoutes(
     const session = await requireSession(c, true);
     const workspace = pathId(c.req.param('id'), 'workspace');
     const key = pathId(c.req.param('keyId'), 'API key');
-    return c.json({ record: await revokeApiKey(engine.db, workspace, key, session.email) });
+    return c.json({ record: await engine.apiKeys.revoke(workspace, key, session.email) });
   });
 }
 

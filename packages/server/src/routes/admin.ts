@@ -9,10 +9,8 @@ import {
   type Engine,
   EngineError,
   type IngestProgress,
-  login,
-  logout,
+  type login,
   SESSION_SECONDS,
-  sessionFor,
 } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -57,7 +55,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
   /** The session of the cookie; with `csrf`, also the matching `X-CSRF-Token` header. */
   const requireSession = async (c: Context, csrf: boolean): Promise<AdminSession> => {
     const key = await secret();
-    const session = await sessionFor(engine.db, getCookie(c, SESSION_COOKIE), { secret: key });
+    const session = await engine.admins.session(getCookie(c, SESSION_COOKIE), { secret: key });
     if (csrf && !checkCsrfToken(key, session.session_id, c.req.header(CSRF_HEADER))) {
       throw new EngineError(
         'CSRF_INVALID',
@@ -71,7 +69,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
     const body = validate(loginSchema, await readJsonBody(c.req.raw, LOGIN_LIMIT), 'login request');
     let result: Awaited<ReturnType<typeof login>>;
     try {
-      result = await login(engine.db, body.email, body.password, {
+      result = await engine.admins.login(body.email, body.password, {
         ip: options.clientAddress(c),
         secret: await secret(),
       });
@@ -95,7 +93,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
   });
 
   api.post('/admin/logout', async (c) => {
-    await logout(engine.db, getCookie(c, SESSION_COOKIE));
+    await engine.admins.logout(getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, {
       path: '/',
       httpOnly: true,

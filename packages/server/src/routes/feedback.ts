@@ -10,7 +10,7 @@
  * the address itself is never kept.
  */
 import { createHmac } from 'node:crypto';
-import { type Engine, submitFeedback } from '@saksi/engine';
+import type { Engine } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
 import type { Access } from '../access.js';
 import { readJsonBody, validate } from '../body.js';
@@ -36,7 +36,7 @@ export function registerFeedbackRoutes(api: Hono, engine: Engine, access: Access
     const body = validate(feedbackRequestSchema, await readJsonBody(c.req.raw, FEEDBACK_LIMIT), 'feedback');
     if ((await access.principal(c)) === null) await access.chargeFeedback(c);
     await access.requireRecord(c, 'certificate', body.certificate_id);
-    const feedback = await submitFeedback(engine.db, {
+    const feedback = await engine.feedback.submit({
       certificateId: body.certificate_id,
       submitter: await submitter(c),
       rating: body.rating,

@@ -3,7 +3,7 @@
  * each answer with its certificate id; `DELETE /sessions/:id` — forget the conversation (certificates and
  * log entries stay, they are public record).
  */
-import { deleteChatSession, type Engine, getChatSession } from '@saksi/engine';
+import type { Engine } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
 import { ApiError } from '../errors.js';
 import { IDENTIFIER } from '../schemas.js';
@@ -20,12 +20,12 @@ export function registerSessionRoutes(
   api.get('/sessions/:id', async (c) => {
     const id = sessionId(c.req.param('id'));
     await authorize(c, id);
-    return c.json(await getChatSession(engine.db, id, engine.config.sessions));
+    return c.json(await engine.chatSessions.get(id, engine.config.sessions));
   });
   api.delete('/sessions/:id', async (c) => {
     const id = sessionId(c.req.param('id'));
     await authorize(c, id);
-    await deleteChatSession(engine.db, id);
+    await engine.chatSessions.delete(id);
     return c.body(null, 204);
   });
 }

@@ -4,7 +4,7 @@
  * entry bundles, so existing tlog tooling can mirror and audit the log. Full tiles never change and
  * are cached for a year; the checkpoint and partial tiles change as the log grows.
  */
-import { checkpointWithCosignatures, type Engine, parseTilePath, readTile } from '@saksi/engine';
+import { type Engine, parseTilePath } from '@saksi/engine';
 import type { Hono } from 'hono';
 
 /** The tile prefix under the API router. */
@@ -17,7 +17,7 @@ const MUTABLE = 'no-cache';
 
 export function registerTileRoutes(api: Hono, engine: Engine): void {
   api.get(`${TILES_PREFIX}/checkpoint`, async (c) => {
-    const note = await checkpointWithCosignatures(engine.db);
+    const note = await engine.logStorage.checkpointWithCosignatures();
     return c.body(note, 200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': MUTABLE });
   });
 
@@ -25,7 +25,7 @@ export function registerTileRoutes(api: Hono, engine: Engine): void {
     const marker = `${TILES_PREFIX}/`;
     const tilePath = c.req.path.slice(c.req.path.indexOf(marker) + marker.length);
     const tile = parseTilePath(tilePath);
-    const bytes = await readTile(engine.db, tile);
+    const bytes = await engine.logStorage.readTile(tile);
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       'content-type': 'application/octet-stream',
       'cache-control': tile.width === null ? IMMUTABLE : MUTABLE,

@@ -10,29 +10,12 @@ import {
   collectionBaseUrl,
   collectionPresentation,
   countTokens,
-  createApiKey,
-  createUpload,
-  createWebhook,
-  createWorkspace,
-  deleteWebhook,
   type Engine,
   EngineError,
-  getJob,
-  getUpload,
-  getWorkspace,
-  listApiKeys,
-  listDeliveries,
-  listJobs,
-  listWebhooks,
-  markUploadProcessed,
   publicJob,
   publicUpload,
-  putUploadContent,
   type RetrievedChunk,
-  revokeApiKey,
   type SubmitResult,
-  updateCollectionProfile,
-  uploadBytes,
 } from '@saksi/engine';
 import type { Hono } from 'hono';
 import type { Access, Principal } from '../access.js';
@@ -59,8 +42,8 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   api.post('/workspaces', async (c) => {
     const principal = await access.require(c, 'admin');
     const body = validate(createWorkspaceBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'workspace');
-    const workspace = await createWorkspace(engine.db, { name: body.name });
-    const apiKey = await createApiKey(engine.db, {
+    const workspace = await engine.workspaces.create({ name: body.name });
+    const apiKey = await engine.apiKeys.create({
       workspaceId: workspace.id,
       name: `${workspace.name} admin`,
       scopes: ['admin'],
@@ -73,7 +56,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   api.get('/workspace', async (c) => {
     const principal = await access.require(c, 'read');
     const [workspace, quotas, usage] = await Promise.all([
-      getWorkspace(engine.db, principal.workspace_id),
+      engine.workspaces.get(principal.workspace_id),
       engine.quotas(principal.workspace_id),
       engine.usage(principal.workspace_id),
     ]);
@@ -91,13 +74,13 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
 
   api.get('/keys', async (c) => {
     const principal = await access.require(c, 'admin');
-    return c.json({ items: await listApiKeys(engine.db, principal.workspace_id) });
+    return c.json({ items: await engine.apiKeys.list(principal.workspace_id) });
   });
 
   api.post('/keys', async (c) => {
     const principal = await access.require(c, 'admin');
     const body = validate(createKeyBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'API key');
-    const created = await createApiKey(engine.db, {
+    const created = await engine.apiKeys.create({
       workspaceId: principal.workspace_id,
       name: body.name,
       scopes: body.scopes,
@@ -109,8 +92,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
 
   api.delete('/keys/:id', async (c) => {
     const principal = await access.require(c, 'admin');
-    const record = await revokeApiKey(
-      engine.db,
+    const record = await engine.apiKeys.revoke(
       principal.workspace_id,
       identifier(c.req.param('id'), 'API key'),
       actor(principal),
@@ -136,7 +118,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
       throw new EngineError('CONFLICT', `Collection "${body.name}" already exists.`);
     }
     await engine.ensureCollection(body.name, principal.workspace_id, body.language);
-    const collection = await updateCollectionProfile(engine.db, body.name, profile, principal.workspace_id);
+    const collection = await engine.collectionProfiles.update(body.name, profile, principal.workspace_id);
     return c.json({ collection: collectionInfo({ ...collection, documents: 0 }) }, 201);
   });
 
@@ -213,7 +195,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     const query = validate(listJobsQuery, c.req.query(), 'job list query');
     const limit = query.limit ?? 20;
     const offset = query.offset ?? 0;
-    const page = await listJobs(engine.db, {
+    const page = await engine.jobs.list({
       workspaceId: principal.workspace_id,
       ...(query.status !== undefined ? { status: query.status } : {}),
       limit,
@@ -225,7 +207,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   api.get('/jobs/:id', async (c) => {
     const principal = await access.require(c, 'read');
     const id = identifier(c.req.param('id'), 'job');
-    const job = await getJob(engine.db, id, principal.workspace_id);
+    const job = await engine.jobs.get(id, principal.workspace_id);
     if (!job) throw new ApiError('NOT_FOUND', 404, `No job ${JSON.stringify(id)}.`);
     return c.json(publicJob(job));
   });
@@ -235,7 +217,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     const principal = await access.require(c, 'ingest');
     const body = validate(createUploadBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'upload');
     const quotas = await engine.quotas(principal.workspace_id);
-    const { upload, token } = await createUpload(engine.db, {
+    const { upload, token } = await engine.uploads.create({
       workspaceId: principal.workspace_id,
       collection: body.collection,
       filename: safeFilename(body.filename),
@@ -272,15 +254,15 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     }
     const maxBytes = engine.config.quotas.maxDocumentBytes;
     const bytes = await readBodyLimited(c.req.raw, maxBytes, 'FILE_TOO_LARGE');
-    const upload = await putUploadContent(engine.db, id, token, bytes, maxBytes);
+    const upload = await engine.uploads.putContent(id, token, bytes, maxBytes);
     return c.json({ upload: publicUpload(upload) });
   });
 
   api.post('/uploads/:id/process', async (c) => {
     const principal = await access.require(c, 'ingest');
     const id = identifier(c.req.param('id'), 'upload');
-    const upload = await getUpload(engine.db, principal.workspace_id, id);
-    const bytes = await uploadBytes(engine.db, principal.workspace_id, id);
+    const upload = await engine.uploads.get(principal.workspace_id, id);
+    const bytes = await engine.uploads.bytes(principal.workspace_id, id);
     const result = await engine.submit(
       upload.collection,
       {
@@ -298,7 +280,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
         ...(upload.fields.language ? { language: upload.fields.language } : {}),
       },
     );
-    const processed = await markUploadProcessed(engine.db, id, result.document.id, result.job.id);
+    const processed = await engine.uploads.markProcessed(id, result.document.id, result.job.id);
     return c.json({ ...submitted(result), upload: publicUpload(processed) }, result.deduplicated ? 200 : 202);
   });
 
@@ -306,7 +288,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   api.post('/webhooks', async (c) => {
     const principal = await access.require(c, 'admin');
     const body = validate(createWebhookBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'webhook');
-    const created = await createWebhook(engine.db, {
+    const created = await engine.webhooks.create({
       workspaceId: principal.workspace_id,
       url: body.url,
       ...(body.events != null ? { events: body.events } : {}),
@@ -318,19 +300,18 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
 
   api.get('/webhooks', async (c) => {
     const principal = await access.require(c, 'admin');
-    return c.json({ items: await listWebhooks(engine.db, principal.workspace_id) });
+    return c.json({ items: await engine.webhooks.list(principal.workspace_id) });
   });
 
   api.delete('/webhooks/:id', async (c) => {
     const principal = await access.require(c, 'admin');
-    await deleteWebhook(engine.db, principal.workspace_id, identifier(c.req.param('id'), 'webhook'));
+    await engine.webhooks.delete(principal.workspace_id, identifier(c.req.param('id'), 'webhook'));
     return c.body(null, 204);
   });
 
   api.get('/webhooks/:id/deliveries', async (c) => {
     const principal = await access.require(c, 'admin');
-    const items = await listDeliveries(
-      engine.db,
+    const items = await engine.webhooks.deliveries(
       principal.workspace_id,
       identifier(c.req.param('id'), 'webhook'),
       { limit: 100 },

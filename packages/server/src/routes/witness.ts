@@ -4,7 +4,7 @@
  * credential: it is stored only when it verifies with a witness key in this server's trusted keys
  * (`/.well-known/saksi-keys.json`, `saksi keys add-witness`).
  */
-import { addCosignature, type Engine } from '@saksi/engine';
+import type { Engine } from '@saksi/engine';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJsonBody, validate } from '../body.js';
@@ -27,8 +27,7 @@ export function registerWitnessRoutes(api: Hono, engine: Engine): void {
       'cosignature request',
     );
     const witnesses = (engine.trustedKeys().witnesses ?? []).map((witness) => witness.vkey);
-    const stored = await addCosignature(
-      engine.db,
+    const stored = await engine.logStorage.addCosignature(
       { origin: engine.log.origin, witnesses },
       { size: body.size, cosignature: body.cosignature },
     );
