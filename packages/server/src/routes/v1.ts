@@ -42,11 +42,8 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   api.post('/workspaces', async (c) => {
     const principal = await access.require(c, 'admin');
     const body = validate(createWorkspaceBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'workspace');
-    const workspace = await engine.workspaces.create({ name: body.name });
-    const apiKey = await engine.apiKeys.create({
-      workspaceId: workspace.id,
-      name: `${workspace.name} admin`,
-      scopes: ['admin'],
+    const { workspace, apiKey } = await engine.workspaces.createWithAdminKey({
+      name: body.name,
       createdBy: actor(principal),
     });
     c.header('Cache-Control', 'no-store');
