@@ -233,6 +233,7 @@ export {
   usageDaysCsv,
   usageReport,
 } from './usage.js';
+export { type ReadLimitedOptions, readLimited } from './util/read-limited.js';
 export {
   createWebhook,
   deleteWebhook,

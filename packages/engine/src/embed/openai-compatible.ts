@@ -10,6 +10,7 @@
  * in the `Authorization` header and never appears in an error message.
  */
 
+import { readLimited } from '../util/read-limited.js';
 import { EmbeddingError } from './errors.js';
 import type { EmbeddingModel, EmbeddingModelCallOptions, EmbeddingModelResult } from './model.js';
 
@@ -403,26 +404,10 @@ async function readBody(response: Response, limit: number, endpoint: string): Pr
         'raise maxResponseBytes.',
       { status: response.status },
     );
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
+  const bytes = await readLimited(response.body, limit, tooLarge, {
+    declaredLength: response.headers.get('content-length'),
+  });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 function sleep(milliseconds: number, abortSignal: AbortSignal | undefined): Promise<void> {
