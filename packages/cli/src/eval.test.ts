@@ -1,8 +1,9 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Engine, type LlmTestServer, loadConfig, startLlmTestServer } from '@saksi/engine';
+import { Engine, loadConfig } from '@saksi/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LlmTestServer, startLlmTestServer } from '../../engine/test/openai-test-server.js';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';
 import { parseBaseline } from './eval.js';

@@ -172,8 +172,6 @@ export {
   type LlmFinishReason,
   type LlmProvider,
   type LlmStreamPart,
-  type LlmTestScenario,
-  type LlmTestServer,
   type LlmUsage,
   NO_ANSWER_TEXT,
   type PromptLanguage,
@@ -181,7 +179,6 @@ export {
   type PromptSource,
   parseCitedAnswer,
   parseLlmConfig,
-  startLlmTestServer,
 } from './llm/index.js';
 export { LogSequencer, type LogWrite } from './log/sequencer.js';
 export {

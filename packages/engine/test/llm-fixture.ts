@@ -3,8 +3,9 @@
  * (`startLlmTestServer`, scripted per request) and an engine configured with `SAKSI_LLM` pointing at
  * it, anchoring off and no retries unless `env` says otherwise; `documents` are ingested first.
  */
-import { type LlmTestServer, type LlmTestServerOptions, startLlmTestServer } from '../src/llm/test-server.js';
+
 import { openTestEngine, type TestEngine } from './engine-fixture.js';
+import { type LlmTestServer, type LlmTestServerOptions, startLlmTestServer } from './openai-test-server.js';
 
 export interface LlmTestEngine extends TestEngine {
   server: LlmTestServer;

@@ -1,25 +1,75 @@
 /**
- * A real, local OpenAI-compatible HTTP server for tests (docs/architecture.md, "Tests"): `node:http` on
- * 127.0.0.1, an ephemeral port, no mocks of `fetch`.
+ * The one local OpenAI-compatible HTTP server for tests (docs/architecture.md, "Tests"; docs/language-models.md,
+ * "Measuring it"): `node:http` on 127.0.0.1, an ephemeral port, no mocks of `fetch`, never calling out.
+ * Test code only: it is not part of `@saksi/engine`'s public index; other packages' tests import it by
+ * this path.
  *
- * Built in: `POST /v1/embeddings`, answering with deterministic vectors derived from each input text
- * ({@link testEmbedding}), so tests can check order and batching. Failure modes are switched with
- * `setMode`. Other routes (e.g. `POST /v1/chat/completions` with SSE streaming) are added by passing a
- * `handler`, which sees every request first and returns `true` when it has answered:
+ * Routes, in order:
+ * - a `handler`, if given, sees every request first and returns `true` when it has answered;
+ * - `POST /v1/chat/completions` with a `script`: each request is answered by the {@link LlmTestScenario}
+ *   the script returns for it, streaming (`stream: true`: server-sent events in OpenAI's chunk format,
+ *   usage in the last chunk, then `data: [DONE]`) or not, so a test can say "429 once, then text",
+ *   "stall after two words" or "drop the connection mid-answer";
+ * - `POST /v1/embeddings`: deterministic vectors derived from each input text ({@link testEmbedding}),
+ *   so tests can check order and batching; failure modes are switched with `setMode`;
+ * - anything else: 404 in OpenAI's error format.
  *
  * ```ts
- * const server = await startOpenAITestServer(async (request, response) => {
- *   if (request.path !== '/v1/chat/completions') return false;
- *   response.writeHead(200, { 'content-type': 'text/event-stream' });
- *   response.end('data: [DONE]\n\n');
- *   return true;
- * });
+ * const embeddings = await startOpenAITestServer();
+ * const chat = await startLlmTestServer({ script: () => ({ kind: 'text', text: 'Halo' }) });
  * ```
+ *
+ * Exports: {@link startOpenAITestServer}, {@link startLlmTestServer}, {@link testEmbedding},
+ * {@link DEFAULT_TEST_DIMENSIONS} and their types.
  */
 
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+// ---------------------------------------------------------------------------------------------
+// Requests and options
+// ---------------------------------------------------------------------------------------------
+
+/** A request as the server saw it, in arrival order. */
+export interface RecordedRequest<Body = unknown> {
+  /** 0-based arrival index. */
+  index: number;
+  method: string;
+  path: string;
+  /** The parsed JSON body; `null` when the body is empty or not JSON. */
+  body: Body;
+  /** Lowercase header names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+}
+
+/** Answers a request; returns `true` when it did, `false` to fall through to the built-in routes. */
+export type OpenAITestHandler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+) => boolean | Promise<boolean>;
+
+export interface OpenAITestServerOptions {
+  /** Vector length when an embeddings request does not ask for `dimensions`. Default 8. */
+  dimensions?: number;
+  /** Picks the answer for each chat completion; without it the chat route is a 404. */
+  script?: LlmTestScript;
+}
+
+export interface OpenAITestServer {
+  /** Base URL including `/v1`, e.g. `http://127.0.0.1:54321/v1`, ready for `SAKSI_LLM_BASE_URL`. */
+  url: string;
+  /** Every request received, in arrival order. */
+  requests: RecordedRequest[];
+  /** Sets what the built-in `/v1/embeddings` route does. */
+  setMode(mode: OpenAITestServerMode, options?: SetModeOptions): void;
+  /** Stops listening and drops open connections (stalled ones included). */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embeddings
+// ---------------------------------------------------------------------------------------------
 
 /** What the built-in `/v1/embeddings` route does. */
 export type OpenAITestServerMode =
@@ -45,36 +95,6 @@ export interface SetModeOptions {
   retryAfterMs?: number;
 }
 
-/** A request as the server saw it. `body` is parsed JSON, or the raw text when it is not JSON. */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  body: unknown;
-  /** Lowercase header names; repeated headers joined with `, `. */
-  headers: Record<string, string>;
-}
-
-/** Answers a request; returns `true` when it did, `false` to fall through to the built-in routes. */
-export type OpenAITestHandler = (
-  request: RecordedRequest,
-  response: ServerResponse,
-) => boolean | Promise<boolean>;
-
-export interface OpenAITestServerOptions {
-  /** Vector length when the request does not ask for `dimensions`. Default 8. */
-  dimensions?: number;
-}
-
-export interface OpenAITestServer {
-  /** Base URL including `/v1`, e.g. `http://127.0.0.1:54321/v1`. */
-  url: string;
-  /** Every request received, in arrival order. */
-  requests: RecordedRequest[];
-  setMode(mode: OpenAITestServerMode, options?: SetModeOptions): void;
-  /** Stops listening and drops open connections (including stalled ones). */
-  close(): Promise<void>;
-}
-
 export const DEFAULT_TEST_DIMENSIONS = 8;
 
 /**
@@ -91,6 +111,61 @@ export function testEmbedding(text: string, dimensions = DEFAULT_TEST_DIMENSIONS
   }
   return vector;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Chat completions
+// ---------------------------------------------------------------------------------------------
+
+export type LlmTestScenario =
+  /** Streams `text` in pieces of `chunkSize` characters (default 8), `chunkDelayMs` apart. */
+  | {
+      kind: 'text';
+      text: string;
+      chunkSize?: number;
+      chunkDelayMs?: number;
+      usage?: { promptTokens: number; completionTokens: number };
+    }
+  /** Streams part of `text`, then a `data:` line that is not JSON, then the rest. */
+  | { kind: 'malformed'; text?: string }
+  /** Streams `afterText`, then sends nothing more and keeps the connection open. */
+  | { kind: 'stall'; afterText: string }
+  /** Streams `afterText`, then destroys the socket without finishing the response. */
+  | { kind: 'error-mid-stream'; afterText: string }
+  /** Answers with an HTTP error status in OpenAI's error format; `retryAfter` in seconds. */
+  | { kind: 'status'; status: 429 | 500 | 502 | 503 | 401 | 403 | 404; retryAfter?: number };
+
+/** The fields of an OpenAI chat request the server reads. */
+export interface ChatCompletionRequestBody {
+  model?: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  temperature?: number;
+  messages?: { role: string; content: unknown }[];
+  [key: string]: unknown;
+}
+
+/** A request seen by a chat server; for chat completions `body` is always a JSON object. */
+export type LlmTestRequest = RecordedRequest<ChatCompletionRequestBody | null>;
+
+export type LlmTestScript = (request: LlmTestRequest) => LlmTestScenario | Promise<LlmTestScenario>;
+
+export interface LlmTestServerOptions {
+  /** Picks the answer for each chat request. */
+  script: LlmTestScript;
+}
+
+export interface LlmTestServer {
+  /** Base URL ending in `/v1`, ready for `SAKSI_LLM_BASE_URL`. */
+  url: string;
+  /** Every request received so far (chat completions and anything else). */
+  requests: LlmTestRequest[];
+  /** Closes the server and drops open connections (stalled streams included). */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const result: Record<string, string> = {};
@@ -115,7 +190,165 @@ function sendJson(
   response.end(text);
 }
 
-/** Starts the server on 127.0.0.1 with an ephemeral port. Close it in `afterAll`/`afterEach`. */
+const CREATED = 1_700_000_000;
+
+function messageChars(body: ChatCompletionRequestBody | null): number {
+  let total = 0;
+  for (const message of body?.messages ?? []) {
+    total +=
+      typeof message.content === 'string' ? message.content.length : JSON.stringify(message.content).length;
+  }
+  return total;
+}
+
+function pieces(text: string, size: number): string[] {
+  const characters = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < characters.length; i += size) out.push(characters.slice(i, i + size).join(''));
+  return out;
+}
+
+function chunk(
+  id: string,
+  model: string,
+  delta: Record<string, unknown>,
+  finishReason: string | null,
+): Record<string, unknown> {
+  return {
+    id,
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model,
+    system_fingerprint: 'saksi-test',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+  };
+}
+
+function usageFor(
+  body: ChatCompletionRequestBody | null,
+  completionPieces: number,
+  override?: { promptTokens: number; completionTokens: number },
+): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+  const prompt = override?.promptTokens ?? Math.ceil(messageChars(body) / 4);
+  const completion = override?.completionTokens ?? completionPieces;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const ERROR_TYPES: Record<number, string> = {
+  401: 'invalid_request_error',
+  403: 'permission_denied',
+  404: 'not_found_error',
+  429: 'rate_limit_exceeded',
+};
+
+async function answerChat(
+  scenario: LlmTestScenario,
+  body: ChatCompletionRequestBody | null,
+  index: number,
+  response: ServerResponse,
+): Promise<void> {
+  const model = typeof body?.model === 'string' ? body.model : 'test-model';
+  const id = `chatcmpl-saksi-${index}`;
+
+  if (scenario.kind === 'status') {
+    const headers: Record<string, string> = {};
+    if (scenario.retryAfter !== undefined) headers['retry-after'] = String(scenario.retryAfter);
+    sendJson(
+      response,
+      scenario.status,
+      {
+        error: {
+          message: `Scripted HTTP ${scenario.status} from the Saksi test server.`,
+          type: ERROR_TYPES[scenario.status] ?? 'server_error',
+          param: null,
+          code: null,
+        },
+      },
+      headers,
+    );
+    return;
+  }
+
+  const fullText =
+    scenario.kind === 'text'
+      ? scenario.text
+      : scenario.kind === 'malformed'
+        ? (scenario.text ?? 'Jawaban sebagian [1]. Lalu rusak.')
+        : scenario.afterText;
+  const size = scenario.kind === 'text' ? Math.max(1, scenario.chunkSize ?? 8) : 8;
+  const textPieces = pieces(fullText, size);
+
+  if (body?.stream !== true) {
+    if (scenario.kind !== 'text') {
+      // Without streaming the only faithful failure is a dropped connection.
+      response.socket?.destroy();
+      return;
+    }
+    sendJson(response, 200, {
+      id,
+      object: 'chat.completion',
+      created: CREATED,
+      model,
+      system_fingerprint: 'saksi-test',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: fullText },
+          logprobs: null,
+          finish_reason: 'stop',
+        },
+      ],
+      usage: usageFor(body, textPieces.length, scenario.usage),
+    });
+    return;
+  }
+
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  response.flushHeaders();
+  const send = (value: unknown) => response.write(`data: ${JSON.stringify(value)}\n\n`);
+  send(chunk(id, model, { role: 'assistant', content: '' }, null));
+
+  const delay = scenario.kind === 'text' ? (scenario.chunkDelayMs ?? 0) : 0;
+  const malformedAt = scenario.kind === 'malformed' ? Math.max(1, Math.floor(textPieces.length / 2)) : -1;
+  for (const [position, piece] of textPieces.entries()) {
+    if (position === malformedAt)
+      response.write('data: {"id":"chatcmpl-broken","choices":[{"delta":{"content":\n\n');
+    send(chunk(id, model, { content: piece }, null));
+    if (delay > 0) await sleep(delay);
+  }
+
+  if (scenario.kind === 'stall') return; // keep the socket open and silent until close()
+  if (scenario.kind === 'error-mid-stream') {
+    // Let the written text reach the client before the connection disappears.
+    await sleep(20);
+    response.socket?.destroy();
+    return;
+  }
+
+  send(chunk(id, model, {}, 'stop'));
+  send({
+    id,
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model,
+    system_fingerprint: 'saksi-test',
+    choices: [],
+    usage: usageFor(body, textPieces.length, scenario.kind === 'text' ? scenario.usage : undefined),
+  });
+  response.write('data: [DONE]\n\n');
+  response.end();
+}
+
+/**
+ * Starts the server on 127.0.0.1 with an ephemeral port. Close it in `afterAll`/`afterEach`.
+ * `handler` answers first; `options.script` turns on the chat route.
+ */
 export async function startOpenAITestServer(
   handler?: OpenAITestHandler,
   options: OpenAITestServerOptions = {},
@@ -214,18 +447,32 @@ export async function startOpenAITestServer(
     }
   };
 
+  const chat = async (request: RecordedRequest, response: ServerResponse, script: LlmTestScript) => {
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      sendJson(response, 400, {
+        error: { message: 'Body must be a JSON object.', type: 'invalid_request_error' },
+      });
+      return;
+    }
+    const chatRequest = request as LlmTestRequest;
+    const scenario = await script(chatRequest);
+    await answerChat(scenario, chatRequest.body, request.index, response);
+  };
+
   const server = createServer((incoming, response) => {
     const parts: Buffer[] = [];
     incoming.on('data', (part: Buffer) => parts.push(part));
     incoming.on('end', () => {
       const text = Buffer.concat(parts).toString('utf8');
-      let body: unknown = text;
+      let body: unknown = null;
       try {
-        body = text.length > 0 ? JSON.parse(text) : undefined;
+        if (text.length > 0) body = JSON.parse(text);
       } catch {
-        // keep the raw text
+        body = null;
       }
       const request: RecordedRequest = {
+        index: requests.length,
         method: incoming.method ?? 'GET',
         path: new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname,
         body,
@@ -235,11 +482,17 @@ export async function startOpenAITestServer(
       void (async () => {
         try {
           if (handler !== undefined && (await handler(request, response))) return;
+          if (request.method === 'POST' && request.path === '/v1/chat/completions' && options.script) {
+            await chat(request, response, options.script);
+            return;
+          }
           if (request.method === 'POST' && request.path === '/v1/embeddings') {
             embeddings(request, response);
             return;
           }
-          sendJson(response, 404, { error: { message: `no route ${request.method} ${request.path}` } });
+          sendJson(response, 404, {
+            error: { message: `No route ${request.method} ${request.path}.`, type: 'not_found' },
+          });
         } catch (error) {
           if (!response.headersSent) sendJson(response, 500, { error: { message: String(error) } });
           else response.destroy();
@@ -265,10 +518,16 @@ export async function startOpenAITestServer(
     close() {
       for (const response of stalled) response.destroy();
       stalled.clear();
-      return new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
+      return new Promise<void>((resolve) => {
         server.closeAllConnections();
+        server.close(() => resolve());
       });
     },
   };
+}
+
+/** Starts a scripted chat server: {@link startOpenAITestServer} with only a `script`. */
+export async function startLlmTestServer(options: LlmTestServerOptions): Promise<LlmTestServer> {
+  const server = await startOpenAITestServer(undefined, { script: options.script });
+  return { url: server.url, requests: server.requests as LlmTestRequest[], close: () => server.close() };
 }

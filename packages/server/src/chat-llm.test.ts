@@ -3,10 +3,11 @@
  * streams as SSE deltas and ends in a certified bundle; a model failure becomes a clear `error` event
  * (English and Indonesian) with no bundle, or a JSON error with the model's status mapped.
  */
-import type { LlmTestScenario } from '@saksi/engine';
+
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestEngine, openLlmTestEngine } from '../../engine/test/llm-fixture.js';
+import type { LlmTestScenario } from '../../engine/test/openai-test-server.js';
 import { bearer, testApiKey } from '../test/api-key.js';
 import { type Json, parseSse } from '../test/sse-events.js';
 import { createApp } from './app.js';

@@ -6,8 +6,8 @@
 import { trustOptions, verifyBundle } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
+import type { LlmTestScenario } from '../../test/openai-test-server.js';
 import { isLlmError } from '../llm/errors.js';
-import type { LlmTestScenario } from '../llm/test-server.js';
 
 const LAW = `# UU Contoh
 

@@ -6,7 +6,7 @@
 import { trustOptions, verifyBundle } from '@saksi/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
-import type { LlmTestScenario } from '../llm/test-server.js';
+import type { LlmTestScenario } from '../../test/openai-test-server.js';
 
 const LAW = `# UU Contoh
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestEngine, openLlmTestEngine } from '../../test/llm-fixture.js';
+import type { LlmTestScenario } from '../../test/openai-test-server.js';
 import { parseExpansion } from './expander.js';
-import type { LlmTestScenario } from './test-server.js';
 
 describe('parseExpansion', () => {
   it('reads the first JSON object with a legal query or phrases, around prose, fences and thinking', () => {
