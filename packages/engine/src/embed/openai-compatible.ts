@@ -122,7 +122,7 @@ export function createOpenAICompatibleEmbeddingModel(
       requestBodyValues: {},
       ...(response === undefined
         ? {}
-        : { statusCode: response.status, responseHeaders: Object.fromEntries(response.headers) }),
+        : { statusCode: response.status, responseHeaders: headerRecord(response.headers) }),
       isRetryable: true,
       cause: error,
     });
@@ -280,6 +280,15 @@ export function createOpenAICompatibleEmbeddingModel(
       }
     },
   };
+}
+
+/** Headers as the SDK's errors carry them (lowercase names), for its `Retry-After` handling. */
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
 }
 
 /** The number of inputs of a request body the SDK built (`{"input": [...]}`). */
