@@ -2,7 +2,9 @@
  * RFC 6962 / RFC 9162 Merkle trees over SHA-256: tree hashes, inclusion and consistency proofs
  * (generation and verification), plus the subtree inclusion and subtree consistency proofs of
  * transparency-dev/merkle (`proof/proof.go`, `proof/verify.go`), which the Merkle Tree Certificates
- * draft (draft-ietf-plants-merkle-tree-certs §4) defines for a subtree `[start, end)`.
+ * draft (draft-ietf-plants-merkle-tree-certs §4) defines for a subtree `[start, end)`. The same
+ * generators also run over stored complete subtrees (`*FromNodes`), for the engine's log and
+ * document trees.
  *
  * Sizes and indices are JavaScript numbers and must be non-negative safe integers (below 2^53).
  * Generators throw a {@link ProofError}; every `verify*` function returns `false` and never throws.
@@ -505,6 +507,9 @@ export function inclusionProofFromNodes(
 /**
  * Subtree inclusion proof of leaf `index` in the subtree `[start, end)` from stored complete nodes;
  * equal to {@link subtreeInclusionProof} over the same leaves.
+ *
+ * @example
+ * subtreeInclusionProofFromNodes(node, 9, 8, 12); // equals subtreeInclusionProof(leafHashes, 9, 8, 12)
  */
 export function subtreeInclusionProofFromNodes(
   node: MerkleNodeLookup,
