@@ -1,7 +1,8 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Engine, type LlmTestServer, loadConfig, startLlmTestServer } from '@saksi/engine';
+import { Engine, loadConfig } from '@saksi/engine';
+import { type LlmTestServer, startLlmTestServer } from '@saksi/test-support/openai-test-server';
 import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test/run-cli.js';

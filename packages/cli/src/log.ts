@@ -10,6 +10,7 @@ import {
   type Engine,
   formatTilePath,
   isEngineError,
+  readLimited,
   type TilePath,
   tilesForTreeSize,
   tileWidth,
@@ -294,7 +295,7 @@ function httpSource(prefix: string): TileSource {
         hint: 'Try again later; the audit needs every tile.',
       });
     }
-    return readLimited(response, maxBytes, url);
+    return readBodyLimited(response, maxBytes, url);
   };
   return {
     name: prefix,
@@ -342,38 +343,16 @@ function engineSource(engine: Engine, dataDir: string): TileSource {
 }
 
 /** The body of `response`, refusing more than `maxBytes` (a hostile server could send without end). */
-async function readLimited(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  const tooLarge = () =>
-    new CliError(`${safeText(url)} sent more than ${maxBytes} bytes`, {
-      hint: 'The log is misbehaving, or --log does not point at a tile log.',
-    });
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.length;
-      if (length > maxBytes) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const body = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return body;
+function readBodyLimited(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
+  return readLimited(
+    response.body,
+    maxBytes,
+    () =>
+      new CliError(`${safeText(url)} sent more than ${maxBytes} bytes`, {
+        hint: 'The log is misbehaving, or --log does not point at a tile log.',
+      }),
+    { declaredLength: response.headers.get('content-length') },
+  );
 }
 
 /** The most specific reason in a fetch or file-system error: `ECONNREFUSED`, `timed out`, `bad port`… */

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readLimited } from '@saksi/engine';
 import {
   type Checkpoint,
   cosignatureLine,
@@ -569,31 +570,23 @@ async function request(
       `cannot reach ${safeText(url)}${typeof cause === 'string' ? ` (${cause})` : error instanceof Error && error.name === 'TimeoutError' ? ' (timed out)' : ''}`,
     );
   }
-  return { status: response.status, text: await readLimited(response, NOTE_MAX_BYTES, url) };
+  return { status: response.status, text: await readText(response, NOTE_MAX_BYTES, url) };
 }
 
-async function readLimited(response: Response, limit: number, url: string): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
+async function readText(response: Response, limit: number, url: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw new Unavailable(`${safeText(url)} sent more than ${limit} bytes`);
-      }
-      parts.push(value);
-    }
+    bytes = await readLimited(
+      response.body,
+      limit,
+      () => new Unavailable(`${safeText(url)} sent more than ${limit} bytes`),
+    );
   } catch (error) {
     if (error instanceof Unavailable) throw error;
     throw new Unavailable(`reading ${safeText(url)} failed`);
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(parts));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new Unavailable(`${safeText(url)} sent something that is not UTF-8 text`);
   }

@@ -155,8 +155,6 @@ export {
   type LlmFinishReason,
   type LlmProvider,
   type LlmStreamPart,
-  type LlmTestScenario,
-  type LlmTestServer,
   type LlmUsage,
   NO_ANSWER_TEXT,
   type PromptLanguage,
@@ -164,7 +162,6 @@ export {
   type PromptSource,
   parseCitedAnswer,
   parseLlmConfig,
-  startLlmTestServer,
 } from './llm/index.js';
 export { LogSequencer, type LogWrite } from './log/sequencer.js';
 export {
@@ -217,6 +214,7 @@ export {
   usageDaysCsv,
   usageReport,
 } from './usage.js';
+export { type ReadLimitedOptions, readLimited } from './util/read-limited.js';
 export {
   createWebhook,
   deleteWebhook,

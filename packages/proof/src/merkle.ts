@@ -2,7 +2,9 @@
  * RFC 6962 / RFC 9162 Merkle trees over SHA-256: tree hashes, inclusion and consistency proofs
  * (generation and verification), plus the subtree inclusion and subtree consistency proofs of
  * transparency-dev/merkle (`proof/proof.go`, `proof/verify.go`), which the Merkle Tree Certificates
- * draft (draft-ietf-plants-merkle-tree-certs §4) defines for a subtree `[start, end)`.
+ * draft (draft-ietf-plants-merkle-tree-certs §4) defines for a subtree `[start, end)`. The same
+ * generators also run over stored complete subtrees (`*FromNodes`), for the engine's log and
+ * document trees.
  *
  * Sizes and indices are JavaScript numbers and must be non-negative safe integers (below 2^53).
  * Generators throw a {@link ProofError}; every `verify*` function returns `false` and never throws.
@@ -132,7 +134,7 @@ export function inclusionProof(leafHashes: readonly Uint8Array[], index: number)
     );
   }
   requireLeafHashes(leafHashes, size);
-  return rangePath(leafHashes, index, index + 1, 0, size);
+  return rangePath((start, end) => rangeHash(leafHashes, start, end), index, index + 1, 0, size);
 }
 
 /**
@@ -169,7 +171,7 @@ export function consistencyProof(
     );
   }
   requireLeafHashes(leafHashes, size2);
-  return subtreeSubproof(leafHashes, 0, size1, size2);
+  return subtreeSubproof((start, end) => rangeHash(leafHashes, start, end), 0, size1, size2);
 }
 
 /**
@@ -204,7 +206,7 @@ export function subtreeInclusionProof(
     );
   }
   requireLeafHashes(leafHashes, end);
-  return rangePath(leafHashes, index, index + 1, start, end);
+  return rangePath((from, to) => rangeHash(leafHashes, from, to), index, index + 1, start, end);
 }
 
 /**
@@ -235,7 +237,7 @@ export function subtreeConsistencyProof(
   }
   if (start === end) return [];
   requireLeafHashes(leafHashes, size);
-  return subtreeSubproof(leafHashes, start, end, size);
+  return subtreeSubproof((from, to) => rangeHash(leafHashes, from, to), start, end, size);
 }
 
 /**
@@ -449,6 +451,114 @@ export function verifySubtreeConsistencyProof(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Proof generation from stored complete subtrees (a log's tiles, a document's levels)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The hash of the complete (perfect, aligned) subtree node at `level` and `index`, covering the leaves
+ * `[index·2^level, (index+1)·2^level)`; level 0 is the leaf hashes. Storage that keeps these nodes
+ * (C2SP tlog tiles keep exactly them) answers any root or proof below from O(log² n) of them.
+ */
+export type MerkleNodeLookup = (level: number, index: number) => Uint8Array;
+
+/**
+ * Memo of the incomplete subtree hashes computed for one tree: proofs of many leaves of the same tree
+ * (a batch) share their right-hand incomplete subtrees, so each is hashed once.
+ */
+export type SubtreeHashMemo = Map<string, Uint8Array>;
+
+/**
+ * `MTH(D[start:end])` of a valid subtree (see {@link isValidSubtree}) from the complete nodes that
+ * `node` returns: the binary decomposition of the range into complete nodes, largest first, folded
+ * right to left, which is the RFC 6962 §2.1 split at the largest power of two. The empty range gives
+ * {@link emptyRoot}. Throws `MERKLE_INVALID_ARGUMENT` for an invalid subtree or a lookup that does
+ * not return a 32-byte hash; errors of `node` itself propagate.
+ *
+ * @example
+ * subtreeHashFromNodes(node, 0, size); // the root of the first `size` leaves
+ */
+export function subtreeHashFromNodes(
+  node: MerkleNodeLookup,
+  start: number,
+  end: number,
+  memo?: SubtreeHashMemo,
+): Uint8Array {
+  requireSubtree(start, end);
+  return nodeRangeHash(node, start, end, memo);
+}
+
+/**
+ * Inclusion proof `PATH(m, D[n])` of leaf `index` in the tree of `size` leaves (RFC 9162 §2.1.3.1)
+ * from stored complete nodes; equal to {@link inclusionProof} over the same leaves. Throws
+ * `MERKLE_INDEX_OUT_OF_RANGE` when `index >= size`.
+ *
+ * @example
+ * inclusionProofFromNodes(node, 3, 7); // equals inclusionProof(leafHashes.slice(0, 7), 3)
+ */
+export function inclusionProofFromNodes(
+  node: MerkleNodeLookup,
+  index: number,
+  size: number,
+  memo?: SubtreeHashMemo,
+): Uint8Array[] {
+  return subtreeInclusionProofFromNodes(node, index, 0, size, memo);
+}
+
+/**
+ * Subtree inclusion proof of leaf `index` in the subtree `[start, end)` from stored complete nodes;
+ * equal to {@link subtreeInclusionProof} over the same leaves.
+ *
+ * @example
+ * subtreeInclusionProofFromNodes(node, 9, 8, 12); // equals subtreeInclusionProof(leafHashes, 9, 8, 12)
+ */
+export function subtreeInclusionProofFromNodes(
+  node: MerkleNodeLookup,
+  index: number,
+  start: number,
+  end: number,
+  memo?: SubtreeHashMemo,
+): Uint8Array[] {
+  requireInteger(index, 'index');
+  requireSubtree(start, end);
+  if (index < start || index >= end) {
+    throw new ProofError(
+      'MERKLE_INDEX_OUT_OF_RANGE',
+      `Index ${index} is outside the subtree [${start}, ${end}).`,
+    );
+  }
+  return rangePath((from, to) => nodeRangeHash(node, from, to, memo), index, index + 1, start, end);
+}
+
+/**
+ * Consistency proof `PROOF(m, D[n])` between the trees of the first `size1` and `size2` leaves
+ * (RFC 9162 §2.1.4.1) from stored complete nodes; equal to {@link consistencyProof} over the same
+ * leaves. Throws `MERKLE_INVALID_ARGUMENT` for `size1 == 0` and `MERKLE_INDEX_OUT_OF_RANGE` when
+ * `size1 > size2`.
+ *
+ * @example
+ * consistencyProofFromNodes(node, 3, 7); // equals consistencyProof(leafHashes, 3, 7)
+ */
+export function consistencyProofFromNodes(
+  node: MerkleNodeLookup,
+  size1: number,
+  size2: number,
+  memo?: SubtreeHashMemo,
+): Uint8Array[] {
+  requireInteger(size1, 'size1');
+  requireInteger(size2, 'size2');
+  if (size1 > size2) {
+    throw new ProofError('MERKLE_INDEX_OUT_OF_RANGE', `size1 ${size1} is larger than size2 ${size2}.`);
+  }
+  if (size1 === 0) {
+    throw new ProofError(
+      'MERKLE_INVALID_ARGUMENT',
+      'A consistency proof from the empty tree is meaningless.',
+    );
+  }
+  return subtreeSubproof((from, to) => nodeRangeHash(node, from, to, memo), 0, size1, size2);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Internals: tree hashing over index ranges
 // ---------------------------------------------------------------------------------------------
 
@@ -477,10 +587,46 @@ function foldRange(start: number, end: number, leafAt: (index: number) => Uint8A
   return root;
 }
 
+/** `MTH(D[start:end])` for a range the generators reach (a node of the RFC 6962 tree). */
+type RangeHasher = (start: number, end: number) => Uint8Array;
+
 /** `MTH(D[start:end])` of already validated leaf hashes. */
 function rangeHash(leafHashes: readonly Uint8Array[], start: number, end: number): Uint8Array {
   if (end - start === 1) return leafHashes[start]!.slice(); // a copy: proofs never alias the input
   return foldRange(start, end, (i) => leafHashes[i]!);
+}
+
+/**
+ * `MTH(D[start:end])` of a valid subtree from complete nodes: for each set bit of the size, largest
+ * first, the complete node there; folded right to left. Complete nodes are copied, so proofs never
+ * alias the storage.
+ */
+function nodeRangeHash(
+  node: MerkleNodeLookup,
+  start: number,
+  end: number,
+  memo: SubtreeHashMemo | undefined,
+): Uint8Array {
+  const size = end - start;
+  if (size === 0) return emptyRoot();
+  const key = `${start}:${end}`;
+  const known = memo?.get(key);
+  if (known) return known;
+  const pieces: Uint8Array[] = [];
+  let position = start;
+  for (let level = bitLength(size) - 1; level >= 0; level--) {
+    const width = 2 ** level;
+    if (bitAt(size, level) === 0) continue;
+    const index = position / width;
+    const hash = node(level, index);
+    requireHash(hash, `subtree node ${level}/${index}`);
+    pieces.push(hash);
+    position += width;
+  }
+  let hash: Uint8Array = pieces.pop()!.slice();
+  while (pieces.length > 0) hash = nodeHash(pieces.pop()!, hash);
+  if (size !== 2 ** (bitLength(size) - 1)) memo?.set(key, hash);
+  return hash;
 }
 
 /**
@@ -489,7 +635,7 @@ function rangeHash(leafHashes: readonly Uint8Array[], start: number, end: number
  * node, so at every split it lies wholly on one side).
  */
 function rangePath(
-  leafHashes: readonly Uint8Array[],
+  hashRange: RangeHasher,
   nodeStart: number,
   nodeEnd: number,
   lo: number,
@@ -499,10 +645,10 @@ function rangePath(
   while (lo !== nodeStart || hi !== nodeEnd) {
     const mid = lo + splitPoint(hi - lo);
     if (nodeEnd <= mid) {
-      topDown.push(rangeHash(leafHashes, mid, hi));
+      topDown.push(hashRange(mid, hi));
       hi = mid;
     } else {
-      topDown.push(rangeHash(leafHashes, lo, mid));
+      topDown.push(hashRange(lo, mid));
       lo = mid;
     }
   }
@@ -514,28 +660,23 @@ function rangePath(
  * (the MTC draft's `SUBTREE_SUBPROOF`; with `start = 0` it is `SUBPROOF(end, D[size], true)`).
  * Walked top-down; the hash pushed at each level is the sibling side's MTH.
  */
-function subtreeSubproof(
-  leafHashes: readonly Uint8Array[],
-  start: number,
-  end: number,
-  size: number,
-): Uint8Array[] {
+function subtreeSubproof(hashRange: RangeHasher, start: number, end: number, size: number): Uint8Array[] {
   const topDown: Uint8Array[] = [];
   let lo = 0;
   let hi = size;
   let known = true; // b in RFC 9162: whether the verifier already knows MTH(D[lo:hi]) for this level
   for (;;) {
     if (start === lo && end === hi) {
-      if (!known) topDown.push(rangeHash(leafHashes, lo, hi));
+      if (!known) topDown.push(hashRange(lo, hi));
       break;
     }
     const mid = lo + splitPoint(hi - lo);
     if (end <= mid) {
-      topDown.push(rangeHash(leafHashes, mid, hi));
+      topDown.push(hashRange(mid, hi));
       hi = mid;
     } else {
       // start >= mid, or the subtree straddles mid, which for a valid subtree means start === lo.
-      topDown.push(rangeHash(leafHashes, lo, mid));
+      topDown.push(hashRange(lo, mid));
       if (start < mid) {
         start = mid;
         known = false;

@@ -1,24 +1,16 @@
 /**
- * Request bodies are hostile (STYLE.md "Errors"): sizes are checked before anything is buffered —
- * first the declared `Content-Length`, then a running count while the stream is read, which stops
- * reading as soon as the limit is passed — and JSON is parsed by the proof package's strict parser
+ * Request bodies are hostile (STYLE.md "Errors"): sizes are checked before anything is buffered, by
+ * the engine's `readLimited` (the declared `Content-Length` first, then a running count while the
+ * stream is read) — and JSON is parsed by the proof package's strict parser
  * (duplicate keys, lone surrogates and deep nesting rejected) into typed errors.
  */
+import { readLimited } from '@saksi/engine';
 import { parseJson } from '@saksi/proof';
 import type { ZodType } from 'zod';
 import { ApiError, type ApiErrorCode } from './errors.js';
 
 /** Deepest JSON nesting a request body may have; real bodies (bundles included) stay under 10. */
 const MAX_JSON_DEPTH = 64;
-/**
- * Bytes read, or copied, between two turns of the event loop. A body that has already arrived is
- * read in microtasks only, so without these turns a 50 MB upload held the loop for about 200 ms
- * (docs/security.md).
- */
-const STEP_BYTES = 4 * 1024 * 1024;
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** Reads the whole body, failing with 413 `tooLargeCode` once it is longer than `limit` bytes. */
 export async function readBodyLimited(
   request: Request,
@@ -31,53 +23,9 @@ export async function readBodyLimited(
       413,
       `The request body is larger than the limit of ${limit} bytes; send less.`,
     );
-  const declared = request.headers.get('content-length');
-  const declaredSize = declared !== null && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
-  if (declaredSize !== undefined && declaredSize > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  // With a declared length the body is copied into place as it arrives, so no step copies it whole.
-  let bytes = new Uint8Array(declaredSize ?? 0);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  let sinceTurn = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    if (size + value.byteLength <= bytes.length) bytes.set(value, size);
-    else parts.push(value);
-    size += value.byteLength;
-    sinceTurn += value.byteLength;
-    if (sinceTurn >= STEP_BYTES) {
-      sinceTurn = 0;
-      await yieldToEventLoop();
-    }
-  }
-  if (parts.length === 0) return size === bytes.length ? bytes : bytes.slice(0, size);
-  // No length declared (or a wrong one): the parts are joined, a step at a time.
-  const joined = new Uint8Array(size);
-  let offset = 0;
-  if (bytes.length > 0 && size > 0) {
-    const placed = size - parts.reduce((sum, part) => sum + part.byteLength, 0);
-    joined.set(bytes.subarray(0, placed));
-    offset = placed;
-  }
-  bytes = joined;
-  sinceTurn = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-    sinceTurn += part.byteLength;
-    if (sinceTurn >= STEP_BYTES) {
-      sinceTurn = 0;
-      await yieldToEventLoop();
-    }
-  }
-  return bytes;
+  return readLimited(request.body, limit, tooLarge, {
+    declaredLength: request.headers.get('content-length'),
+  });
 }
 
 /** Reads and parses a JSON body (any content type is accepted, as `curl -d` sends form encoding). */

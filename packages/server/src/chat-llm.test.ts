@@ -3,9 +3,10 @@
  * streams as SSE deltas and ends in a certified bundle; a model failure becomes a clear `error` event
  * (English and Indonesian) with no bundle, or a JSON error with the model's status mapped.
  */
-import type { LlmTestScenario } from '@saksi/engine';
+
 import { bearer, testApiKey } from '@saksi/test-support/api-key';
 import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
+import type { LlmTestScenario } from '@saksi/test-support/openai-test-server';
 import { type Json, parseSse } from '@saksi/test-support/sse-events';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

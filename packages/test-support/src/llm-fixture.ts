@@ -3,10 +3,8 @@
  * (`startLlmTestServer`, scripted per request) and an engine configured with `SAKSI_LLM` pointing at
  * it, anchoring off and no retries unless `env` says otherwise; `documents` are ingested first.
  */
-import { type LlmTestServer, startLlmTestServer } from '@saksi/engine';
 import { openTestEngine, type TestEngine } from './engine-fixture.js';
-
-type LlmTestServerOptions = NonNullable<Parameters<typeof startLlmTestServer>[0]>;
+import { type LlmTestServer, type LlmTestServerOptions, startLlmTestServer } from './openai-test-server.js';
 
 export interface LlmTestEngine extends TestEngine {
   server: LlmTestServer;

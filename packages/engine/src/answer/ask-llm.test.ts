@@ -5,9 +5,9 @@
  */
 import { trustOptions, verifyBundle } from '@saksi/proof';
 import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
+import type { LlmTestScenario } from '@saksi/test-support/openai-test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLlmError } from '../llm/errors.js';
-import type { LlmTestScenario } from '../llm/test-server.js';
 
 const LAW = `# UU Contoh
 

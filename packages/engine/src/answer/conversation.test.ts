@@ -5,8 +5,8 @@
  */
 import { trustOptions, verifyBundle } from '@saksi/proof';
 import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
+import type { LlmTestScenario } from '@saksi/test-support/openai-test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LlmTestScenario } from '../llm/test-server.js';
 
 const LAW = `# UU Contoh
 

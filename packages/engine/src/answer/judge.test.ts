@@ -1,8 +1,12 @@
+import {
+  type LlmTestScenario,
+  type LlmTestServer,
+  startLlmTestServer,
+} from '@saksi/test-support/openai-test-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseLlmConfig } from '../llm/config.js';
 import { isLlmError } from '../llm/errors.js';
 import { type AnswerModel, createAnswerModel } from '../llm/model.js';
-import { type LlmTestScenario, type LlmTestServer, startLlmTestServer } from '../llm/test-server.js';
 import { checkEntailment } from './entailment.js';
 import {
   type ClaimJudgement,

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type OpenAITestServer,
   startOpenAITestServer,
   testEmbedding,
-} from '../../test/openai-test-server.js';
+} from '@saksi/test-support/openai-test-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { embedMany } from './embed-many.js';
 import { EmbeddingError, isEmbeddingError } from './errors.js';
 import {

@@ -3,13 +3,21 @@
  * LM Studio (docs/configuration.md). Configuration, not code: a base URL, a model id, the model's dimensions
  * and optionally an API key.
  *
- * The endpoint is untrusted: the response is size-capped, parsed and checked (one finite vector of the
- * configured length per input, matched by `index`) before anything is returned. Rate limits (429),
- * server errors (5xx), network errors and timeouts are retried with exponential backoff and jitter,
- * honouring `Retry-After` / `retry-after-ms`; other 4xx answers fail at once. The API key is sent only
- * in the `Authorization` header and never appears in an error message.
+ * The request, its authorization and the retries go through the Vercel AI SDK, as the answer model
+ * does (docs/architecture.md, "Seams"): `createOpenAICompatible(...).embeddingModel(modelId)` called by
+ * `embedMany` with `maxRetries`, whose policy is exponential backoff from 2 s honouring
+ * `Retry-After` / `retry-after-ms` below a minute. The endpoint is untrusted, so a guard around `fetch`
+ * gives each attempt its timeout, caps the response size, and parses and checks the response (one finite
+ * vector of the configured length per input, matched by `index`) before the SDK sees it; it turns
+ * rate limits (429) and server errors (5xx) into retryable SDK errors carrying the typed
+ * {@link EmbeddingError}, fails other 4xx answers at once, and fails at once when `Retry-After` asks
+ * for more than `maxRetryDelayMs`. The API key is sent only in the `Authorization` header and never
+ * appears in an error message.
  */
 
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, embedMany, RetryError } from 'ai';
+import { readLimited } from '../util/read-limited.js';
 import { EmbeddingError } from './errors.js';
 import type { EmbeddingModel, EmbeddingModelCallOptions, EmbeddingModelResult } from './model.js';
 
@@ -17,7 +25,6 @@ export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
 export const DEFAULT_OPENAI_MAX_EMBEDDINGS_PER_CALL = 64;
 export const DEFAULT_OPENAI_TIMEOUT_MS = 30_000;
 export const DEFAULT_OPENAI_MAX_RETRIES = 2;
-export const DEFAULT_OPENAI_INITIAL_RETRY_DELAY_MS = 500;
 export const DEFAULT_OPENAI_MAX_RETRY_DELAY_MS = 60_000;
 /** Largest response body read (bytes); 64 values × 4,096 floats as JSON is about 6 MB. */
 export const DEFAULT_OPENAI_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -46,11 +53,15 @@ export interface OpenAICompatibleEmbeddingModelOptions {
   fetch?: typeof fetch;
   /** Per-attempt timeout. Default 30,000 ms. */
   timeoutMs?: number;
-  /** Retries after the first attempt for 429, 5xx, network errors and timeouts. Default 2. */
+  /** Retries after the first attempt for 429, 5xx, network errors and timeouts (the SDK's `maxRetries`). Default 2. */
   maxRetries?: number;
-  /** First backoff delay; doubles each retry, with jitter. Default 500 ms. */
+  /**
+   * Not used any more: the AI SDK's `embedMany` waits 2 s before the first retry and doubles the
+   * wait after each (or follows `Retry-After` below a minute); it has no setting for the first delay.
+   * @deprecated accepted so existing options still type-check; it has no effect.
+   */
   initialRetryDelayMs?: number;
-  /** Longest wait between attempts; a longer `Retry-After` fails at once. Default 60,000 ms. */
+  /** A `Retry-After` longer than this fails at once instead of waiting. Default 60,000 ms. */
   maxRetryDelayMs?: number;
   /** Largest response body accepted. Default 64 MiB. */
   maxResponseBytes?: number;
@@ -73,7 +84,7 @@ export interface OpenAICompatibleEmbeddingModelOptions {
 export function createOpenAICompatibleEmbeddingModel(
   options: OpenAICompatibleEmbeddingModelOptions,
 ): EmbeddingModel {
-  const { endpoint, basicAuthorization } = embeddingsEndpoint(options.baseURL);
+  const { baseURL, queryParams, endpoint, basicAuthorization } = embeddingsEndpoint(options.baseURL);
   const displayEndpoint = redactURL(endpoint);
   const dimensions = positiveInteger('dimensions', options.dimensions);
   const maxEmbeddingsPerCall = positiveInteger(
@@ -82,10 +93,8 @@ export function createOpenAICompatibleEmbeddingModel(
   );
   const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULT_OPENAI_TIMEOUT_MS);
   const maxRetries = nonNegativeInteger('maxRetries', options.maxRetries ?? DEFAULT_OPENAI_MAX_RETRIES);
-  const initialRetryDelayMs = nonNegativeInteger(
-    'initialRetryDelayMs',
-    options.initialRetryDelayMs ?? DEFAULT_OPENAI_INITIAL_RETRY_DELAY_MS,
-  );
+  if (options.initialRetryDelayMs !== undefined)
+    nonNegativeInteger('initialRetryDelayMs', options.initialRetryDelayMs);
   const maxRetryDelayMs = nonNegativeInteger(
     'maxRetryDelayMs',
     options.maxRetryDelayMs ?? DEFAULT_OPENAI_MAX_RETRY_DELAY_MS,
@@ -102,91 +111,138 @@ export function createOpenAICompatibleEmbeddingModel(
   );
   const redact = (text: string): string => redactSecrets(text, secrets);
 
-  const headers: Record<string, string> = {
-    ...options.headers,
-    'content-type': 'application/json',
-    accept: 'application/json',
-  };
-  if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
-  else if (basicAuthorization !== undefined) headers['authorization'] = basicAuthorization;
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
+  if (apiKey === undefined && basicAuthorization !== undefined) headers['authorization'] = basicAuthorization;
 
-  /** One HTTP attempt: the parsed JSON of a 2xx answer, or a typed error. */
-  async function attempt(
-    body: string,
-    abortSignal: AbortSignal | undefined,
-  ): Promise<{ ok: true; json: unknown } | { ok: false; error: EmbeddingError; retryAfterMs?: number }> {
+  /** A failure the SDK retries: an `APICallError` marked retryable, carrying the typed error. */
+  const retryable = (error: EmbeddingError, response?: Response): APICallError =>
+    new APICallError({
+      message: error.message,
+      url: displayEndpoint,
+      requestBodyValues: {},
+      ...(response === undefined
+        ? {}
+        : { statusCode: response.status, responseHeaders: headerRecord(response.headers) }),
+      isRetryable: true,
+      cause: error,
+    });
+
+  /**
+   * One HTTP attempt, guarded: the timeout, the size cap and the checks of the answer. A valid answer
+   * reaches the SDK as a plain `{data: [{embedding}], usage}` in input order.
+   */
+  const guardedFetch: typeof fetch = async (input, init) => {
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = abortSignal === undefined ? timeout : AbortSignal.any([abortSignal, timeout]);
+    const callerSignal = init?.signal ?? undefined;
+    const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
     let response: Response;
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      response = await fetchFunction(endpoint, { method: 'POST', headers, body, signal });
-      text = await readBody(response, maxResponseBytes, displayEndpoint);
+      response = await fetchFunction(input, { ...init, signal });
+      bytes = await readLimited(
+        response.body,
+        maxResponseBytes,
+        () =>
+          new EmbeddingError(
+            'EMBEDDING_BAD_RESPONSE',
+            `The embedding response from ${displayEndpoint} is larger than ${maxResponseBytes} bytes. Lower ` +
+              'maxEmbeddingsPerCall or raise maxResponseBytes.',
+            { status: response.status },
+          ),
+        { declaredLength: response.headers.get('content-length') },
+      );
     } catch (error) {
-      if (abortSignal?.aborted === true) throw abortSignal.reason;
+      if (callerSignal?.aborted === true || error instanceof EmbeddingError) throw error;
       if (timeout.aborted) {
-        return {
-          ok: false,
-          error: new EmbeddingError(
+        throw retryable(
+          new EmbeddingError(
             'EMBEDDING_TIMEOUT',
             `The embedding endpoint ${displayEndpoint} did not answer within ${timeoutMs} ms. ` +
               'Check that the server is running and not overloaded, or raise timeoutMs.',
             { retryable: true },
           ),
-        };
+        );
       }
-      if (error instanceof EmbeddingError) return { ok: false, error };
-      return {
-        ok: false,
-        error: new EmbeddingError(
-          'EMBEDDING_HTTP_ERROR',
-          `Could not reach the embedding endpoint ${displayEndpoint}: ${redact(describe(error))}. ` +
-            'Check baseURL and that the server is running.',
-          { cause: error, retryable: true },
-        ),
-      };
+      throw error; // a network error: the SDK makes it a retryable APICallError
     }
-    if (response.ok) {
-      try {
-        return { ok: true, json: JSON.parse(text) as unknown };
-      } catch (cause) {
-        return {
-          ok: false,
-          error: new EmbeddingError(
-            'EMBEDDING_BAD_RESPONSE',
-            `The embedding endpoint ${displayEndpoint} answered ${response.status} with a body that is not JSON. ` +
-              'Check that baseURL points at an OpenAI-compatible API (usually ending in /v1).',
-            { cause, status: response.status },
-          ),
-        };
-      }
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    if (!response.ok) {
+      const error = httpError(response, text);
+      const retryAfterMs = parseRetryAfter(response.headers, Date.now());
+      if (!error.retryable || (retryAfterMs !== undefined && retryAfterMs > maxRetryDelayMs)) throw error;
+      throw retryable(error, response);
     }
+    let json: unknown;
+    try {
+      json = JSON.parse(text) as unknown;
+    } catch (cause) {
+      throw new EmbeddingError(
+        'EMBEDDING_BAD_RESPONSE',
+        `The embedding endpoint ${displayEndpoint} answered ${response.status} with a body that is not JSON. ` +
+          'Check that baseURL points at an OpenAI-compatible API (usually ending in /v1).',
+        { cause, status: response.status },
+      );
+    }
+    const result = parseEmbeddingsResponse(json, inputCount(init?.body), dimensions, displayEndpoint);
+    return new Response(
+      JSON.stringify({
+        data: result.embeddings.map((embedding) => ({ embedding })),
+        ...(result.usage === undefined ? {} : { usage: { prompt_tokens: result.usage.tokens } }),
+      }),
+      { status: response.status, headers: { 'content-type': 'application/json' } },
+    );
+  };
+
+  function httpError(response: Response, text: string): EmbeddingError {
     const status = response.status;
     const detail = redact(errorDetail(text));
-    const retryAfterMs = parseRetryAfter(response.headers, Date.now());
     const withDetail = detail.length > 0 ? ` (${detail})` : '';
     if (status === 429) {
-      return {
-        ok: false,
-        error: new EmbeddingError(
-          'EMBEDDING_RATE_LIMITED',
-          `The embedding endpoint ${displayEndpoint} is rate limiting requests (HTTP 429)${withDetail}. ` +
-            'Wait and retry, lower the ingestion rate, or raise the provider quota.',
-          { status, retryable: true },
-        ),
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      };
+      return new EmbeddingError(
+        'EMBEDDING_RATE_LIMITED',
+        `The embedding endpoint ${displayEndpoint} is rate limiting requests (HTTP 429)${withDetail}. ` +
+          'Wait and retry, lower the ingestion rate, or raise the provider quota.',
+        { status, retryable: true },
+      );
     }
-    return {
-      ok: false,
-      error: new EmbeddingError(
-        'EMBEDDING_HTTP_ERROR',
-        `The embedding endpoint ${displayEndpoint} answered HTTP ${status}${withDetail}. ${hintForStatus(status)}`,
-        { status, retryable: status >= 500 },
-      ),
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
+    return new EmbeddingError(
+      'EMBEDDING_HTTP_ERROR',
+      `The embedding endpoint ${displayEndpoint} answered HTTP ${status}${withDetail}. ${hintForStatus(status)}`,
+      { status, retryable: status >= 500 },
+    );
   }
+
+  /** The typed error for whatever `embedMany` threw. */
+  function typedError(thrown: unknown): EmbeddingError {
+    const error = RetryError.isInstance(thrown) ? thrown.lastError : thrown;
+    if (error instanceof EmbeddingError) return error;
+    if (APICallError.isInstance(error) && error.cause instanceof EmbeddingError) return error.cause;
+    if (APICallError.isInstance(error) && error.statusCode === undefined) {
+      // The SDK's wrapper of a network error; its cause is the error of the connection.
+      const cause = error.cause ?? error;
+      return new EmbeddingError(
+        'EMBEDDING_HTTP_ERROR',
+        `Could not reach the embedding endpoint ${displayEndpoint}: ${redact(describe(cause))}. ` +
+          'Check baseURL and that the server is running.',
+        { cause, retryable: true },
+      );
+    }
+    return new EmbeddingError(
+      'EMBEDDING_BAD_RESPONSE',
+      `The embedding endpoint ${displayEndpoint} gave an answer the AI SDK could not read: ${redact(describe(error))}.`,
+      { cause: error },
+    );
+  }
+
+  const provider = createOpenAICompatible({
+    name: 'saksi',
+    baseURL,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    headers,
+    ...(queryParams === undefined ? {} : { queryParams }),
+    fetch: guardedFetch,
+  });
+  const sdkModel = provider.embeddingModel(options.modelId);
 
   return {
     specificationVersion: 'v1',
@@ -203,24 +259,43 @@ export function createOpenAICompatibleEmbeddingModel(
         );
       }
       if (values.length === 0) return { embeddings: [] };
-      const body = JSON.stringify({
-        model: options.modelId,
-        input: values,
-        encoding_format: 'float',
-        ...(options.sendDimensions === true ? { dimensions } : {}),
-      });
-      for (let retry = 0; ; retry++) {
-        const result = await attempt(body, abortSignal);
-        if (result.ok)
-          return parseEmbeddingsResponse(result.json, values.length, dimensions, displayEndpoint);
-        if (!result.error.retryable || retry >= maxRetries) throw result.error;
-        const backoff = Math.min(maxRetryDelayMs, initialRetryDelayMs * 2 ** retry);
-        const jittered = backoff * (0.5 + Math.random() * 0.5);
-        if (result.retryAfterMs !== undefined && result.retryAfterMs > maxRetryDelayMs) throw result.error;
-        await sleep(Math.max(jittered, result.retryAfterMs ?? 0), abortSignal);
+      try {
+        const result = await embedMany({
+          model: sdkModel,
+          values,
+          maxRetries,
+          ...(abortSignal === undefined ? {} : { abortSignal }),
+          ...(options.sendDimensions === true
+            ? { providerOptions: { openaiCompatible: { dimensions } } }
+            : {}),
+        });
+        const tokens = result.usage.tokens;
+        return {
+          embeddings: result.embeddings,
+          ...(Number.isFinite(tokens) ? { usage: { tokens } } : {}),
+        };
+      } catch (error) {
+        if (abortSignal?.aborted === true) throw abortSignal.reason;
+        throw typedError(error);
       }
     },
   };
+}
+
+/** Headers as the SDK's errors carry them (lowercase names), for its `Retry-After` handling. */
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+/** The number of inputs of a request body the SDK built (`{"input": [...]}`). */
+function inputCount(body: unknown): number {
+  if (typeof body !== 'string') return 0;
+  const input = (JSON.parse(body) as { input?: unknown }).input;
+  return Array.isArray(input) ? input.length : 1;
 }
 
 /** Checks an embeddings response and returns the vectors in input order. */
@@ -295,10 +370,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `{baseURL}/embeddings` without user info (fetch refuses URLs with credentials), and the user info
- * as a Basic `Authorization` value when there was one.
+ * The base URL without user info (fetch refuses URLs with credentials) or query, the query as the
+ * SDK's `queryParams`, `{baseURL}/embeddings` for messages, and the user info as a Basic
+ * `Authorization` value when there was one.
  */
-function embeddingsEndpoint(baseURL: string): { endpoint: string; basicAuthorization: string | undefined } {
+function embeddingsEndpoint(baseURL: string): {
+  baseURL: string;
+  queryParams: Record<string, string> | undefined;
+  endpoint: string;
+  basicAuthorization: string | undefined;
+} {
   let url: URL;
   try {
     url = new URL(baseURL);
@@ -308,14 +389,20 @@ function embeddingsEndpoint(baseURL: string): { endpoint: string; basicAuthoriza
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new RangeError('baseURL must use http or https');
   }
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/embeddings`;
   const basicAuthorization =
     url.username.length > 0 || url.password.length > 0
       ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
       : undefined;
   url.username = '';
   url.password = '';
-  return { endpoint: url.toString(), basicAuthorization };
+  url.hash = '';
+  const queryParams = url.search.length > 1 ? Object.fromEntries(url.searchParams) : undefined;
+  url.search = '';
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  const base = url.toString().replace(/\/+$/, '');
+  const endpoint = new URL(`${base}/embeddings`);
+  if (queryParams !== undefined) endpoint.search = new URLSearchParams(queryParams).toString();
+  return { baseURL: base, queryParams, endpoint: endpoint.toString(), basicAuthorization };
 }
 
 /** The URL without query (which may carry keys) or fragment, for messages. */
@@ -392,55 +479,6 @@ export function parseRetryAfter(headers: Headers, now: number): number | undefin
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Reads the body as UTF-8 text, failing when it exceeds `limit` bytes. */
-async function readBody(response: Response, limit: number, endpoint: string): Promise<string> {
-  const tooLarge = (): EmbeddingError =>
-    new EmbeddingError(
-      'EMBEDDING_BAD_RESPONSE',
-      `The embedding response from ${endpoint} is larger than ${limit} bytes. Lower maxEmbeddingsPerCall or ` +
-        'raise maxResponseBytes.',
-      { status: response.status },
-    );
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
-function sleep(milliseconds: number, abortSignal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (abortSignal?.aborted === true) {
-      reject(abortSignal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortSignal?.reason);
-    };
-    const timer = setTimeout(() => {
-      abortSignal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    abortSignal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function positiveInteger(name: string, value: number): number {

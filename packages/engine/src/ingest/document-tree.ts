@@ -1,10 +1,17 @@
 /**
  * A document's RFC 6962 tree built once, bottom-up, so every chunk's inclusion proof costs O(log n)
- * instead of O(n) (the proof package's `inclusionProof` recomputes subtrees per call). Pairing nodes
- * level by level and carrying an odd last node up unhashed gives exactly RFC 6962's tree (split at
- * the largest power of two), so the paths are the RFC 9162 §2.1.3.1 PATHs.
+ * instead of O(n) (the proof package's `inclusionProof` recomputes subtrees per call). Each level keeps
+ * the complete (perfect, aligned) subtree nodes; the root and the RFC 9162 §2.1.3.1 PATHs come from
+ * them through the proof package's `subtreeHashFromNodes` and `inclusionProofFromNodes`, with the
+ * incomplete right-hand subtrees hashed once and shared by all proofs.
  */
-import { hashChildren, rootFromLeafHashes } from '@saksi/proof';
+import {
+  hashChildren,
+  inclusionProofFromNodes,
+  type MerkleNodeLookup,
+  type SubtreeHashMemo,
+  subtreeHashFromNodes,
+} from '@saksi/proof';
 
 export interface DocumentTree {
   root: Uint8Array;
@@ -17,27 +24,23 @@ export function buildDocumentTree(leafHashes: readonly Uint8Array[]): DocumentTr
   while (levels[levels.length - 1]!.length > 1) {
     const below = levels[levels.length - 1]!;
     const above: Uint8Array[] = [];
-    for (let i = 0; i < below.length; i += 2) {
-      above.push(i + 1 < below.length ? hashChildren(below[i]!, below[i + 1]!) : below[i]!);
-    }
+    for (let i = 0; i + 1 < below.length; i += 2) above.push(hashChildren(below[i]!, below[i + 1]!));
     levels.push(above);
   }
-  const root = leafHashes.length === 0 ? rootFromLeafHashes([]) : levels[levels.length - 1]![0]!;
+  const node: MerkleNodeLookup = (level, index) => {
+    const hash = levels[level]?.[index];
+    if (!hash) throw new RangeError(`the document tree has no node ${level}/${index}`);
+    return hash;
+  };
+  const memo: SubtreeHashMemo = new Map();
+  const root = subtreeHashFromNodes(node, 0, leafHashes.length, memo);
   return {
     root,
     proof(index: number): Uint8Array[] {
       if (!Number.isSafeInteger(index) || index < 0 || index >= leafHashes.length) {
         throw new RangeError(`leaf index ${index} is outside 0..${leafHashes.length - 1}`);
       }
-      const path: Uint8Array[] = [];
-      let position = index;
-      for (let level = 0; level < levels.length - 1; level++) {
-        const nodes = levels[level]!;
-        const sibling = position ^ 1;
-        if (sibling < nodes.length) path.push(nodes[sibling]!);
-        position >>= 1;
-      }
-      return path;
+      return inclusionProofFromNodes(node, index, leafHashes.length, memo);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
+import type { LlmTestScenario } from '@saksi/test-support/openai-test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExpansion } from './expander.js';
-import type { LlmTestScenario } from './test-server.js';
 
 describe('parseExpansion', () => {
   it('reads the first JSON object with a legal query or phrases, around prose, fences and thinking', () => {

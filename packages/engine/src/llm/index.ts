@@ -30,11 +30,3 @@ export {
   type PromptSource,
   parseCitedAnswer,
 } from './prompts.js';
-export {
-  type ChatCompletionRequestBody,
-  type LlmTestRequest,
-  type LlmTestScenario,
-  type LlmTestServer,
-  type LlmTestServerOptions,
-  startLlmTestServer,
-} from './test-server.js';

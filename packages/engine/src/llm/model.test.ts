@@ -1,8 +1,12 @@
+import {
+  type LlmTestScenario,
+  type LlmTestServer,
+  startLlmTestServer,
+} from '@saksi/test-support/openai-test-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LlmConfig, parseLlmConfig } from './config.js';
 import { isLlmError, type LlmError } from './errors.js';
 import { type AnswerModel, createAnswerModel, type LlmStreamPart, retryAfterMs } from './model.js';
-import { type LlmTestScenario, type LlmTestServer, startLlmTestServer } from './test-server.js';
 
 let server: LlmTestServer | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LlmTestScenario, type LlmTestServer, startLlmTestServer } from './test-server.js';
+import { type LlmTestScenario, type LlmTestServer, startLlmTestServer } from './openai-test-server.js';
 
 let server: LlmTestServer | undefined;
 afterEach(async () => {
