@@ -8,13 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   canonicalizeToBytes,
-  consistencyProof,
-  getPublicKey,
   hashLeaf,
-  inclusionProof,
-  rootFromLeafHashes,
   sha256,
-  sign,
   toBase64Url,
   trustOptions,
   utf8Encode,
@@ -24,6 +19,7 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { consistencyProof, getPublicKey, inclusionProof, rootFromLeafHashes, sign } from '@saksi/proof/issue';
 import { buildGoldenFixture, GOLDEN_QUESTION } from '../packages/proof/scripts/golden.js';
 import { type BenchResult, bench, timeOnce } from './harness.js';
 

@@ -1,13 +1,8 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type Bundle,
-  credentialToCertificate,
-  fromBase64,
-  parseJson,
-  verifyDataIntegrity,
-} from '@saksi/proof';
+import { type Bundle, fromBase64, parseJson } from '@saksi/proof';
+import { credentialToCertificate, verifyDataIntegrity } from '@saksi/proof/vc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDirectory } from '../../engine/test/pglite-template.js';
 import { runCli } from '../test/run-cli.js';

@@ -11,27 +11,29 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type Bundle,
-  cosignatureLine,
-  createCosigner,
-  createNoteSigner,
   fromBase64,
-  issueBundle,
   logLeafInput,
-  MemoryLog,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   plural,
-  type SourceChunk,
-  type SourceDocument,
   sha256Hex,
-  signCertificate,
   toBase64,
   toHex,
   trustOptions,
   utf8Decode,
   verifyBundle,
 } from '@saksi/proof';
+import {
+  cosignatureLine,
+  createCosigner,
+  createNoteSigner,
+  issueBundle,
+  MemoryLog,
+  parseSignerKey,
+  type SourceChunk,
+  type SourceDocument,
+  signCertificate,
+} from '@saksi/proof/issue';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { CliError, type Io, styleFor } from './io.js';
 import { KEY_FILES, keysCommand } from './keys.js';

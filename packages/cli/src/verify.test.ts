@@ -4,17 +4,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type Bundle,
+  parseJson,
+  parseTrustedKeys,
+  sha256Hex,
+  trustOptions,
+  verifyBundle,
+} from '@saksi/proof';
+import {
   createCosigner,
   createNoteSigner,
   issueBundle,
   MemoryLog,
-  parseJson,
-  parseTrustedKeys,
-  sha256Hex,
   signCertificate,
-  trustOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   GOLDEN_DOCUMENTS,

@@ -7,20 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type Bundle,
-  cosignatureLine,
   createCosignatureVerifier,
-  createCosigner,
-  createNoteSigner,
-  formatCosignatureVerifierKey,
-  formatVerifierKey,
-  generateKeyPair,
   logLeafInput,
-  MemoryLog,
-  type NoteSigner,
   openNote,
   parseCheckpoint,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   type TrustedKeys,
   toHex,
@@ -29,6 +20,17 @@ import {
   type VerifyBundleOptions,
   verifyBundle,
 } from '@saksi/proof';
+import {
+  cosignatureLine,
+  createCosigner,
+  createNoteSigner,
+  formatCosignatureVerifierKey,
+  formatVerifierKey,
+  generateKeyPair,
+  MemoryLog,
+  type NoteSigner,
+  parseSignerKey,
+} from '@saksi/proof/issue';
 import { type RunningServer, startServer } from '@saksi/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';

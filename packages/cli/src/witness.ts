@@ -13,21 +13,14 @@ import { chmod, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type Checkpoint,
-  cosignatureLine,
-  createCosigner,
   createNoteVerifier,
-  formatCosignatureVerifierKey,
-  formatSignerKey,
   fromHex,
-  generateKeyPair,
   isValidNoteKeyName,
   NOTE_MAX_BYTES,
-  type NoteSigner,
   type NoteVerifier,
   parseCheckpoint,
   parseJson,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   plural,
   type TrustedLog,
@@ -35,6 +28,15 @@ import {
   verifyCheckpoint,
   verifyConsistencyProof,
 } from '@saksi/proof';
+import {
+  cosignatureLine,
+  createCosigner,
+  formatCosignatureVerifierKey,
+  formatSignerKey,
+  generateKeyPair,
+  type NoteSigner,
+  parseSignerKey,
+} from '@saksi/proof/issue';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { readJsonFile, readTextFile } from './files.js';
 import { CliError, type Io, UsageError } from './io.js';

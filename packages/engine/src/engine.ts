@@ -10,15 +10,14 @@ import {
   type AnchorLookup,
   type Bundle,
   type BundleVerification,
-  certificateToCredential,
   fromBase64,
   type TrustedKeys,
   toHex,
   trustOptions,
-  type VerifiableCredential,
   type VerifyBundleOptions,
   verifyBundle,
 } from '@saksi/proof';
+import { certificateToCredential, type VerifiableCredential } from '@saksi/proof/vc';
 import { startLocalAnchorProvider } from './anchor/local.js';
 import { type AnchorProvider, createEvmAnchorProvider } from './anchor/provider.js';
 import { createRpcProbe, type RpcProbe, type RpcProbeError } from './anchor/rpc-probe.js';

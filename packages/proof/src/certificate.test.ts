@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { buildGoldenFixture, testSecretKey } from '../scripts/golden.js';
 import { codeOf } from '../test/codes.js';
+import { buildCertificate, issuerFromSecretKey, signCertificate, uuidv7 } from './build-certificate.js';
 import {
-  buildCertificate,
   type Certificate,
   codePointLength,
   indexOfCodePoints,
-  issuerFromSecretKey,
   normalizeQuestion,
   normalizeText,
-  signCertificate,
   sliceCodePoints,
-  uuidv7,
   validateBundle,
   validateCertificate,
 } from './certificate.js';

@@ -17,16 +17,14 @@ import {
   testSecretKey,
 } from '../scripts/golden.js';
 import { codeOf } from '../test/codes.js';
+import { buildCertificate, issuerFromSecretKey, signCertificate } from './build-certificate.js';
 import { toHex } from './bytes.js';
 import {
   type Bundle,
-  buildCertificate,
   type ClaimRelevance,
   type Composition,
   codePointLength,
-  issuerFromSecretKey,
   logLeafInput,
-  signCertificate,
   validateCertificate,
 } from './certificate.js';
 import { cosignatureLine, createCosigner } from './cosignature.js';

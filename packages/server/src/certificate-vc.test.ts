@@ -5,16 +5,8 @@
  * those of the bundle, and a bad `format` is 400.
  */
 import { createApiKey, DEFAULT_WORKSPACE } from '@saksi/engine';
-import {
-  type Bundle,
-  credentialToCertificate,
-  fromBase64,
-  parseJson,
-  publicKeyToDidKey,
-  trustOptions,
-  verifyBundle,
-  verifyDataIntegrity,
-} from '@saksi/proof';
+import { type Bundle, fromBase64, parseJson, trustOptions, verifyBundle } from '@saksi/proof';
+import { credentialToCertificate, publicKeyToDidKey, verifyDataIntegrity } from '@saksi/proof/vc';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../engine/test/engine-fixture.js';

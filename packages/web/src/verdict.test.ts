@@ -1,15 +1,11 @@
+import { type Bundle, type TrustedKeys, toBase64, trustOptions, verifyBundle } from '@saksi/proof';
 import {
-  type Bundle,
   createNoteSigner,
   formatVerifierKey,
   getPublicKey,
   issueBundle,
   MemoryLog,
-  type TrustedKeys,
-  toBase64,
-  trustOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 import { describe, expect, it } from 'vitest';
 import {
   buildGoldenFixture,

@@ -20,15 +20,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createAdmin, demoCollections, type LocalizedList, type LocalizedText } from '@saksi/engine';
-import {
-  type Bundle,
-  issueBundle,
-  MemoryLog,
-  type TrustedKeys,
-  trustOptions,
-  utf8Encode,
-  verifyBundle,
-} from '@saksi/proof';
+import { type Bundle, type TrustedKeys, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { issueBundle, MemoryLog } from '@saksi/proof/issue';
 import type { RunningServer } from '@saksi/server';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

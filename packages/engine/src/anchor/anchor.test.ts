@@ -14,7 +14,8 @@ import {
   documentRegistryAbi,
   startAnvil,
 } from '@saksi/contracts';
-import { type Bundle, signCertificate, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { type Bundle, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { signCertificate } from '@saksi/proof/issue';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';

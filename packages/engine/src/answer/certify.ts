@@ -9,16 +9,14 @@
 import {
   type Anchor,
   type Bundle,
-  buildCertificate,
   type Certificate,
-  type ClaimInput,
   type ClaimRelevance,
   codePointLength,
   decideRender,
   type RefusalReason,
   type RelevanceMethod,
-  signCertificate,
 } from '@saksi/proof';
+import { buildCertificate, type ClaimInput, signCertificate } from '@saksi/proof/issue';
 import type { Collection } from '../collections.js';
 import type { SigningKeys } from '../keys.js';
 import type { RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';

@@ -26,11 +26,9 @@ import {
   type AnchorRecord,
   type Bundle,
   type BundleVerification,
-  createNoteSigner,
   normalizeText,
   parseCheckpoint,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   plural,
   sha256Hex,
@@ -39,6 +37,7 @@ import {
   validateBundle,
   verifyBundle,
 } from '@saksi/proof';
+import { createNoteSigner, parseSignerKey } from '@saksi/proof/issue';
 import { checkEntailment } from '../answer/entailment.js';
 import { loadConfig } from '../config.js';
 import { loadDemoCollections } from '../demo.js';

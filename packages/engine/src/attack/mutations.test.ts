@@ -1,15 +1,12 @@
+import { type Bundle, type CheckId, type VerifyBundleOptions, verifyBundle } from '@saksi/proof';
 import {
-  type Bundle,
-  type CheckId,
   createNoteSigner,
   formatVerifierKey,
   generateKeyPair,
   issueBundle,
   issuerFromSecretKey,
   MemoryLog,
-  type VerifyBundleOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from './metrics.js';
 import {

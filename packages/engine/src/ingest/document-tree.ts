@@ -4,7 +4,8 @@
  * level by level and carrying an odd last node up unhashed gives exactly RFC 6962's tree (split at
  * the largest power of two), so the paths are the RFC 9162 §2.1.3.1 PATHs.
  */
-import { hashChildren, rootFromLeafHashes } from '@saksi/proof';
+import { hashChildren } from '@saksi/proof';
+import { rootFromLeafHashes } from '@saksi/proof/issue';
 
 export interface DocumentTree {
   root: Uint8Array;

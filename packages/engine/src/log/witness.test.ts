@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseNote, trustOptions, verifyBundle } from '@saksi/proof';
 import {
   cosignatureLine,
   createCosigner,
   formatCosignatureVerifierKey,
   generateKeyPair,
-  parseNote,
-  trustOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 import { type EngineErrorCode, isEngineError } from '../errors.js';
