@@ -20,6 +20,7 @@ import {
   verifyInclusionProof,
 } from '@saksi/proof';
 import { consistencyProof, getPublicKey, inclusionProof, rootFromLeafHashes, sign } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { buildGoldenFixture, GOLDEN_QUESTION } from '../packages/proof/scripts/golden.js';
 import { type BenchResult, bench, timeOnce } from './harness.js';
 
@@ -145,6 +146,7 @@ const bundleOptions: VerifyBundleOptions = {
   lastCheckpoint: fixture.laterCheckpoint,
   consistencyProof: fixture.consistencyProof,
   anchorLookup: () => Promise.resolve({ exists: true, timestamp: 1_795_000_000 }),
+  vocabulary: SAKSI_VOCABULARY,
 };
 const probe = await verifyBundle(fixture.bundle, bundleOptions);
 check(probe.verdict === 'verified', `the 10-claim bundle does not verify (${probe.codes.join(', ')})`);

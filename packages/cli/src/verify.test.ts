@@ -17,6 +17,7 @@ import {
   MemoryLog,
   signCertificate,
 } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   GOLDEN_DOCUMENTS,
@@ -76,7 +77,10 @@ describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
     expect(result.stderr).toContain(goldenKeys);
     expect(result.stderr).toContain('01223bb33d4795cc');
     expect(result.code).toBe(0);
-    const expected = await verifyBundle(parseJson(readFileSync(goldenBundle, 'utf8')), goldenOptions());
+    const expected = await verifyBundle(parseJson(readFileSync(goldenBundle, 'utf8')), {
+      ...goldenOptions(),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(expected.verdict).toBe('verified');
     expect(result.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
   });

@@ -39,7 +39,9 @@ import { generateKeyPair, getPublicKey, sign } from './ed25519.js';
 import { ProofError } from './errors.js';
 import { sha256Hex } from './hash.js';
 import { canonicalizeToBytes } from './jcs.js';
+import type { CompositionTemplates } from './templates.js';
 import { fail } from './validate.js';
+import { COMPOSITION_TEMPLATES } from './vocabulary.js';
 
 /** Signs the RFC 8785 canonical bytes of `certificate` with Ed25519; returns base64. */
 export function signCertificate(certificate: Certificate, secretKey: Uint8Array): string {
@@ -111,6 +113,8 @@ export interface EvidenceInput {
 export interface CertificateInput {
   /** The schema to write (default v1.1, {@link CERTIFICATE_SCHEMA}); v1 refuses the v1.1 fields. */
   schema?: CertificateSchema;
+  /** The registry composed claims must render with (default Saksi's, `COMPOSITION_TEMPLATES`). */
+  templates?: CompositionTemplates;
   certificate_id?: string;
   issued_at?: string;
   issuer: Issuer;
@@ -189,7 +193,11 @@ export function buildCertificate(input: CertificateInput): {
       render: claimInput.render,
     };
     if (claimInput.composition !== undefined) {
-      const rendered = renderComposition(claimInput.composition, evidence);
+      const rendered = renderComposition(
+        claimInput.composition,
+        evidence,
+        input.templates ?? COMPOSITION_TEMPLATES,
+      );
       if (!rendered.ok)
         fail('CERTIFICATE_INVALID', `claims[${index}].composition`, `does not render (${rendered.message})`);
       if (rendered.text !== claimText)

@@ -185,11 +185,12 @@ export {
   type SupportDecision,
   type SupportKind,
   unsupportedQualifiers,
+  type Vocabulary,
 } from './render-policy.js';
 export {
-  COMPOSITION_TEMPLATES,
   type CompositionLanguage,
   type CompositionTemplate,
+  type CompositionTemplates,
   compositionTemplate,
   isFixedAllowed,
 } from './templates.js';

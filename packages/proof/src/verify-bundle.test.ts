@@ -12,6 +12,7 @@ import { MemoryLog } from './memory-log.js';
 import { createNoteSigner, parseNote } from './note.js';
 import { parseTrustedKeys, trustOptions } from './trust.js';
 import { type IntegrityCode, type VerifyBundleOptions, verifyBundle } from './verify-bundle.js';
+import { SAKSI_VOCABULARY } from './vocabulary.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../__fixtures__');
 const golden = buildGoldenFixture();
@@ -20,7 +21,7 @@ const keys = parseTrustedKeys(readFileSync(path.join(fixtures, 'golden-keys.json
 const issuerKey = testSecretKey('issuer');
 const logSigner = createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log'));
 
-const base: VerifyBundleOptions = trustOptions(keys);
+const base: VerifyBundleOptions = { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY };
 const full: VerifyBundleOptions = {
   ...base,
   presentedQuestion: GOLDEN_QUESTION,

@@ -6,6 +6,7 @@ import {
   issueBundle,
   MemoryLog,
 } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { describe, expect, it } from 'vitest';
 import {
   buildGoldenFixture,
@@ -58,7 +59,7 @@ async function verdictOf(
   trusted: TrustedKeys,
   trust: Parameters<typeof decideVerdict>[1]['trust'] = 'pinned',
 ): Promise<Verdict> {
-  const result = await verifyBundle(bundle, trustOptions(trusted));
+  const result = await verifyBundle(bundle, { ...trustOptions(trusted), vocabulary: SAKSI_VOCABULARY });
   return decideVerdict(result, {
     trust,
     lang: 'en',
@@ -150,6 +151,7 @@ describe('decideVerdict', () => {
     const registry = await verifyBundle(golden.bundle, {
       ...trustOptions(keys),
       trustedRegistries: [{ chain_id: 1, contract: `0x${'1'.repeat(40)}` }],
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(failureKind(registry)).toBe('untrusted');
   });
@@ -177,7 +179,10 @@ describe('decideVerdict', () => {
 
 describe('the verdict in both languages', () => {
   it('has every message it can name, in both tables, with no English left on the Indonesian page', async () => {
-    const result = await verifyBundle(golden.bundle, trustOptions(golden.keys));
+    const result = await verifyBundle(golden.bundle, {
+      ...trustOptions(golden.keys),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     const keysUsed = new Set<string>();
     for (const check of result.checks) {
       keysUsed.add(checkName(check.id));

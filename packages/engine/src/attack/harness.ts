@@ -38,6 +38,7 @@ import {
   verifyBundle,
 } from '@saksi/proof';
 import { createNoteSigner, parseSignerKey } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { checkEntailment } from '../answer/entailment.js';
 import { loadConfig } from '../config.js';
 import { loadDemoCollections } from '../demo.js';
@@ -488,6 +489,7 @@ export async function runAttackHarness(directory: string, options: HarnessOption
             },
           }
         : {}),
+      vocabulary: SAKSI_VOCABULARY,
     };
     let equivocationContext: EquivocationContext | undefined;
     if (checkpoints && loaded.logOperatorKey) {

@@ -7,6 +7,7 @@ import {
   issuerFromSecretKey,
   MemoryLog,
 } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from './metrics.js';
 import {
@@ -76,6 +77,7 @@ beforeAll(() => {
     trustedIssuers: [{ public_key: issuerFromSecretKey('saksi', issuerKey).public_key }],
     trustedLogs: [{ origin: ORIGIN, vkey: formatVerifierKey(ORIGIN, logKey.publicKey) }],
     presentedQuestion: bundle.certificate.query.text,
+    vocabulary: SAKSI_VOCABULARY,
   };
 });
 

@@ -1,4 +1,5 @@
 import { trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../test/engine-fixture.js';
 
@@ -84,6 +85,7 @@ describe('citation labels', () => {
     const verification = await verifyBundle(result.bundle, {
       ...trustOptions(test.engine.trustedKeys()),
       presentedQuestion: question,
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(verification.verdict).toBe('verified');
   });

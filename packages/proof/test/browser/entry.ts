@@ -22,6 +22,7 @@ import {
   verifyInclusionProof,
 } from '../../src/index.js';
 import { consistencyProof, inclusionProof, rootFromLeafHashes } from '../../src/issue.js';
+import { SAKSI_VOCABULARY } from '../../src/vocabulary.js';
 
 /** Serializable extras for one option set (functions cannot cross `page.evaluate`). */
 export interface VerifyExtras {
@@ -37,7 +38,10 @@ export const fixedAnchorLookup: AnchorLookup = async () => ({ exists: true, time
 
 /** `verifyBundle` options from a trusted-keys document and the extras. */
 export function optionsFor(keysJson: string, extras: VerifyExtras): VerifyBundleOptions {
-  const options: VerifyBundleOptions = { ...trustOptions(parseTrustedKeys(keysJson)) };
+  const options: VerifyBundleOptions = {
+    ...trustOptions(parseTrustedKeys(keysJson)),
+    vocabulary: SAKSI_VOCABULARY,
+  };
   if (extras.presentedQuestion !== undefined) options.presentedQuestion = extras.presentedQuestion;
   if (extras.lastCheckpoint !== undefined) options.lastCheckpoint = extras.lastCheckpoint;
   if (extras.consistencyProof !== undefined) options.consistencyProof = extras.consistencyProof;
