@@ -13,9 +13,9 @@ import {
   toBase64,
   toHex,
   utf8Encode,
-  uuidv7,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { uuidv7 } from '@saksi/proof/issue';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { AnchorEvent, RoundRow } from '../packages/engine/src/anchor/service.js';

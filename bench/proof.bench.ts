@@ -8,13 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   canonicalizeToBytes,
-  consistencyProof,
-  getPublicKey,
   hashLeaf,
-  inclusionProof,
-  rootFromLeafHashes,
   sha256,
-  sign,
   toBase64Url,
   trustOptions,
   utf8Encode,
@@ -24,6 +19,8 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { consistencyProof, getPublicKey, inclusionProof, rootFromLeafHashes, sign } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { buildGoldenFixture, GOLDEN_QUESTION } from '@saksi/test-support/golden';
 import { type BenchResult, bench, timeOnce } from './harness.js';
 
@@ -149,6 +146,7 @@ const bundleOptions: VerifyBundleOptions = {
   lastCheckpoint: fixture.laterCheckpoint,
   consistencyProof: fixture.consistencyProof,
   anchorLookup: () => Promise.resolve({ exists: true, timestamp: 1_795_000_000 }),
+  vocabulary: SAKSI_VOCABULARY,
 };
 const probe = await verifyBundle(fixture.bundle, bundleOptions);
 check(probe.verdict === 'verified', `the 10-claim bundle does not verify (${probe.codes.join(', ')})`);

@@ -6,13 +6,12 @@ import {
   type Anchor,
   fromBase64,
   hashLeaf,
-  inclusionProof,
-  rootFromLeafHashes,
   sha256,
   toHex,
   utf8Encode,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { inclusionProof, rootFromLeafHashes } from '@saksi/proof/issue';
 import {
   BaseError,
   ContractFunctionRevertedError,

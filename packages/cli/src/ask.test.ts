@@ -1,13 +1,8 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type Bundle,
-  credentialToCertificate,
-  fromBase64,
-  parseJson,
-  verifyDataIntegrity,
-} from '@saksi/proof';
+import { type Bundle, fromBase64, parseJson } from '@saksi/proof';
+import { credentialToCertificate, verifyDataIntegrity } from '@saksi/proof/vc';
 import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test/run-cli.js';

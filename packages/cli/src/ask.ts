@@ -3,6 +3,7 @@
  * bundle, `--vc` the certificate as a W3C Verifiable Credential (docs/certificate.md).
  */
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { type Io, styleFor, UsageError } from './io.js';
@@ -54,7 +55,10 @@ async function runAsk(values: OptionValues, positionals: readonly string[], io: 
       return 0;
     }
     const style = styleFor(io.stdout, io.env);
-    const verification = await verifyBundle(result.bundle, trustOptions(engine.trustedKeys()));
+    const verification = await verifyBundle(result.bundle, {
+      ...trustOptions(engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     io.stdout.write(`${style.bold(safeText(result.answer, true))}\n\n`);
     const cited = new Map<string, number>();
     for (const claim of result.bundle.certificate.claims) {

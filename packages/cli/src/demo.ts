@@ -11,27 +11,30 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type Bundle,
-  cosignatureLine,
-  createCosigner,
-  createNoteSigner,
   fromBase64,
-  issueBundle,
   logLeafInput,
-  MemoryLog,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   plural,
-  type SourceChunk,
-  type SourceDocument,
   sha256Hex,
-  signCertificate,
   toBase64,
   toHex,
   trustOptions,
   utf8Decode,
   verifyBundle,
 } from '@saksi/proof';
+import {
+  cosignatureLine,
+  createCosigner,
+  createNoteSigner,
+  issueBundle,
+  MemoryLog,
+  parseSignerKey,
+  type SourceChunk,
+  type SourceDocument,
+  signCertificate,
+} from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { CliError, type Io, styleFor } from './io.js';
 import { KEY_FILES, keysCommand } from './keys.js';
@@ -175,7 +178,7 @@ async function runDemo(values: OptionValues, _positionals: readonly string[], io
             log.consistencyProof(size1, size2).map(toHex),
         }),
   };
-  const result = await verifyBundle(bundle, options);
+  const result = await verifyBundle(bundle, { ...options, vocabulary: SAKSI_VOCABULARY });
   await writeFile(lastCheckpointFile, bundle.log.checkpoint);
 
   // A copy with one figure changed: the issuer's signature no longer matches, and even a re-signed
@@ -183,7 +186,10 @@ async function runDemo(values: OptionValues, _positionals: readonly string[], io
   const tampered = structuredClone(bundle) as Bundle;
   const claim = tampered.certificate.claims[1]!;
   claim.text = claim.text.replace('Rp500.000,00', 'Rp50.000,00');
-  const tamperedResult = await verifyBundle(tampered, trustOptions(trusted));
+  const tamperedResult = await verifyBundle(tampered, {
+    ...trustOptions(trusted),
+    vocabulary: SAKSI_VOCABULARY,
+  });
   const forged = structuredClone(tampered);
   forged.certificate.answer.text = forged.certificate.answer.text.replace('Rp500.000,00', 'Rp50.000,00');
   forged.certificate.answer.sha256 = sha256Hex(forged.certificate.answer.text);
@@ -205,7 +211,7 @@ async function runDemo(values: OptionValues, _positionals: readonly string[], io
       ),
     ],
   };
-  const forgedResult = await verifyBundle(forged, trustOptions(trusted));
+  const forgedResult = await verifyBundle(forged, { ...trustOptions(trusted), vocabulary: SAKSI_VOCABULARY });
   const forgedClaims = forgedResult.claims;
 
   const ok =

@@ -5,16 +5,18 @@ import path from 'node:path';
 import { keysFromSecrets, loadConfig } from '@saksi/engine';
 import {
   createCosignatureVerifier,
-  createCosigner,
-  createNoteSigner,
   createNoteVerifier,
   fromBase64,
-  issuerFromSecretKey,
   openNote,
-  parseSignerKey,
   parseTrustedKeys,
-  signNote,
 } from '@saksi/proof';
+import {
+  createCosigner,
+  createNoteSigner,
+  issuerFromSecretKey,
+  parseSignerKey,
+  signNote,
+} from '@saksi/proof/issue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test/run-cli.js';
 import { KEY_FILES } from './keys.js';

@@ -25,11 +25,11 @@ import {
   parseCheckpoint,
   parseNote,
   plural,
-  rootFromLeafHashes,
   toHex,
   verifyCheckpoint,
   verifyCosignatures,
 } from '@saksi/proof';
+import { rootFromLeafHashes } from '@saksi/proof/issue';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';

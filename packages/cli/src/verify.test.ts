@@ -4,17 +4,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type Bundle,
+  parseJson,
+  parseTrustedKeys,
+  sha256Hex,
+  trustOptions,
+  verifyBundle,
+} from '@saksi/proof';
+import {
   createCosigner,
   createNoteSigner,
   issueBundle,
   MemoryLog,
-  parseJson,
-  parseTrustedKeys,
-  sha256Hex,
   signCertificate,
-  trustOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import {
   GOLDEN_DOCUMENTS,
   GOLDEN_ORIGIN,
@@ -74,7 +77,10 @@ describe.skipIf(!haveGolden)('saksi verify on the golden bundle', () => {
     expect(result.stderr).toContain(goldenKeys);
     expect(result.stderr).toContain('01223bb33d4795cc');
     expect(result.code).toBe(0);
-    const expected = await verifyBundle(parseJson(readFileSync(goldenBundle, 'utf8')), goldenOptions());
+    const expected = await verifyBundle(parseJson(readFileSync(goldenBundle, 'utf8')), {
+      ...goldenOptions(),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(expected.verdict).toBe('verified');
     expect(result.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
   });

@@ -20,6 +20,7 @@ import {
   type VerifyBundleOptions,
   verifyBundle,
 } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import {
   type Command,
   expectPositionals,
@@ -119,7 +120,7 @@ async function verifyOptions(
   io: Io,
 ): Promise<{ options: VerifyBundleOptions; trust: TrustSource }> {
   const trust = await loadTrust(values, io);
-  const options: VerifyBundleOptions = { ...trust.options };
+  const options: VerifyBundleOptions = { ...trust.options, vocabulary: SAKSI_VOCABULARY };
   const checkpointFile = stringOption(values, 'checkpoint');
   if (checkpointFile !== undefined) {
     options.lastCheckpoint = await readTextFile(io.cwd, checkpointFile, 'checkpoint');

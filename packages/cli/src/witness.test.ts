@@ -7,20 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type Bundle,
-  cosignatureLine,
   createCosignatureVerifier,
-  createCosigner,
-  createNoteSigner,
-  formatCosignatureVerifierKey,
-  formatVerifierKey,
-  generateKeyPair,
   logLeafInput,
-  MemoryLog,
-  type NoteSigner,
   openNote,
   parseCheckpoint,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   type TrustedKeys,
   toHex,
@@ -29,6 +20,18 @@ import {
   type VerifyBundleOptions,
   verifyBundle,
 } from '@saksi/proof';
+import {
+  cosignatureLine,
+  createCosigner,
+  createNoteSigner,
+  formatCosignatureVerifierKey,
+  formatVerifierKey,
+  generateKeyPair,
+  MemoryLog,
+  type NoteSigner,
+  parseSignerKey,
+} from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { type RunningServer, startServer } from '@saksi/server';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -429,11 +432,15 @@ describe('saksi witness against a real Saksi server', () => {
     expect(bundle.log.cosignatures).toHaveLength(2);
     const options = trustOptions(trusted);
     expect(options.requiredCosignatures).toBe(2);
-    expect((await verifyBundle(bundle, options)).codes).toEqual([]);
+    expect((await verifyBundle(bundle, { ...options, vocabulary: SAKSI_VOCABULARY })).codes).toEqual([]);
     const withStranger = { ...options, witnesses: [options.witnesses![0]!, stranger] };
-    expect((await verifyBundle(bundle, withStranger)).codes).toEqual(['COSIGNATURES_MISSING']);
+    expect((await verifyBundle(bundle, { ...withStranger, vocabulary: SAKSI_VOCABULARY })).codes).toEqual([
+      'COSIGNATURES_MISSING',
+    ]);
     // The bundle handed out when the question was asked had only the server's own witness.
-    expect((await verifyBundle(asked[0]!, options)).codes).toEqual(['COSIGNATURES_MISSING']);
+    expect((await verifyBundle(asked[0]!, { ...options, vocabulary: SAKSI_VOCABULARY })).codes).toEqual([
+      'COSIGNATURES_MISSING',
+    ]);
 
     await writeFile(path.join(directory, 'cosigned.json'), JSON.stringify(bundle));
     await writeFile(path.join(directory, 'asked.json'), JSON.stringify(asked[0]));
@@ -537,7 +544,11 @@ describe('saksi witness against a real Saksi server', () => {
     // The checkpoint of size 2 the witness cosigned (from the bundle fetched after it did).
     const seenAtTwo = (JSON.parse(read('cosigned.json')) as Bundle).log.checkpoint;
     expect(parseCheckpoint(parseNote(seenAtTwo).text).size).toBe(2);
-    const options: VerifyBundleOptions = { ...trustOptions(trusted), requiredCosignatures: 1 };
+    const options: VerifyBundleOptions = {
+      ...trustOptions(trusted),
+      requiredCosignatures: 1,
+      vocabulary: SAKSI_VOCABULARY,
+    };
     expect((await verifyBundle(fork, options)).codes).toEqual([]); // on its own the fork looks fine
     expect((await verifyBundle(fork, { ...options, lastCheckpoint: seenAtTwo })).codes).toEqual([
       'CHECKPOINT_INCONSISTENT',

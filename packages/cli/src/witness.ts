@@ -14,21 +14,14 @@ import path from 'node:path';
 import { readLimited } from '@saksi/engine';
 import {
   type Checkpoint,
-  cosignatureLine,
-  createCosigner,
   createNoteVerifier,
-  formatCosignatureVerifierKey,
-  formatSignerKey,
   fromHex,
-  generateKeyPair,
   isValidNoteKeyName,
   NOTE_MAX_BYTES,
-  type NoteSigner,
   type NoteVerifier,
   parseCheckpoint,
   parseJson,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   plural,
   type TrustedLog,
@@ -36,6 +29,15 @@ import {
   verifyCheckpoint,
   verifyConsistencyProof,
 } from '@saksi/proof';
+import {
+  cosignatureLine,
+  createCosigner,
+  formatCosignatureVerifierKey,
+  formatSignerKey,
+  generateKeyPair,
+  type NoteSigner,
+  parseSignerKey,
+} from '@saksi/proof/issue';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { readJsonFile, readTextFile } from './files.js';
 import { CliError, type Io, UsageError } from './io.js';

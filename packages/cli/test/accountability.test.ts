@@ -10,16 +10,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '@saksi/engine';
-import {
-  type Bundle,
-  type Checkpoint,
-  createNoteSigner,
-  fromHex,
-  parseCheckpoint,
-  parseNote,
-  parseSignerKey,
-  signCheckpoint,
-} from '@saksi/proof';
+import { type Bundle, type Checkpoint, fromHex, parseCheckpoint, parseNote } from '@saksi/proof';
+import { createNoteSigner, parseSignerKey, signCheckpoint } from '@saksi/proof/issue';
 import { bearer, testApiKey } from '@saksi/test-support/api-key';
 import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -34,6 +34,7 @@ import {
   verifyBundle,
   verifyConsistencyProof,
 } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { bearer, testApiKey, waitForDocument } from '@saksi/test-support/api-key';
 import { templateDirectory } from '@saksi/test-support/pglite-template';
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem';
@@ -459,6 +460,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
         ...trustOptions(keys),
         lastCheckpoint: current.checkpoint,
         fetchConsistencyProof,
+        vocabulary: SAKSI_VOCABULARY,
       });
       expect({ id, verdict: held.verdict, codes: held.codes }).toEqual({
         id,
@@ -469,7 +471,7 @@ describe.concurrent('log: killed in the middle of integration', () => {
       const served = await getJson<Bundle>(`${server.url}/api/v1/certificates/${id}`, auth);
       expect(served.signature).toBe(bundle.signature);
       expect(served.log.leaf_index).toBe(bundle.log.leaf_index);
-      const verified = await verifyBundle(served, trustOptions(keys));
+      const verified = await verifyBundle(served, { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY });
       expect({ id, verdict: verified.verdict }).toEqual({ id, verdict: 'verified' });
     }
 

@@ -19,7 +19,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fromHex, getPublicKey, sign, toHex, utf8Encode, verify } from '@saksi/proof';
+import { fromHex, toHex, utf8Encode, verify } from '@saksi/proof';
+import { getPublicKey, sign } from '@saksi/proof/issue';
 import { type Suite, SuiteRecorder } from './suite.js';
 
 /** Field prime p = 2^255 − 19 (RFC 8032 §5.1). */

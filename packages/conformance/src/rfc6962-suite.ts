@@ -16,14 +16,13 @@ import {
   fromBase64,
   fromHex,
   hashLeaf,
-  merkleTreeHash,
-  rootFromLeafHashes,
   toHex,
   verifyConsistencyProof,
   verifyInclusionProof,
   verifySubtreeConsistencyProof,
   verifySubtreeInclusionProof,
 } from '@saksi/proof';
+import { merkleTreeHash, rootFromLeafHashes } from '@saksi/proof/issue';
 import { type Suite, SuiteRecorder } from './suite.js';
 
 /** The four probe folders under `testdata/`, each checked with its own verifier. */

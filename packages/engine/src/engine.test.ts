@@ -12,6 +12,7 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHashEmbeddingModel } from './embed/hash.js';
@@ -221,7 +222,11 @@ describe('answers with certificates in the transparency log', () => {
     const question = 'Apakah menerobos lampu merah melanggar aturan?';
     const result = await test.engine.ask('lalu-lintas', { question });
     const trust = trustOptions(test.engine.trustedKeys());
-    const verification = await verifyBundle(result.bundle, { ...trust, presentedQuestion: question });
+    const verification = await verifyBundle(result.bundle, {
+      ...trust,
+      presentedQuestion: question,
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verification.verdict).toBe('verified');
     expect(result.found).toBe(true);
     const cited = result.bundle.certificate.claims.flatMap((claim) =>
@@ -231,10 +236,12 @@ describe('answers with certificates in the transparency log', () => {
 
     const tampered = structuredClone(result.bundle);
     tampered.certificate.answer.text = tampered.certificate.answer.text.replace(/a/, 'b');
-    expect((await verifyBundle(tampered, trust)).verdict).toBe('failed');
+    expect((await verifyBundle(tampered, { ...trust, vocabulary: SAKSI_VOCABULARY })).verdict).toBe('failed');
 
     const stored = await test.engine.bundle(result.bundle.certificate.certificate_id);
-    expect(await verifyBundle(stored, trust)).toEqual(await verifyBundle(result.bundle, trust));
+    expect(await verifyBundle(stored, { ...trust, vocabulary: SAKSI_VOCABULARY })).toEqual(
+      await verifyBundle(result.bundle, { ...trust, vocabulary: SAKSI_VOCABULARY }),
+    );
   });
 
   it('says plainly when the documents do not answer', async () => {

@@ -10,15 +10,15 @@ import {
   type AnchorLookup,
   type Bundle,
   type BundleVerification,
-  certificateToCredential,
   fromBase64,
   type TrustedKeys,
   toHex,
   trustOptions,
-  type VerifiableCredential,
   type VerifyBundleOptions,
   verifyBundle,
 } from '@saksi/proof';
+import { certificateToCredential, type VerifiableCredential } from '@saksi/proof/vc';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { startLocalAnchorProvider } from './anchor/local.js';
 import { type AnchorProvider, createEvmAnchorProvider } from './anchor/provider.js';
 import { createRpcProbe, type RpcProbe, type RpcProbeError } from './anchor/rpc-probe.js';
@@ -860,6 +860,7 @@ export class Engine {
         (await this.log.consistencyProof(this.db, first, second)).proof,
       ...(this.anchorProvider ? { anchorLookup: this.anchorLookup()! } : {}),
       ...options,
+      vocabulary: options.vocabulary ?? SAKSI_VOCABULARY,
     });
   }
 

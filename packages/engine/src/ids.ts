@@ -4,7 +4,7 @@
  * the other by this process also sort in the order they were made — a tie on `created_at` (one
  * transaction's `now()`) still orders rows by creation.
  */
-import { uuidv7 } from '@saksi/proof';
+import { uuidv7 } from '@saksi/proof/issue';
 
 let lastMs = -1;
 const lastRandom = new Uint8Array(10);

@@ -7,23 +7,19 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fromBase64, type Issuer, parseTrustedKeys, type TrustedKeys, toBase64 } from '@saksi/proof';
 import {
   createCosigner,
   createNoteSigner,
   formatCosignatureVerifierKey,
   formatSignerKey,
   formatVerifierKey,
-  fromBase64,
   generateKeyPair,
   getPublicKey,
-  type Issuer,
   issuerFromSecretKey,
   type NoteSigner,
   parseSignerKey,
-  parseTrustedKeys,
-  type TrustedKeys,
-  toBase64,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 import type { KeySecrets } from './config.js';
 import { EngineError } from './errors.js';
 

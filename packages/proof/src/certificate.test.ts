@@ -1,17 +1,14 @@
 import { buildGoldenFixture, testSecretKey } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/codes.js';
+import { buildCertificate, issuerFromSecretKey, signCertificate, uuidv7 } from './build-certificate.js';
 import {
-  buildCertificate,
   type Certificate,
   codePointLength,
   indexOfCodePoints,
-  issuerFromSecretKey,
   normalizeQuestion,
   normalizeText,
-  signCertificate,
   sliceCodePoints,
-  uuidv7,
   validateBundle,
   validateCertificate,
 } from './certificate.js';

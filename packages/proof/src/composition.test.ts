@@ -8,6 +8,7 @@ import {
   spelledRupiah,
   wholeRupiah,
 } from './composition.js';
+import { COMPOSITION_TEMPLATES } from './vocabulary.js';
 
 /** APBN 2022 (UU 6/2021) and APBN 2023 (UU 28/2022), Pasal 4 ayat (1): the tax revenue each plans. */
 const TAX_2022 = 'Rp1.510.001.200.000.000,00';
@@ -40,17 +41,17 @@ const comparison = (language: 'id' | 'en', parts?: CompositionPart[]): Compositi
 
 describe('renderComposition', () => {
   it('renders every part kind, the difference in the composition language', () => {
-    expect(renderComposition(comparison('id'), evidence)).toEqual({
+    expect(renderComposition(comparison('id'), evidence, COMPOSITION_TEMPLATES)).toEqual({
       ok: true,
       text: `Menurut Pasal 4 ayat (1) UU 6/2021: ${TAX_2022}; menurut Pasal 4 ayat (1) UU 28/2022: ${TAX_2023}. Selisihnya Rp511.222.477.000.000,00. [1]`,
     });
-    const english = renderComposition(comparison('en'), evidence);
+    const english = renderComposition(comparison('en'), evidence, COMPOSITION_TEMPLATES);
     expect(english.ok && english.text).toContain('. The difference is Rp511,222,477,000,000.00.');
   });
 
   it('writes b − a as an absolute amount', () => {
     const parts: CompositionPart[] = [{ difference: [1, 0] }];
-    expect(renderComposition(comparison('id', parts), evidence)).toEqual({
+    expect(renderComposition(comparison('id', parts), evidence, COMPOSITION_TEMPLATES)).toEqual({
       ok: true,
       text: 'Rp511.222.477.000.000,00',
     });
@@ -161,7 +162,7 @@ describe('renderComposition', () => {
   ];
   for (const [name, composition, items, code] of failures) {
     it(`refuses: ${name}`, () => {
-      const rendered = renderComposition(composition, items);
+      const rendered = renderComposition(composition, items, COMPOSITION_TEMPLATES);
       expect(rendered.ok).toBe(false);
       if (!rendered.ok) expect(rendered.problem).toBe(code);
     });
@@ -181,7 +182,7 @@ describe('renderComposition', () => {
       { template: { toString: () => 'quote' }, language: 'id', parts: [{ span: 0 }] },
     ];
     for (const value of hostile) {
-      const rendered = renderComposition(value as Composition, evidence);
+      const rendered = renderComposition(value as Composition, evidence, COMPOSITION_TEMPLATES);
       expect(rendered.ok).toBe(false);
     }
   });
@@ -234,11 +235,11 @@ const figureWords = (language: 'id' | 'en', parts?: CompositionPart[]): Composit
 
 describe('a spelled part', () => {
   it('renders the amount the words spell, in the composition language', () => {
-    expect(renderComposition(figureWords('id'), figureEvidence)).toEqual({
+    expect(renderComposition(figureWords('id'), figureEvidence, COMPOSITION_TEMPLATES)).toEqual({
       ok: true,
       text: `Menurut Pasal 3 UU 28/2022, ${SUBJECT} sebesar Rp2.233.196.701.660.000,00 (${WORDS}) [1]`,
     });
-    expect(renderComposition(figureWords('en'), figureEvidence)).toEqual({
+    expect(renderComposition(figureWords('en'), figureEvidence, COMPOSITION_TEMPLATES)).toEqual({
       ok: true,
       text: `According to Pasal 3 UU 28/2022, ${SUBJECT}: Rp2,233,196,701,660,000.00 (${WORDS}) [1]`,
     });
@@ -246,7 +247,7 @@ describe('a spelled part', () => {
 
   it('uses its evidence: a claim of the spelled amount alone renders', () => {
     const parts: CompositionPart[] = [{ spelled: 0 }];
-    expect(renderComposition(figureWords('id', parts), [figureEvidence[1]!])).toEqual({
+    expect(renderComposition(figureWords('id', parts), [figureEvidence[1]!], COMPOSITION_TEMPLATES)).toEqual({
       ok: true,
       text: 'Rp2.233.196.701.660.000,00',
     });
@@ -303,7 +304,7 @@ describe('a spelled part', () => {
   ];
   for (const [name, composition, items, code] of failures) {
     it(`refuses: ${name}`, () => {
-      const rendered = renderComposition(composition, items);
+      const rendered = renderComposition(composition, items, COMPOSITION_TEMPLATES);
       expect(rendered.ok).toBe(false);
       if (!rendered.ok) expect(rendered.problem).toBe(code);
     });

@@ -1,7 +1,8 @@
 /**
  * Composed claims (certificate v1.1, docs/certificate.md "Composed claims"): the claim's text is
  * recomputed from its evidence and the fixed words of a registered template, so a verifier needs
- * to trust no word of it beyond the registry (templates.ts).
+ * to trust no word of it beyond the template registry it is given (templates.ts; Saksi's is
+ * `COMPOSITION_TEMPLATES` of vocabulary.ts).
  *
  * `renderComposition` is the one implementation: the issuer (the engine's composer) renders claims
  * with it, `buildCertificate` checks them with it, and `verifyBundle` recomputes them with it. It is
@@ -9,7 +10,12 @@
  */
 import { parseNumberWords } from './number-words.js';
 import { parseAmounts } from './numbers.js';
-import { type CompositionLanguage, compositionTemplate, isFixedAllowed } from './templates.js';
+import {
+  type CompositionLanguage,
+  type CompositionTemplates,
+  compositionTemplate,
+  isFixedAllowed,
+} from './templates.js';
 
 /**
  * v1.1: one part of a composed claim. `span`, `cite`, `spelled` and the two `difference` numbers are
@@ -70,8 +76,8 @@ export type CompositionRendering =
 export const MAX_COMPOSITION_PARTS = 64;
 
 /**
- * Renders `composition` from `evidence` (the claim's evidence, in order): checks the template and
- * language are registered, every fixed part is one of the template's strings, every index is in
+ * Renders `composition` from `evidence` (the claim's evidence, in order): checks the template is
+ * one of `templates` and the language is registered, every fixed part is one of the template's strings, every index is in
  * range, every cited evidence has a label, every difference reads two whole rupiah amounts, every
  * spelled part reads an amount in Indonesian words, and every evidence item is used by a `span`,
  * `cite`, `difference` or `spelled` part. Never throws.
@@ -80,14 +86,16 @@ export const MAX_COMPOSITION_PARTS = 64;
  * renderComposition(
  *   { template: 'law.provision', language: 'id', parts: [{ fixed: 'Menurut ' }, { cite: 0 }, { fixed: ': ' }, { span: 0 }, { fixed: ' ' }, { marker: 1 }] },
  *   [{ span: { text: 'Setiap orang dilarang …' }, citation: { label: 'Pasal 106 ayat (1)' } }],
+ *   COMPOSITION_TEMPLATES,
  * ); // { ok: true, text: 'Menurut Pasal 106 ayat (1): Setiap orang dilarang … [1]' }
  */
 export function renderComposition(
   composition: Composition,
   evidence: readonly CompositionEvidence[],
+  templates: CompositionTemplates,
 ): CompositionRendering {
   const template = typeof composition?.template === 'string' ? composition.template : '';
-  if (compositionTemplate(template) === undefined)
+  if (compositionTemplate(templates, template) === undefined)
     return problem(
       'UNKNOWN_TEMPLATE',
       `template ${JSON.stringify(template.slice(0, 100))} is not registered`,
@@ -101,7 +109,7 @@ export function renderComposition(
   const used = new Array<boolean>(evidence.length).fill(false);
   const pieces: string[] = [];
   for (const [index, part] of parts.entries()) {
-    const rendered = renderPart(part as CompositionPart, template, language, evidence, used);
+    const rendered = renderPart(part as CompositionPart, template, language, evidence, used, templates);
     if (typeof rendered !== 'string') return { ...rendered, part: index };
     pieces.push(rendered);
   }
@@ -122,6 +130,7 @@ function renderPart(
   language: CompositionLanguage,
   evidence: readonly CompositionEvidence[],
   used: boolean[],
+  templates: CompositionTemplates,
 ): string | PartFailure {
   if (typeof part !== 'object' || part === null || Array.isArray(part) || Object.keys(part).length !== 1)
     return problem(
@@ -137,7 +146,7 @@ function renderPart(
     return value;
   };
   if ('fixed' in part) {
-    if (typeof part.fixed !== 'string' || !isFixedAllowed(template, language, part.fixed))
+    if (typeof part.fixed !== 'string' || !isFixedAllowed(templates, template, language, part.fixed))
       return problem(
         'FIXED_NOT_ALLOWED',
         `the fixed text is not a word of template ${template} (${language})`,
@@ -264,11 +273,12 @@ export function isVerbatimComposition(composition: Composition): boolean {
 export function evidencePartTexts(
   composition: Composition,
   evidence: readonly CompositionEvidence[],
+  templates: CompositionTemplates,
 ): string[] {
   const texts: string[] = [];
   for (const part of composition.parts) {
     if ('fixed' in part) continue;
-    const rendered = renderPart(part, composition.template, composition.language, evidence, []);
+    const rendered = renderPart(part, composition.template, composition.language, evidence, [], templates);
     if (typeof rendered === 'string') texts.push(rendered);
   }
   return texts;

@@ -1,11 +1,8 @@
-export {
-  BASE58_MAX_BYTE_LENGTH,
-  BASE58_MAX_TEXT_LENGTH,
-  BASE58BTC_ALPHABET,
-  base58btcDecode,
-  base58btcEncode,
-  MULTIBASE_BASE58BTC_PREFIX,
-} from './base58.js';
+/**
+ * `@saksi/proof`: the verifier, and only what it needs to check a bundle (docs/architecture.md,
+ * "The proof package"). Issuing is `@saksi/proof/issue`, the W3C VC conversion `@saksi/proof/vc`,
+ * and the product's word lists, which `verifyBundle` takes as an option, `@saksi/proof/vocabulary`.
+ */
 export {
   concatBytes,
   constantTimeEqual,
@@ -29,17 +26,14 @@ export {
   type Bundle,
   type BundleChunk,
   type BundleLog,
-  buildCertificate,
   CERTIFICATE_SCHEMA,
   CERTIFICATE_SCHEMA_V1,
   CERTIFICATE_SCHEMA_V1_1,
   CERTIFICATE_SCHEMAS,
   type Certificate,
-  type CertificateInput,
   type CertificateSchema,
   type Citation,
   type Claim,
-  type ClaimInput,
   type ClaimRelevance,
   type ClaimVerification,
   type Composition,
@@ -48,16 +42,11 @@ export {
   codePointLength,
   type DocumentProof,
   type Evidence,
-  type EvidenceInput,
   type Generator,
-  generateIssuer,
   type Issuer,
   indexOfCodePoints,
-  issuerFromPublicKey,
-  issuerFromSecretKey,
   issuerKeyId,
   type LogEntry,
-  logEntryOf,
   logLeafInput,
   type MerklePath,
   normalizeQuestion,
@@ -75,9 +64,7 @@ export {
   type RetrievalResult,
   type RewriteVariant,
   type Span,
-  signCertificate,
   sliceCodePoints,
-  uuidv7,
   VERIFICATION_LABELS,
   type VerificationLabel,
   validateBundle,
@@ -88,9 +75,7 @@ export {
   CHECKPOINT_ROOT_HASH_LENGTH,
   type Checkpoint,
   type CheckpointVerification,
-  formatCheckpoint,
   parseCheckpoint,
-  signCheckpoint,
   verifyCheckpoint,
 } from './checkpoint.js';
 export {
@@ -112,12 +97,8 @@ export {
   type CosignatureVerification,
   type CosignatureVerifier,
   cosignatureKeyId,
-  cosignatureLine,
   cosignatureMessage,
-  cosignCheckpoint,
   createCosignatureVerifier,
-  createCosigner,
-  formatCosignatureVerifierKey,
   parseCosignature,
   verifyCosignatures,
 } from './cosignature.js';
@@ -125,14 +106,17 @@ export {
   ED25519_PUBLIC_KEY_LENGTH,
   ED25519_SECRET_KEY_LENGTH,
   ED25519_SIGNATURE_LENGTH,
-  type Ed25519KeyPair,
-  generateKeyPair,
-  getPublicKey,
-  sign,
   verify,
 } from './ed25519.js';
-export { isProofError, ProofError, type ProofErrorCode } from './errors.js';
-export { sha256, sha256Hex } from './hash.js';
+export {
+  isProofError,
+  ProofError,
+  type ProofErrorCode,
+} from './errors.js';
+export {
+  sha256,
+  sha256Hex,
+} from './hash.js';
 export {
   canonicalHash,
   canonicalize,
@@ -142,42 +126,26 @@ export {
   type ParseJsonOptions,
   parseJson,
 } from './jcs.js';
-export { MemoryLog } from './memory-log.js';
 export {
-  consistencyProof,
-  consistencyProofFromNodes,
   emptyRoot,
   HASH_LENGTH,
   hashChildren,
   hashLeaf,
-  inclusionProof,
-  inclusionProofFromNodes,
   isValidSubtree,
   MAX_PROOF_LENGTH,
-  type MerkleNodeLookup,
-  merkleTreeHash,
   RFC6962_LEAF_PREFIX,
   RFC6962_NODE_PREFIX,
   rootFromConsistencyProof,
   rootFromInclusionProof,
-  rootFromLeafHashes,
   rootFromSubtreeConsistencyProof,
-  type SubtreeHashMemo,
-  subtreeConsistencyProof,
-  subtreeHashFromNodes,
-  subtreeInclusionProof,
-  subtreeInclusionProofFromNodes,
   verifyConsistencyProof,
   verifyInclusionProof,
   verifySubtreeConsistencyProof,
   verifySubtreeInclusionProof,
 } from './merkle.js';
 export {
-  createNoteSigner,
   createNoteVerifier,
   ed25519KeyId,
-  formatSignerKey,
-  formatVerifierKey,
   isValidNoteKeyName,
   NOTE_KEY_ID_LENGTH,
   NOTE_MAX_BYTES,
@@ -185,16 +153,13 @@ export {
   NOTE_SIGNATURE_TYPE_ED25519,
   type NoteKeyReference,
   type NoteSignature,
-  type NoteSigner,
   type NoteVerifier,
   noteKeyId,
   type OpenedNote,
   openNote,
   type ParsedNote,
   parseNote,
-  parseSignerKey,
   parseVerifierKey,
-  signNote,
   type VerifierKey,
 } from './note.js';
 export { parseNumberWords } from './number-words.js';
@@ -211,14 +176,6 @@ export {
 } from './numbers.js';
 export { plural } from './plural.js';
 export {
-  type AnchorRound,
-  documentTrees,
-  type IssueBundleInput,
-  issueBundle,
-  type SourceChunk,
-  type SourceDocument,
-} from './reference-issuer.js';
-export {
   type AnswerDecision,
   type ClaimDecision,
   decideAnswer,
@@ -228,37 +185,20 @@ export {
   type SupportDecision,
   type SupportKind,
   unsupportedQualifiers,
+  type Vocabulary,
 } from './render-policy.js';
 export {
-  COMPOSITION_TEMPLATES,
   type CompositionLanguage,
   type CompositionTemplate,
+  type CompositionTemplates,
   compositionTemplate,
   isFixedAllowed,
 } from './templates.js';
-export { parseTrustedKeys, type TrustedKeys, trustOptions } from './trust.js';
 export {
-  type CredentialImport,
-  certificateToCredential,
-  credentialToCertificate,
-  DATA_INTEGRITY_PROOF_TYPE,
-  type DataIntegrityFailure,
-  type DataIntegrityProof,
-  type DataIntegrityVerification,
-  DID_KEY_PREFIX,
-  didKeyToPublicKey,
-  ED25519_PUB_MULTICODEC_PREFIX,
-  EDDSA_JCS_2022_CRYPTOSUITE,
-  publicKeyToDidKey,
-  SAKSI_CERTIFICATE_CONTEXT,
-  SAKSI_CREDENTIAL_TYPE,
-  type SignDataIntegrityOptions,
-  signDataIntegrity,
-  VC_V2_CONTEXT,
-  type VerifiableCredential,
-  type VerifyDataIntegrityOptions,
-  verifyDataIntegrity,
-} from './vc.js';
+  parseTrustedKeys,
+  type TrustedKeys,
+  trustOptions,
+} from './trust.js';
 export {
   type AnchorLookup,
   type AnchorRecord,

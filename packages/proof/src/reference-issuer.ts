@@ -4,12 +4,13 @@
  * signature, a log entry, a signed checkpoint and witness cosignatures. Fixtures, tests, benchmarks
  * and `saksi demo` use it; the engine issues the same format from its database.
  */
+
+import { buildCertificate, issuerFromSecretKey, signCertificate } from './build-certificate.js';
 import { toHex } from './bytes.js';
 import {
   type Anchor,
   type AnswerOutcome,
   type Bundle,
-  buildCertificate,
   type Certificate,
   type CertificateSchema,
   type Citation,
@@ -18,14 +19,12 @@ import {
   type Composition,
   type DocumentProof,
   type Generator,
-  issuerFromSecretKey,
   logLeafInput,
   normalizeText,
   type Policy,
   type Refusal,
   type RenderReason,
   type RetrievalResult,
-  signCertificate,
 } from './certificate.js';
 import { cosignatureLine } from './cosignature.js';
 import { ProofError } from './errors.js';

@@ -18,6 +18,7 @@ import type {
 } from './certificate.js';
 import { evidencePartTexts, isVerbatimComposition, renderComposition } from './composition.js';
 import { unsupportedFigures } from './numbers.js';
+import type { CompositionTemplates } from './templates.js';
 
 /** How a claim is supported by its evidence, as the verifier decided it. */
 export type SupportKind = 'verbatim' | 'composed' | 'entailed' | 'not_supported' | 'contradicted';
@@ -86,46 +87,20 @@ export interface ClaimDecision {
   relevant: RelevanceDecision;
 }
 
-const NEGATIONS = [
-  'tidak',
-  'tak',
-  'bukan',
-  'tanpa',
-  'belum',
-  'jangan',
-  'enggak',
-  'nggak',
-  'gak',
-  'not',
-  'never',
-  'without',
-];
-const QUANTIFIERS = [
-  'paling banyak',
-  'paling sedikit',
-  'paling lama',
-  'paling singkat',
-  'paling cepat',
-  'paling tinggi',
-  'paling rendah',
-  'sekurang-kurangnya',
-  'setidaknya',
-  'sebanyak-banyaknya',
-  'minimal',
-  'maksimal',
-  'semua',
-  'seluruh',
-  'setiap',
-  'sebagian',
-  'beberapa',
-  'at least',
-  'at most',
-  'all',
-  'every',
-  'some',
-  'only',
-  'hanya',
-];
+/**
+ * The product's words the verifier reads a claim with (docs/verification.md, "Vocabulary"): the
+ * composition template registry, and the negations and quantifiers a claim may not add to its
+ * evidence. They are data the caller passes (`VerifyBundleOptions.vocabulary`), not part of the
+ * verifier's code; Saksi's own is `SAKSI_VOCABULARY` of `@saksi/proof/vocabulary`.
+ */
+export interface Vocabulary {
+  /** The composition templates, by id (certificate v1.1, docs/certificate.md "Composed claims"). */
+  templates: CompositionTemplates;
+  /** Words that flip a statement ("tidak", "not"), lower case; one word each. */
+  negations: readonly string[];
+  /** Words or phrases that widen or narrow one ("paling banyak", "at least"), lower case. */
+  quantifiers: readonly string[];
+}
 
 function words(text: string): string[] {
   return text
@@ -143,15 +118,19 @@ function containsPhrase(tokens: string[], phrase: string[]): boolean {
 }
 
 /**
- * Negations and quantifiers of the claim that none of its evidence spans contains — the cheap,
+ * Negations and quantifiers (of `vocabulary`) of the claim that none of its evidence spans contains — the cheap,
  * verifier-side guard against a claim that flips or widens what the source says ("tidak dipidana",
  * "paling sedikit" for "paling banyak"). English contractions ending in n't count as "not".
  */
-export function unsupportedQualifiers(claim: string, spans: readonly string[]): string[] {
+export function unsupportedQualifiers(
+  claim: string,
+  spans: readonly string[],
+  vocabulary: Pick<Vocabulary, 'negations' | 'quantifiers'>,
+): string[] {
   const claimTokens = words(claim.replace(/n't\b/gi, ' not'));
   const spanTokens = spans.map((span) => words(span.replace(/n't\b/gi, ' not')));
   const found: string[] = [];
-  for (const phrase of [...QUANTIFIERS, ...NEGATIONS]) {
+  for (const phrase of [...vocabulary.quantifiers, ...vocabulary.negations]) {
     const parts = phrase.split(' ');
     if (containsPhrase(claimTokens, parts) && !spanTokens.some((tokens) => containsPhrase(tokens, parts))) {
       found.push(phrase);
@@ -165,6 +144,8 @@ export interface RenderContext {
   integrityOk: boolean;
   /** Per claim index: true when every evidence item has an anchor whose proof (and, if looked up, chain record) checked out. */
   anchoredClaims?: readonly boolean[];
+  /** The words claims are read with. */
+  vocabulary: Vocabulary;
 }
 
 /** The verifier ids that claim support by construction; the verifier confirms them itself. */
@@ -178,7 +159,7 @@ const TRAILING_MARKERS = /(?:\s*\[\d{1,3}\])+\s*$/u;
  * *supported* and *relevant* results.
  *
  * @example
- * const decisions = decideRender(certificate, { integrityOk: true });
+ * const decisions = decideRender(certificate, { integrityOk: true, vocabulary: SAKSI_VOCABULARY });
  * decisions[0]?.supported.kind; // 'verbatim' | 'composed' | 'entailed' | …
  */
 export function decideRender(certificate: Certificate, context: RenderContext): ClaimDecision[] {
@@ -195,27 +176,27 @@ interface Reading {
   verbatim: boolean;
 }
 
-function read(claim: Claim): Reading {
+function read(claim: Claim, vocabulary: Vocabulary): Reading {
   const composition = claim.composition;
   if (composition !== undefined) {
-    const rendered = renderComposition(composition, claim.evidence);
+    const rendered = renderComposition(composition, claim.evidence, vocabulary.templates);
     if (rendered.ok && rendered.text === claim.text) {
       // Span parts are the evidence by construction and differences and spelled amounts are
       // recomputed: only the fixed words, and the seams between parts, can add a figure or a qualifier.
-      const parts = evidencePartTexts(composition, claim.evidence);
+      const parts = evidencePartTexts(composition, claim.evidence, vocabulary.templates);
       return {
         unsupportedFigures: unsupportedFigures(claim.text, parts).map((figure) => figure.raw),
-        unsupportedQualifiers: unsupportedQualifiers(claim.text, parts),
+        unsupportedQualifiers: unsupportedQualifiers(claim.text, parts, vocabulary),
         recomputed: true,
         verbatim: isVerbatimComposition(composition),
       };
     }
-    return { ...readText(claim), recomputed: false, verbatim: false };
+    return { ...readText(claim, vocabulary), recomputed: false, verbatim: false };
   }
-  return readText(claim);
+  return readText(claim, vocabulary);
 }
 
-function readText(claim: Claim): Reading {
+function readText(claim: Claim, vocabulary: Vocabulary): Reading {
   const sources = claim.evidence.flatMap((evidence) => [
     evidence.span.text,
     evidence.citation.pasal ?? '',
@@ -230,6 +211,7 @@ function readText(claim: Claim): Reading {
     unsupportedQualifiers: unsupportedQualifiers(
       claim.text,
       claim.evidence.map((evidence) => evidence.span.text),
+      vocabulary,
     ),
     verbatim: claim.evidence.some(
       (evidence) => evidence.span.text === claim.text || evidence.span.text === quoted,
@@ -243,7 +225,7 @@ function decideClaim(
   certificate: Certificate,
   context: RenderContext,
 ): ClaimDecision {
-  const reading = read(claim);
+  const reading = read(claim, context.vocabulary);
   const { reason, supported } = decide(claim, index, certificate, context, reading);
   return {
     claim_id: claim.claim_id,
@@ -322,7 +304,7 @@ function relevanceOf(relevance: Claim['relevance']): RelevanceDecision {
  * whether it may be shown as an answer at all.
  *
  * @example
- * const answer = decideAnswer(certificate, decideRender(certificate, { integrityOk }), integrityOk);
+ * const answer = decideAnswer(certificate, decideRender(certificate, { integrityOk, vocabulary }), integrityOk);
  * if (!answer.answered) showNotAnswered();
  */
 export function decideAnswer(

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractFigures } from './numbers.js';
 import { unsupportedQualifiers } from './render-policy.js';
-import { COMPOSITION_TEMPLATES, compositionTemplate, isFixedAllowed } from './templates.js';
+import { compositionTemplate, isFixedAllowed } from './templates.js';
+import { COMPOSITION_TEMPLATES, SAKSI_VOCABULARY } from './vocabulary.js';
 
 const entries = Object.entries(COMPOSITION_TEMPLATES);
 
@@ -38,12 +39,14 @@ describe('the composition template registry', () => {
     const offending = entries.flatMap(([id, template]) =>
       [...template.fixed.id, ...template.fixed.en]
         // Against no evidence at all, every qualifier of the string is unsupported.
-        .flatMap((fixed) => unsupportedQualifiers(fixed, []).map((word) => `${id}: ${word} in ${fixed}`)),
+        .flatMap((fixed) =>
+          unsupportedQualifiers(fixed, [], SAKSI_VOCABULARY).map((word) => `${id}: ${word} in ${fixed}`),
+        ),
     );
     expect(offending).toEqual([]);
     // The check itself finds such words (so the test above can fail).
-    expect(unsupportedQualifiers('Paling tidak, ', [])).toEqual(['tidak']);
-    expect(unsupportedQualifiers('At least ', [])).toEqual(['at least']);
+    expect(unsupportedQualifiers('Paling tidak, ', [], SAKSI_VOCABULARY)).toEqual(['tidak']);
+    expect(unsupportedQualifiers('At least ', [], SAKSI_VOCABULARY)).toEqual(['at least']);
   });
 
   it('holds no empty and no repeated fixed string', () => {
@@ -59,16 +62,18 @@ describe('the composition template registry', () => {
   });
 
   it('matches fixed strings exactly, per template and language, and ignores inherited names', () => {
-    expect(isFixedAllowed('law.sanction', 'id', 'Sanksi, ')).toBe(true);
-    expect(isFixedAllowed('law.sanction', 'en', 'Sanksi, ')).toBe(false);
-    expect(isFixedAllowed('law.sanction', 'id', 'Sanksi,')).toBe(false);
-    expect(isFixedAllowed('law.provision', 'id', 'Sanksi, ')).toBe(false);
-    expect(isFixedAllowed('budget.comparison', 'en', '. The difference is ')).toBe(true);
-    expect(isFixedAllowed('nope', 'id', ' ')).toBe(false);
+    expect(isFixedAllowed(COMPOSITION_TEMPLATES, 'law.sanction', 'id', 'Sanksi, ')).toBe(true);
+    expect(isFixedAllowed(COMPOSITION_TEMPLATES, 'law.sanction', 'en', 'Sanksi, ')).toBe(false);
+    expect(isFixedAllowed(COMPOSITION_TEMPLATES, 'law.sanction', 'id', 'Sanksi,')).toBe(false);
+    expect(isFixedAllowed(COMPOSITION_TEMPLATES, 'law.provision', 'id', 'Sanksi, ')).toBe(false);
+    expect(isFixedAllowed(COMPOSITION_TEMPLATES, 'budget.comparison', 'en', '. The difference is ')).toBe(
+      true,
+    );
+    expect(isFixedAllowed(COMPOSITION_TEMPLATES, 'nope', 'id', ' ')).toBe(false);
     for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
-      expect(compositionTemplate(name)).toBeUndefined();
-      expect(isFixedAllowed(name, 'id', ' ')).toBe(false);
+      expect(compositionTemplate(COMPOSITION_TEMPLATES, name)).toBeUndefined();
+      expect(isFixedAllowed(COMPOSITION_TEMPLATES, name, 'id', ' ')).toBe(false);
     }
-    expect(isFixedAllowed('quote', 'fr' as 'id', ' ')).toBe(false);
+    expect(isFixedAllowed(COMPOSITION_TEMPLATES, 'quote', 'fr' as 'id', ' ')).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 /**
- * The registry of composition templates (certificate v1.1, docs/certificate.md "Composed claims").
+ * Composition templates (certificate v1.1, docs/certificate.md "Composed claims"): their types and
+ * the lookups the verifier makes in a registry it is given. Saksi's registry itself is data, in
+ * vocabulary.ts (`@saksi/proof/vocabulary`).
  *
  * A composed claim is made of evidence spans, citation labels, citation markers, recomputed figures
  * (differences, spelled amounts) and *fixed* words. The fixed words are the only text of a composed
@@ -8,7 +10,7 @@
  * a new entry, and verifiers that do not know it refuse claims that use it (`COMPOSITION_MISMATCH`).
  *
  * Fixed strings carry no digits and none of the render policy's negation or quantifier words
- * (`templates.test.ts` checks the table itself): a figure or a "tidak" in an answer must come from
+ * (`templates.test.ts` checks Saksi's table): a figure or a "tidak" in an answer must come from
  * the evidence, never from a template.
  */
 
@@ -22,71 +24,42 @@ export interface CompositionTemplate {
 }
 
 /**
- * The templates a verifier knows, by id.
- *
- * @example
- * COMPOSITION_TEMPLATES['law.sanction']?.fixed.id.includes('Menurut '); // true
+ * A template registry: the templates a verifier knows, by id. The verifier takes it from its caller
+ * (`VerifyBundleOptions.vocabulary`); Saksi's own is `COMPOSITION_TEMPLATES` of
+ * `@saksi/proof/vocabulary` (vocabulary.ts).
  */
-export const COMPOSITION_TEMPLATES: Readonly<Record<string, CompositionTemplate>> = {
-  quote: { version: '1', fixed: { id: [' '], en: [' '] } },
-  'law.sanction': {
-    version: '1',
-    fixed: {
-      id: ['Menurut ', ', ', ': ', '. ', ' ', 'Aturan yang dilanggar, ', 'Sanksi, '],
-      en: ['Under ', ', ', ': ', '. ', ' ', 'The rule broken, ', 'The penalty, '],
-    },
-  },
-  'law.provision': {
-    version: '1',
-    fixed: { id: ['Menurut ', ', ', ': ', ' '], en: ['Under ', ', ', ': ', ' '] },
-  },
-  'budget.figure': {
-    version: '1',
-    fixed: { id: ['Menurut ', ', ', ': ', ' '], en: ['According to ', ', ', ': ', ' '] },
-  },
-  /**
-   * A figure stated by the amount its words spell, for statutes whose digits are misread:
-   * `Menurut {cite 0}, {span 0: the subject} sebesar {spelled 1} ({span 1: the words}) [1]`
-   * (English: `: ` for ` sebesar `).
-   */
-  'budget.figure-words': {
-    version: '1',
-    fixed: {
-      id: ['Menurut ', ', ', ' sebesar ', ' (', ')', ' '],
-      en: ['According to ', ', ', ': ', ' (', ')', ' '],
-    },
-  },
-  'budget.comparison': {
-    version: '1',
-    fixed: {
-      id: ['Menurut ', ', ', ': ', ' ', '; menurut ', '. Selisihnya ', '.', ' sebesar ', ' (', ')'],
-      en: ['According to ', ', ', ': ', ' ', '; according to ', '. The difference is ', '.', ' (', ')'],
-    },
-  },
-  'docs.definition': { version: '1', fixed: { id: [' '], en: [' '] } },
-};
+export type CompositionTemplates = Readonly<Record<string, CompositionTemplate>>;
 
 /**
- * The template registered under `id`, or `undefined` (only the registry's own entries count, never
- * inherited properties such as `constructor`).
+ * The template of `templates` registered under `id`, or `undefined` (only the registry's own entries
+ * count, never inherited properties such as `constructor`).
  *
  * @example
- * compositionTemplate('budget.comparison')?.version; // '1'
- * compositionTemplate('toString'); // undefined
+ * compositionTemplate(COMPOSITION_TEMPLATES, 'budget.comparison')?.version; // '1'
+ * compositionTemplate(COMPOSITION_TEMPLATES, 'toString'); // undefined
  */
-export function compositionTemplate(id: string): CompositionTemplate | undefined {
-  return Object.hasOwn(COMPOSITION_TEMPLATES, id) ? COMPOSITION_TEMPLATES[id] : undefined;
+export function compositionTemplate(
+  templates: CompositionTemplates,
+  id: string,
+): CompositionTemplate | undefined {
+  return Object.hasOwn(templates, id) ? templates[id] : undefined;
 }
 
 /**
- * Whether `fixed` is one of the fixed strings of template `template` in `language` (exact match).
+ * Whether `fixed` is one of the fixed strings of template `template` of `templates` in `language`
+ * (exact match).
  *
  * @example
- * isFixedAllowed('law.sanction', 'id', 'Sanksi, '); // true
- * isFixedAllowed('law.sanction', 'id', 'Sanksi paling ringan, '); // false
+ * isFixedAllowed(COMPOSITION_TEMPLATES, 'law.sanction', 'id', 'Sanksi, '); // true
+ * isFixedAllowed(COMPOSITION_TEMPLATES, 'law.sanction', 'id', 'Sanksi paling ringan, '); // false
  */
-export function isFixedAllowed(template: string, language: CompositionLanguage, fixed: string): boolean {
-  const entry = compositionTemplate(template);
+export function isFixedAllowed(
+  templates: CompositionTemplates,
+  template: string,
+  language: CompositionLanguage,
+  fixed: string,
+): boolean {
+  const entry = compositionTemplate(templates, template);
   if (entry === undefined || !Object.hasOwn(entry.fixed, language)) return false;
   return entry.fixed[language].includes(fixed);
 }

@@ -17,16 +17,14 @@ import {
 } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/codes.js';
+import { buildCertificate, issuerFromSecretKey, signCertificate } from './build-certificate.js';
 import { toHex } from './bytes.js';
 import {
   type Bundle,
-  buildCertificate,
   type ClaimRelevance,
   type Composition,
   codePointLength,
-  issuerFromSecretKey,
   logLeafInput,
-  signCertificate,
   validateCertificate,
 } from './certificate.js';
 import { cosignatureLine, createCosigner } from './cosignature.js';
@@ -37,12 +35,17 @@ import { type IssueBundleInput, issueBundle, type SourceDocument } from './refer
 import { decideAnswer, decideRender } from './render-policy.js';
 import { parseTrustedKeys, trustOptions } from './trust.js';
 import { type IntegrityCode, type VerifyBundleOptions, verifyBundle } from './verify-bundle.js';
+import { SAKSI_VOCABULARY } from './vocabulary.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../__fixtures__');
 const committed = JSON.parse(readFileSync(path.join(fixtures, 'golden-v1.1-bundle.json'), 'utf8')) as Bundle;
 const committedV1 = JSON.parse(readFileSync(path.join(fixtures, 'golden-bundle.json'), 'utf8')) as Bundle;
 const keys = parseTrustedKeys(readFileSync(path.join(fixtures, 'golden-keys.json'), 'utf8'));
-const options: VerifyBundleOptions = { ...trustOptions(keys), presentedQuestion: GOLDEN_QUESTION };
+const options: VerifyBundleOptions = {
+  ...trustOptions(keys),
+  presentedQuestion: GOLDEN_QUESTION,
+  vocabulary: SAKSI_VOCABULARY,
+};
 const issuerKey = testSecretKey('issuer');
 const logSigner = createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log'));
 const cosigners = GOLDEN_WITNESSES.map((name) =>
@@ -616,7 +619,7 @@ describe('the render policy on composed claims', () => {
         parts: [{ span: 0 }, { fixed: ' ' }, { span: 1 }],
       },
     );
-    const [decision] = decideRender(certificate, { integrityOk: true });
+    const [decision] = decideRender(certificate, { integrityOk: true, vocabulary: SAKSI_VOCABULARY });
     expect(decision).toMatchObject({
       rendered: false,
       reason: 'NOT_SUPPORTED',
@@ -631,7 +634,7 @@ describe('the render policy on composed claims', () => {
       language: 'id',
       parts: [{ span: 0 }, { fixed: '.' }, { span: 1 }],
     });
-    const [decision] = decideRender(certificate, { integrityOk: true });
+    const [decision] = decideRender(certificate, { integrityOk: true, vocabulary: SAKSI_VOCABULARY });
     expect(decision).toMatchObject({ rendered: false, reason: 'NUMBER_MISMATCH' });
     expect(decision!.unsupported_figures).toEqual(['2.000,00']);
   });
@@ -656,7 +659,7 @@ describe('the render policy on composed claims', () => {
       'composition',
       'Pasal 287 UU 22/2009',
     );
-    const [decision] = decideRender(certificate, { integrityOk: true });
+    const [decision] = decideRender(certificate, { integrityOk: true, vocabulary: SAKSI_VOCABULARY });
     expect(decision).toMatchObject({
       rendered: true,
       reason: 'OK',
@@ -670,7 +673,7 @@ describe('the render policy on composed claims', () => {
     const certificate = structuredClone(committed.certificate);
     delete certificate.claims[1]!.composition;
     certificate.claims[0]!.text = 'Pengemudi wajib berhenti [1]';
-    const decisions = decideRender(certificate, { integrityOk: true });
+    const decisions = decideRender(certificate, { integrityOk: true, vocabulary: SAKSI_VOCABULARY });
     expect(decisions.map((decision) => [decision.reason, decision.supported])).toEqual([
       ['NOT_SUPPORTED', { kind: 'not_supported', method: 'verbatim' }],
       ['NOT_SUPPORTED', { kind: 'not_supported', method: 'composition' }],

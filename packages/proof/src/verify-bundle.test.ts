@@ -7,8 +7,9 @@ import {
   testSecretKey,
 } from '@saksi/test-support/golden';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { signCertificate } from './build-certificate.js';
 import { fromBase64, fromHex, toBase64, toHex, utf8Encode } from './bytes.js';
-import { type Bundle, certificateSha256, logLeafInput, signCertificate } from './certificate.js';
+import { type Bundle, certificateSha256, logLeafInput } from './certificate.js';
 import { signCheckpoint } from './checkpoint.js';
 import { cosignatureLine, createCosigner } from './cosignature.js';
 import { sha256, sha256Hex } from './hash.js';
@@ -16,6 +17,7 @@ import { MemoryLog } from './memory-log.js';
 import { createNoteSigner, parseNote } from './note.js';
 import { parseTrustedKeys, trustOptions } from './trust.js';
 import { type IntegrityCode, type VerifyBundleOptions, verifyBundle } from './verify-bundle.js';
+import { SAKSI_VOCABULARY } from './vocabulary.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../__fixtures__');
 const golden = buildGoldenFixture();
@@ -24,7 +26,7 @@ const keys = parseTrustedKeys(readFileSync(path.join(fixtures, 'golden-keys.json
 const issuerKey = testSecretKey('issuer');
 const logSigner = createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log'));
 
-const base: VerifyBundleOptions = trustOptions(keys);
+const base: VerifyBundleOptions = { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY };
 const full: VerifyBundleOptions = {
   ...base,
   presentedQuestion: GOLDEN_QUESTION,

@@ -29,7 +29,13 @@ import { canonicalizeToBytes } from './jcs.js';
 import { hashLeaf, verifyConsistencyProof, verifyInclusionProof } from './merkle.js';
 import { createNoteVerifier, type NoteVerifier } from './note.js';
 import { plural } from './plural.js';
-import { type AnswerDecision, type ClaimDecision, decideAnswer, decideRender } from './render-policy.js';
+import {
+  type AnswerDecision,
+  type ClaimDecision,
+  decideAnswer,
+  decideRender,
+  type Vocabulary,
+} from './render-policy.js';
 
 /** Integrity failure codes (docs/certificate.md, "Verification result"). */
 export type IntegrityCode =
@@ -158,6 +164,12 @@ export interface VerifyBundleOptions {
    * `ANCHOR_MISMATCH` (a look-alike contract could answer anything); when absent, any is looked up.
    */
   trustedRegistries?: readonly TrustedRegistry[];
+  /**
+   * The product words claims are read with: the composition templates and the render policy's
+   * negations and quantifiers (docs/verification.md, "Vocabulary"). Saksi's is `SAKSI_VOCABULARY`
+   * of `@saksi/proof/vocabulary`.
+   */
+  vocabulary: Vocabulary;
 }
 
 export interface BundleVerification {
@@ -251,7 +263,7 @@ export async function verifyBundle(
   checkHashes(bundle, checks);
   checkClaimOffsets(certificate, checks);
   checkSpans(bundle, checks);
-  checkCompositions(certificate, checks);
+  checkCompositions(certificate, options.vocabulary, checks);
   checkCitations(certificate, checks);
   checkDocumentProofs(certificate, checks);
   const anchoredClaims = await checkAnchors(certificate, options, checks);
@@ -260,7 +272,7 @@ export async function verifyBundle(
   await checkConsistency(checkpoint, options, checks);
 
   const integrityOk = !checks.list().some((check) => check.status === 'fail');
-  const claims = decideRender(certificate, { integrityOk, anchoredClaims });
+  const claims = decideRender(certificate, { integrityOk, anchoredClaims, vocabulary: options.vocabulary });
   const answer = decideAnswer(certificate, claims, integrityOk);
   return finish(checks, certificate.certificate_id, claims, answer, checkpoint);
 }
@@ -440,14 +452,14 @@ function checkSpans(bundle: Bundle, checks: Checks): void {
  * and language are known, every fixed word is the template's, indices are in range, every evidence
  * item is used, and the rendered text is the claim's text.
  */
-function checkCompositions(certificate: Certificate, checks: Checks): void {
+function checkCompositions(certificate: Certificate, vocabulary: Vocabulary, checks: Checks): void {
   let composed = 0;
   certificate.claims.forEach((claim, c) => {
     const composition = claim.composition;
     if (composition === undefined) return;
     composed++;
     const field = `certificate.claims[${c}].composition`;
-    const rendered = renderComposition(composition, claim.evidence);
+    const rendered = renderComposition(composition, claim.evidence, vocabulary.templates);
     if (!rendered.ok) {
       checks.fail(
         'compositions',

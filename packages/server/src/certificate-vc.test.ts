@@ -5,16 +5,9 @@
  * those of the bundle, and a bad `format` is 400.
  */
 import { createApiKey, DEFAULT_WORKSPACE } from '@saksi/engine';
-import {
-  type Bundle,
-  credentialToCertificate,
-  fromBase64,
-  parseJson,
-  publicKeyToDidKey,
-  trustOptions,
-  verifyBundle,
-  verifyDataIntegrity,
-} from '@saksi/proof';
+import { type Bundle, fromBase64, parseJson, trustOptions, verifyBundle } from '@saksi/proof';
+import { credentialToCertificate, publicKeyToDidKey, verifyDataIntegrity } from '@saksi/proof/vc';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +87,9 @@ describe('GET /api/v1/certificates/{id}?format=vc', () => {
 
     // The certificate taken out of the credential is the one the bundle's signature and log entry cover.
     const bundle = { ...publicBundle, certificate: imported.certificate } as unknown as Bundle;
-    expect((await verifyBundle(bundle, trustOptions(keys))).verdict).toBe('verified');
+    expect(
+      (await verifyBundle(bundle, { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY })).verdict,
+    ).toBe('verified');
 
     // One changed character of the embedded certificate and the proof fails.
     const tampered = parseJson(text) as { credentialSubject: { certificate: { query: { text: string } } } };

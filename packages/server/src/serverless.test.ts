@@ -21,6 +21,7 @@ import {
 } from '@saksi/contracts';
 import { keyEnvironment } from '@saksi/engine';
 import { type Bundle, parseTrustedKeys, trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { bearer, testApiKey } from '@saksi/test-support/api-key';
 import { openTestEngine, TEST_DATABASE_URL, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Json } from '@saksi/test-support/sse-events';
@@ -238,7 +239,10 @@ describe.skipIf(!TEST_DATABASE_URL)('the serverless function on PostgreSQL and a
     expect(asked.json['answer']).toContain('Rp250.000,00');
     const keys = await call(first, 'GET', '/.well-known/saksi-keys.json');
     const trusted = parseTrustedKeys(keys.json);
-    const verification = await verifyBundle(asked.json['bundle'] as Bundle, trustOptions(trusted));
+    const verification = await verifyBundle(asked.json['bundle'] as Bundle, {
+      ...trustOptions(trusted),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verification.verdict, JSON.stringify(verification)).toBe('verified');
 
     // Streamed (SSE) through the platform: the events arrive in order, the bundle last.

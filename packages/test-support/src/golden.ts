@@ -20,6 +20,13 @@ import {
   type CertificateSchema,
   type ClaimRelevance,
   type Composition,
+  sha256,
+  type TrustedKeys,
+  toBase64,
+  toHex,
+  utf8Encode,
+} from '@saksi/proof';
+import {
   createCosigner,
   createNoteSigner,
   formatCosignatureVerifierKey,
@@ -28,12 +35,7 @@ import {
   issueBundle,
   MemoryLog,
   type SourceDocument,
-  sha256,
-  type TrustedKeys,
-  toBase64,
-  toHex,
-  utf8Encode,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 
 export const GOLDEN_ORIGIN = 'saksi.example/log';
 export const GOLDEN_ISSUER = 'saksi-golden';

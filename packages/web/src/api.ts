@@ -7,6 +7,7 @@ import {
   trustOptions,
   type VerifyBundleOptions,
 } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { createRpcAnchorLookup } from './rpc.js';
 
 /** A failed call: `code` is the server's error code, `NETWORK`, or `MALFORMED` (unreadable reply). */
@@ -244,7 +245,11 @@ export async function verifyOptions(
   keys: TrustedKeys,
   origin: string | undefined,
 ): Promise<VerifyBundleOptions> {
-  const options: VerifyBundleOptions = { ...trustOptions(keys), fetchConsistencyProof };
+  const options: VerifyBundleOptions = {
+    ...trustOptions(keys),
+    fetchConsistencyProof,
+    vocabulary: SAKSI_VOCABULARY,
+  };
   const lookup = await anchorLookup();
   if (lookup) options.anchorLookup = lookup;
   const last = origin !== undefined ? lastCheckpoint(origin) : undefined;

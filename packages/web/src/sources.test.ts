@@ -1,11 +1,5 @@
-import {
-  buildCertificate,
-  type Certificate,
-  type Citation,
-  type ClaimInput,
-  type Composition,
-  issuerFromSecretKey,
-} from '@saksi/proof';
+import type { Certificate, Citation, Composition } from '@saksi/proof';
+import { buildCertificate, type ClaimInput, issuerFromSecretKey } from '@saksi/proof/issue';
 import { describe, expect, it } from 'vitest';
 import { type Inline, parseMarkdown } from './markdown.js';
 import {

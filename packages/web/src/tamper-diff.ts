@@ -26,6 +26,7 @@ import {
   sliceCodePoints,
   validateBundle,
 } from '@saksi/proof';
+import { COMPOSITION_TEMPLATES } from '@saksi/proof/vocabulary';
 
 /** Where the original text shown beside a changed one comes from. */
 export type ChangeBasis = 'passage' | 'composition' | 'hash' | 'published' | 'none';
@@ -171,6 +172,7 @@ export function findChanges(input: unknown, problems: readonly { field?: string 
           span: { text: spans[e]?.text ?? evidence.span.text },
           citation: evidence.citation,
         })),
+        COMPOSITION_TEMPLATES,
       );
       if (rendered.ok && rendered.text !== claim.text && spans.every((span) => span?.basis === 'passage')) {
         original = rendered.text;

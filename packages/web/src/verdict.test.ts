@@ -1,15 +1,12 @@
+import { type Bundle, type TrustedKeys, toBase64, trustOptions, verifyBundle } from '@saksi/proof';
 import {
-  type Bundle,
   createNoteSigner,
   formatVerifierKey,
   getPublicKey,
   issueBundle,
   MemoryLog,
-  type TrustedKeys,
-  toBase64,
-  trustOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import {
   buildGoldenFixture,
   GOLDEN_LABELLED_DOCUMENTS,
@@ -62,7 +59,7 @@ async function verdictOf(
   trusted: TrustedKeys,
   trust: Parameters<typeof decideVerdict>[1]['trust'] = 'pinned',
 ): Promise<Verdict> {
-  const result = await verifyBundle(bundle, trustOptions(trusted));
+  const result = await verifyBundle(bundle, { ...trustOptions(trusted), vocabulary: SAKSI_VOCABULARY });
   return decideVerdict(result, {
     trust,
     lang: 'en',
@@ -154,6 +151,7 @@ describe('decideVerdict', () => {
     const registry = await verifyBundle(golden.bundle, {
       ...trustOptions(keys),
       trustedRegistries: [{ chain_id: 1, contract: `0x${'1'.repeat(40)}` }],
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(failureKind(registry)).toBe('untrusted');
   });
@@ -181,7 +179,10 @@ describe('decideVerdict', () => {
 
 describe('the verdict in both languages', () => {
   it('has every message it can name, in both tables, with no English left on the Indonesian page', async () => {
-    const result = await verifyBundle(golden.bundle, trustOptions(golden.keys));
+    const result = await verifyBundle(golden.bundle, {
+      ...trustOptions(golden.keys),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     const keysUsed = new Set<string>();
     for (const check of result.checks) {
       keysUsed.add(checkName(check.id));

@@ -19,6 +19,7 @@ import {
   trustOptions,
   verifyBundle,
 } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { Fragment, type ReactNode, useEffect, useState } from 'react';
 import {
   type CollectionSummary,
@@ -162,7 +163,7 @@ function useChanges(bundle: unknown, result: BundleVerification | undefined, ver
     if (id === null || !keys || trust.offline) return;
     (async () => {
       const published = await fetchCertificate(id);
-      const check = await verifyBundle(published, { ...trustOptions(keys) });
+      const check = await verifyBundle(published, { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY });
       if (!check.authentic || check.certificate_id !== id) return;
       const compared = comparePublished(bundle, published as Bundle);
       if (!cancelled && compared.length > 0) setChanges(compared);

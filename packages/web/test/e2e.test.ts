@@ -20,15 +20,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createAdmin, demoCollections, type LocalizedList, type LocalizedText } from '@saksi/engine';
-import {
-  type Bundle,
-  issueBundle,
-  MemoryLog,
-  type TrustedKeys,
-  trustOptions,
-  utf8Encode,
-  verifyBundle,
-} from '@saksi/proof';
+import { type Bundle, type TrustedKeys, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { issueBundle, MemoryLog } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import type { RunningServer } from '@saksi/server';
 import type { TestEngine } from '@saksi/test-support/engine-fixture';
 import { GOLDEN_DOCUMENTS } from '@saksi/test-support/golden';
@@ -401,7 +395,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
     if (!claim) throw new Error('the answer has no claim to tamper with');
     claim.text = claim.text.replace(/[a-z]/, (letter) => (letter === 'a' ? 'b' : 'a'));
     expect(claim.text).not.toBe(bundle.certificate.claims[0]?.text);
-    const expected = await verifyBundle(tampered, trustOptions(keys));
+    const expected = await verifyBundle(tampered, { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY });
     const codes = expected.checks.flatMap((check) => check.problems.map((problem) => problem.code));
     expect(codes.length).toBeGreaterThan(0);
 
@@ -665,7 +659,9 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       });
     const tenClaims = issue('Berapa denda menerobos lampu merah?');
     expect(tenClaims.certificate.claims.length).toBe(10);
-    expect((await verifyBundle(tenClaims, trustOptions(keys))).verdict).toBe('verified');
+    expect(
+      (await verifyBundle(tenClaims, { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY })).verdict,
+    ).toBe('verified');
 
     // A fresh context: no checkpoint remembered yet.
     const fresh = await browser.newContext({ viewport: VIEWPORTS.desktop });

@@ -14,7 +14,9 @@ import {
   documentRegistryAbi,
   startAnvil,
 } from '@saksi/contracts';
-import { type Bundle, signCertificate, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { type Bundle, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { signCertificate } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,7 +98,7 @@ describe('local provider', () => {
       const copy = structuredClone(bundle);
       edit(copy.certificate.claims[0]!.evidence[0]!.anchor!);
       copy.signature = signCertificate(copy.certificate, test.engine.keys.issuerSecretKey);
-      return (await verifyBundle(copy, options)).codes;
+      return (await verifyBundle(copy, { ...options, vocabulary: SAKSI_VOCABULARY })).codes;
     };
     expect(await tamper((a) => (a.tx_hash = `0x${'ab'.repeat(32)}`))).toContain('ANCHOR_MISMATCH');
     expect(await tamper((a) => (a.block_number += 1))).toContain('ANCHOR_MISMATCH');
@@ -112,11 +114,15 @@ describe('local provider', () => {
     const retarget = structuredClone(bundle);
     retarget.certificate.claims[0]!.evidence[0]!.anchor!.contract = `0x${'12'.repeat(20)}`;
     retarget.signature = signCertificate(retarget.certificate, test.engine.keys.issuerSecretKey);
-    expect((await verifyBundle(retarget, unpinned)).codes).toContain('ANCHOR_NOT_FOUND');
+    expect((await verifyBundle(retarget, { ...unpinned, vocabulary: SAKSI_VOCABULARY })).codes).toContain(
+      'ANCHOR_NOT_FOUND',
+    );
     // Unsigned edits are caught by the signature first.
     const unsigned = structuredClone(bundle);
     unsigned.certificate.claims[0]!.evidence[0]!.anchor!.block_number += 1;
-    expect((await verifyBundle(unsigned, options)).codes).toContain('SIGNATURE_INVALID');
+    expect((await verifyBundle(unsigned, { ...options, vocabulary: SAKSI_VOCABULARY })).codes).toContain(
+      'SIGNATURE_INVALID',
+    );
   });
 
   it('a collection policy can require anchors: unanchored evidence is blocked, anchored evidence shown', async () => {
@@ -136,7 +142,10 @@ describe('local provider', () => {
     expect(verification.claims.some((claim) => claim.rendered)).toBe(true);
     expect(verification.claims.every((claim) => claim.reason !== 'ANCHOR_REQUIRED')).toBe(true);
     // Without the on-chain lookup a verifier cannot confirm the anchor, so it blocks them too.
-    const offline = await verifyBundle(after.bundle, trustOptions(test.engine.trustedKeys()));
+    const offline = await verifyBundle(after.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(offline.claims.every((claim) => claim.reason === 'ANCHOR_REQUIRED' || !claim.rendered)).toBe(true);
   });
 

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -56,7 +57,10 @@ describe('answering', () => {
     expect(result.answer).toBe('Dokumen tahun 2021 tidak ada di koleksi ini; tersedia: 2020, 2023.');
     expect(result.bundle.certificate.claims).toEqual([]);
     expect(result.plan.intent).toBe('figure');
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.checks.filter((check) => check.status === 'fail')).toEqual([]);
   });
 
@@ -75,7 +79,10 @@ describe('answering', () => {
       expect(claim.verification.verifier.id).toBe('composition');
       expect(claim.render.rendered).toBe(true);
     }
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.verdict).toBe('verified');
   });
 
@@ -116,7 +123,10 @@ describe('answering', () => {
       /^Sanksi, Pasal 300 UU 22\/2009: Dipidana .*Rp250\.000,00.* yang: b\. tidak memberhentikan /,
     );
     expect(sanction!.text).not.toContain('huruf c');
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.verdict).toBe('verified');
     // A rule of ayat (2) is not punished by a provision that names ayat (1) only.
     const other = await test.engine.ask('lalu-lintas', {
@@ -136,7 +146,10 @@ describe('answering', () => {
     expect(claim!.text).toMatch(
       /^Menurut Pasal 81 ayat \(2\) UU 22\/2009: Syarat usia .*: a\. usia 17 \(tujuh belas\) tahun/,
     );
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.verdict).toBe('verified');
   });
 
@@ -153,7 +166,10 @@ describe('answering', () => {
     );
     expect(claim!.text).not.toContain('sebes2r');
     expect(claim!.composition?.template).toBe('budget.figure-words');
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.verdict).toBe('verified');
     expect(verdict.checks.find((check) => check.id === 'compositions')?.status).toBe('pass');
   });
@@ -175,7 +191,10 @@ describe('answering', () => {
       /^Menurut Pasal 3 UU 20\/2019, Anggaran Pendapatan Negara sebesar Rp2\.233\.196\.701\.660\.000,00 \(dua kuadriliun/,
     );
     expect(result.answer).not.toMatch(/2O2O|7O/);
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.verdict).toBe('verified');
   });
 
@@ -217,7 +236,10 @@ describe('answering', () => {
       const result = await test.engine.ask('lalu-lintas', { question });
       expect(typeof result.answer).toBe('string');
       expect(result.answer.length).toBeGreaterThan(0);
-      const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+      const verdict = await verifyBundle(result.bundle, {
+        ...trustOptions(test.engine.trustedKeys()),
+        vocabulary: SAKSI_VOCABULARY,
+      });
       expect(verdict.checks.filter((check) => check.status === 'fail')).toEqual([]);
     }
     const emoji = await test.engine.ask('lalu-lintas', { question: '🚗💨🚦' });

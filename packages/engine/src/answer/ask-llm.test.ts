@@ -4,6 +4,7 @@
  * figures are blocked, and an answer that does not finish issues no certificate.
  */
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
 import type { LlmTestScenario } from '@saksi/test-support/openai-test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +74,10 @@ describe('answers from a language model', () => {
     expect(fine!.text).toBe('Menerobos lampu merah diancam denda paling banyak Rp500.000,00. [1]');
     expect(fine!.evidence[0]!.span.text).toContain('Rp500.000,00');
     expect(certificate.answer.text).toContain(fine!.text);
-    const verification = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verification = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verification.verdict).toBe('verified');
     // The prompt the model got: the question, and the sources inside nonce-delimited tags.
     const body = JSON.stringify(test.server.requests.at(-1)!.body);
@@ -104,7 +108,10 @@ describe('answers from a language model', () => {
       [false, 'NO_EVIDENCE'],
       [false, 'NO_EVIDENCE'],
     ]);
-    const verification = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verification = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verification.claims.every((claim) => !claim.rendered)).toBe(true);
     // The invented figure is what sinks the first claim: its words are all in Pasal 287.
     expect(result.bundle.certificate.claims[0]!.verification.label).toBe('not_supported');

@@ -5,6 +5,7 @@
  * answered afresh; certificates carry a reference to the session, never its id.
  */
 import { trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChatSession } from '../sessions.js';
@@ -64,6 +65,7 @@ describe('the answer cache', () => {
     const verification = await verifyBundle(again.bundle, {
       ...trustOptions(test.engine.trustedKeys()),
       presentedQuestion: `  ${QUESTION}\n`,
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(verification.verdict).toBe('verified');
     // The turn is in the new asker's session, pointing at the earlier certificate.

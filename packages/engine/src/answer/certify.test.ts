@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusalReasonOf, relevanceRecord } from './certify.js';
@@ -106,6 +107,7 @@ describe('asking writes v1.1 certificates', () => {
     const verification = await verifyBundle(result.bundle, {
       ...trustOptions(test.engine.trustedKeys()),
       presentedQuestion: question,
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(verification.authentic).toBe(true);
     expect(verification.answer).toMatchObject({
@@ -127,12 +129,17 @@ describe('asking writes v1.1 certificates', () => {
     expect(result.bundle.certificate.query.text).toBe(question);
     const trust = trustOptions(test.engine.trustedKeys());
     for (const presented of [asked, question, ` ${question} `, question.normalize('NFD')]) {
-      const verification = await verifyBundle(result.bundle, { ...trust, presentedQuestion: presented });
+      const verification = await verifyBundle(result.bundle, {
+        ...trust,
+        presentedQuestion: presented,
+        vocabulary: SAKSI_VOCABULARY,
+      });
       expect(verification.codes).toEqual([]);
     }
     const other = await verifyBundle(result.bundle, {
       ...trust,
       presentedQuestion: ' Berapa denda pengendara yang tidak mengenakan sabuk pengaman? ',
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(other.codes).toEqual(['QUERY_MISMATCH']);
   });
@@ -143,7 +150,10 @@ describe('asking writes v1.1 certificates', () => {
     const answer = result.bundle.certificate.answer;
     expect(answer).toMatchObject({ outcome: 'refused', refusal: { reason: 'MISSING_SLOT' } });
     expect(answer.relevance).toBeUndefined();
-    const verification = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verification = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verification.authentic).toBe(true);
     expect(verification.answer).toEqual({
       outcome: 'refused',
@@ -167,7 +177,10 @@ describe('asking writes v1.1 certificates', () => {
       refusal: { reason: 'INVALID_QUESTION' },
     });
     for (const result of [uncovered, empty]) {
-      const verification = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+      const verification = await verifyBundle(result.bundle, {
+        ...trustOptions(test.engine.trustedKeys()),
+        vocabulary: SAKSI_VOCABULARY,
+      });
       expect(verification.authentic).toBe(true);
       expect(verification.answer.answered).toBe(false);
     }

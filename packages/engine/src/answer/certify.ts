@@ -9,16 +9,15 @@
 import {
   type Anchor,
   type Bundle,
-  buildCertificate,
   type Certificate,
-  type ClaimInput,
   type ClaimRelevance,
   codePointLength,
   decideRender,
   type RefusalReason,
   type RelevanceMethod,
-  signCertificate,
 } from '@saksi/proof';
+import { buildCertificate, type ClaimInput, signCertificate } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import type { Collection } from '../collections.js';
 import type { SigningKeys } from '../keys.js';
 import type { RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
@@ -175,7 +174,11 @@ export function certifyAnswer(input: CertifyInput): {
   const anchoredClaims = certificate.claims.map(
     (claim) => claim.evidence.length > 0 && claim.evidence.every((evidence) => evidence.anchor !== undefined),
   );
-  const decisions = decideRender(certificate, { integrityOk: true, anchoredClaims });
+  const decisions = decideRender(certificate, {
+    integrityOk: true,
+    anchoredClaims,
+    vocabulary: SAKSI_VOCABULARY,
+  });
   certificate.claims.forEach((claim, index) => {
     const decision = decisions[index]!;
     claim.render = { rendered: decision.rendered, reason: decision.reason };

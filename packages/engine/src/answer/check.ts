@@ -11,7 +11,7 @@
  *   LLM judge (and the claim decomposer).
  * - Relevance is `lexical-v4` (relevance.ts) over the evidence spans and the citation's headings.
  */
-import type { ClaimInput } from '@saksi/proof';
+import type { ClaimInput } from '@saksi/proof/issue';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { lexemesOf } from '../retrieve/lexemes.js';

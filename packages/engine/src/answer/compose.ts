@@ -7,6 +7,7 @@
  */
 
 import { type Composition, type CompositionPart, renderComposition } from '@saksi/proof';
+import { COMPOSITION_TEMPLATES } from '@saksi/proof/vocabulary';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
 
 /** A span of one source's text; offsets in UTF-16 code units, `text === source.slice(start, end)`. */
@@ -78,13 +79,17 @@ export function composeClaim(
     span: item.span,
     citation: item.label ? { label: item.label } : {},
   }));
-  const rendered = renderComposition({ template, language, parts: [...parts] }, read);
+  const rendered = renderComposition({ template, language, parts: [...parts] }, read, COMPOSITION_TEMPLATES);
   const statementParts = parts.filter((part, index) => {
     if ('marker' in part) return false;
     const next = parts[index + 1];
     return !('fixed' in part && part.fixed.trim() === '' && next !== undefined && 'marker' in next);
   });
-  const statement = renderComposition({ template, language, parts: statementParts }, read);
+  const statement = renderComposition(
+    { template, language, parts: statementParts },
+    read,
+    COMPOSITION_TEMPLATES,
+  );
   if (!rendered.ok || !statement.ok)
     throw new Error(`Composition ${template} does not render: ${rendered.ok ? '' : rendered.message}`);
   return {

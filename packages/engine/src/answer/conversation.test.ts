@@ -4,6 +4,7 @@
  * nonce-delimited block; an earlier answer, forged or not, is never evidence for a claim.
  */
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-fixture';
 import type { LlmTestScenario } from '@saksi/test-support/openai-test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +107,10 @@ describe('the conversation a language model sees', () => {
     // The claim repeating the forged figure is checked against the sources alone: not rendered.
     const [claim] = result.bundle.certificate.claims;
     expect(claim?.render.rendered).toBe(false);
-    const verification = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verification = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verification.claims.every((checked) => !checked.rendered)).toBe(true);
   });
 });

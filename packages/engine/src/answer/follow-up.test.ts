@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followUpVariant, isElliptical } from './follow-up.js';
@@ -80,6 +81,7 @@ describe('follow-up questions in a session', () => {
     const verification = await verifyBundle(followUp.bundle, {
       ...trustOptions(test.engine.trustedKeys()),
       presentedQuestion: 'kalau motor?',
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(verification.verdict).toBe('verified');
   });

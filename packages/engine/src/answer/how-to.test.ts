@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -41,7 +42,10 @@ describe('how-to answers', () => {
     const codeChunk = result.results.find((chunk) => chunk.chunk_id === code.evidence[0]!.chunk_id);
     expect(codeChunk?.kind).toBe('code');
     expect(result.answer).toContain('config.headers.authorization = store.getState().auth.token;');
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.verdict).toBe('verified');
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { normalizeText, trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
@@ -117,7 +118,10 @@ describe('selection mode grounding (real engine)', () => {
     const grounded = new Set([middle.id, previous.id, next.id]);
     const evidence = certificate.claims.flatMap((claim) => claim.evidence.map((e) => e.chunk_id));
     expect(evidence.some((id) => grounded.has(id))).toBe(true);
-    const verdict = await verifyBundle(result.bundle, trustOptions(test.engine.trustedKeys()));
+    const verdict = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
     expect(verdict.checks.filter((check) => check.status === 'fail')).toEqual([]);
   });
 

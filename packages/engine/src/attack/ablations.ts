@@ -15,6 +15,7 @@ import {
   type IntegrityCode,
   validateBundle,
 } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 
 export type Layer =
   | 'witness'
@@ -157,7 +158,9 @@ export function decide(
     (claim) => anchorsChecked && claim.evidence.length > 0 && claim.evidence.every((item) => item.anchor),
   );
   const policy = ablation.layers.has('render_policy')
-    ? decideRender(certificate, { integrityOk, anchoredClaims }).map((decision) => decision.rendered)
+    ? decideRender(certificate, { integrityOk, anchoredClaims, vocabulary: SAKSI_VOCABULARY }).map(
+        (decision) => decision.rendered,
+      )
     : certificate.claims.map((claim) => integrityOk && claim.render.rendered);
   certificate.claims.forEach((claim, index) => {
     let shown = policy[index] === true;

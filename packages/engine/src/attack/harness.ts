@@ -26,11 +26,9 @@ import {
   type AnchorRecord,
   type Bundle,
   type BundleVerification,
-  createNoteSigner,
   normalizeText,
   parseCheckpoint,
   parseNote,
-  parseSignerKey,
   parseTrustedKeys,
   plural,
   sha256Hex,
@@ -39,6 +37,8 @@ import {
   validateBundle,
   verifyBundle,
 } from '@saksi/proof';
+import { createNoteSigner, parseSignerKey } from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { checkEntailment } from '../answer/entailment.js';
 import { loadConfig } from '../config.js';
 import { loadDemoCollections } from '../demo.js';
@@ -489,6 +489,7 @@ export async function runAttackHarness(directory: string, options: HarnessOption
             },
           }
         : {}),
+      vocabulary: SAKSI_VOCABULARY,
     };
     let equivocationContext: EquivocationContext | undefined;
     if (checkpoints && loaded.logOperatorKey) {

@@ -1,15 +1,13 @@
+import { type Bundle, type CheckId, type VerifyBundleOptions, verifyBundle } from '@saksi/proof';
 import {
-  type Bundle,
-  type CheckId,
   createNoteSigner,
   formatVerifierKey,
   generateKeyPair,
   issueBundle,
   issuerFromSecretKey,
   MemoryLog,
-  type VerifyBundleOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from './metrics.js';
 import {
@@ -79,6 +77,7 @@ beforeAll(() => {
     trustedIssuers: [{ public_key: issuerFromSecretKey('saksi', issuerKey).public_key }],
     trustedLogs: [{ origin: ORIGIN, vkey: formatVerifierKey(ORIGIN, logKey.publicKey) }],
     presentedQuestion: bundle.certificate.query.text,
+    vocabulary: SAKSI_VOCABULARY,
   };
 });
 

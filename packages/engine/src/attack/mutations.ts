@@ -12,14 +12,10 @@ import {
   type Certificate,
   type Claim,
   codePointLength,
-  createNoteSigner,
   type Evidence,
   fromHex,
   hashLeaf,
-  issuerFromSecretKey,
   logLeafInput,
-  MemoryLog,
-  type NoteSigner,
   normalizeText,
   parseCheckpoint,
   parseJson,
@@ -27,12 +23,18 @@ import {
   rootFromInclusionProof,
   sha256,
   sha256Hex,
-  signCertificate,
-  signCheckpoint,
   sliceCodePoints,
   toHex,
   utf8Encode,
 } from '@saksi/proof';
+import {
+  createNoteSigner,
+  issuerFromSecretKey,
+  MemoryLog,
+  type NoteSigner,
+  signCertificate,
+  signCheckpoint,
+} from '@saksi/proof/issue';
 import type { Random } from './metrics.js';
 
 export type AttackClass = 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6' | 'A7' | 'BYTE';

@@ -1,4 +1,5 @@
-import { hashLeaf, inclusionProof, rootFromLeafHashes, toHex, utf8Encode } from '@saksi/proof';
+import { hashLeaf, toHex, utf8Encode } from '@saksi/proof';
+import { inclusionProof, rootFromLeafHashes } from '@saksi/proof/issue';
 import { describe, expect, it } from 'vitest';
 import { buildDocumentTree } from './document-tree.js';
 

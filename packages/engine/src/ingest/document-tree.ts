@@ -5,13 +5,13 @@
  * them through the proof package's `subtreeHashFromNodes` and `inclusionProofFromNodes`, with the
  * incomplete right-hand subtrees hashed once and shared by all proofs.
  */
+import { hashChildren } from '@saksi/proof';
 import {
-  hashChildren,
   inclusionProofFromNodes,
   type MerkleNodeLookup,
   type SubtreeHashMemo,
   subtreeHashFromNodes,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 
 export interface DocumentTree {
   root: Uint8Array;

@@ -4,12 +4,12 @@ import {
   hashChildren,
   hashLeaf,
   parseNote,
-  rootFromLeafHashes,
   toHex,
   utf8Encode,
   verifyCheckpoint,
   verifyCosignatures,
 } from '@saksi/proof';
+import { rootFromLeafHashes } from '@saksi/proof/issue';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEngineError } from '../errors.js';

@@ -8,17 +8,8 @@
  * Proofs come from stored complete-subtree hashes (see tree.ts), cached in memory and re-read whenever
  * the stored size differs from the cached one (another writer, or a rolled-back append).
  */
-import {
-  type Checkpoint,
-  cosignatureLine,
-  fromHex,
-  hashLeaf,
-  type NoteSigner,
-  parseNote,
-  signCheckpoint,
-  toBase64,
-  toHex,
-} from '@saksi/proof';
+import { type Checkpoint, fromHex, hashLeaf, parseNote, toBase64, toHex } from '@saksi/proof';
+import { cosignatureLine, type NoteSigner, signCheckpoint } from '@saksi/proof/issue';
 import type { Database, Queryable } from '../db/database.js';
 import { EngineError } from '../errors.js';
 import {

@@ -1,11 +1,5 @@
-import {
-  consistencyProof,
-  hashLeaf,
-  inclusionProof,
-  rootFromLeafHashes,
-  toHex,
-  utf8Encode,
-} from '@saksi/proof';
+import { hashLeaf, toHex, utf8Encode } from '@saksi/proof';
+import { consistencyProof, inclusionProof, rootFromLeafHashes } from '@saksi/proof/issue';
 import { describe, expect, it } from 'vitest';
 import { consistencyPath, inclusionPath, type NodeLookup, nodesCreatedByAppend, rootAt } from './tree.js';
 

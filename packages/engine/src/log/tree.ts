@@ -6,14 +6,14 @@
  * (`subtreeHashFromNodes`, `inclusionProofFromNodes`, `consistencyProofFromNodes`); what is specific to
  * storage here is which nodes an append creates.
  */
+import { hashChildren } from '@saksi/proof';
 import {
   consistencyProofFromNodes,
-  hashChildren,
   type MerkleNodeLookup,
   type SubtreeHashMemo,
   subtreeHashFromNodes,
   subtreeInclusionProofFromNodes,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
 
 export type NodeLookup = MerkleNodeLookup;
 

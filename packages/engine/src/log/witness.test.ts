@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseNote, trustOptions, verifyBundle } from '@saksi/proof';
 import {
   cosignatureLine,
   createCosigner,
   formatCosignatureVerifierKey,
   generateKeyPair,
-  parseNote,
-  trustOptions,
-  verifyBundle,
-} from '@saksi/proof';
+} from '@saksi/proof/issue';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EngineErrorCode, isEngineError } from '../errors.js';
@@ -171,10 +170,12 @@ describe('bestCheckpointFor and bundles', () => {
       const bundle = await test.engine.bundle(certificate);
       expect(parseNote(bundle.log.checkpoint).text).toBe(await noteText(size));
       expect(bundle.log.cosignatures).toHaveLength(2);
-      const verified = await verifyBundle(bundle, both);
+      const verified = await verifyBundle(bundle, { ...both, vocabulary: SAKSI_VOCABULARY });
       expect(verified.codes).toEqual([]);
       expect(verified.checks.find((check) => check.id === 'cosignatures')?.status).toBe('pass');
-      expect((await verifyBundle(bundle, withStranger)).codes).toEqual(['COSIGNATURES_MISSING']);
+      expect((await verifyBundle(bundle, { ...withStranger, vocabulary: SAKSI_VOCABULARY })).codes).toEqual([
+        'COSIGNATURES_MISSING',
+      ]);
     }
     // The entry of size 3 was asked before the later checkpoints; without them it would have only the local witness.
     const plain = await test.engine.db.query<{ n: number }>(

@@ -1,4 +1,5 @@
 import { trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -84,6 +85,7 @@ describe('citation labels', () => {
     const verification = await verifyBundle(result.bundle, {
       ...trustOptions(test.engine.trustedKeys()),
       presentedQuestion: question,
+      vocabulary: SAKSI_VOCABULARY,
     });
     expect(verification.verdict).toBe('verified');
   });

@@ -1,7 +1,8 @@
 /**
  * Browser entry for `golden.browser.test.ts`. esbuild bundles this file for `platform: 'browser'`
  * and fails on any `node:*` import, so a successful bundle shows that `@saksi/proof` (its
- * `src/index.ts`) is isomorphic. It imports nothing but the package's public index.
+ * `src/index.ts`) is isomorphic. It imports nothing but the package's public entry points (the
+ * verifier, `src/index.ts`, and the issuing helpers of `src/issue.ts` that build the inputs).
  *
  * The helpers are exported too, so the Node side of the test builds exactly the same options and
  * inputs; only `installBrowserApi` touches `window`.
@@ -10,11 +11,8 @@ import {
   type AnchorLookup,
   type BundleVerification,
   canonicalize,
-  consistencyProof,
   hashLeaf,
-  inclusionProof,
   parseTrustedKeys,
-  rootFromLeafHashes,
   toHex,
   trustOptions,
   utf8Encode,
@@ -23,6 +21,8 @@ import {
   verifyConsistencyProof,
   verifyInclusionProof,
 } from '../../src/index.js';
+import { consistencyProof, inclusionProof, rootFromLeafHashes } from '../../src/issue.js';
+import { SAKSI_VOCABULARY } from '../../src/vocabulary.js';
 
 /** Serializable extras for one option set (functions cannot cross `page.evaluate`). */
 export interface VerifyExtras {
@@ -38,7 +38,10 @@ export const fixedAnchorLookup: AnchorLookup = async () => ({ exists: true, time
 
 /** `verifyBundle` options from a trusted-keys document and the extras. */
 export function optionsFor(keysJson: string, extras: VerifyExtras): VerifyBundleOptions {
-  const options: VerifyBundleOptions = { ...trustOptions(parseTrustedKeys(keysJson)) };
+  const options: VerifyBundleOptions = {
+    ...trustOptions(parseTrustedKeys(keysJson)),
+    vocabulary: SAKSI_VOCABULARY,
+  };
   if (extras.presentedQuestion !== undefined) options.presentedQuestion = extras.presentedQuestion;
   if (extras.lastCheckpoint !== undefined) options.lastCheckpoint = extras.lastCheckpoint;
   if (extras.consistencyProof !== undefined) options.consistencyProof = extras.consistencyProof;

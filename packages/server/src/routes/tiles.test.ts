@@ -1,12 +1,6 @@
 import { checkpointWithCosignatures, decodeEntryBundle } from '@saksi/engine';
-import {
-  createNoteVerifier,
-  hashLeaf,
-  rootFromLeafHashes,
-  toHex,
-  utf8Encode,
-  verifyCheckpoint,
-} from '@saksi/proof';
+import { createNoteVerifier, hashLeaf, toHex, utf8Encode, verifyCheckpoint } from '@saksi/proof';
+import { rootFromLeafHashes } from '@saksi/proof/issue';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,15 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type Bundle,
-  createNoteSigner,
-  issueBundle,
-  MemoryLog,
-  parseTrustedKeys,
-  type TrustedKeys,
-  toBase64,
-} from '@saksi/proof';
+import { type Bundle, parseTrustedKeys, type TrustedKeys, toBase64 } from '@saksi/proof';
+import { createNoteSigner, issueBundle, MemoryLog } from '@saksi/proof/issue';
 import {
   GOLDEN_DOCUMENTS,
   GOLDEN_ISSUER,

@@ -11,6 +11,7 @@
  * The IIFE build assigns this module's exports to `window.SaksiWidgetVerifier`.
  */
 import { parseTrustedKeys, type TrustedKeys, trustOptions, verifyBundle } from '@saksi/proof';
+import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import type { WidgetLang } from './core.js';
 import { checkPin, type PinStorage, pinKeys } from './pinning.js';
 import { uncheckedVerdict, type WidgetVerdict, widgetVerdict } from './verdict.js';
@@ -47,6 +48,7 @@ export async function verifyAnswer(input: VerifyAnswerInput): Promise<WidgetVerd
   const result = await verifyBundle(input.bundle, {
     ...trustOptions(pin.keys),
     presentedQuestion: input.question,
+    vocabulary: SAKSI_VOCABULARY,
   });
   return widgetVerdict(result, pin, input.lang);
 }
