@@ -79,7 +79,14 @@ export {
   type EngineOptions,
   type QueryInput,
 } from './engine.js';
-export { EngineError, type EngineErrorCode, isEngineError } from './errors.js';
+export {
+  EngineError,
+  type EngineErrorCode,
+  isEngineError,
+  isSaksiError,
+  SaksiError,
+  type SaksiErrorOptions,
+} from './errors.js';
 export * from './eval/index.js';
 export {
   FEEDBACK_RATINGS,
