@@ -6,7 +6,7 @@
  */
 import { parseJson } from '@saksi/proof';
 import type { ZodType } from 'zod';
-import { ApiError, type ApiErrorCode } from './errors.js';
+import { ApiError, type ServerErrorCode } from './errors.js';
 
 /** Deepest JSON nesting a request body may have; real bodies (bundles included) stay under 10. */
 const MAX_JSON_DEPTH = 64;
@@ -23,7 +23,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 export async function readBodyLimited(
   request: Request,
   limit: number,
-  tooLargeCode: Extract<ApiErrorCode, 'FILE_TOO_LARGE' | 'BODY_TOO_LARGE'> = 'BODY_TOO_LARGE',
+  tooLargeCode: Extract<ServerErrorCode, 'FILE_TOO_LARGE' | 'BODY_TOO_LARGE'> = 'BODY_TOO_LARGE',
 ): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
     new ApiError(

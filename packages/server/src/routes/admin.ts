@@ -11,6 +11,7 @@ import {
   type IngestProgress,
   login,
   logout,
+  RateLimitedError,
   SESSION_SECONDS,
   sessionFor,
 } from '@saksi/engine';
@@ -76,10 +77,9 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
         secret: await secret(),
       });
     } catch (error) {
-      const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-      if (typeof retry === 'number') {
+      if (error instanceof RateLimitedError) {
         const mapped = toErrorResponse(error);
-        return c.json(mapped.body, 429, { 'Retry-After': String(Math.max(1, retry)) });
+        return c.json(mapped.body, 429, { 'Retry-After': String(Math.max(1, error.retryAfterSeconds)) });
       }
       throw error;
     }
