@@ -3,6 +3,68 @@
  * JSON the API promises, a network failure or a timeout — is a {@link SaksiApiError} with a `code`.
  */
 
+/**
+ * Every `code` the server can send in an error response `{error: {code, message}}` (docs/api.md,
+ * "Errors") or an SSE `error` event. The server's test `wire-codes.test.ts` fails when the server can
+ * emit a code this list lacks; the web app types its errors with {@link ApiErrorCode}
+ * (docs/architecture.md, "Errors"). A failed job's or document's `error.code` is wider (it may name
+ * any failure of the worker, or `JOB_FAILED`).
+ */
+export const API_ERROR_CODES = [
+  // Requests (the server's own errors)
+  'INVALID_INPUT',
+  'INVALID_JSON',
+  'INVALID_BASE_URL',
+  'NOT_FOUND',
+  'WORKSPACE_NOT_FOUND',
+  'FILE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'BODY_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'CONFLICT',
+  'COSIGNATURE_INVALID',
+  'WITNESS_UNKNOWN',
+  'WEBHOOK_URL_FORBIDDEN',
+  // Authentication and limits
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'LOGIN_FAILED',
+  'SESSION_EXPIRED',
+  'CSRF_INVALID',
+  'RATE_LIMITED',
+  'QUOTA_EXCEEDED',
+  // Ingestion
+  'FILE_TOO_LARGE',
+  'EMPTY_FILE',
+  'UNSUPPORTED_TYPE',
+  'MALFORMED_FILE',
+  'ENCRYPTED_FILE',
+  'NO_TEXT',
+  'INGEST_FAILED',
+  // Language model
+  'LLM_RATE_LIMITED',
+  'LLM_UNAVAILABLE',
+  'LLM_TIMEOUT',
+  'LLM_BAD_RESPONSE',
+  'LLM_AUTH',
+  'LLM_ABORTED',
+  // Server failures
+  'INTERNAL',
+  'UNAVAILABLE',
+  'CONFIG_INVALID',
+  'KEYS_INVALID',
+  'DATABASE_ERROR',
+  'LOG_ERROR',
+] as const;
+
+/** A code the server sends (one of {@link API_ERROR_CODES}). */
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** True when `code` is one the server sends. */
+export function isApiErrorCode(code: unknown): code is ApiErrorCode {
+  return typeof code === 'string' && (API_ERROR_CODES as readonly string[]).includes(code);
+}
+
 /** Codes the client itself assigns; every other code is the server's (`NOT_FOUND`, `RATE_LIMITED`, …). */
 export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE' | 'TIMEOUT';
 
@@ -10,15 +72,18 @@ export class SaksiApiError extends Error {
   override readonly name = 'SaksiApiError';
   /** The HTTP status; 0 when no reply arrived (network failure, timeout). */
   readonly status: number;
-  /** The server's error code, or one of {@link ClientErrorCode}. */
-  readonly code: ClientErrorCode | (string & {});
+  /**
+   * The server's error code, or one of {@link ClientErrorCode}. Any other string is kept as sent: a
+   * newer server may send a code this client does not know yet.
+   */
+  readonly code: ApiErrorCode | ClientErrorCode | (string & {});
   /** From `Retry-After` (429, 503): seconds to wait before trying again. */
   readonly retryAfterSeconds?: number;
   /** The same message in Indonesian, when the server sent one. */
   readonly messageId?: string;
 
   constructor(
-    code: ClientErrorCode | (string & {}),
+    code: ApiErrorCode | ClientErrorCode | (string & {}),
     status: number,
     message: string,
     options: { retryAfterSeconds?: number; messageId?: string; cause?: unknown } = {},

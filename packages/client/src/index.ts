@@ -4,7 +4,13 @@ export {
   type SaksiClientOptions,
   type WaitForDocumentOptions,
 } from './client.js';
-export { type ClientErrorCode, SaksiApiError } from './errors.js';
+export {
+  API_ERROR_CODES,
+  type ApiErrorCode,
+  type ClientErrorCode,
+  isApiErrorCode,
+  SaksiApiError,
+} from './errors.js';
 export type {
   AnchorState,
   ApiKey,

@@ -1,7 +1,38 @@
 /**
- * Engine errors: one class, a string-literal `code` per failure a caller can act on, and the HTTP
- * status the server maps it to. Messages say what happened and what to do; never secrets.
+ * The error tree (docs/architecture.md, "Errors"): every error Saksi's own code throws extends
+ * {@link SaksiError}, which carries a string-literal `code`, the HTTP `status` the server answers with
+ * and the standard ES2022 `cause`. One class per domain subclasses it ({@link EngineError} here,
+ * `IngestError`, `LlmError`, `AnchorError`, …); the server maps them to responses by type in one place.
+ * `@saksi/proof` keeps its own `ProofError`: proof imports nothing of ours (docs/architecture.md).
  */
+
+/** What every {@link SaksiError} constructor accepts besides its code and message. */
+export interface SaksiErrorOptions {
+  cause?: unknown;
+  /** The HTTP status the server answers with; 500 when not given (a failure the caller cannot fix). */
+  status?: number;
+}
+
+/** The base of Saksi's errors: `code` is stable (tests assert it), `message` is for people. */
+export abstract class SaksiError<Code extends string = string> extends Error {
+  abstract override readonly name: string;
+  readonly code: Code;
+  /** The HTTP status of the response this error becomes (docs/api.md, "Errors"). */
+  readonly status: number;
+
+  constructor(code: Code, message: string, options: SaksiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status ?? 500;
+  }
+}
+
+/** True when `error` is one of Saksi's own errors (any subclass of {@link SaksiError}). */
+export function isSaksiError(error: unknown): error is SaksiError {
+  return error instanceof SaksiError;
+}
+
+/** Engine errors: a string-literal `code` per failure a caller can act on, and its HTTP status. */
 export type EngineErrorCode =
   | 'NOT_FOUND'
   | 'FILE_NOT_FOUND'
@@ -47,15 +78,11 @@ const STATUS: Record<EngineErrorCode, number> = {
   WEBHOOK_URL_FORBIDDEN: 400,
 };
 
-export class EngineError extends Error {
+export class EngineError extends SaksiError<EngineErrorCode> {
   override readonly name = 'EngineError';
-  readonly code: EngineErrorCode;
-  readonly status: number;
 
-  constructor(code: EngineErrorCode, message: string, options: { cause?: unknown; status?: number } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.status = options.status ?? STATUS[code];
+  constructor(code: EngineErrorCode, message: string, options: SaksiErrorOptions = {}) {
+    super(code, message, { ...options, status: options.status ?? STATUS[code] });
   }
 }
 

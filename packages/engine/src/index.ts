@@ -61,7 +61,14 @@ export {
   type EngineOptions,
   type QueryInput,
 } from './engine.js';
-export { EngineError, type EngineErrorCode, isEngineError } from './errors.js';
+export {
+  EngineError,
+  type EngineErrorCode,
+  isEngineError,
+  isSaksiError,
+  SaksiError,
+  type SaksiErrorOptions,
+} from './errors.js';
 export {
   FEEDBACK_RATINGS,
   type FeedbackInput,

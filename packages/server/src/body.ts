@@ -7,7 +7,7 @@
 import { readLimited } from '@saksi/engine';
 import { parseJson } from '@saksi/proof';
 import type { ZodType } from 'zod';
-import { ApiError, type ApiErrorCode } from './errors.js';
+import { ApiError, type ServerErrorCode } from './errors.js';
 
 /** Deepest JSON nesting a request body may have; real bodies (bundles included) stay under 10. */
 const MAX_JSON_DEPTH = 64;
@@ -15,7 +15,7 @@ const MAX_JSON_DEPTH = 64;
 export async function readBodyLimited(
   request: Request,
   limit: number,
-  tooLargeCode: Extract<ApiErrorCode, 'FILE_TOO_LARGE' | 'BODY_TOO_LARGE'> = 'BODY_TOO_LARGE',
+  tooLargeCode: Extract<ServerErrorCode, 'FILE_TOO_LARGE' | 'BODY_TOO_LARGE'> = 'BODY_TOO_LARGE',
 ): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
     new ApiError(

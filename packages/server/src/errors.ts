@@ -1,11 +1,14 @@
 /**
  * HTTP errors (docs/api.md, "Errors"): every failure leaves the server as JSON `{error: {code, message}}`
- * with the right status. {@link ApiError} is the server's own error class; engine and ingestion errors are
- * recognised by shape (`name`, `code`, `status`) so the mapping also holds across duplicated module
- * instances (source and built copies of the engine in one process).
+ * with the right status. {@link ApiError} is the server's own branch of the error tree
+ * (docs/architecture.md, "Errors"): like the engine's errors it extends `SaksiError`, and
+ * {@link toErrorResponse} maps any of them to a response by type, in this one place. The codes it can
+ * send are the wire union `ApiErrorCode` of `@saksi/client`; `wire-codes.test.ts` fails when one is missing.
  */
+import { EngineError, IngestError, LlmError, RateLimitedError, SaksiError } from '@saksi/engine';
 
-export type ApiErrorCode =
+/** The codes of the server's own errors (the engine's have theirs). */
+export type ServerErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_JSON'
   | 'NOT_FOUND'
@@ -17,17 +20,27 @@ export type ApiErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
+  | 'RATE_LIMITED'
   | 'INTERNAL';
 
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  readonly code: ApiErrorCode;
-  readonly status: number;
+export class ApiError extends SaksiError<ServerErrorCode> {
+  override readonly name: string = 'ApiError';
 
-  constructor(code: ApiErrorCode, status: number, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.status = status;
+  constructor(code: ServerErrorCode, status: number, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, { cause: options.cause, status });
+  }
+}
+
+/** A request refused by a rate limit (rate-limit.ts): HTTP 429 with `Retry-After: retryAfterSeconds`. */
+export class RateLimitError extends ApiError {
+  override readonly name = 'RateLimitError';
+  declare readonly code: 'RATE_LIMITED';
+  declare readonly status: 429;
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', 429, message);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -49,49 +62,32 @@ export interface MappedError {
 const GENERIC_MESSAGE =
   'The server failed to handle this request. The error has been logged; try again later.';
 
-interface CodedError {
-  name: string;
-  code: string;
-  message: string;
-  status?: number;
-  cause?: unknown;
-}
-
-function isCoded(error: unknown, name: string): error is CodedError {
-  return (
-    error instanceof Error &&
-    error.name === name &&
-    typeof (error as { code?: unknown }).code === 'string' &&
-    typeof error.message === 'string'
-  );
-}
-
-/** Maps any thrown value to a status and a safe body. Stacks and causes never leave the server. */
+/**
+ * Maps any thrown value to a status and a safe body, by the type of Saksi error it is; everything
+ * else is a 500 `INTERNAL`. Stacks and causes never leave the server.
+ */
 export function toErrorResponse(error: unknown): MappedError {
-  const retryAfter = (error as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  if (!(error instanceof SaksiError)) return internalError();
   if (
-    error instanceof Error &&
-    (error as { status?: unknown }).status === 429 &&
-    typeof retryAfter === 'number' &&
-    Number.isFinite(retryAfter)
+    (error instanceof RateLimitError || error instanceof RateLimitedError) &&
+    Number.isFinite(error.retryAfterSeconds)
   ) {
     return {
       status: 429,
       body: body('RATE_LIMITED', error.message),
       internal: false,
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) },
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) },
     };
   }
-  if (error instanceof ApiError) {
+  if (error instanceof ApiError || error instanceof IngestError) {
     return { status: error.status, body: body(error.code, error.message), internal: false };
   }
-  if (isCoded(error, 'EngineError') && typeof error.status === 'number') {
+  if (error instanceof EngineError) {
     if (error.status >= 500)
       return { status: error.status, body: body(error.code, GENERIC_MESSAGE), internal: true };
     // Ingestion failures carry the parser's precise code (UNSUPPORTED_TYPE, EMPTY_FILE, MALFORMED_FILE, …).
-    const cause = error.cause;
-    if (isCoded(cause, 'IngestError')) {
-      return { status: error.status, body: body(cause.code, error.message), internal: false };
+    if (error.cause instanceof IngestError) {
+      return { status: error.status, body: body(error.cause.code, error.message), internal: false };
     }
     if (error.status === 413 && error.code !== 'QUOTA_EXCEEDED')
       return { status: 413, body: body('FILE_TOO_LARGE', error.message), internal: false };
@@ -99,24 +95,18 @@ export function toErrorResponse(error: unknown): MappedError {
   }
   // Language-model failures (429, 5xx, timeouts, broken streams): the user's question was fine, the
   // model was not; the message says to try again, in English and Indonesian, and never leaks a key.
-  if (isCoded(error, 'LlmError') && typeof error.status === 'number') {
-    const messageId = (error as { message_id?: unknown }).message_id;
+  if (error instanceof LlmError) {
     return {
       status: error.status,
-      body: {
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(typeof messageId === 'string' ? { message_id: messageId } : {}),
-        },
-      },
+      body: { error: { code: error.code, message: error.message, message_id: error.message_id } },
       internal: false,
     };
   }
-  if (isCoded(error, 'IngestError')) {
-    const status = error.code === 'FILE_TOO_LARGE' ? 413 : error.code === 'UNSUPPORTED_TYPE' ? 415 : 422;
-    return { status, body: body(error.code, error.message), internal: false };
-  }
+  // Anchoring, job-lease and other internal failures: logged, never shown.
+  return internalError();
+}
+
+function internalError(): MappedError {
   return { status: 500, body: body('INTERNAL', GENERIC_MESSAGE), internal: true };
 }
 

@@ -5,7 +5,7 @@ export {
   type ErrorReporter,
   reportFailedIngestion,
 } from './error-reports.js';
-export { ApiError, type ApiErrorCode, type ErrorBody } from './errors.js';
+export { ApiError, type ErrorBody, type ServerErrorCode } from './errors.js';
 export { createLogger, type Logger, type LogLevel, Metrics, redact, redactText } from './observability.js';
 export { openApiDocument } from './openapi.js';
 export { type RunningServer, type ServerOptions, startServer } from './serve.js';

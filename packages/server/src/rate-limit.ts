@@ -8,6 +8,9 @@
  * budget per key instead: {@link DatabaseWindowLimiter}, a window per key in the database.
  */
 import type { Engine } from '@saksi/engine';
+import { RateLimitError } from './errors.js';
+
+export { RateLimitError };
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -155,19 +158,6 @@ export function limiterFromRate(
     refillPerSecond: perWindow / windowSeconds,
     ...options,
   });
-}
-
-/** A request refused by a rate limit: HTTP 429 with `Retry-After: retryAfterSeconds`. */
-export class RateLimitError extends Error {
-  override readonly name = 'RateLimitError';
-  readonly code = 'RATE_LIMITED';
-  readonly status = 429;
-  readonly retryAfterSeconds: number;
-
-  constructor(message: string, retryAfterSeconds: number) {
-    super(message);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
 }
 
 /**

@@ -1,4 +1,6 @@
 /** Calls to the Saksi server's `/api/v1` and the browser-side state kept for verification. */
+
+import type { ApiErrorCode } from '@saksi/client';
 import {
   type AnchorLookup,
   parseCheckpoint,
@@ -9,11 +11,27 @@ import {
 } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { createRpcAnchorLookup } from './rpc.js';
+import type { SseError } from './sse.js';
 
-/** A failed call: `code` is the server's error code, `NETWORK`, or `MALFORMED` (unreadable reply). */
+/**
+ * The code of a failed call: one the server sends (`ApiErrorCode` of @saksi/client, the wire union of
+ * docs/architecture.md, "Errors"), or the page's own: `NETWORK` (no reply), `MALFORMED` (an unreadable
+ * reply), `HTTP_<status>` (an error reply without a Saksi body), and for uploads `UPLOAD_FAILED`,
+ * `STREAM_ENDED` and the stream parser's codes.
+ */
+export type WebErrorCode =
+  | ApiErrorCode
+  | 'NETWORK'
+  | 'MALFORMED'
+  | 'UPLOAD_FAILED'
+  | 'STREAM_ENDED'
+  | SseError['code']
+  | `HTTP_${number}`;
+
+/** A failed call: `code` is the server's error code or one of the page's own ({@link WebErrorCode}). */
 export class ApiError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: WebErrorCode,
     message: string,
     readonly status = 0,
   ) {
@@ -22,13 +40,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The `code` of a server error body or SSE `error` event, or `fallback` when it has none. The cast is
+ * the one place the web trusts the wire: the server sends only codes of `ApiErrorCode`, which its test
+ * `wire-codes.test.ts` checks.
+ */
+export function serverCode(value: unknown, fallback: WebErrorCode): WebErrorCode {
+  return typeof value === 'string' ? (value as ApiErrorCode) : fallback;
+}
+
 /** Turns a non-2xx reply (`{error: {code, message}}`) into an `ApiError`. */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
-  let code = `HTTP_${response.status}`;
+  let code: WebErrorCode = `HTTP_${response.status}`;
   let message = response.statusText || `HTTP ${response.status}`;
   try {
     const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-    if (typeof body.error?.code === 'string') code = body.error.code;
+    code = serverCode(body.error?.code, code);
     if (typeof body.error?.message === 'string') message = body.error.message;
   } catch {}
   return new ApiError(code, message, response.status);

@@ -19,6 +19,7 @@ import {
   fetchCollections,
   fetchSession,
   readStorage,
+  serverCode,
   writeStorage,
 } from './api.js';
 import {
@@ -261,7 +262,7 @@ export function ChatPage() {
           case 'error': {
             const data = eventJson(event);
             finished = true;
-            const code = typeof data['code'] === 'string' ? data['code'] : 'INTERNAL';
+            const code = serverCode(data['code'], 'INTERNAL');
             throw new ApiError(
               code,
               typeof data['message'] === 'string' ? data['message'] : 'The answer failed.',

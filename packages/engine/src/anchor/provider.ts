@@ -22,6 +22,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { SaksiError } from '../errors.js';
 
 export const ANCHOR_PROVIDER_VERSION = '1';
 
@@ -35,15 +36,9 @@ export type AnchorErrorCode =
   /** The transaction reverted or could not be built (e.g. no funds). */
   | 'TX_FAILED';
 
-export class AnchorError extends Error {
+/** A failure of anchoring; the server answers it as a 500 (`INTERNAL`). */
+export class AnchorError extends SaksiError<AnchorErrorCode> {
   override readonly name = 'AnchorError';
-  constructor(
-    readonly code: AnchorErrorCode,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-  }
 }
 
 export interface PreparedAnchor {

@@ -43,6 +43,7 @@ import { checkEntailment } from '../answer/entailment.js';
 import { loadConfig } from '../config.js';
 import { loadDemoCollections } from '../demo.js';
 import { Engine } from '../engine.js';
+import { SaksiError } from '../errors.js';
 import { KEY_FILES } from '../keys.js';
 import { ABLATIONS, type AblationId, decide } from './ablations.js';
 import { createRandom, type Random } from './metrics.js';
@@ -63,14 +64,8 @@ export type AttackErrorCode =
   | 'INVALID_INPUT';
 
 /** A failure of the harness a person can act on (missing sets, keys or bundles; a failed generation). */
-export class AttackError extends Error {
+export class AttackError extends SaksiError<AttackErrorCode> {
   override readonly name = 'AttackError';
-  readonly code: AttackErrorCode;
-
-  constructor(code: AttackErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 export function isAttackError(error: unknown): error is AttackError {

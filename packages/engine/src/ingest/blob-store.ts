@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.js';
+import { SaksiError } from '../errors.js';
 
 /** The size of one stored part. */
 export const BLOB_PART_BYTES = 128 * 1024;
@@ -87,8 +88,12 @@ export interface BlobReader {
 }
 
 /** A blob that is missing parts, or whose bytes do not hash to its name. */
-export class BlobIncompleteError extends Error {
+export class BlobIncompleteError extends SaksiError<'BLOB_INCOMPLETE'> {
   override readonly name = 'BlobIncompleteError';
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('BLOB_INCOMPLETE', message, options);
+  }
 }
 
 /**

@@ -1,3 +1,5 @@
+import { SaksiError } from '../errors.js';
+
 /**
  * Every failure while reading an uploaded document is an {@link IngestError} with a string-literal
  * `code`. Tests assert the code, never the message text.
@@ -18,10 +20,14 @@ export type IngestErrorCode =
   /** The document passes an ingestion limit (chunks, text, pages, memory); `limit` names it. */
   | 'QUOTA_EXCEEDED';
 
+/** The HTTP status of an ingestion failure answered synchronously (docs/api.md, "Errors"). */
+function ingestStatus(code: IngestErrorCode): number {
+  return code === 'FILE_TOO_LARGE' ? 413 : code === 'UNSUPPORTED_TYPE' ? 415 : 422;
+}
+
 /** A typed ingestion error: `code` is stable, `message` says what happened and what to do. */
-export class IngestError extends Error {
+export class IngestError extends SaksiError<IngestErrorCode> {
   override readonly name = 'IngestError';
-  readonly code: IngestErrorCode;
   declare readonly details?: string;
   /** The limit a `QUOTA_EXCEEDED` passed: its setting and value. */
   declare readonly limit?: { name: string; value: number };
@@ -31,8 +37,7 @@ export class IngestError extends Error {
     message: string,
     options: { cause?: unknown; details?: string; limit?: { name: string; value: number } } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, { cause: options.cause, status: ingestStatus(code) });
     if (options.details !== undefined) this.details = options.details;
     if (options.limit !== undefined) this.limit = options.limit;
   }

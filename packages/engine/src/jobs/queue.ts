@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.js';
-import { EngineError } from '../errors.js';
+import { EngineError, SaksiError } from '../errors.js';
 import { newId } from '../ids.js';
 
 export const JOB_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
@@ -92,13 +92,13 @@ export interface ListJobsOptions {
  * The job's claim token no longer matches (or the job is no longer RUNNING): another worker holds it,
  * or it already finished. Thrown inside a transaction, it rolls that transaction's work back.
  */
-export class JobLeaseLostError extends Error {
+export class JobLeaseLostError extends SaksiError<'JOB_LEASE_LOST'> {
   override readonly name = 'JobLeaseLostError';
-  readonly code = 'JOB_LEASE_LOST' as const;
   readonly jobId: string;
 
   constructor(jobId: string) {
     super(
+      'JOB_LEASE_LOST',
       `Job ${jobId} is no longer held by this worker (its lease ran out or it finished); its work is dropped.`,
     );
     this.jobId = jobId;

@@ -1,3 +1,5 @@
+import { SaksiError } from '../errors.js';
+
 /**
  * Every failure of a language model is an {@link LlmError} with a string-literal `code`. The
  * `message` (English) and `message_id` (Indonesian) are meant for the person asking: they say what
@@ -66,16 +68,12 @@ export interface LlmErrorOptions {
 }
 
 /** A typed language-model failure: `code` is stable, `message`/`message_id` are for people. */
-export class LlmError extends Error {
+export class LlmError extends SaksiError<LlmErrorCode> {
   override readonly name = 'LlmError';
-  readonly code: LlmErrorCode;
   /** The same message in Indonesian. */
   readonly message_id: string;
-  /**
-   * HTTP status for Saksi's own API. Provider auth failures map to 502, not 401: the person asking
-   * is not the one whose credentials failed.
-   */
-  readonly status: number;
+  // `status` (from SaksiError) is the HTTP status for Saksi's own API. Provider auth failures map to
+  // 502, not 401: the person asking is not the one whose credentials failed.
   readonly upstreamStatus: number | undefined;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
@@ -84,13 +82,11 @@ export class LlmError extends Error {
 
   constructor(code: LlmErrorCode, options: LlmErrorOptions = {}) {
     const text = MESSAGES[code];
-    super(
-      options.detail === undefined ? text.en : `${text.en} (${options.detail})`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
-    this.code = code;
+    super(code, options.detail === undefined ? text.en : `${text.en} (${options.detail})`, {
+      cause: options.cause,
+      status: text.status,
+    });
     this.message_id = text.id;
-    this.status = text.status;
     this.upstreamStatus = options.upstreamStatus;
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;

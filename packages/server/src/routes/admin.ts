@@ -10,6 +10,7 @@ import {
   EngineError,
   type IngestProgress,
   type login,
+  RateLimitedError,
   SESSION_SECONDS,
 } from '@saksi/engine';
 import type { Context, Hono } from 'hono';
@@ -74,10 +75,9 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
         secret: await secret(),
       });
     } catch (error) {
-      const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-      if (typeof retry === 'number') {
+      if (error instanceof RateLimitedError) {
         const mapped = toErrorResponse(error);
-        return c.json(mapped.body, 429, { 'Retry-After': String(Math.max(1, retry)) });
+        return c.json(mapped.body, 429, { 'Retry-After': String(Math.max(1, error.retryAfterSeconds)) });
       }
       throw error;
     }

@@ -2,7 +2,7 @@
  * Calls to the admin API (`/api/v1/admin`): session cookie (`credentials: 'same-origin'`) plus the
  * session's CSRF token in `X-CSRF-Token` on every non-GET request.
  */
-import { ApiError, errorFromResponse } from '../api.js';
+import { ApiError, errorFromResponse, serverCode, type WebErrorCode } from '../api.js';
 import { eventJson, readSse, SseError } from '../sse.js';
 
 const BASE = '/api/v1/admin';
@@ -10,7 +10,7 @@ const BASE = '/api/v1/admin';
 /** An admin call that failed; `retryAfter` (seconds) comes with `RATE_LIMITED`. */
 export class AdminApiError extends ApiError {
   constructor(
-    code: string,
+    code: WebErrorCode,
     message: string,
     status = 0,
     readonly retryAfter: number | undefined = undefined,
@@ -236,7 +236,7 @@ export async function uploadDocument(
             };
         } else if (event.event === 'error') {
           outcome.failure = new AdminApiError(
-            typeof data['code'] === 'string' ? data['code'] : 'UPLOAD_FAILED',
+            serverCode(data['code'], 'UPLOAD_FAILED'),
             typeof data['message'] === 'string' ? data['message'] : 'The upload failed.',
             response.status,
           );
