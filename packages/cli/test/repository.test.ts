@@ -192,6 +192,24 @@ describe('the repository', () => {
     expect(cited('[Ii]ssues? #?[0-9]+')).toEqual([]);
   });
 
+  it('states the verifier path’s current line count wherever the docs give it', () => {
+    const count = Number(
+      execFileSync('node', ['scripts/verifier-lines.mjs'], { cwd: root, encoding: 'utf8' }).trim(),
+    );
+    expect(count).toBeGreaterThan(1000);
+    const stated = [
+      'README.md',
+      'packages/proof/README.md',
+      'docs/architecture.md',
+      'docs/verification.md',
+    ].map((file) => {
+      const text = readFileSync(path.join(root, file), 'utf8').replace(/\s+/g, ' ');
+      const figure = /is ([\d,]+) non-blank lines/.exec(text)?.[1];
+      return { file, lines: figure === undefined ? null : Number(figure.replace(/,/g, '')) };
+    });
+    expect(stated).toEqual(stated.map(({ file }) => ({ file, lines: count })));
+  });
+
   it('keeps the database handle inside the engine: the server, the CLI and the web app use its repositories', () => {
     const outside = ['packages/server/src', 'packages/cli/src', 'packages/web/src', ':!*.test.ts'];
     expect(gitGrep('\\bengine\\.db\\b', outside)).toEqual([]);
