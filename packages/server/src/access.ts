@@ -20,6 +20,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import {
+  type AdminSession,
   API_KEY_SCOPES,
   type ApiKeyScope,
   checkCsrfToken,
@@ -94,6 +95,8 @@ export interface Access {
   principal(c: Context): Promise<Principal | null>;
   /** The caller, who must hold `scope`; anonymous is 401, a missing scope 403. */
   require(c: Context, scope: ApiKeyScope): Promise<Principal>;
+  /** The admin portal's session of the cookie; with `csrf`, also the matching `X-CSRF-Token` header. */
+  requireAdminSession(c: Context, csrf: boolean): Promise<AdminSession>;
   /**
    * Throws unless the caller may read (or delete) record `id`: anyone for a public record, a key
    * with `read` of the record's workspace otherwise. Everyone else gets the NOT_FOUND of an unknown id.
@@ -227,6 +230,17 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
       }
       requireScope(principal, scope);
       return principal;
+    },
+    async requireAdminSession(c, csrf) {
+      const key = await secret();
+      const session = await engine.admins.session(getCookie(c, SESSION_COOKIE), { secret: key });
+      if (csrf && !checkCsrfToken(key, session.session_id, c.req.header(CSRF_HEADER))) {
+        throw new EngineError(
+          'CSRF_INVALID',
+          `This request needs the ${CSRF_HEADER} header with the csrf_token from /api/v1/admin/me.`,
+        );
+      }
+      return session;
     },
     async requireRecord(c, kind, id) {
       const principal = (await resolved(c)).principal;

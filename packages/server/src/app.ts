@@ -20,6 +20,7 @@ import {
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Access, type AccessOptions, createAccess, isPublicCollection, peerAddress } from './access.js';
+import { routeMounter } from './api-spec/mount.js';
 import { readJsonBody, validate } from './body.js';
 import { cors } from './cors.js';
 import type { ErrorReporter } from './error-reports.js';
@@ -33,17 +34,7 @@ import { registerSessionRoutes } from './routes/sessions.js';
 import { registerTileRoutes } from './routes/tiles.js';
 import { collectionInfo, registerV1Routes } from './routes/v1.js';
 import { registerWitnessRoutes } from './routes/witness.js';
-import {
-  type ChatRequest,
-  certificateQuerySchema,
-  chatRequestSchema,
-  consistencyQuerySchema,
-  conversationOf,
-  IDENTIFIER,
-  inclusionQuerySchema,
-  questionOf,
-  verifyWrapperSchema,
-} from './schemas.js';
+import { type ChatRequest, conversationOf, IDENTIFIER, questionOf, verifyWrapperSchema } from './schemas.js';
 import { streamEvents } from './sse.js';
 import type { RequestTrace, Tracing } from './tracing.js';
 
@@ -66,7 +57,6 @@ export interface AppOptions {
 }
 
 /** Largest JSON body of chat and query requests. */
-const JSON_LIMIT = 1024 * 1024;
 /** Largest bundle accepted by /verify (a bundle carries its cited chunks). */
 const VERIFY_LIMIT = 16 * 1024 * 1024;
 /** The media type of a credential (VC Data Model 2.0, "Media Types"; registered with IANA). */
@@ -197,12 +187,12 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   );
 
   const api = new Hono();
+  const mount = routeMounter(access, { api, root: app });
 
-  api.get('/health', async (c) => c.json(await engine.health()));
+  mount('getHealth', async (c) => c.json(await engine.health()));
 
   // With a key: the workspace's collections; without: the public collections of the default workspace.
-  api.get('/collections', async (c) => {
-    const principal = await access.principal(c);
+  mount('listCollections', async (c, { principal }) => {
     if (principal) requireScope(principal, 'read');
     else await access.chargeAnonymous(c);
     const collections = await engine.collections(principal?.workspace_id ?? DEFAULT_WORKSPACE);
@@ -216,8 +206,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     });
   });
 
-  api.post('/chat', async (c) => {
-    const body = validate(chatRequestSchema, await readJsonBody(c.req.raw, JSON_LIMIT), 'chat request');
+  mount('chat', async (c, { body }) => {
     const input = askInput(body);
     // Fail before the stream starts when the collection is unknown: a 404 is clearer than an SSE error event.
     const collection = await chatCollection(c, engine, access, body.collection);
@@ -243,7 +232,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     });
   });
 
-  api.post('/verify', async (c) => {
+  mount('verify', async (c) => {
     if ((await access.principal(c)) === null) await access.chargeAnonymous(c);
     const body = await readJsonBody(c.req.raw, VERIFY_LIMIT);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -265,45 +254,43 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   });
 
   // `?format=vc`: the certificate as a W3C Verifiable Credential instead of the bundle (docs/api.md).
-  api.get('/certificates/:id', async (c) => {
-    const { format } = validate(certificateQuerySchema, c.req.query(), 'certificate query');
+  mount('getCertificate', async (c, { query }) => {
+    const { format } = query;
     const id = identifier(c.req.param('id'), 'certificate');
     await access.requireRecord(c, 'certificate', id);
     if (format === 'vc') return c.json(await engine.credential(id), 200, { 'Content-Type': VC_MEDIA_TYPE });
     return c.json(await engine.bundle(id));
   });
 
-  api.get('/log/checkpoint', async (c) => c.json(await latestCheckpoint(engine)));
+  mount('getCheckpoint', async (c) => c.json(await latestCheckpoint(engine)));
 
-  api.get('/log/checkpoint.txt', async (c) => {
+  mount('getCheckpointNote', async (c) => {
     const checkpoint = await latestCheckpoint(engine);
     // The cosigned note: the log's signed note with the witnesses' cosignature lines appended (C2SP tlog-cosignature).
     const note = checkpoint.checkpoint + checkpoint.cosignatures.map((line) => `${line}\n`).join('');
     return c.text(note, 200, { 'content-type': 'text/plain; charset=utf-8' });
   });
 
-  api.get('/log/proof/inclusion', async (c) => {
-    const query = validate(inclusionQuerySchema, c.req.query(), 'inclusion proof query');
-    return c.json(await engine.logStorage.inclusionProof(query.leaf_index, query.tree_size));
-  });
+  mount('getInclusionProof', async (c, { query }) =>
+    c.json(await engine.logStorage.inclusionProof(query.leaf_index, query.tree_size)),
+  );
 
-  api.get('/log/proof/consistency', async (c) => {
-    const query = validate(consistencyQuerySchema, c.req.query(), 'consistency proof query');
-    return c.json(await engine.logStorage.consistencyProof(query.first, query.second));
-  });
+  mount('getConsistencyProof', async (c, { query }) =>
+    c.json(await engine.logStorage.consistencyProof(query.first, query.second)),
+  );
 
-  registerTileRoutes(api, engine);
-  registerAnchorRoutes(api, engine, (c, id) => access.requireRecord(c, 'document', id));
-  registerWitnessRoutes(api, engine);
-  registerSessionRoutes(api, engine, (c, id) => access.requireRecord(c, 'session', id));
-  registerAdminRoutes(api, engine, access);
-  registerV1Routes(api, engine, access);
+  registerTileRoutes(mount, engine);
+  registerAnchorRoutes(mount, engine, (c, id) => access.requireRecord(c, 'document', id));
+  registerWitnessRoutes(mount, engine);
+  registerSessionRoutes(mount, engine, (c, id) => access.requireRecord(c, 'session', id));
+  registerAdminRoutes(mount, engine, access);
+  registerV1Routes(mount, engine, access);
 
-  api.get('/openapi.json', (c) => c.json(openApiDocument()));
+  mount('getOpenApi', async (c) => c.json(openApiDocument()));
 
   app.route('/api/v1', api);
 
-  app.get('/.well-known/saksi-keys.json', (c) => c.json(engine.trustedKeys()));
+  mount('getTrustedKeys', async (c) => c.json(engine.trustedKeys()));
 
   const webRoot = options.webRoot !== undefined ? path.resolve(options.webRoot) : undefined;
   if (webRoot !== undefined && existsSync(webRoot) && statSync(webRoot).isDirectory()) {

@@ -41,7 +41,7 @@ describe('the generated OpenAPI document', () => {
   });
 
   it('gives every operation an operationId, responses and the security its route declares', () => {
-    for (const route of ROUTES) {
+    for (const route of ROUTES as readonly RouteSpec[]) {
       const path = route.outsideBase ? route.path : `/api/v1${route.path}`;
       const operation = document.paths[path]?.[route.method];
       expect(operation, `${route.method} ${path}`).toBeDefined();

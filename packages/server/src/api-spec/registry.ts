@@ -74,7 +74,7 @@ export interface ResponseSpec {
   schema?: ZodType;
   contentType?: string;
   /** Other representations of the same response (e.g. `text/event-stream`), each a string body. */
-  alternatives?: string[];
+  alternatives?: readonly string[];
   /** Other representations with a schema of their own, by media type (e.g. `application/vc`). */
   variants?: Record<string, ZodType>;
   headers?: Record<string, { description: string; schema: ZodType }>;
@@ -91,19 +91,31 @@ export interface RouteSpec {
   operationId: string;
   summary: string;
   description?: string;
-  tags: string[];
+  tags: readonly string[];
   security: RouteSecurity;
   request?: {
     body?: ZodType | MultipartBody | 'binary';
     query?: ZodObject;
     /** Path parameters; those not given are strings. */
     params?: ZodObject;
+    /** What the input is called in error messages ("Invalid chat request: …"); its query is "… query". */
+    what?: string;
+    /** Largest JSON body in bytes (default {@link DEFAULT_JSON_LIMIT}). */
+    limit?: number;
+    /**
+     * The handler reads the query and body itself instead of the mounter (mount.ts) validating them
+     * first; the route says why where it is declared.
+     */
+    readBy?: 'handler';
   };
   /** Success responses, and error responses whose description differs from the standard one. */
   responses: Record<number, ResponseSpec>;
   /** Standard error responses besides those implied by the security (401, 403, 429) and 500. */
-  errors?: ErrorStatus[];
+  errors?: readonly ErrorStatus[];
 }
+
+/** Largest JSON request body unless a route says otherwise. */
+export const DEFAULT_JSON_LIMIT = 1024 * 1024;
 
 export interface OpenApiInfo {
   title: string;

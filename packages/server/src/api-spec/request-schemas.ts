@@ -4,7 +4,7 @@
  * ignored and `null` counts as absent for optional JSON fields.
  */
 import { z } from 'zod';
-import { COLLECTION_NAME, text } from '../schemas.js';
+import { COLLECTION_NAME, listDocumentsSchema, text, uploadFieldsSchema } from '../schemas.js';
 
 const collection = z
   .string()
@@ -117,4 +117,29 @@ export const listJobsQuery = z.object({
 export const listChunksQuery = z.object({
   limit: integerString(1, 100).optional().describe('1–100, default 20'),
   offset: integerString(0, 1_000_000_000).optional().describe('Default 0'),
+});
+
+/** `POST /log/cosignatures`: a witness's cosignature on a stored checkpoint. */
+export const cosignatureRequestSchema = z.object({
+  size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  cosignature: text(1_000).refine((value) => !value.includes('\n'), 'must be one line without its newline'),
+});
+
+/** The kinds of document the admin portal files uploads under. */
+export const ADMIN_DOCUMENT_TYPES = ['APBN', 'APBD', 'other'] as const;
+
+export const adminLoginBody = z.object({ email: z.string().max(320), password: z.string().max(4_096) });
+export const adminUploadFields = uploadFieldsSchema.extend({
+  document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
+});
+export const adminListQuery = listDocumentsSchema.extend({
+  document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
+});
+export const adminWorkspaceBody = z.object({ name: z.string().min(1).max(200) });
+export const adminKeyBody = z.object({
+  name: z.string().min(1).max(200),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES))
+    .min(1)
+    .max(API_KEY_SCOPES.length * 2),
 });

@@ -4,8 +4,6 @@
  * registers, so neither can drift from the other.
  */
 import { z } from 'zod';
-import { ADMIN_DOCUMENT_TYPES } from '../routes/admin.js';
-import { cosignatureRequestSchema } from '../routes/witness.js';
 import {
   certificateQuerySchema,
   chatRequestSchema,
@@ -19,6 +17,12 @@ import {
 } from '../schemas.js';
 import type { RouteSpec } from './registry.js';
 import {
+  adminKeyBody,
+  adminListQuery,
+  adminLoginBody,
+  adminUploadFields,
+  adminWorkspaceBody,
+  cosignatureRequestSchema,
   createCollectionBody,
   createKeyBody,
   createUploadBody,
@@ -103,31 +107,25 @@ const verifyRequest = z.union([
   }),
 ]);
 
-const loginRequest = z.object({ email: z.string().max(320), password: z.string().max(4_096) });
-const adminUploadFields = uploadFieldsSchema.extend({
-  document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
-});
-const adminListQuery = listDocumentsSchema.extend({ document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional() });
-
-const adminWorkspaceBody = z.object({ name: z.string().min(1).max(200) });
-const adminKeyBody = z.object({
-  name: z.string().min(1).max(200),
-  scopes: z.array(z.enum(['read', 'ingest', 'admin'])).min(1),
-});
 const adminWorkspaceListSchema = z.object({
   items: z.array(z.object({ ...workspaceSchema.shape, documents: z.int(), keys: z.int() })),
 });
 const csrfError = errorWith('Missing or wrong `X-CSRF-Token` header (`CSRF_INVALID`)');
 
 const streamQuery = z.object({
-  stream: z.enum(['1', 'true']).optional().describe('Respond with Server-Sent Events'),
+  // Other values are ignored, as they always were: `Accept: text/event-stream` or `stream: true` in the body also ask for events.
+  stream: z.enum(['1', 'true']).optional().catch(undefined).describe('Respond with Server-Sent Events'),
 });
 
 const uploadTokenQuery = z.object({
   token: z.string().describe('The one-use token from upload_url'),
 });
 
-export const ROUTES: RouteSpec[] = [
+/**
+ * `as const`, so that a handler mounted by operation id (mount.ts) gets its caller, query and body typed
+ * from the schemas declared here.
+ */
+export const ROUTES = [
   // Meta
   {
     method: 'get',
@@ -167,7 +165,7 @@ export const ROUTES: RouteSpec[] = [
     description: 'The calling key gets no access to the new workspace: use the returned key.',
     tags: ['workspaces'],
     security: 'key:admin',
-    request: { body: createWorkspaceBody },
+    request: { body: createWorkspaceBody, what: 'workspace' },
     responses: {
       201: { description: 'Created; the key is shown only this once', schema: createdWorkspaceSchema },
     },
@@ -199,7 +197,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Create an API key with scopes',
     tags: ['keys'],
     security: 'key:admin',
-    request: { body: createKeyBody },
+    request: { body: createKeyBody, what: 'API key' },
     responses: { 201: { description: 'Created; the key is shown only this once', schema: createdKeySchema } },
     errors: [400, 413],
   },
@@ -233,7 +231,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Create a collection',
     tags: ['collections'],
     security: 'key:ingest',
-    request: { body: createCollectionBody },
+    request: { body: createCollectionBody, what: 'collection' },
     responses: { 201: { description: 'Created', schema: createdCollectionSchema } },
     errors: [400, 413],
   },
@@ -269,7 +267,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'List documents with filters and paging',
     tags: ['documents'],
     security: 'key:read',
-    request: { query: listDocumentsSchema },
+    request: { query: listDocumentsSchema, what: 'document list' },
     responses: { 200: { description: 'A page of documents', schema: documentPageSchema } },
     errors: [400, 404],
   },
@@ -323,7 +321,7 @@ export const ROUTES: RouteSpec[] = [
     summary: "A document's chunks in order, with citations and proofs",
     tags: ['documents'],
     security: 'key:read',
-    request: { query: listChunksQuery },
+    request: { query: listChunksQuery, what: 'chunk list' },
     responses: { 200: { description: 'A page of chunks', schema: chunkPageSchema } },
     errors: [400, 404],
   },
@@ -346,7 +344,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'List ingestion jobs, newest first',
     tags: ['jobs'],
     security: 'key:read',
-    request: { query: listJobsQuery },
+    request: { query: listJobsQuery, what: 'job list' },
     responses: { 200: { description: 'A page of jobs', schema: jobPageSchema } },
     errors: [400],
   },
@@ -369,7 +367,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Start a two-step upload of a large file: returns a one-use URL to PUT the bytes to',
     tags: ['uploads'],
     security: 'key:ingest',
-    request: { body: createUploadBody },
+    request: { body: createUploadBody, what: 'upload' },
     responses: { 201: { description: 'Created', schema: createdUploadSchema } },
     errors: [400, 404, 413],
   },
@@ -380,7 +378,12 @@ export const ROUTES: RouteSpec[] = [
     summary: "An upload's bytes (use upload_url as returned; its one-use token authorises the request)",
     tags: ['uploads'],
     security: 'public',
-    request: { body: 'binary', query: uploadTokenQuery },
+    request: {
+      body: 'binary',
+      query: uploadTokenQuery,
+      // A missing or malformed token is the same 404 as an expired one: the handler checks it.
+      readBy: 'handler',
+    },
     responses: {
       200: { description: 'Stored', schema: uploadedSchema },
       401: errorWith('The token is missing, wrong, already used or expired (`UNAUTHENTICATED`)'),
@@ -422,7 +425,7 @@ export const ROUTES: RouteSpec[] = [
       'checked again before every delivery (unless the server sets SAKSI_WEBHOOK_ALLOW_PRIVATE=1).',
     tags: ['webhooks'],
     security: 'key:admin',
-    request: { body: createWebhookBody },
+    request: { body: createWebhookBody, what: 'webhook' },
     responses: {
       201: { description: 'Created; the secret is shown only this once', schema: createdWebhookSchema },
     },
@@ -466,7 +469,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Retrieval only: ranked chunks with citations, parent context, table HTML, proofs and timings',
     tags: ['query'],
     security: 'key:read',
-    request: { body: queryBodyV1 },
+    request: { body: queryBodyV1, what: 'query request' },
     responses: { 200: { description: 'Results', schema: queryResponseSchema } },
     errors: [400, 404, 413],
   },
@@ -481,7 +484,7 @@ export const ROUTES: RouteSpec[] = [
       "Without a key, public collections only (rate limited per address); with one, any collection of the key's workspace.",
     tags: ['chat'],
     security: 'public-or-key',
-    request: { body: chatRequestSchema, query: streamQuery },
+    request: { body: chatRequestSchema, query: streamQuery, what: 'chat request' },
     responses: {
       200: { description: 'The answer', schema: chatResponseSchema, alternatives: ['text/event-stream'] },
     },
@@ -522,7 +525,7 @@ export const ROUTES: RouteSpec[] = [
       '`format=vc` returns the certificate as a W3C Verifiable Credential signed by the issuer key (eddsa-jcs-2022); any other `format` is 400 `INVALID_INPUT`.',
     tags: ['certificates'],
     security: 'public-or-key',
-    request: { query: certificateQuerySchema },
+    request: { query: certificateQuerySchema, what: 'certificate' },
     responses: {
       200: {
         description:
@@ -547,7 +550,7 @@ export const ROUTES: RouteSpec[] = [
       'Without a key an address may give `SAKSI_PUBLIC_CHAT_LIMIT` feedbacks per hour (429 after).',
     tags: ['certificates'],
     security: 'public-or-key',
-    request: { body: feedbackRequestSchema },
+    request: { body: feedbackRequestSchema, what: 'feedback', limit: 16 * 1024 },
     responses: {
       200: { description: "Replaced the submitter's earlier feedback", schema: feedbackResultSchema },
       201: { description: 'Stored', schema: feedbackResultSchema },
@@ -561,7 +564,12 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Verify a bundle against this server’s keys (a failed verdict is still 200)',
     tags: ['certificates'],
     security: 'public',
-    request: { body: verifyRequest },
+    request: {
+      body: verifyRequest,
+      // A bare bundle goes to the verifier as it came: what is wrong with it is the verification's
+      // result, not a 400. The handler validates only the wrapped form.
+      readBy: 'handler',
+    },
     responses: { 200: { description: 'The verification', schema: verificationSchema } },
     errors: [400, 413],
   },
@@ -594,7 +602,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'RFC 9162 inclusion proof of a log entry',
     tags: ['log'],
     security: 'public',
-    request: { query: inclusionQuerySchema },
+    request: { query: inclusionQuerySchema, what: 'inclusion proof' },
     responses: { 200: { description: 'Proof (hex hashes)', schema: inclusionProofSchema } },
     errors: [400],
   },
@@ -605,7 +613,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'RFC 9162 consistency proof between two tree sizes',
     tags: ['log'],
     security: 'public',
-    request: { query: consistencyQuerySchema },
+    request: { query: consistencyQuerySchema, what: 'consistency proof' },
     responses: { 200: { description: 'Proof (hex hashes)', schema: consistencyProofSchema } },
     errors: [400],
   },
@@ -621,7 +629,7 @@ export const ROUTES: RouteSpec[] = [
       'A line that is not a cosignature or does not verify is `COSIGNATURE_INVALID` (400).',
     tags: ['log'],
     security: 'public',
-    request: { body: cosignatureRequestSchema },
+    request: { body: cosignatureRequestSchema, what: 'cosignature request', limit: 16 * 1024 },
     responses: {
       200: { description: 'Stored; every cosignature line of that checkpoint', schema: cosignaturesSchema },
       403: errorWith('The witness key is not trusted by this log (`WITNESS_UNKNOWN`)'),
@@ -705,7 +713,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Sign in as an admin: sets the saksi_session cookie',
     tags: ['admin'],
     security: 'public',
-    request: { body: loginRequest },
+    request: { body: adminLoginBody, what: 'login request', limit: 16 * 1024 },
     responses: {
       200: { description: 'Signed in; Set-Cookie saksi_session', schema: adminIdentitySchema },
       401: errorWith('Email or password is wrong (`LOGIN_FAILED`; the same for both)'),
@@ -743,7 +751,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'List documents (all statuses) with their anchors',
     tags: ['admin'],
     security: 'admin-session',
-    request: { query: adminListQuery },
+    request: { query: adminListQuery, what: 'document list' },
     responses: { 200: { description: 'A page of documents, newest first', schema: adminDocumentPageSchema } },
     errors: [400],
   },
@@ -819,7 +827,7 @@ export const ROUTES: RouteSpec[] = [
       'Counts certificates issued in the last `days` days (today included) in the time zone `tz`. Latency percentiles are over the certificates that recorded one.',
     tags: ['admin'],
     security: 'admin-session',
-    request: { query: usageQuerySchema },
+    request: { query: usageQuerySchema, what: 'usage' },
     responses: { 200: { description: 'The figures', schema: usageReportSchema } },
     errors: [400, 404],
   },
@@ -830,7 +838,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'The usage figures as a CSV download: one row per day and a total, or the refused questions',
     tags: ['admin'],
     security: 'admin-session',
-    request: { query: usageCsvQuerySchema },
+    request: { query: usageCsvQuerySchema, what: 'usage' },
     responses: {
       200: {
         description: 'CSV (RFC 4180, UTF-8 with a byte order mark, CRLF lines) as an attachment',
@@ -856,7 +864,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Create a workspace',
     tags: ['admin'],
     security: 'admin-session',
-    request: { body: adminWorkspaceBody },
+    request: { body: adminWorkspaceBody, what: 'workspace', limit: 16 * 1024 },
     responses: {
       201: { description: 'Created', schema: z.object({ workspace: workspaceSchema }) },
       403: csrfError,
@@ -880,7 +888,13 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Create an API key in a workspace; its secret is in this reply only',
     tags: ['admin'],
     security: 'admin-session',
-    request: { body: adminKeyBody },
+    request: {
+      body: adminKeyBody,
+      what: 'API key',
+      limit: 16 * 1024,
+      // An unknown workspace is a 404 before the body is judged: the handler reads it.
+      readBy: 'handler',
+    },
     responses: {
       201: { description: 'Created; the key is shown only this once', schema: createdKeySchema },
       403: csrfError,
@@ -900,4 +914,4 @@ export const ROUTES: RouteSpec[] = [
     },
     errors: [404],
   },
-];
+] as const satisfies readonly RouteSpec[];

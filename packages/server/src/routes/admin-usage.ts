@@ -4,25 +4,13 @@
  * `GET /admin/usage.csv` with the same as a CSV download, one row per day or one per refused question.
  * Both need the admin session.
  */
-import {
-  type AdminSession,
-  DEFAULT_WORKSPACE,
-  type Engine,
-  refusedQuestionsCsv,
-  usageDaysCsv,
-} from '@saksi/engine';
-import type { Context, Hono } from 'hono';
-import { validate } from '../body.js';
-import { usageCsvQuerySchema, usageQuerySchema } from '../schemas.js';
+import { DEFAULT_WORKSPACE, type Engine, refusedQuestionsCsv, usageDaysCsv } from '@saksi/engine';
+import type { Mount } from '../api-spec/mount.js';
 
 /** The period when none is asked for. */
 const DEFAULT_DAYS = 30;
 
-export function registerAdminUsageRoutes(
-  api: Hono,
-  engine: Engine,
-  requireSession: (c: Context, csrf: boolean) => Promise<AdminSession>,
-): void {
+export function registerAdminUsageRoutes(mount: Mount, engine: Engine): void {
   const report = async (query: {
     days?: number | undefined;
     collection?: string | undefined;
@@ -41,9 +29,7 @@ export function registerAdminUsageRoutes(
     });
   };
 
-  api.get('/admin/usage', async (c) => {
-    await requireSession(c, false);
-    const query = validate(usageQuerySchema, c.req.query(), 'usage query');
+  mount('adminUsage', async (c, { query }) => {
     const figures = await report(query);
     // The workspace's collections, for a picker.
     const collections = (await engine.collections(figures.workspace_id)).map((item) => item.name);
@@ -51,9 +37,7 @@ export function registerAdminUsageRoutes(
     return c.json({ ...figures, collections });
   });
 
-  api.get('/admin/usage.csv', async (c) => {
-    await requireSession(c, false);
-    const query = validate(usageCsvQuerySchema, c.req.query(), 'usage query');
+  mount('adminUsageCsv', async (c, { query }) => {
     const figures = await report(query);
     const table = query.table ?? 'days';
     const scope = figures.collection ?? 'all';

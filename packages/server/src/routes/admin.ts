@@ -4,45 +4,22 @@
  * `X-CSRF-Token`. Uploads stream ingestion progress as Server-Sent Events when asked to.
  */
 import {
-  type AdminSession,
-  checkCsrfToken,
   type Engine,
-  EngineError,
   type IngestProgress,
   type login,
   RateLimitedError,
   SESSION_SECONDS,
 } from '@saksi/engine';
-import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { z } from 'zod';
-import type { Access } from '../access.js';
-import { readJsonBody, validate } from '../body.js';
+import { type Access, SESSION_COOKIE } from '../access.js';
+import type { Mount } from '../api-spec/mount.js';
+import { adminUploadFields } from '../api-spec/request-schemas.js';
 import { ApiError, toErrorResponse } from '../errors.js';
-import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema, uploadFieldsSchema } from '../schemas.js';
+import { IDENTIFIER, listDocumentsOptions } from '../schemas.js';
 import { streamEvents } from '../sse.js';
 import { parseUpload } from '../upload.js';
 import { registerAdminUsageRoutes } from './admin-usage.js';
 import { registerAdminWorkspaceRoutes } from './admin-workspaces.js';
-
-export const SESSION_COOKIE = 'saksi_session';
-export const CSRF_HEADER = 'X-CSRF-Token';
-export const ADMIN_DOCUMENT_TYPES = ['APBN', 'APBD', 'other'] as const;
-
-const LOGIN_LIMIT = 16 * 1024;
-
-const loginSchema = z.object({
-  email: z.string().max(320),
-  password: z.string().max(4_096),
-});
-
-const adminUploadSchema = uploadFieldsSchema.extend({
-  document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
-});
-
-const adminListSchema = listDocumentsSchema.extend({
-  document_type: z.enum(ADMIN_DOCUMENT_TYPES).optional(),
-});
 
 /**
  * Who the client is and how it connected: the TCP peer, or what trusted proxies say
@@ -50,24 +27,10 @@ const adminListSchema = listDocumentsSchema.extend({
  */
 export type AdminRouteOptions = Pick<Access, 'clientAddress' | 'isHttps'>;
 
-export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRouteOptions): void {
+export function registerAdminRoutes(mount: Mount, engine: Engine, options: AdminRouteOptions): void {
   const secret = () => engine.authSecret();
 
-  /** The session of the cookie; with `csrf`, also the matching `X-CSRF-Token` header. */
-  const requireSession = async (c: Context, csrf: boolean): Promise<AdminSession> => {
-    const key = await secret();
-    const session = await engine.admins.session(getCookie(c, SESSION_COOKIE), { secret: key });
-    if (csrf && !checkCsrfToken(key, session.session_id, c.req.header(CSRF_HEADER))) {
-      throw new EngineError(
-        'CSRF_INVALID',
-        `This request needs the ${CSRF_HEADER} header with the csrf_token from /api/v1/admin/me.`,
-      );
-    }
-    return session;
-  };
-
-  api.post('/admin/login', async (c) => {
-    const body = validate(loginSchema, await readJsonBody(c.req.raw, LOGIN_LIMIT), 'login request');
+  mount('adminLogin', async (c, { body }) => {
     let result: Awaited<ReturnType<typeof login>>;
     try {
       result = await engine.admins.login(body.email, body.password, {
@@ -92,7 +55,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
     return c.json({ email: result.email, csrf_token: result.csrf_token });
   });
 
-  api.post('/admin/logout', async (c) => {
+  mount('adminLogout', async (c) => {
     await engine.admins.logout(getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, {
       path: '/',
@@ -103,15 +66,13 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
     return c.body(null, 204);
   });
 
-  api.get('/admin/me', async (c) => {
-    const session = await requireSession(c, false);
+  mount('adminMe', async (c, { session }) => {
     c.header('Cache-Control', 'no-store');
     return c.json({ email: session.email, csrf_token: session.csrf_token });
   });
 
-  api.post('/admin/documents', async (c) => {
-    const session = await requireSession(c, true);
-    const upload = await parseUpload(c, engine, adminUploadSchema);
+  mount('adminUploadDocument', async (c, { session }) => {
+    const upload = await parseUpload(c, engine, adminUploadFields);
     const input = { ...upload.input, uploader: session.email };
     if (!(c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream')) {
       const result = await engine.ingest(upload.collection, input, upload.options);
@@ -129,9 +90,7 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
     });
   });
 
-  api.get('/admin/documents', async (c) => {
-    await requireSession(c, false);
-    const query = validate(adminListSchema, c.req.query(), 'document list query');
+  mount('adminListDocuments', async (c, { query }) => {
     const page = await engine.listDocuments(listDocumentsOptions(query));
     const anchors = await engine.documentAnchors(page.items.map((item) => item.id));
     return c.json({
@@ -142,24 +101,21 @@ export function registerAdminRoutes(api: Hono, engine: Engine, options: AdminRou
     });
   });
 
-  api.post('/admin/documents/:id/archive', async (c) => {
-    await requireSession(c, true);
+  mount('adminArchiveDocument', async (c) => {
     return c.json({ document: await engine.archiveDocument(documentId(c.req.param('id'))) });
   });
 
-  api.post('/admin/documents/:id/restore', async (c) => {
-    await requireSession(c, true);
+  mount('adminRestoreDocument', async (c) => {
     return c.json({ document: await engine.restoreDocument(documentId(c.req.param('id'))) });
   });
 
-  api.delete('/admin/documents/:id', async (c) => {
-    await requireSession(c, true);
+  mount('adminDeleteDocument', async (c) => {
     await engine.deleteDocument(documentId(c.req.param('id')));
     return c.body(null, 204);
   });
 
-  registerAdminWorkspaceRoutes(api, engine, requireSession);
-  registerAdminUsageRoutes(api, engine, requireSession);
+  registerAdminWorkspaceRoutes(mount, engine);
+  registerAdminUsageRoutes(mount, engine);
 }
 
 /** A document id from the path; one the engine could never have issued is simply not found. */

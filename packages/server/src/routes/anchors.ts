@@ -4,7 +4,8 @@
  * one document's state, round and the anchor its certificates carry.
  */
 import type { Engine } from '@saksi/engine';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
+import type { Mount } from '../api-spec/mount.js';
 import { ApiError } from '../errors.js';
 import { IDENTIFIER } from '../schemas.js';
 
@@ -13,12 +14,12 @@ import { IDENTIFIER } from '../schemas.js';
  * of the owning workspace otherwise; another workspace's document is not found).
  */
 export function registerAnchorRoutes(
-  api: Hono,
+  mount: Mount,
   engine: Engine,
   authorize: (c: Context, id: string) => Promise<void>,
 ): void {
-  api.get('/anchors', async (c) => c.json(await engine.anchorStatus()));
-  api.get('/anchors/:document_id', async (c) => {
+  mount('getAnchorStatus', async (c) => c.json(await engine.anchorStatus()));
+  mount('getDocumentAnchor', async (c) => {
     const id = c.req.param('document_id');
     if (!IDENTIFIER.test(id))
       throw new ApiError('NOT_FOUND', 404, `No document ${JSON.stringify(id.slice(0, 100))}.`);

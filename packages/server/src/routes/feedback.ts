@@ -11,15 +11,11 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Engine } from '@saksi/engine';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Access } from '../access.js';
-import { readJsonBody, validate } from '../body.js';
-import { feedbackRequestSchema } from '../schemas.js';
+import type { Mount } from '../api-spec/mount.js';
 
-/** Largest feedback body: a comment of at most 1,000 characters and an id fit in far less. */
-const FEEDBACK_LIMIT = 16 * 1024;
-
-export function registerFeedbackRoutes(api: Hono, engine: Engine, access: Access): void {
+export function registerFeedbackRoutes(mount: Mount, engine: Engine, access: Access): void {
   const secret = () => engine.authSecret();
 
   const submitter = async (c: Context): Promise<string> => {
@@ -32,9 +28,8 @@ export function registerFeedbackRoutes(api: Hono, engine: Engine, access: Access
     return `address:${digest}`;
   };
 
-  api.post('/feedback', async (c) => {
-    const body = validate(feedbackRequestSchema, await readJsonBody(c.req.raw, FEEDBACK_LIMIT), 'feedback');
-    if ((await access.principal(c)) === null) await access.chargeFeedback(c);
+  mount('giveFeedback', async (c, { principal, body }) => {
+    if (principal === null) await access.chargeFeedback(c);
     await access.requireRecord(c, 'certificate', body.certificate_id);
     const feedback = await engine.feedback.submit({
       certificateId: body.certificate_id,

@@ -4,7 +4,8 @@
  * log entries stay, they are public record).
  */
 import type { Engine } from '@saksi/engine';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
+import type { Mount } from '../api-spec/mount.js';
 import { ApiError } from '../errors.js';
 import { IDENTIFIER } from '../schemas.js';
 
@@ -13,16 +14,16 @@ import { IDENTIFIER } from '../schemas.js';
  * the owning workspace otherwise; another workspace's session is not found).
  */
 export function registerSessionRoutes(
-  api: Hono,
+  mount: Mount,
   engine: Engine,
   authorize: (c: Context, id: string) => Promise<void>,
 ): void {
-  api.get('/sessions/:id', async (c) => {
+  mount('getSession', async (c) => {
     const id = sessionId(c.req.param('id'));
     await authorize(c, id);
     return c.json(await engine.chatSessions.get(id, engine.config.sessions));
   });
-  api.delete('/sessions/:id', async (c) => {
+  mount('deleteSession', async (c) => {
     const id = sessionId(c.req.param('id'));
     await authorize(c, id);
     await engine.chatSessions.delete(id);

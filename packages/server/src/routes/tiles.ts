@@ -5,7 +5,7 @@
  * are cached for a year; the checkpoint and partial tiles change as the log grows.
  */
 import { type Engine, parseTilePath } from '@saksi/engine';
-import type { Hono } from 'hono';
+import type { Mount } from '../api-spec/mount.js';
 
 /** The tile prefix under the API router. */
 export const TILES_PREFIX = '/log/tiles';
@@ -15,13 +15,14 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** tlog-tiles §Checkpoints: "SHOULD prevent caching beyond a few seconds". */
 const MUTABLE = 'no-cache';
 
-export function registerTileRoutes(api: Hono, engine: Engine): void {
-  api.get(`${TILES_PREFIX}/checkpoint`, async (c) => {
+export function registerTileRoutes(mount: Mount, engine: Engine): void {
+  mount('getTileCheckpoint', async (c) => {
     const note = await engine.logStorage.checkpointWithCosignatures();
     return c.body(note, 200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': MUTABLE });
   });
 
-  api.get(`${TILES_PREFIX}/tile/*`, async (c) => {
+  // One wildcard serves hash tiles and entry bundles (`tile/entries/…`), declared as two operations.
+  mount('getHashTile', async (c) => {
     const marker = `${TILES_PREFIX}/`;
     const tilePath = c.req.path.slice(c.req.path.indexOf(marker) + marker.length);
     const tile = parseTilePath(tilePath);

@@ -17,31 +17,17 @@ import {
   type RetrievedChunk,
   type SubmitResult,
 } from '@saksi/engine';
-import type { Hono } from 'hono';
 import type { Access, Principal } from '../access.js';
-import {
-  createCollectionBody,
-  createKeyBody,
-  createUploadBody,
-  createWebhookBody,
-  createWorkspaceBody,
-  listChunksQuery,
-  listJobsQuery,
-  queryBodyV1,
-} from '../api-spec/request-schemas.js';
-import { readBodyLimited, readJsonBody, validate } from '../body.js';
+import type { Mount } from '../api-spec/mount.js';
+import { readBodyLimited } from '../body.js';
 import { ApiError } from '../errors.js';
-import { IDENTIFIER, listDocumentsOptions, listDocumentsSchema } from '../schemas.js';
+import { IDENTIFIER, listDocumentsOptions } from '../schemas.js';
 import { parseUpload, safeFilename } from '../upload.js';
 import { registerFeedbackRoutes } from './feedback.js';
 
-const JSON_LIMIT = 1024 * 1024;
-
-export function registerV1Routes(api: Hono, engine: Engine, access: Access): void {
+export function registerV1Routes(mount: Mount, engine: Engine, access: Access): void {
   // Workspaces and keys.
-  api.post('/workspaces', async (c) => {
-    const principal = await access.require(c, 'admin');
-    const body = validate(createWorkspaceBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'workspace');
+  mount('createWorkspace', async (c, { principal, body }) => {
     const { workspace, apiKey } = await engine.workspaces.createWithAdminKey({
       name: body.name,
       createdBy: actor(principal),
@@ -50,8 +36,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json({ workspace, api_key: apiKey }, 201);
   });
 
-  api.get('/workspace', async (c) => {
-    const principal = await access.require(c, 'read');
+  mount('getWorkspace', async (c, { principal }) => {
     const [workspace, quotas, usage] = await Promise.all([
       engine.workspaces.get(principal.workspace_id),
       engine.quotas(principal.workspace_id),
@@ -69,14 +54,11 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     });
   });
 
-  api.get('/keys', async (c) => {
-    const principal = await access.require(c, 'admin');
+  mount('listKeys', async (c, { principal }) => {
     return c.json({ items: await engine.apiKeys.list(principal.workspace_id) });
   });
 
-  api.post('/keys', async (c) => {
-    const principal = await access.require(c, 'admin');
-    const body = validate(createKeyBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'API key');
+  mount('createKey', async (c, { principal, body }) => {
     const created = await engine.apiKeys.create({
       workspaceId: principal.workspace_id,
       name: body.name,
@@ -87,8 +69,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json(created, 201);
   });
 
-  api.delete('/keys/:id', async (c) => {
-    const principal = await access.require(c, 'admin');
+  mount('revokeKey', async (c, { principal }) => {
     const record = await engine.apiKeys.revoke(
       principal.workspace_id,
       identifier(c.req.param('id'), 'API key'),
@@ -98,9 +79,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   });
 
   // Collections.
-  api.post('/collections', async (c) => {
-    const principal = await access.require(c, 'ingest');
-    const body = validate(createCollectionBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'collection');
+  mount('createCollection', async (c, { principal, body }) => {
     // Checked before anything is created: a bad base URL is INVALID_BASE_URL and no collection.
     const profile = checkedProfile({
       public: body.public === true,
@@ -120,8 +99,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   });
 
   // Documents: asynchronous ingestion.
-  api.post('/documents', async (c) => {
-    const principal = await access.require(c, 'ingest');
+  mount('uploadDocument', async (c, { principal }) => {
     const upload = await parseUpload(c, engine);
     const result = await engine.submit(
       upload.collection,
@@ -131,9 +109,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json(submitted(result), result.deduplicated ? 200 : 202);
   });
 
-  api.get('/documents', async (c) => {
-    const principal = await access.require(c, 'read');
-    const query = validate(listDocumentsSchema, c.req.query(), 'document list query');
+  mount('listDocuments', async (c, { principal, query }) => {
     const page = await engine.listDocuments({
       ...listDocumentsOptions(query),
       workspaceId: principal.workspace_id,
@@ -141,16 +117,14 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json({ items: page.items, total: page.total, limit: page.limit, offset: page.offset });
   });
 
-  api.get('/documents/:id', async (c) => {
-    const principal = await access.require(c, 'read');
+  mount('getDocument', async (c, { principal }) => {
     return c.json(
       await engine.getDocument(identifier(c.req.param('id'), 'document'), principal.workspace_id),
     );
   });
 
   // The original bytes as uploaded, streamed part by part with their SHA-256 (docs/api.md).
-  api.get('/documents/:id/file', async (c) => {
-    const principal = await access.require(c, 'read');
+  mount('getDocumentFile', async (c, { principal }) => {
     const file = await engine.documentFile(identifier(c.req.param('id'), 'document'), principal.workspace_id);
     const { document } = file;
     return c.body(readableOf(file.parts), 200, {
@@ -164,9 +138,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     });
   });
 
-  api.get('/documents/:id/chunks', async (c) => {
-    const principal = await access.require(c, 'read');
-    const query = validate(listChunksQuery, c.req.query(), 'chunk list query');
+  mount('listChunks', async (c, { principal, query }) => {
     const limit = query.limit ?? 20;
     const offset = query.offset ?? 0;
     const page = await engine.documentChunks(
@@ -180,16 +152,13 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json({ items: page.items.map(fidelityResult), total: page.total, limit, offset });
   });
 
-  api.delete('/documents/:id', async (c) => {
-    const principal = await access.require(c, 'ingest');
+  mount('deleteDocument', async (c, { principal }) => {
     await engine.deleteDocument(identifier(c.req.param('id'), 'document'), principal.workspace_id);
     return c.body(null, 204);
   });
 
   // Jobs.
-  api.get('/jobs', async (c) => {
-    const principal = await access.require(c, 'read');
-    const query = validate(listJobsQuery, c.req.query(), 'job list query');
+  mount('listJobs', async (c, { principal, query }) => {
     const limit = query.limit ?? 20;
     const offset = query.offset ?? 0;
     const page = await engine.jobs.list({
@@ -201,8 +170,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json({ items: page.items.map(publicJob), total: page.total, limit, offset });
   });
 
-  api.get('/jobs/:id', async (c) => {
-    const principal = await access.require(c, 'read');
+  mount('getJob', async (c, { principal }) => {
     const id = identifier(c.req.param('id'), 'job');
     const job = await engine.jobs.get(id, principal.workspace_id);
     if (!job) throw new ApiError('NOT_FOUND', 404, `No job ${JSON.stringify(id)}.`);
@@ -210,9 +178,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   });
 
   // Two-step uploads.
-  api.post('/uploads', async (c) => {
-    const principal = await access.require(c, 'ingest');
-    const body = validate(createUploadBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'upload');
+  mount('createUpload', async (c, { principal, body }) => {
     const quotas = await engine.quotas(principal.workspace_id);
     const { upload, token } = await engine.uploads.create({
       workspaceId: principal.workspace_id,
@@ -242,7 +208,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     );
   });
 
-  api.put('/uploads/:id/content', async (c) => {
+  mount('putUploadContent', async (c) => {
     const id = identifier(c.req.param('id'), 'upload');
     const token = c.req.query('token') ?? '';
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
@@ -255,8 +221,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json({ upload: publicUpload(upload) });
   });
 
-  api.post('/uploads/:id/process', async (c) => {
-    const principal = await access.require(c, 'ingest');
+  mount('processUpload', async (c, { principal }) => {
     const id = identifier(c.req.param('id'), 'upload');
     const upload = await engine.uploads.get(principal.workspace_id, id);
     const bytes = await engine.uploads.bytes(principal.workspace_id, id);
@@ -282,9 +247,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   });
 
   // Webhooks.
-  api.post('/webhooks', async (c) => {
-    const principal = await access.require(c, 'admin');
-    const body = validate(createWebhookBody, await readJsonBody(c.req.raw, JSON_LIMIT), 'webhook');
+  mount('createWebhook', async (c, { principal, body }) => {
     const created = await engine.webhooks.create({
       workspaceId: principal.workspace_id,
       url: body.url,
@@ -295,19 +258,16 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
     return c.json(created, 201);
   });
 
-  api.get('/webhooks', async (c) => {
-    const principal = await access.require(c, 'admin');
+  mount('listWebhooks', async (c, { principal }) => {
     return c.json({ items: await engine.webhooks.list(principal.workspace_id) });
   });
 
-  api.delete('/webhooks/:id', async (c) => {
-    const principal = await access.require(c, 'admin');
+  mount('deleteWebhook', async (c, { principal }) => {
     await engine.webhooks.delete(principal.workspace_id, identifier(c.req.param('id'), 'webhook'));
     return c.body(null, 204);
   });
 
-  api.get('/webhooks/:id/deliveries', async (c) => {
-    const principal = await access.require(c, 'admin');
+  mount('listDeliveries', async (c, { principal }) => {
     const items = await engine.webhooks.deliveries(
       principal.workspace_id,
       identifier(c.req.param('id'), 'webhook'),
@@ -317,9 +277,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   });
 
   // Retrieval.
-  api.post('/query', async (c) => {
-    const principal = await access.require(c, 'read');
-    const body = validate(queryBodyV1, await readJsonBody(c.req.raw, JSON_LIMIT), 'query request');
+  mount('query', async (c, { principal, body }) => {
     const result = await engine.query(
       body.collection,
       {
@@ -344,7 +302,7 @@ export function registerV1Routes(api: Hono, engine: Engine, access: Access): voi
   });
 
   // Feedback on answers: also without a key, for public certificates (routes/feedback.ts).
-  registerFeedbackRoutes(api, engine, access);
+  registerFeedbackRoutes(mount, engine, access);
 }
 
 /** The collection, or null (never throws for a missing one). */

@@ -5,27 +5,10 @@
  * (`/.well-known/saksi-keys.json`, `saksi keys add-witness`).
  */
 import type { Engine } from '@saksi/engine';
-import type { Hono } from 'hono';
-import { z } from 'zod';
-import { readJsonBody, validate } from '../body.js';
-import { text } from '../schemas.js';
+import type { Mount } from '../api-spec/mount.js';
 
-/** A cosignature request is two short fields; anything larger is not one. */
-const COSIGNATURE_BODY_LIMIT = 16 * 1024;
-
-/** `POST /api/v1/log/cosignatures` */
-export const cosignatureRequestSchema = z.object({
-  size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-  cosignature: text(1_000).refine((value) => !value.includes('\n'), 'must be one line without its newline'),
-});
-
-export function registerWitnessRoutes(api: Hono, engine: Engine): void {
-  api.post('/log/cosignatures', async (c) => {
-    const body = validate(
-      cosignatureRequestSchema,
-      await readJsonBody(c.req.raw, COSIGNATURE_BODY_LIMIT),
-      'cosignature request',
-    );
+export function registerWitnessRoutes(mount: Mount, engine: Engine): void {
+  mount('addCosignature', async (c, { body }) => {
     const witnesses = (engine.trustedKeys().witnesses ?? []).map((witness) => witness.vkey);
     const stored = await engine.logStorage.addCosignature(
       { origin: engine.log.origin, witnesses },
