@@ -140,7 +140,7 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   try {
     if (profile) {
       // A new collection is created with it; an existing one has it merged into its profile.
-      await engine.ensureCollection(collection, DEFAULT_WORKSPACE, language, profile);
+      await engine.ensureCollection(collection, { workspaceId: DEFAULT_WORKSPACE, language, profile });
       await engine.configureCollection(collection, profile);
     }
     for (const [index, file] of files.entries()) {

@@ -51,7 +51,9 @@ describe('ensureCollection', () => {
     await test.engine.db.query('UPDATE workspaces SET disabled_at = now() WHERE id = $1', [disabled.id]);
     const before = await workspaceIds();
     for (const workspace of ['wsp_defualt', disabled.id]) {
-      expect(await codeOf(test.engine.ensureCollection('notes', workspace))).toBe('NOT_FOUND');
+      expect(await codeOf(test.engine.ensureCollection('notes', { workspaceId: workspace }))).toBe(
+        'NOT_FOUND',
+      );
       expect(
         await codeOf(
           test.engine.ingest(
@@ -69,7 +71,7 @@ describe('ensureCollection', () => {
   it('creates collections in the default workspace and in workspaces made on purpose', async () => {
     const made = await createWorkspace(test.engine.db, { name: 'Made' });
     for (const workspace of [DEFAULT_WORKSPACE, made.id]) {
-      const collection = await test.engine.ensureCollection('notes', workspace);
+      const collection = await test.engine.ensureCollection('notes', { workspaceId: workspace });
       expect(collection).toMatchObject({ name: 'notes', workspace_id: workspace });
     }
   });
@@ -98,7 +100,7 @@ describe('ensureCollection', () => {
 
 describe('collection presentation: title, description, example questions', () => {
   it('stores them per language, one line each, and shows them through collectionPresentation', async () => {
-    await test.engine.ensureCollection('presented', DEFAULT_WORKSPACE);
+    await test.engine.ensureCollection('presented', { workspaceId: DEFAULT_WORKSPACE });
     const collection = await test.engine.configureCollection('presented', {
       title: { id: '  Catatan  rapat ', en: 'Meeting notes' },
       description: { en: 'What was decided,\n and when.' },
@@ -119,7 +121,7 @@ describe('collection presentation: title, description, example questions', () =>
   });
 
   it('refuses unknown languages, empty or overlong text and too many examples: INVALID_INPUT, nothing written', async () => {
-    await test.engine.ensureCollection('presented-bad', DEFAULT_WORKSPACE);
+    await test.engine.ensureCollection('presented-bad', { workspaceId: DEFAULT_WORKSPACE });
     const bad: Record<string, unknown>[] = [
       { title: 'not per language' },
       { title: { fr: 'Notes' } },

@@ -18,7 +18,7 @@ afterAll(async () => {
 describe('configureDemoCollections', () => {
   it('gives the demo collections that exist their title, description and examples, and creates none', async () => {
     // As an older version left it: the collection exists with a bare profile.
-    await test.engine.ensureCollection('lalu-lintas', DEFAULT_WORKSPACE, 'id');
+    await test.engine.ensureCollection('lalu-lintas', { workspaceId: DEFAULT_WORKSPACE, language: 'id' });
     await configureDemoCollections(test.engine, '/corpora');
     const law = await test.engine.collection('lalu-lintas');
     const expected = demoCollections('/corpora').find((demo) => demo.name === 'lalu-lintas')?.profile;

@@ -452,15 +452,17 @@ export class Engine {
   /** The collection `name` of a workspace, created (with this engine's embedding model) when missing. */
   async ensureCollection(
     name: string,
-    workspaceId: string,
-    language: 'id' | 'en' = 'id',
-    profile?: CollectionProfile & Record<string, unknown>,
+    options: {
+      workspaceId: string;
+      language?: 'id' | 'en';
+      profile?: CollectionProfile & Record<string, unknown>;
+    },
   ): Promise<Collection> {
     return ensureCollection(this.db, {
       name,
-      workspaceId,
-      language,
-      ...(profile ? { profile: { ...profile } } : {}),
+      workspaceId: options.workspaceId,
+      language: options.language ?? 'id',
+      ...(options.profile ? { profile: { ...options.profile } } : {}),
       embedding: {
         provider: this.embedding.provider,
         model: this.embedding.modelId,
@@ -761,11 +763,11 @@ export class Engine {
   async query(
     collectionName: string,
     input: QueryInput,
-    workspaceId = DEFAULT_WORKSPACE,
+    options: { workspaceId?: string } = {},
   ): Promise<RetrieveResult> {
     const question = input.question?.trim() ?? '';
     if (!question) throw new EngineError('INVALID_INPUT', 'The question is empty.');
-    const collection = await this.collection(collectionName, workspaceId);
+    const collection = await this.collection(collectionName, options.workspaceId ?? DEFAULT_WORKSPACE);
     // Foreground work: ingestion in this process gives way to it (ingest/priority.ts).
     return asForeground(() =>
       retrieveForQuestion(this.db.reader, this.embedding, collection, question.slice(0, 4_000), {
@@ -783,11 +785,10 @@ export class Engine {
   async ask(
     collectionName: string,
     input: AskInput,
-    onEvent?: (event: AskEvent) => void,
-    workspaceId = DEFAULT_WORKSPACE,
+    options: { onEvent?: (event: AskEvent) => void; workspaceId?: string } = {},
   ): Promise<AskResult> {
-    const collection = await this.collection(collectionName, workspaceId);
-    return asForeground(() => this.answer(collection, input, onEvent));
+    const collection = await this.collection(collectionName, options.workspaceId ?? DEFAULT_WORKSPACE);
+    return asForeground(() => this.answer(collection, input, options.onEvent));
   }
 
   private answer(

@@ -46,7 +46,7 @@ export {
   subtreeHashFromNodes,
   subtreeInclusionProof,
   subtreeInclusionProofFromNodes,
-} from './merkle.js';
+} from './merkle-proofs.js';
 export {
   createNoteSigner,
   formatSignerKey,

@@ -5,7 +5,8 @@
  */
 import { type Checkpoint, signCheckpoint } from './checkpoint.js';
 import { ProofError } from './errors.js';
-import { consistencyProof, hashLeaf, inclusionProof, rootFromLeafHashes } from './merkle.js';
+import { hashLeaf } from './merkle.js';
+import { consistencyProof, inclusionProof, rootFromLeafHashes } from './merkle-proofs.js';
 import type { NoteSigner } from './note.js';
 
 export class MemoryLog {

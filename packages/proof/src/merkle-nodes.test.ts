@@ -5,11 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/codes.js';
 import { toHex, utf8Encode } from './bytes.js';
+import { hashChildren, hashLeaf } from './merkle.js';
 import {
   consistencyProof,
   consistencyProofFromNodes,
-  hashChildren,
-  hashLeaf,
   inclusionProof,
   inclusionProofFromNodes,
   type MerkleNodeLookup,
@@ -18,7 +17,7 @@ import {
   subtreeHashFromNodes,
   subtreeInclusionProof,
   subtreeInclusionProofFromNodes,
-} from './merkle.js';
+} from './merkle-proofs.js';
 
 /** Complete-subtree nodes of `n` leaves, level by level, and a lookup recording what it was asked. */
 function nodesOf(n: number): { leaves: Uint8Array[]; node: MerkleNodeLookup; asked: string[] } {

@@ -6,28 +6,30 @@ import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/codes.js';
 import { fromBase64, fromHex, toHex, utf8Encode } from './bytes.js';
 import {
-  consistencyProof,
   emptyRoot,
   HASH_LENGTH,
   hashChildren,
   hashLeaf,
-  inclusionProof,
   isValidSubtree,
   MAX_PROOF_LENGTH,
-  merkleTreeHash,
   RFC6962_LEAF_PREFIX,
   RFC6962_NODE_PREFIX,
   rootFromConsistencyProof,
   rootFromInclusionProof,
-  rootFromLeafHashes,
   rootFromSubtreeConsistencyProof,
-  subtreeConsistencyProof,
-  subtreeInclusionProof,
   verifyConsistencyProof,
   verifyInclusionProof,
   verifySubtreeConsistencyProof,
   verifySubtreeInclusionProof,
 } from './merkle.js';
+import {
+  consistencyProof,
+  inclusionProof,
+  merkleTreeHash,
+  rootFromLeafHashes,
+  subtreeConsistencyProof,
+  subtreeInclusionProof,
+} from './merkle-proofs.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const vectorsDir = process.env['SAKSI_VECTORS_DIR'] ?? path.resolve(repoRoot, '../shared/data/vectors');

@@ -30,7 +30,8 @@ import { cosignatureLine } from './cosignature.js';
 import { ProofError } from './errors.js';
 import { sha256 } from './hash.js';
 import type { MemoryLog } from './memory-log.js';
-import { hashLeaf, inclusionProof, rootFromLeafHashes } from './merkle.js';
+import { hashLeaf } from './merkle.js';
+import { inclusionProof, rootFromLeafHashes } from './merkle-proofs.js';
 import { type NoteSigner, parseNote } from './note.js';
 
 export interface SourceChunk {

@@ -219,7 +219,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
         (result) => recordAnswer(c, result.found, result.cached, result.timings),
         (error) => reportInternal(c, error),
       );
-    const result = await engine.ask(body.collection, input, undefined, collection.workspace_id);
+    const result = await engine.ask(body.collection, input, { workspaceId: collection.workspace_id });
     recordAnswer(c, result.found, result.cached, result.timings);
     return c.json({
       session_id: result.session_id,
@@ -423,10 +423,9 @@ function streamChat(
   return streamEvents(
     c,
     async (send) => {
-      const result = await engine.ask(
-        collection.name,
-        input,
-        (event: AskEvent) => {
+      const result = await engine.ask(collection.name, input, {
+        workspaceId: collection.workspace_id,
+        onEvent: (event: AskEvent) => {
           switch (event.type) {
             case 'session':
               send('session', { session_id: event.session_id });
@@ -442,8 +441,7 @@ function streamChat(
               break;
           }
         },
-        collection.workspace_id,
-      );
+      });
       onAnswered(result);
       send('done', {
         session_id: result.session_id,

@@ -57,8 +57,10 @@ describe('answers from a language model', () => {
     const result = await test.engine.ask(
       'hukum',
       { question: 'Kalau menerobos lampu merah dendanya berapa?' },
-      (event) => {
-        if (event.type === 'delta') deltas.push(event.text);
+      {
+        onEvent: (event) => {
+          if (event.type === 'delta') deltas.push(event.text);
+        },
       },
     );
     expect(deltas.length).toBeGreaterThan(5);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   test = await openTestEngine();
   engine = test.engine;
   await createWorkspace(engine.db, { id: 'wsp_other', name: 'Other' });
-  await engine.ensureCollection('docs', DEFAULT_WORKSPACE);
+  await engine.ensureCollection('docs', { workspaceId: DEFAULT_WORKSPACE });
 });
 
 afterAll(async () => {
@@ -89,7 +89,7 @@ describe('asynchronous ingestion', () => {
 
   it('in another collection of the workspace the chunks are copied without parsing, with the same root', async () => {
     const original = (await engine.listDocuments({ collection: 'docs' })).items[0]!;
-    await engine.ensureCollection('archive', DEFAULT_WORKSPACE);
+    await engine.ensureCollection('archive', { workspaceId: DEFAULT_WORKSPACE });
     const copy = await engine.submit(
       'archive',
       { bytes: pdf, filename: 'pmk.pdf' },
@@ -109,7 +109,7 @@ describe('asynchronous ingestion', () => {
   });
 
   it('another workspace shares the stored blob but parses its own copy and sees nothing of the first', async () => {
-    await engine.ensureCollection('docs', 'wsp_other');
+    await engine.ensureCollection('docs', { workspaceId: 'wsp_other' });
     const theirs = await engine.submit(
       'docs',
       { bytes: pdf, filename: 'pmk.pdf' },

@@ -158,7 +158,7 @@ describe('bounded ingestion', () => {
   });
 
   it('leaves nothing behind when storing fails half-way', async () => {
-    const collection = await engine.ensureCollection('half-way', DEFAULT_WORKSPACE);
+    const collection = await engine.ensureCollection('half-way', { workspaceId: DEFAULT_WORKSPACE });
     let inserts = 0;
     const failing = wrapDatabase(engine.db, async (sql) => {
       if (sql.includes('INSERT INTO chunks') && ++inserts === 3) throw new Error('disk full');
@@ -184,7 +184,7 @@ describe('job timestamps', () => {
       lastChunkInsert = Date.now();
     });
     // The synchronous path (CLI, admin uploads).
-    const collection = await engine.ensureCollection('timestamps', DEFAULT_WORKSPACE);
+    const collection = await engine.ensureCollection('timestamps', { workspaceId: DEFAULT_WORKSPACE });
     const result = await ingestDocument(
       { db: slow, embedding: engine.embedding, maxBytes: 10_000_000 },
       collection,

@@ -60,7 +60,7 @@ describe('a worker that dies mid-job', () => {
         url: 'http://127.0.0.1:9/hook',
         allowPrivate: true,
       });
-      await engine.ensureCollection('laporan', DEFAULT_WORKSPACE);
+      await engine.ensureCollection('laporan', { workspaceId: DEFAULT_WORKSPACE });
       const submitted = await engine.submit(
         'laporan',
         { bytes: bigDocument(200), filename: 'laporan.md' },
@@ -146,7 +146,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a worker process killed with SIGKILL (Postg
         url: 'http://127.0.0.1:9/hook',
         allowPrivate: true,
       });
-      await engine.ensureCollection('laporan', DEFAULT_WORKSPACE);
+      await engine.ensureCollection('laporan', { workspaceId: DEFAULT_WORKSPACE });
       const submitted = await engine.submit(
         'laporan',
         { bytes: bigDocument(3000), filename: 'laporan-besar.md' },

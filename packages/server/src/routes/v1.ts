@@ -93,7 +93,10 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
     if (await engineCollection(engine, body.name, principal.workspace_id)) {
       throw new EngineError('CONFLICT', `Collection "${body.name}" already exists.`);
     }
-    await engine.ensureCollection(body.name, principal.workspace_id, body.language);
+    await engine.ensureCollection(body.name, {
+      workspaceId: principal.workspace_id,
+      language: body.language,
+    });
     const collection = await engine.collectionProfiles.update(body.name, profile, principal.workspace_id);
     return c.json({ collection: collectionInfo({ ...collection, documents: 0 }) }, 201);
   });
@@ -286,7 +289,7 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
         ...(body.document_type != null ? { document_type: body.document_type } : {}),
         ...(body.fiscal_year != null ? { fiscal_year: body.fiscal_year } : {}),
       },
-      principal.workspace_id,
+      { workspaceId: principal.workspace_id },
     );
     const results = result.results.map(fidelityResult);
     return c.json({
