@@ -102,13 +102,7 @@ export interface Schemas {
    * for older answers; see docs/certificate.md).
    */
   Bundle: {
-    certificate: {
-      schema: 'saksi.certificate/v1' | 'saksi.certificate/v1.1';
-      certificate_id: string;
-      /** ISO 8601 timestamp */
-      issued_at: string;
-      [field: string]: unknown;
-    };
+    certificate: Schemas['Certificate'];
     /** Ed25519 over the RFC 8785 canonical certificate, base64 */
     signature: string;
     log: {
@@ -127,11 +121,24 @@ export interface Schemas {
     }[];
     [field: string]: unknown;
   };
+  /**
+   * An answer certificate: its normative fields are in docs/certificate.md (the certificate schema
+   * of @saksi/proof)
+   */
+  Certificate: {
+    schema: 'saksi.certificate/v1' | 'saksi.certificate/v1.1';
+    certificate_id: string;
+    /** ISO 8601 timestamp */
+    issued_at: string;
+    [field: string]: unknown;
+  };
   ChatResponse: {
     session_id: string;
     answer: string;
     /** False when the documents hold no good evidence */
     found: boolean;
+    /** The earlier answer to the same question on unchanged content, with its certificate */
+    cached: boolean;
     bundle: Schemas['Bundle'];
     results: Schemas['ResultSummary'][];
     timings: Record<string, number>;
@@ -422,7 +429,7 @@ export interface Schemas {
       before: string;
       after: string;
     };
-    citation: Schemas['Citation'];
+    citation: Schemas['SourceCitation'];
     table_html: string | null;
     chunk_hash: string;
     document: {
@@ -434,6 +441,7 @@ export interface Schemas {
       fiscal_year: number | null;
     };
     proof: {
+      algorithm: 'rfc6962-sha256';
       leaf_index: number;
       tree_size: number;
       path: string[];
@@ -455,6 +463,28 @@ export interface Schemas {
     };
   };
   Scope: 'read' | 'ingest' | 'admin';
+  /**
+   * The citation of a query result or a document chunk: always names the document, its media type
+   * and the place
+   */
+  SourceCitation: {
+    /** The uploaded file's name */
+    document_name: string;
+    document_title: string;
+    page: number | null;
+    /** The innermost section heading, or null */
+    section_header: string | null;
+    /** Section hierarchy, outermost first */
+    section_path: string[];
+    pasal?: string;
+    ayat?: string;
+    /** How the citation reads, e.g. "Pasal 287 ayat (2) UU 22/2009" */
+    label?: string;
+    /** The page and heading on the collection's site (`<page>#<anchor>`), when it has a base URL */
+    url?: string;
+    /** The cited document's media type: only a Markdown document's text may be read as Markdown */
+    mime: string;
+  };
   Uploaded: {
     upload: {
       id: string;
@@ -544,10 +574,7 @@ export interface Schemas {
     credentialSubject: {
       id: string;
       /** The certificate, unchanged */
-      certificate: {
-        certificate_id: string;
-        [field: string]: unknown;
-      };
+      certificate: Schemas['Certificate'];
     };
     proof: {
       type: 'DataIntegrityProof';
@@ -902,7 +929,7 @@ export interface Operations {
               before: string;
               after: string;
             };
-            citation: Schemas['Citation'];
+            citation: Schemas['SourceCitation'];
             table_html: string | null;
             chunk_hash: string;
             document: {
@@ -914,6 +941,7 @@ export interface Operations {
               fiscal_year: number | null;
             };
             proof: {
+              algorithm: 'rfc6962-sha256';
               leaf_index: number;
               tree_size: number;
               path: string[];
