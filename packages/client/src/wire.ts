@@ -15,8 +15,9 @@ export interface Schemas {
     original_sha256: string;
     size: number;
     status: Schemas['DocumentStatus'];
-    /** The ingestion stage last reached */
+    /** The ingestion stage last reached (parsing, chunking, embedding, storing, done) */
     stage: string | null;
+    /** 0–1 */
     progress: number;
     /** Why ingestion failed (status FAILED) */
     error: {
@@ -262,8 +263,9 @@ export interface Schemas {
     original_sha256: string;
     size: number;
     status: Schemas['DocumentStatus'];
-    /** The ingestion stage last reached */
+    /** The ingestion stage last reached (parsing, chunking, embedding, storing, done) */
     stage: string | null;
+    /** 0–1 */
     progress: number;
     /** Why ingestion failed (status FAILED) */
     error: {
@@ -1155,20 +1157,30 @@ export interface Operations {
     };
     requestBody: {
       'application/json': {
+        /** The question */
         question?: string | null;
+        /** The question, under the name some chat clients use */
         message?: string | null;
+        /**
+         * The conversation as a stateless client keeps it, oldest first: without `question` or `message`,
+         * its last user message is the question. The newest turns are context for the language model,
+         * never evidence; sessions keep their own otherwise.
+         */
         messages?:
           | {
               role: 'user' | 'assistant';
               content: string;
             }[]
           | null;
+        /** The page the widget is on (the docs site's `context.pageUrl`); same as `page_url` */
         context?: {
           pageUrl?: string | null;
         } | null;
         collection: string;
+        /** Continue a session returned earlier */
         session_id?: string | null;
         mode?: 'full' | 'selection' | null;
+        /** Selected text (mode `selection`) */
         selection?: string | null;
         page_url?: string | null;
         top_k?: number | null;
@@ -1247,6 +1259,7 @@ export interface Operations {
       'application/json': {
         certificate_id: string;
         rating: 'up' | 'down';
+        /** At most 1000 characters; trimmed, and an empty one is none */
         comment?: string | null;
       };
     };

@@ -174,8 +174,11 @@ export const documentSchema = z
     original_sha256: hex,
     size: z.number().int(),
     status: documentStatusSchema,
-    stage: z.string().nullable().describe('The ingestion stage last reached'),
-    progress: z.number().min(0).max(1),
+    stage: z
+      .string()
+      .nullable()
+      .describe('The ingestion stage last reached (parsing, chunking, embedding, storing, done)'),
+    progress: z.number().min(0).max(1).describe('0–1'),
     error: failure.describe('Why ingestion failed (status FAILED)'),
     root: hex.nullable().describe('RFC 6962 root over the chunk hashes, hex'),
     chunk_count: z.number().int(),
