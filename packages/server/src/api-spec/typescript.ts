@@ -7,8 +7,8 @@
  * Validation keywords (lengths, patterns, bounds) have no TypeScript form and are dropped. Anything else
  * is an error, so a new construct in a schema cannot silently become `unknown`.
  *
- * The output is plain text in a stable order (components by name, operations in route order); the
- * caller formats it.
+ * The output is plain text in a stable order (components by name, operations in the document's order of
+ * paths and methods); the caller formats it.
  */
 
 type Json = Record<string, unknown>;
