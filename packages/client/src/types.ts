@@ -152,7 +152,7 @@ export type Citation = Schemas['Citation'];
 export type SourceCitation = Schemas['SourceCitation'];
 export type QueryResult = Schemas['QueryResult'];
 /** A chunk as `GET /documents/{id}/chunks` lists it: a query result without the ranking fields. */
-export type Chunk = ResponseBody<'listChunks'>['items'][number];
+export type Chunk = Schemas['Chunk'];
 export type QueryInput = RequestBody<'query'>;
 export type QueryResponse = Schemas['QueryResponse'];
 

@@ -165,6 +165,42 @@ export interface Schemas {
     checkpoint: string;
     cosignatures: string[];
   };
+  /** A chunk as GET /documents/{id}/chunks lists it: a query result without the ranking fields */
+  Chunk: {
+    /** Chunk id */
+    id: string;
+    document_id: string;
+    text: string;
+    /** Reciprocal rank fusion score */
+    score?: number;
+    rank?: number;
+    /** Rank in each retrieval arm */
+    ranks?: Record<string, number>;
+    kind: string;
+    token_count: number;
+    context: {
+      before: string;
+      after: string;
+    };
+    citation: Schemas['SourceCitation'];
+    table_html: string | null;
+    chunk_hash: string;
+    document: {
+      id: string;
+      root: string;
+      chunk_count: number;
+      filename: string;
+      document_type: string | null;
+      fiscal_year: number | null;
+    };
+    proof: {
+      algorithm: 'rfc6962-sha256';
+      leaf_index: number;
+      tree_size: number;
+      path: string[];
+      root: string;
+    };
+  };
   Citation: {
     document_name?: string;
     document_title: string;
@@ -915,41 +951,7 @@ export interface Operations {
     responses: {
       200: {
         'application/json': {
-          items: {
-            /** Chunk id */
-            id: string;
-            document_id: string;
-            text: string;
-            /** Reciprocal rank fusion score */
-            score?: number;
-            rank?: number;
-            /** Rank in each retrieval arm */
-            ranks?: Record<string, number>;
-            kind: string;
-            token_count: number;
-            context: {
-              before: string;
-              after: string;
-            };
-            citation: Schemas['SourceCitation'];
-            table_html: string | null;
-            chunk_hash: string;
-            document: {
-              id: string;
-              root: string;
-              chunk_count: number;
-              filename: string;
-              document_type: string | null;
-              fiscal_year: number | null;
-            };
-            proof: {
-              algorithm: 'rfc6962-sha256';
-              leaf_index: number;
-              tree_size: number;
-              path: string[];
-              root: string;
-            };
-          }[];
+          items: Schemas['Chunk'][];
           total: number;
           limit: number;
           offset: number;

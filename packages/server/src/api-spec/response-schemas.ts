@@ -355,7 +355,12 @@ export const queryResultSchema = z
   })
   .meta({ id: 'QueryResult' });
 
-export const chunkPageSchema = page(queryResultSchema.partial({ score: true, rank: true, ranks: true }));
+export const chunkSchema = queryResultSchema.partial({ score: true, rank: true, ranks: true }).meta({
+  id: 'Chunk',
+  description: 'A chunk as GET /documents/{id}/chunks lists it: a query result without the ranking fields',
+});
+
+export const chunkPageSchema = page(chunkSchema);
 
 export const queryResponseSchema = z
   .object({
