@@ -11,6 +11,7 @@ import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifiableCredentialSchema } from './api-spec/response-schemas.js';
 import { createApp } from './app.js';
 
 let test: TestEngine;
@@ -66,6 +67,7 @@ describe('GET /api/v1/certificates/{id}?format=vc', () => {
     expect(status).toBe(200);
     expect(type).toBe('application/vc');
     const credential = parseJson(text) as Record<string, unknown>;
+    expect(verifiableCredentialSchema.safeParse(credential).error).toBeUndefined();
     expect(credential).toMatchObject({
       '@context': ['https://www.w3.org/ns/credentials/v2', 'https://saksi.dev/ns/certificate/v1'],
       id: `urn:uuid:${id}`,

@@ -46,19 +46,27 @@ const chatMessage = z.object({
 /** `POST /api/v1/chat` */
 export const chatRequestSchema = z
   .object({
-    question: text(4_000).nullish(),
-    message: text(4_000).nullish(),
-    /**
-     * The conversation as the client keeps it, oldest first. Without `question`/`message`, its last
-     * user message is the question. Earlier messages are context for the model, never evidence.
-     */
-    messages: z.array(chatMessage).max(MAX_CHAT_MESSAGES).nullish(),
-    /** The page the widget is on (the docs site's `context.pageUrl`); same as `page_url`. */
-    context: z.object({ pageUrl: text(2_000).nullish() }).nullish(),
+    question: text(4_000).nullish().describe('The question'),
+    message: text(4_000).nullish().describe('The question, under the name some chat clients use'),
+    messages: z
+      .array(chatMessage)
+      .max(MAX_CHAT_MESSAGES)
+      .nullish()
+      .describe(
+        'The conversation as a stateless client keeps it, oldest first: without `question` or `message`, its last user message is the question. The newest turns are context for the language model, never evidence; sessions keep their own otherwise.',
+      ),
+    context: z
+      .object({ pageUrl: text(2_000).nullish() })
+      .nullish()
+      .describe("The page the widget is on (the docs site's `context.pageUrl`); same as `page_url`"),
     collection,
-    session_id: z.string().regex(IDENTIFIER, 'is not a session id this server issued').nullish(),
+    session_id: z
+      .string()
+      .regex(IDENTIFIER, 'is not a session id this server issued')
+      .nullish()
+      .describe('Continue a session returned earlier'),
     mode: z.enum(['full', 'selection']).nullish(),
-    selection: text(20_000).nullish(),
+    selection: text(20_000).nullish().describe('Selected text (mode `selection`)'),
     page_url: text(2_000).nullish(),
     top_k: topK.nullish(),
     document_type: text(100).nullish(),
@@ -194,7 +202,9 @@ const CERTIFICATE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 export const feedbackRequestSchema = z.object({
   certificate_id: z.string().regex(CERTIFICATE_ID, 'must be a certificate id (a lowercase UUID)'),
   rating: z.enum(['up', 'down']),
-  comment: text(MAX_FEEDBACK_COMMENT).nullish(),
+  comment: text(MAX_FEEDBACK_COMMENT)
+    .nullish()
+    .describe(`At most ${MAX_FEEDBACK_COMMENT} characters; trimmed, and an empty one is none`),
 });
 
 /** Query string of `GET /api/v1/admin/usage` and `GET /api/v1/admin/usage.csv`. */

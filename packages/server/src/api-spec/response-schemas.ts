@@ -174,8 +174,11 @@ export const documentSchema = z
     original_sha256: hex,
     size: z.number().int(),
     status: documentStatusSchema,
-    stage: z.string().nullable().describe('The ingestion stage last reached'),
-    progress: z.number().min(0).max(1),
+    stage: z
+      .string()
+      .nullable()
+      .describe('The ingestion stage last reached (parsing, chunking, embedding, storing, done)'),
+    progress: z.number().min(0).max(1).describe('0–1'),
     error: failure.describe('Why ingestion failed (status FAILED)'),
     root: hex.nullable().describe('RFC 6962 root over the chunk hashes, hex'),
     chunk_count: z.number().int(),
@@ -304,6 +307,22 @@ export const citationSchema = z
   })
   .meta({ id: 'Citation' });
 
+export const sourceCitationSchema = citationSchema
+  .extend({
+    document_name: z.string().describe("The uploaded file's name"),
+    page: z.number().int().nullable(),
+    section_header: z.string().nullable().describe('The innermost section heading, or null'),
+    section_path: z.array(z.string()).describe('Section hierarchy, outermost first'),
+    mime: z
+      .string()
+      .describe("The cited document's media type: only a Markdown document's text may be read as Markdown"),
+  })
+  .meta({
+    id: 'SourceCitation',
+    description:
+      'The citation of a query result or a document chunk: always names the document, its media type and the place',
+  });
+
 export const queryResultSchema = z
   .object({
     id: z.string().describe('Chunk id'),
@@ -315,7 +334,7 @@ export const queryResultSchema = z
     kind: z.string(),
     token_count: z.number().int(),
     context: z.object({ before: z.string(), after: z.string() }),
-    citation: citationSchema,
+    citation: sourceCitationSchema,
     table_html: z.string().nullable(),
     chunk_hash: hex,
     document: z.object({
@@ -327,6 +346,7 @@ export const queryResultSchema = z
       fiscal_year: z.number().int().nullable(),
     }),
     proof: z.object({
+      algorithm: z.literal('rfc6962-sha256'),
       leaf_index: z.number().int(),
       tree_size: z.number().int(),
       path: z.array(hex),
@@ -335,7 +355,12 @@ export const queryResultSchema = z
   })
   .meta({ id: 'QueryResult' });
 
-export const chunkPageSchema = page(queryResultSchema.partial({ score: true, rank: true, ranks: true }));
+export const chunkSchema = queryResultSchema.partial({ score: true, rank: true, ranks: true }).meta({
+  id: 'Chunk',
+  description: 'A chunk as GET /documents/{id}/chunks lists it: a query result without the ranking fields',
+});
+
+export const chunkPageSchema = page(chunkSchema);
 
 export const queryResponseSchema = z
   .object({
@@ -358,13 +383,21 @@ export const queryResponseSchema = z
   })
   .meta({ id: 'QueryResponse' });
 
+export const certificateSchema = z
+  .looseObject({
+    schema: z.enum(['saksi.certificate/v1', 'saksi.certificate/v1.1']),
+    certificate_id: z.string(),
+    issued_at: timestamp,
+  })
+  .meta({
+    id: 'Certificate',
+    description:
+      'An answer certificate: its normative fields are in docs/certificate.md (the certificate schema of @saksi/proof)',
+  });
+
 export const bundleSchema = z
   .looseObject({
-    certificate: z.looseObject({
-      schema: z.enum(['saksi.certificate/v1', 'saksi.certificate/v1.1']),
-      certificate_id: z.string(),
-      issued_at: timestamp,
-    }),
+    certificate: certificateSchema,
     signature: z.string().describe('Ed25519 over the RFC 8785 canonical certificate, base64'),
     log: z.looseObject({
       origin: z.string(),
@@ -393,7 +426,7 @@ export const verifiableCredentialSchema = z
     validFrom: timestamp,
     credentialSubject: z.object({
       id: z.string(),
-      certificate: z.looseObject({ certificate_id: z.string() }).describe('The certificate, unchanged'),
+      certificate: certificateSchema.describe('The certificate, unchanged'),
     }),
     proof: z.looseObject({
       type: z.literal('DataIntegrityProof'),
@@ -430,6 +463,9 @@ export const chatResponseSchema = z
     session_id: z.string(),
     answer: z.string(),
     found: z.boolean().describe('False when the documents hold no good evidence'),
+    cached: z
+      .boolean()
+      .describe('The earlier answer to the same question on unchanged content, with its certificate'),
     bundle: bundleSchema,
     results: z.array(resultSummarySchema),
     timings: z.record(z.string(), z.number()),

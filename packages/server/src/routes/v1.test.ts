@@ -22,6 +22,7 @@ import {
 } from '@saksi/proof';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatResponseSchema, chunkPageSchema, queryResponseSchema } from '../api-spec/response-schemas.js';
 import { type RunningServer, startServer } from '../serve.js';
 
 const shared = path.resolve(import.meta.dirname, '../../../../../shared/data');
@@ -166,6 +167,8 @@ describe('a developer with an API key', () => {
 
   it('queries with citations, parent context, chunk hashes and proofs that check against the document root', async () => {
     const response = await acme.query({ collection: 'handbook', question: 'dana alokasi khusus', top_k: 5 });
+    // What the OpenAPI document (and the client's wire types) promise.
+    expect(queryResponseSchema.safeParse(response).error).toBeUndefined();
     expect(response.hybrid).toBe(true);
     expect(response.results.length).toBeGreaterThan(0);
     expect(response.results[0]!.citation.document_name).toBe('pmk-16-2014.pdf');
@@ -211,6 +214,7 @@ describe('a developer with an API key', () => {
 
   it('returns tables as HTML', async () => {
     const chunks = await acme.listChunks(documents['tables.docx']!.id, { limit: 100 });
+    expect(chunkPageSchema.safeParse(chunks).error).toBeUndefined();
     const tables = chunks.items.filter((chunk) => chunk.table_html !== null);
     expect(tables.length).toBeGreaterThan(0);
     expect(tables[0]!.table_html).toMatch(/^<table[\s>]/);
@@ -297,6 +301,7 @@ describe('a developer with an API key', () => {
     expect(
       chat.results.some((result) => result.citation.url?.startsWith('https://redux.js.org/api/compose#')),
     ).toBe(true);
+    expect(chatResponseSchema.safeParse(chat).error).toBeUndefined();
     // The document's media type comes with each result: a client reads only Markdown as Markdown.
     expect(chat.results.map((result) => result.citation.mime)).toContain('text/markdown');
     const certificate = chat.bundle.certificate as unknown as Certificate;
