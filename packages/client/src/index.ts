@@ -1,9 +1,31 @@
 export {
-  API_BASE_PATH,
-  SaksiClient,
-  type SaksiClientOptions,
-  type WaitForDocumentOptions,
-} from './client.js';
+  AdminApi,
+  type AdminCreatedKey,
+  type AdminDocument,
+  type AdminDocumentAnchor,
+  type AdminDocumentPage,
+  type AdminDocumentQuery,
+  type AdminKeyRecord,
+  type AdminKeyScope,
+  type AdminSession,
+  type AdminUploadInput,
+  type AdminUploadOptions,
+  type AdminUploadProgress,
+  type AdminUploadResult,
+  type AdminWorkspace,
+  type UsageDay,
+  type UsageFigures,
+  type UsageQuery,
+  type UsageReport,
+} from './admin.js';
+export {
+  type ChatStreamEvent,
+  type ChatStreamInput,
+  chatStream,
+  type StreamOptions,
+  type Timings,
+} from './chat-stream.js';
+export { SaksiClient, type WaitForDocumentOptions } from './client.js';
 export {
   API_ERROR_CODES,
   type ApiErrorCode,
@@ -11,6 +33,8 @@ export {
   isApiErrorCode,
   SaksiApiError,
 } from './errors.js';
+export type { AnchorStatus, ConsistencyProof } from './log-and-anchors.js';
+export { API_BASE_PATH, CSRF_HEADER, type SaksiClientOptions } from './transport.js';
 export type {
   AnchorState,
   ApiKey,
