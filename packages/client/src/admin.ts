@@ -253,6 +253,8 @@ export class AdminApi {
       '/admin/workspaces',
       { json: { name } },
     );
+    if (typeof reply.workspace !== 'object' || reply.workspace === null)
+      throw new SaksiApiError('BAD_RESPONSE', 201, 'The reply has no workspace.');
     return { ...reply.workspace, documents: 0, keys: 0 };
   }
 
