@@ -12,8 +12,10 @@
 import { AdminApi } from './admin.js';
 import { type ChatStreamEvent, type ChatStreamInput, type StreamOptions, streamChat } from './chat-stream.js';
 import { SaksiApiError } from './errors.js';
+import { sendFeedback } from './feedback.js';
 import type { AnchorStatus, ConsistencyProof } from './log-and-anchors.js';
 import { API_BASE_PATH, type SaksiClientOptions, segment, Transport } from './transport.js';
+import { fetchTrustedKeys } from './trusted-keys.js';
 import type {
   ApiKey,
   Bundle,
@@ -346,7 +348,7 @@ export class SaksiClient {
    * later one replaces it (`replaced: true`). Needs the access of reading the certificate.
    */
   giveFeedback(input: FeedbackInput): Promise<FeedbackResult> {
-    return this.#transport.request('POST', '/feedback', { json: input });
+    return sendFeedback(this.#transport, input);
   }
 
   /** The server's verification of a bundle; check `verdict` (a failed one is not an error). */
@@ -359,7 +361,7 @@ export class SaksiClient {
    * `parseTrustedKeys` of `@saksi/proof` before trusting anything they sign.
    */
   trustedKeys(): Promise<unknown> {
-    return this.#transport.request('GET', '/.well-known/saksi-keys.json', { root: true });
+    return fetchTrustedKeys(this.#transport);
   }
 
   /** The anchoring chain (its RPC URL when it is a local one), documents per anchor state and the latest rounds. */

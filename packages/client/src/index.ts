@@ -33,8 +33,10 @@ export {
   isApiErrorCode,
   SaksiApiError,
 } from './errors.js';
+export { giveFeedback } from './feedback.js';
 export type { AnchorStatus, ConsistencyProof } from './log-and-anchors.js';
 export { API_BASE_PATH, CSRF_HEADER, type SaksiClientOptions } from './transport.js';
+export { TRUSTED_KEYS_PATH, trustedKeys } from './trusted-keys.js';
 export type {
   AnchorState,
   ApiKey,

@@ -5,13 +5,13 @@
  */
 import type {
   AdminCreatedKey,
-  AdminDocument as ClientAdminDocument,
   AdminDocumentAnchor,
   AdminDocumentPage,
   AdminKeyRecord,
   AdminKeyScope,
   AdminUploadProgress,
   AdminUploadResult,
+  AdminDocument as ClientAdminDocument,
   AdminWorkspace as ClientAdminWorkspace,
 } from '@saksi/client';
 import { SaksiApiError } from '@saksi/client';
