@@ -195,9 +195,12 @@ export class SaksiClient {
    */
   async downloadDocument(id: string): Promise<DocumentFile> {
     const path = `/documents/${segment(id)}/file`;
-    const { response, bytes } = await this.#transport.requestBytes('GET', path, {
+    const { response, url, signal } = await this.#transport.checked('GET', path, {
       headers: { accept: '*/*' },
     });
+    const bytes = new Uint8Array(
+      await this.#transport.read('GET', url, signal, () => response.arrayBuffer()),
+    );
     const sha256 = response.headers.get('x-saksi-sha256') ?? '';
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
     const actual = Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');

@@ -111,17 +111,6 @@ export class Transport {
     }
   }
 
-  /** A reply whose body is bytes, not JSON (errors are still JSON). */
-  async requestBytes(
-    method: string,
-    path: string,
-    options: RequestOptions = {},
-  ): Promise<{ response: Response; bytes: Uint8Array }> {
-    const { response, url, signal } = await this.checked(method, path, options);
-    const buffer = await this.read(method, url, signal, () => response.arrayBuffer());
-    return { response, bytes: new Uint8Array(buffer) };
-  }
-
   /** Sends the request; the reply's status is not checked (see {@link Transport.checked}). */
   async send(method: string, path: string, options: RequestOptions): Promise<Sent> {
     const url = this.url(path, options);
