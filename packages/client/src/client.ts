@@ -8,6 +8,13 @@
  * const { document } = await saksi.uploadDocument({ collection: 'laws', file: bytes, filename: 'uu.pdf' });
  * const ready = await saksi.waitForDocument(document.id);
  * const answer = await saksi.query({ collection: 'laws', question: 'Apa sanksinya?' });
+ *
+ * @example
+ * // In a browser, on the server's own origin: no key; the admin session's cookie and CSRF token.
+ * const page = new SaksiClient({ baseUrl: '', credentials: 'same-origin' });
+ * for await (const event of page.chatStream({ collection: 'laws', question: 'Apa sanksinya?' })) …
+ * const session = await page.admin.login(email, password);
+ * const admin = page.with({ csrfToken: session.csrf_token }).admin;
  */
 import { AdminApi } from './admin.js';
 import { type ChatStreamEvent, type ChatStreamInput, type StreamOptions, streamChat } from './chat-stream.js';
