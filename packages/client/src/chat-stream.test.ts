@@ -253,6 +253,17 @@ describe('in a browser', () => {
     );
   });
 
+  it('calls the fetch it is given as a plain function, as a browser requires of window.fetch', async () => {
+    handler = (_request, response) => json(response, 200, { issuers: [] });
+    const receivers: unknown[] = [];
+    const strict = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      receivers.push(this);
+      return fetch(input, init);
+    } as typeof fetch;
+    expect(await trustedKeys({ baseUrl, fetch: strict })).toEqual({ issuers: [] });
+    expect(receivers).toEqual([undefined]);
+  });
+
   it("refuses baseUrl '' where there is no page, as INVALID_BASE_URL", async () => {
     vi.stubGlobal('location', undefined);
     expect(await failure(new SaksiClient({ baseUrl: '' }).health())).toMatchObject({

@@ -68,7 +68,11 @@ export class Transport {
     const base = options.baseUrl.replace(/\/+$/, '');
     this.baseUrl = base.endsWith(API_BASE_PATH) ? base.slice(0, -API_BASE_PATH.length) : base;
     this.options = { ...options, headers: { ...options.headers } };
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    // Called as a plain function: a browser's `fetch` refuses any `this` but the window (or none).
+    const given = options.fetch;
+    this.#fetch = given
+      ? (input, init) => given(input, init)
+      : (input, init) => globalThis.fetch(input, init);
   }
 
   /** The absolute URL of `path` (under `/api/v1` unless `root`), with `query`'s defined values. */
