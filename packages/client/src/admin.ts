@@ -4,9 +4,8 @@
  * in `X-CSRF-Token` on every request that changes something. In a browser, make the client with
  * `{ baseUrl: '', credentials: 'same-origin' }` and, once signed in, `client.with({ csrfToken })`.
  */
-import { eventError, sseOf } from './chat-stream.js';
 import { SaksiApiError } from './errors.js';
-import { eventJson } from './sse.js';
+import { eventError, eventJson, sseOf } from './sse.js';
 import { segment, type Transport } from './transport.js';
 
 /** Who is signed in, and the token their state-changing requests carry. */

@@ -6,7 +6,7 @@
  * whole {@link SaksiClient}.
  */
 import { SaksiApiError } from './errors.js';
-import { eventJson, readSse } from './sse.js';
+import { eventError, eventJson, sseOf } from './sse.js';
 import { type SaksiClientOptions, Transport } from './transport.js';
 import type { Bundle, ChatInput, ResultSummary } from './types.js';
 
@@ -116,44 +116,4 @@ export async function* streamChat(
     response.status,
     `POST ${url.pathname}: the stream ended before the answer was done.`,
   );
-}
-
-/**
- * The events of `body`: aborting `signal` is `ABORTED`, a body that breaks off is `STREAM_ENDED`
- * (a malformed event stays `BAD_RESPONSE`).
- */
-export async function* sseOf(
-  request: string,
-  body: ReadableStream<Uint8Array>,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<{ event: string; data: string }, void> {
-  const events = readSse(body, signal)[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<{ event: string; data: string }, void>;
-    try {
-      next = await events.next();
-    } catch (error) {
-      if (error instanceof SaksiApiError) throw error;
-      if (signal?.aborted)
-        throw new SaksiApiError('ABORTED', 0, `${request} was cancelled.`, { cause: error });
-      throw new SaksiApiError('STREAM_ENDED', 0, `${request}: the stream broke off.`, { cause: error });
-    }
-    if (signal?.aborted) {
-      await events.return?.();
-      throw new SaksiApiError('ABORTED', 0, `${request} was cancelled.`);
-    }
-    if (next.done) return;
-    yield next.value;
-  }
-}
-
-/**
- * A server `error` event as the error it reports. Its `status` is the stream's (200: the reply had
- * begun before the failure), not the one a JSON reply would have had.
- */
-export function eventError(data: Record<string, unknown>, status: number): SaksiApiError {
-  const code = typeof data['code'] === 'string' ? data['code'] : 'BAD_RESPONSE';
-  const message = typeof data['message'] === 'string' ? data['message'] : 'The server reported a failure.';
-  const messageId = data['message_id'];
-  return new SaksiApiError(code, status, message, typeof messageId === 'string' ? { messageId } : {});
 }
