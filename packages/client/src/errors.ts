@@ -65,8 +65,12 @@ export function isApiErrorCode(code: unknown): code is ApiErrorCode {
   return typeof code === 'string' && (API_ERROR_CODES as readonly string[]).includes(code);
 }
 
-/** Codes the client itself assigns; every other code is the server's (`NOT_FOUND`, `RATE_LIMITED`, …). */
-export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE' | 'TIMEOUT';
+/**
+ * Codes the client itself assigns; every other code is the server's (`NOT_FOUND`, `RATE_LIMITED`, …).
+ * `STREAM_ENDED`: an event stream stopped before its last event; `ABORTED`: the caller's signal ended
+ * the request.
+ */
+export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE' | 'TIMEOUT' | 'STREAM_ENDED' | 'ABORTED';
 
 export class SaksiApiError extends Error {
   override readonly name = 'SaksiApiError';

@@ -1,9 +1,32 @@
 export {
-  API_BASE_PATH,
-  SaksiClient,
-  type SaksiClientOptions,
-  type WaitForDocumentOptions,
-} from './client.js';
+  AdminApi,
+  type AdminCreatedKey,
+  type AdminDocument,
+  type AdminDocumentAnchor,
+  type AdminDocumentPage,
+  type AdminDocumentQuery,
+  type AdminKeyRecord,
+  type AdminKeyScope,
+  type AdminSession,
+  type AdminUploadInput,
+  type AdminUploadOptions,
+  type AdminUploadProgress,
+  type AdminUploadResult,
+  type AdminWorkspace,
+  type ArchivedDocument,
+  type UsageDay,
+  type UsageFigures,
+  type UsageQuery,
+  type UsageReport,
+} from './admin.js';
+export {
+  type ChatStreamEvent,
+  type ChatStreamInput,
+  chatStream,
+  type StreamOptions,
+  type Timings,
+} from './chat-stream.js';
+export { SaksiClient, type WaitForDocumentOptions } from './client.js';
 export {
   API_ERROR_CODES,
   type ApiErrorCode,
@@ -11,6 +34,10 @@ export {
   isApiErrorCode,
   SaksiApiError,
 } from './errors.js';
+export { giveFeedback } from './feedback.js';
+export type { AnchorStatus, ConsistencyProof } from './log-and-anchors.js';
+export { API_BASE_PATH, CSRF_HEADER, type SaksiClientOptions } from './transport.js';
+export { TRUSTED_KEYS_PATH, trustedKeys } from './trusted-keys.js';
 export type {
   AnchorState,
   ApiKey,

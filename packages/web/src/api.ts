@@ -1,6 +1,9 @@
-/** Calls to the Saksi server's `/api/v1` and the browser-side state kept for verification. */
+/**
+ * The page's one client of the Saksi server (`@saksi/client`, same origin, the admin session cookie
+ * sent), its failures as the page's {@link ApiError}, and the browser-side state kept for verification.
+ */
 
-import type { ApiErrorCode } from '@saksi/client';
+import { type ApiErrorCode, SaksiApiError, SaksiClient } from '@saksi/client';
 import {
   type AnchorLookup,
   parseCheckpoint,
@@ -11,13 +14,15 @@ import {
 } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { createRpcAnchorLookup } from './rpc.js';
-import type { SseError } from './sse.js';
+
+/** The page's server: its own origin, with the session cookie for the admin pages. */
+export const saksi = new SaksiClient({ baseUrl: '', credentials: 'same-origin' });
 
 /**
  * The code of a failed call: one the server sends (`ApiErrorCode` of @saksi/client, the wire union of
  * docs/architecture.md, "Errors"), or the page's own: `NETWORK` (no reply), `MALFORMED` (an unreadable
- * reply), `HTTP_<status>` (an error reply without a Saksi body), and for uploads `UPLOAD_FAILED`,
- * `STREAM_ENDED` and the stream parser's codes.
+ * reply), `HTTP_<status>` (an error reply without a Saksi body), `STREAM_ENDED` (a stream that broke
+ * off), and for uploads `UPLOAD_FAILED`.
  */
 export type WebErrorCode =
   | ApiErrorCode
@@ -25,7 +30,6 @@ export type WebErrorCode =
   | 'MALFORMED'
   | 'UPLOAD_FAILED'
   | 'STREAM_ENDED'
-  | SseError['code']
   | `HTTP_${number}`;
 
 /** A failed call: `code` is the server's error code or one of the page's own ({@link WebErrorCode}). */
@@ -41,38 +45,39 @@ export class ApiError extends Error {
 }
 
 /**
- * The `code` of a server error body or SSE `error` event, or `fallback` when it has none. The cast is
- * the one place the web trusts the wire: the server sends only codes of `ApiErrorCode`, which its test
- * `wire-codes.test.ts` checks.
+ * The page's code for a client error: no reply (or a timeout) is `NETWORK`, a reply the client could
+ * not read is `MALFORMED` (or `HTTP_<status>` for an error reply without a Saksi body); a server code
+ * is kept. The cast is the one place the web trusts the wire: the server sends only codes of
+ * `ApiErrorCode`, which its test `wire-codes.test.ts` checks.
  */
-export function serverCode(value: unknown, fallback: WebErrorCode): WebErrorCode {
-  return typeof value === 'string' ? (value as ApiErrorCode) : fallback;
-}
-
-/** Turns a non-2xx reply (`{error: {code, message}}`) into an `ApiError`. */
-export async function errorFromResponse(response: Response): Promise<ApiError> {
-  let code: WebErrorCode = `HTTP_${response.status}`;
-  let message = response.statusText || `HTTP ${response.status}`;
-  try {
-    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-    code = serverCode(body.error?.code, code);
-    if (typeof body.error?.message === 'string') message = body.error.message;
-  } catch {}
-  return new ApiError(code, message, response.status);
-}
-
-export async function getJson<T>(path: string, init?: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });
-  } catch {
-    throw new ApiError('NETWORK', 'The server cannot be reached.');
+export function webCode(error: SaksiApiError): WebErrorCode {
+  switch (error.code) {
+    case 'NETWORK_ERROR':
+    case 'TIMEOUT':
+    case 'ABORTED':
+      return 'NETWORK';
+    case 'BAD_RESPONSE':
+      return error.status >= 400 ? `HTTP_${error.status}` : 'MALFORMED';
+    case 'STREAM_ENDED':
+      return 'STREAM_ENDED';
+    default:
+      return error.code as ApiErrorCode;
   }
-  if (!response.ok) throw await errorFromResponse(response);
+}
+
+/** Any failure of a call as an `ApiError` (anything but a client error is a `NETWORK` one). */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof SaksiApiError) return new ApiError(webCode(error), error.message, error.status);
+  return new ApiError('NETWORK', error instanceof Error ? error.message : String(error));
+}
+
+/** `call`, with its failure as an `ApiError`. */
+export async function apiCall<T>(call: Promise<T>): Promise<T> {
   try {
-    return (await response.json()) as T;
-  } catch {
-    throw new ApiError('MALFORMED', 'The server reply is not JSON.', response.status);
+    return await call;
+  } catch (error) {
+    throw toApiError(error);
   }
 }
 
@@ -105,9 +110,9 @@ const isTextList = (item: unknown): item is string[] => Array.isArray(item) && i
 
 /** The collections the chat may use, with their titles, descriptions and examples (older servers: none). */
 export async function fetchCollections(): Promise<CollectionSummary[]> {
-  const body = await getJson<{ items?: unknown }>('/api/v1/collections');
-  if (!Array.isArray(body.items)) return [];
-  return body.items.flatMap((value: unknown) => {
+  const items: unknown = await apiCall(saksi.listCollections());
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((value: unknown) => {
     const item = value as Record<string, unknown> | null;
     if (typeof item !== 'object' || item === null || typeof item['name'] !== 'string') return [];
     const summary: CollectionSummary = {
@@ -122,31 +127,26 @@ export async function fetchCollections(): Promise<CollectionSummary[]> {
   });
 }
 
-export const KEYS_PATH = '/.well-known/saksi-keys.json';
-
 let keysPromise: Promise<TrustedKeys> | undefined;
 
 /** The server's published keys, fetched once per page load. */
 export function fetchKeys(): Promise<TrustedKeys> {
-  keysPromise ??= getJson<unknown>(KEYS_PATH).then((value) => parseTrustedKeys(value));
+  keysPromise ??= apiCall(saksi.trustedKeys()).then((value) => parseTrustedKeys(value));
   keysPromise.catch(() => {
     keysPromise = undefined;
   });
   return keysPromise;
 }
 
-interface AnchorsStatus {
-  chain?: { chain_id?: unknown; rpc_url?: unknown } | null;
-}
-
 let lookupPromise: Promise<AnchorLookup | undefined> | undefined;
 
 /** A `verifyRoot` lookup when the server shows its (local) chain's RPC URL; undefined otherwise. */
 export function anchorLookup(): Promise<AnchorLookup | undefined> {
-  lookupPromise ??= getJson<AnchorsStatus>('/api/v1/anchors').then(
+  lookupPromise ??= saksi.anchors().then(
     (status) => {
-      const rpcUrl = status.chain?.rpc_url;
-      const chainId = status.chain?.chain_id;
+      const chain = status.chain as { chain_id?: unknown; rpc_url?: unknown } | null | undefined;
+      const rpcUrl = chain?.rpc_url;
+      const chainId = chain?.chain_id;
       if (typeof rpcUrl !== 'string' || !/^https?:\/\//.test(rpcUrl) || typeof chainId !== 'number') {
         return undefined;
       }
@@ -158,9 +158,7 @@ export function anchorLookup(): Promise<AnchorLookup | undefined> {
 }
 
 export async function fetchConsistencyProof(first: number, second: number): Promise<readonly string[]> {
-  const body = await getJson<{ proof?: unknown }>(
-    `/api/v1/log/proof/consistency?first=${encodeURIComponent(first)}&second=${encodeURIComponent(second)}`,
-  );
+  const body: { proof?: unknown } = await apiCall(saksi.consistencyProof(first, second));
   if (!Array.isArray(body.proof) || !body.proof.every((node) => typeof node === 'string')) {
     throw new ApiError('MALFORMED', 'The consistency proof is malformed.');
   }
@@ -168,7 +166,7 @@ export async function fetchConsistencyProof(first: number, second: number): Prom
 }
 
 export function fetchCertificate(id: string): Promise<unknown> {
-  return getJson<unknown>(`/api/v1/certificates/${encodeURIComponent(id)}`);
+  return apiCall(saksi.getCertificate(id));
 }
 
 export interface SessionMessage {
@@ -201,7 +199,7 @@ function isSessionMessage(value: unknown): value is SessionMessage {
 export async function fetchSession(id: string): Promise<ChatSession | null> {
   let body: Partial<ChatSession>;
   try {
-    body = await getJson<Partial<ChatSession>>(`/api/v1/sessions/${encodeURIComponent(id)}`);
+    body = (await apiCall(saksi.getSession(id))) as Partial<ChatSession>;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;

@@ -1,4 +1,5 @@
 /** The public chat: collection picker, streamed answers, their sources and their verification. */
+import { SaksiApiError } from '@saksi/client';
 import type { Bundle, Citation } from '@saksi/proof';
 import {
   Fragment,
@@ -14,12 +15,12 @@ import {
   ApiError,
   type ChatSession,
   type CollectionSummary,
-  errorFromResponse,
   fetchCertificate,
   fetchCollections,
   fetchSession,
   readStorage,
-  serverCode,
+  saksi,
+  toApiError,
   writeStorage,
 } from './api.js';
 import {
@@ -46,7 +47,6 @@ import {
   textHead,
   textTail,
 } from './sources.js';
-import { eventJson, readSse, SseError, type SseEvent } from './sse.js';
 import { relatedPassages, VerificationPanel } from './verification.js';
 
 interface RetrievalResult {
@@ -195,108 +195,54 @@ export function ChatPage() {
   async function ask(question: string, assistantId: number, signal: AbortSignal): Promise<void> {
     let sessionId = readStorage(sessionKey(collection)) ?? undefined;
     for (let attempt = 0; ; attempt++) {
-      const body: Record<string, string> = { collection, question };
-      if (sessionId !== undefined) body['session_id'] = sessionId;
-      let response: Response;
+      const input = { collection, question, ...(sessionId !== undefined ? { session_id: sessionId } : {}) };
       try {
-        response = await fetch('/api/v1/chat', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-          body: JSON.stringify(body),
-          signal,
-        });
-      } catch (error) {
+        for await (const event of saksi.chatStream(input, { signal })) {
+          switch (event.type) {
+            case 'session':
+              writeStorage(sessionKey(collection), event.session_id);
+              break;
+            case 'retrieval': {
+              const results = (event.results as unknown[]).filter(isRetrievalResult);
+              update(assistantId, (message) => ({ ...message, results }));
+              break;
+            }
+            case 'delta': {
+              const text = event.text;
+              update(assistantId, (message) => ({ ...message, text: message.text + text }));
+              break;
+            }
+            case 'bundle': {
+              const bundle = event.bundle as unknown as Bundle;
+              update(assistantId, (message) => ({ ...message, bundle }));
+              break;
+            }
+            case 'done': {
+              if (event.session_id !== '') writeStorage(sessionKey(collection), event.session_id);
+              const found = event.found;
+              update(assistantId, (message) => ({ ...message, state: 'done', found }));
+              break;
+            }
+          }
+        }
+      } catch (caught) {
         if (signal.aborted) return;
-        throw new ApiError('NETWORK', error instanceof Error ? error.message : 'fetch failed');
-      }
-      if (!response.ok) {
-        const error = await errorFromResponse(response);
-        if (response.status === 404 && sessionId !== undefined && attempt === 0) {
-          // A stale session (e.g. the server's data was reset): forget it and ask once more without.
-          writeStorage(sessionKey(collection), null);
-          sessionId = undefined;
-          continue;
+        const error = streamError(caught);
+        if (error.code === 'NOT_FOUND' || error.status === 404) {
+          if (sessionId !== undefined && attempt === 0) {
+            // A stale session (e.g. the server's data was reset; an error reply or an `error` event):
+            // forget it and ask once more without.
+            writeStorage(sessionKey(collection), null);
+            sessionId = undefined;
+            update(assistantId, ({ results: _results, bundle: _bundle, ...message }) => ({
+              ...message,
+              text: '',
+            }));
+            continue;
+          }
         }
         throw error;
       }
-      if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-        throw new ApiError('MALFORMED', 'The reply is not an event stream.', response.status);
-      }
-      let finished = false;
-      const onEvent = (event: SseEvent) => {
-        switch (event.event) {
-          case 'session': {
-            const data = eventJson(event);
-            if (typeof data['session_id'] === 'string')
-              writeStorage(sessionKey(collection), data['session_id']);
-            break;
-          }
-          case 'retrieval': {
-            const data = eventJson(event);
-            const results = Array.isArray(data['results']) ? data['results'].filter(isRetrievalResult) : [];
-            update(assistantId, (message) => ({ ...message, results }));
-            break;
-          }
-          case 'delta': {
-            const data = eventJson(event);
-            if (typeof data['text'] === 'string') {
-              const text = data['text'];
-              update(assistantId, (message) => ({ ...message, text: message.text + text }));
-            }
-            break;
-          }
-          case 'bundle': {
-            const bundle = eventJson(event) as unknown as Bundle;
-            update(assistantId, (message) => ({ ...message, bundle }));
-            break;
-          }
-          case 'done': {
-            const data = eventJson(event);
-            if (typeof data['session_id'] === 'string')
-              writeStorage(sessionKey(collection), data['session_id']);
-            finished = true;
-            const found = data['found'] !== false;
-            update(assistantId, (message) => ({ ...message, state: 'done', found }));
-            break;
-          }
-          case 'error': {
-            const data = eventJson(event);
-            finished = true;
-            const code = serverCode(data['code'], 'INTERNAL');
-            throw new ApiError(
-              code,
-              typeof data['message'] === 'string' ? data['message'] : 'The answer failed.',
-              code === 'NOT_FOUND' ? 404 : 500,
-            );
-          }
-          default:
-            break;
-        }
-      };
-      try {
-        await readSse(response.body, onEvent, signal);
-      } catch (error) {
-        if (signal.aborted) return;
-        if (
-          error instanceof ApiError &&
-          error.code === 'NOT_FOUND' &&
-          sessionId !== undefined &&
-          attempt === 0
-        ) {
-          // The server reports an unknown session as an `error` event: forget it and ask once more.
-          writeStorage(sessionKey(collection), null);
-          sessionId = undefined;
-          update(assistantId, ({ results: _results, bundle: _bundle, ...message }) => ({
-            ...message,
-            text: '',
-          }));
-          continue;
-        }
-        if (error instanceof ApiError || error instanceof SseError) throw error;
-        throw new ApiError('STREAM_ENDED', 'The stream broke off.');
-      }
-      if (!finished && !signal.aborted)
-        throw new ApiError('STREAM_ENDED', 'The stream ended before the answer was done.');
       return;
     }
   }
@@ -570,9 +516,25 @@ function Foldable(props: {
   );
 }
 
+/**
+ * A failure of the chat stream as an `ApiError`. A server `error` event arrives after the reply began
+ * (the client reports it with the stream's 2xx status): it is given 404 for `NOT_FOUND` and 500 for
+ * anything else, the status the page words it by.
+ */
+function streamError(error: unknown): ApiError {
+  const failure = toApiError(error);
+  const event =
+    error instanceof SaksiApiError &&
+    error.status >= 200 &&
+    error.status < 300 &&
+    failure.code !== 'MALFORMED' &&
+    failure.code !== 'STREAM_ENDED';
+  if (!event) return failure;
+  return new ApiError(failure.code, failure.message, failure.code === 'NOT_FOUND' ? 404 : 500);
+}
+
 function toFailure(error: unknown): ChatFailure {
   if (error instanceof ApiError) return { code: error.code, message: error.message, status: error.status };
-  if (error instanceof SseError) return { code: error.code, message: error.message, status: 0 };
   return { code: 'NETWORK', message: error instanceof Error ? error.message : String(error), status: 0 };
 }
 

@@ -18,8 +18,6 @@ const BY_CODE: Record<string, MessageKey> = {
   NETWORK: 'error.network',
   STREAM_ENDED: 'error.stream',
   MALFORMED: 'error.malformed',
-  SSE_MALFORMED: 'error.malformed',
-  SSE_TOO_LARGE: 'error.malformed',
   RATE_LIMITED: 'error.busy',
   LLM_RATE_LIMITED: 'error.busy',
   NOT_FOUND: 'errors.NOT_FOUND',

@@ -4,7 +4,7 @@
  * keeps one per certificate and reader, a later one replacing it.
  */
 import { type FormEvent, useId, useState } from 'react';
-import { ApiError, errorFromResponse, readStorage, writeStorage } from './api.js';
+import { ApiError, apiCall, readStorage, saksi, writeStorage } from './api.js';
 import { errorText } from './error-text.js';
 import { formatNumber } from './format.js';
 import { useT } from './lang-context.js';
@@ -18,21 +18,13 @@ const storageKey = (certificateId: string) => `saksi.feedback.${certificateId}`;
 
 /** Sends feedback on the answer of `certificateId`; throws an `ApiError` when it is refused. */
 export async function sendFeedback(certificateId: string, rating: Rating, comment?: string): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch('/api/v1/feedback', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        certificate_id: certificateId,
-        rating,
-        ...(comment !== undefined && comment.trim() !== '' ? { comment: comment.trim() } : {}),
-      }),
-    });
-  } catch {
-    throw new ApiError('NETWORK', 'The server cannot be reached.');
-  }
-  if (!response.ok) throw await errorFromResponse(response);
+  await apiCall(
+    saksi.giveFeedback({
+      certificate_id: certificateId,
+      rating,
+      ...(comment !== undefined && comment.trim() !== '' ? { comment: comment.trim() } : {}),
+    }),
+  );
 }
 
 function storedRating(certificateId: string): Rating | undefined {

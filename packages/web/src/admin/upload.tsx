@@ -6,10 +6,10 @@ import type { MessageKey } from '../i18n.js';
 import { useT } from '../lang-context.js';
 import {
   AdminApiError,
-  type AdminDocument,
   type AdminSession,
   DOCUMENT_TYPES,
   type DocumentType,
+  type UploadResult,
   uploadDocument,
 } from './admin-api.js';
 import { DocumentTypeOptions, Field, YearInput } from './fields.js';
@@ -31,7 +31,8 @@ const STAGE_KEYS: Record<string, MessageKey> = {
 export function UploadForm(props: {
   session: AdminSession;
   collections: readonly string[];
-  onUploaded: (document: AdminDocument) => void;
+  /** The uploaded (or already present) document, as the upload's reply gives it. */
+  onUploaded: (document: UploadResult['document']) => void;
   onUnauthorized: (error: AdminApiError) => void;
 }) {
   const { t, lang } = useT();

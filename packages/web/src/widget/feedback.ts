@@ -3,6 +3,7 @@
  * optional comment, sent to the Saksi server the widget came from (an allowed origin, like the chat).
  * The server keeps one per certificate and reader; a later one replaces it.
  */
+import { giveFeedback } from '@saksi/client';
 import type { WidgetStrings } from './strings.js';
 
 /** The longest comment the server keeps (characters). */
@@ -89,18 +90,14 @@ export function feedbackNode(t: WidgetStrings, server: string, certificateId: st
     busy = true;
     up.disabled = down.disabled = send.disabled = true;
     try {
-      const response = await fetch(`${server}/api/v1/feedback`, {
-        method: 'POST',
-        mode: 'cors',
-        credentials: 'omit',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({
+      await giveFeedback(
+        { baseUrl: server, credentials: 'omit' },
+        {
           certificate_id: certificateId,
           rating: chosen,
           ...(text !== undefined && text.trim() !== '' ? { comment: text.trim() } : {}),
-        }),
-      });
-      if (!response.ok) throw new Error(String(response.status));
+        },
+      );
       rating = chosen;
       up.setAttribute('aria-pressed', String(chosen === 'up'));
       down.setAttribute('aria-pressed', String(chosen === 'down'));

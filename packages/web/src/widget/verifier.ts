@@ -10,6 +10,7 @@
  *
  * The IIFE build assigns this module's exports to `window.SaksiWidgetVerifier`.
  */
+import { TRUSTED_KEYS_PATH, trustedKeys } from '@saksi/client';
 import { parseTrustedKeys, type TrustedKeys, trustOptions, verifyBundle } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import type { WidgetLang } from './core.js';
@@ -20,7 +21,7 @@ import { uncheckedVerdict, type WidgetVerdict, widgetVerdict } from './verdict.j
 export const VERIFIER_VERSION = 1;
 
 /** Where a Saksi server publishes its keys (docs/api.md). */
-export const KEYS_PATH = '/.well-known/saksi-keys.json';
+export const KEYS_PATH = TRUSTED_KEYS_PATH;
 
 export interface VerifyAnswerInput {
   /** The server's origin (widget.js's own). */
@@ -56,13 +57,7 @@ export async function verifyAnswer(input: VerifyAnswerInput): Promise<WidgetVerd
 /** The server's published keys, or undefined when they cannot be fetched or read. */
 async function fetchKeys(server: string, fetcher: typeof fetch): Promise<TrustedKeys | undefined> {
   try {
-    const response = await fetcher(`${server}${KEYS_PATH}`, {
-      mode: 'cors',
-      credentials: 'omit',
-      headers: { accept: 'application/json' },
-    });
-    if (!response.ok) return undefined;
-    return parseTrustedKeys(await response.text());
+    return parseTrustedKeys(await trustedKeys({ baseUrl: server, credentials: 'omit', fetch: fetcher }));
   } catch {
     return undefined;
   }

@@ -17,9 +17,9 @@
  * first use. The badge shows what that check found — never the server's own flags — and links (to
  * the cited pages) become live only when the answer is authentic.
  */
+import { chatStream, SaksiApiError } from '@saksi/client';
 import type { Block, Inline } from '../markdown.js';
 import { answerBlocks, codeChunks, markdownDocuments } from '../sources.js';
-import { eventJson, readSse } from '../sse.js';
 import {
   type CitedSources,
   chatBody,
@@ -29,7 +29,6 @@ import {
   readOptions,
   sourcesOf,
   verifyUrl,
-  WidgetError,
   type WidgetOptions,
   type WidgetSource,
 } from './core.js';
@@ -266,58 +265,27 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
     let text = '';
     let results: unknown[] = [];
     try {
-      let response: Response;
-      try {
-        response = await fetch(`${options.server}/api/v1/chat`, {
-          method: 'POST',
-          mode: 'cors',
-          credentials: 'omit',
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-          body: JSON.stringify(request),
-        });
-      } catch {
-        throw new WidgetError('WIDGET_NETWORK', t.networkError);
-      }
-      if (!response.ok || response.body === null) {
-        let code = String(response.status);
-        try {
-          const json = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-          if (typeof json.error?.message === 'string') code = json.error.message;
-        } catch {
-          // keep the status code
-        }
-        throw new WidgetError('WIDGET_HTTP', `${t.serverError}: ${code}`);
-      }
-      let failure: string | undefined;
-      let finished = false;
-      await readSse(response.body, (event) => {
-        const data = eventJson(event);
-        if (event.event === 'session' && typeof data['session_id'] === 'string')
-          sessionId = data['session_id'];
-        else if (event.event === 'retrieval') {
-          results = Array.isArray(data['results']) ? data['results'] : [];
-        } else if (event.event === 'delta' && typeof data['text'] === 'string') {
-          text += data['text'];
+      const events = chatStream({ baseUrl: options.server, credentials: 'omit' }, request);
+      for await (const event of events) {
+        if (event.type === 'session') sessionId = event.session_id;
+        else if (event.type === 'retrieval') results = event.results;
+        else if (event.type === 'delta') {
+          text += event.text;
           turn.showPlain(text);
-        } else if (event.event === 'bundle') {
-          turn.showCertified(text, data, results);
+        } else if (event.type === 'bundle') {
+          turn.showCertified(text, event.bundle, results);
           void turn.check();
-        } else if (event.event === 'done') {
-          finished = true;
-          const href = verifyUrl(options.server, data['certificate_id']);
+        } else if (event.type === 'done') {
+          const href = verifyUrl(options.server, event.certificate_id);
           if (href !== undefined) turn.showProofLink(href);
-          if (typeof data['certificate_id'] === 'string')
-            turn.message.append(feedbackNode(t, options.server, data['certificate_id']));
+          if (event.certificate_id !== '')
+            turn.message.append(feedbackNode(t, options.server, event.certificate_id));
           if (text.trim() === '') turn.showPlain(t.notFound);
-        } else if (event.event === 'error') {
-          failure = typeof data['message'] === 'string' ? data['message'] : t.serverError;
         }
-      });
-      if (failure !== undefined) throw new WidgetError('WIDGET_STREAM', failure);
-      if (!finished) throw new WidgetError('WIDGET_STREAM', t.networkError);
+      }
       turn.finish();
     } catch (error) {
-      turn.setStatus(error instanceof WidgetError ? error.message : t.networkError, 'error');
+      turn.setStatus(failureText(error, t), 'error');
     } finally {
       running = false;
       updateSend();
@@ -325,6 +293,19 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   }
 
   return host;
+}
+
+/**
+ * What a failed answer says: the server's refusal (an error reply, `serverError: <its message>`, or
+ * its status when it sent no Saksi error; an `error` event in the stream, its own message), else the
+ * network sentence (no reply, a stream that broke off or could not be read).
+ */
+function failureText(error: unknown, t: WidgetStrings): string {
+  if (!(error instanceof SaksiApiError)) return t.networkError;
+  if (error.status >= 400)
+    return `${t.serverError}: ${error.code === 'BAD_RESPONSE' ? error.status : error.message}`;
+  const local = ['NETWORK_ERROR', 'BAD_RESPONSE', 'TIMEOUT', 'STREAM_ENDED', 'ABORTED'];
+  return error.status > 0 && !local.includes(error.code) ? error.message || t.serverError : t.networkError;
 }
 
 /** One question and its answer in the panel. */

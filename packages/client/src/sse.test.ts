@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventJson, readSse, SSE_MAX_EVENT_LENGTH, SseError, type SseEvent, SseParser } from './sse.js';
+import { SaksiApiError } from './errors.js';
+import { eventJson, readSse, SSE_MAX_EVENT_LENGTH, type SseEvent, SseParser } from './sse.js';
 
 const STREAM =
   'event: session\ndata: {"session_id":"ses_1"}\n\n' +
@@ -49,7 +50,9 @@ describe('SseParser', () => {
     const big = `data: ${'x'.repeat(1024 * 1024)}\n`;
     expect(() => {
       for (let i = 0; i < SSE_MAX_EVENT_LENGTH / (1024 * 1024) + 2; i++) parser.push(big);
-    }).toThrowError(expect.objectContaining({ code: 'SSE_TOO_LARGE' }));
+    }).toThrowError(
+      expect.objectContaining({ code: 'BAD_RESPONSE', message: expect.stringMatching(/too large/) }),
+    );
   });
 });
 
@@ -58,15 +61,15 @@ describe('eventJson', () => {
     expect(eventJson({ event: 'delta', data: '{"text":"a"}' })).toEqual({ text: 'a' });
   });
 
-  it.each(['{"text":', 'null', '[1]', '"text"', ''])('rejects malformed data %j as SSE_MALFORMED', (data) => {
+  it.each(['{"text":', 'null', '[1]', '"text"', ''])('rejects malformed data %j as BAD_RESPONSE', (data) => {
     let caught: unknown;
     try {
       eventJson({ event: 'delta', data });
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(SseError);
-    expect((caught as SseError).code).toBe('SSE_MALFORMED');
+    expect(caught).toBeInstanceOf(SaksiApiError);
+    expect((caught as SaksiApiError).code).toBe('BAD_RESPONSE');
   });
 });
 
@@ -80,7 +83,7 @@ describe('readSse', () => {
       },
     });
     const events: SseEvent[] = [];
-    await readSse(body, (event) => events.push(event));
+    for await (const event of readSse(body)) events.push(event);
     expect(events.map((event) => eventJson(event)['text'])).toEqual(['€ – ✓']);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * A small Server-Sent Events parser (WHATWG HTML §9.2.6 "Interpreting an event stream") for
- * `fetch` response bodies: the browser's `EventSource` cannot POST, so the chat reads the stream itself.
+ * `fetch` response bodies: the browser's `EventSource` cannot POST, so the client reads the stream
+ * itself (the streamed chat, the admin upload's progress). A fault of the stream is `BAD_RESPONSE`.
  */
+import { SaksiApiError } from './errors.js';
 
 /** One dispatched event: its type (default `message`) and its data lines joined by `\n`. */
 export interface SseEvent {
@@ -12,16 +14,6 @@ export interface SseEvent {
 
 /** Largest event (data) accepted, in characters; a bigger one is a server fault, not something to buffer. */
 export const SSE_MAX_EVENT_LENGTH = 32 * 1024 * 1024;
-
-export class SseError extends Error {
-  constructor(
-    readonly code: 'SSE_TOO_LARGE' | 'SSE_MALFORMED',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SseError';
-  }
-}
 
 /**
  * Incremental parser: feed decoded text in arbitrary pieces with {@link SseParser.push}; complete
@@ -62,7 +54,7 @@ export class SseParser {
     }
     this.buffer = this.buffer.slice(start);
     if (this.buffer.length + this.dataLength > SSE_MAX_EVENT_LENGTH) {
-      throw new SseError('SSE_TOO_LARGE', 'The server sent an event that is too large.');
+      throw new SaksiApiError('BAD_RESPONSE', 0, 'The server sent an event that is too large.');
     }
     return events;
   }
@@ -102,39 +94,83 @@ export class SseParser {
   }
 }
 
-/** Parses an event's data as a JSON object; anything else is `SSE_MALFORMED`. */
+/** Parses an event's data as a JSON object; anything else is `BAD_RESPONSE`. */
 export function eventJson(event: SseEvent): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(event.data);
   } catch {
-    throw new SseError('SSE_MALFORMED', `The server sent a malformed "${event.event}" event.`);
+    value = undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SseError('SSE_MALFORMED', `The server sent a malformed "${event.event}" event.`);
+    throw new SaksiApiError('BAD_RESPONSE', 0, `The server sent a malformed "${event.event}" event.`);
   }
   return value as Record<string, unknown>;
 }
 
-/** Reads a response body to its end, calling `onEvent` for each event (UTF-8 split across reads is fine). */
-export async function readSse(
+/**
+ * The events of a response body, in order, as they arrive (UTF-8 split across reads is fine). Stops
+ * when the body ends or `signal` is aborted; a read that fails throws what the body threw.
+ */
+export async function* readSse(
   body: ReadableStream<Uint8Array>,
-  onEvent: (event: SseEvent) => void,
   signal?: AbortSignal,
-): Promise<void> {
+): AsyncGenerator<SseEvent, void> {
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
   const parser = new SseParser();
   try {
     for (;;) {
-      if (signal?.aborted) break;
+      if (signal?.aborted) return;
       const { value, done } = await reader.read();
       if (done) break;
-      for (const event of parser.push(decoder.decode(value, { stream: true }))) onEvent(event);
+      yield* parser.push(decoder.decode(value, { stream: true }));
     }
-    for (const event of parser.push(decoder.decode())) onEvent(event);
+    yield* parser.push(decoder.decode());
     parser.end();
   } finally {
+    // A consumer that stops early (or an abort) cancels the body, so the connection is not left open.
+    await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+}
+
+/**
+ * The events of `body`: aborting `signal` is `ABORTED`, a body that breaks off is `STREAM_ENDED`
+ * (a malformed event stays `BAD_RESPONSE`).
+ */
+export async function* sseOf(
+  request: string,
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<{ event: string; data: string }, void> {
+  const events = readSse(body, signal)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<{ event: string; data: string }, void>;
+    try {
+      next = await events.next();
+    } catch (error) {
+      if (error instanceof SaksiApiError) throw error;
+      if (signal?.aborted)
+        throw new SaksiApiError('ABORTED', 0, `${request} was cancelled.`, { cause: error });
+      throw new SaksiApiError('STREAM_ENDED', 0, `${request}: the stream broke off.`, { cause: error });
+    }
+    if (signal?.aborted) {
+      await events.return?.();
+      throw new SaksiApiError('ABORTED', 0, `${request} was cancelled.`);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/**
+ * A server `error` event as the error it reports. Its `status` is the stream's (200: the reply had
+ * begun before the failure), not the one a JSON reply would have had.
+ */
+export function eventError(data: Record<string, unknown>, status: number): SaksiApiError {
+  const code = typeof data['code'] === 'string' ? data['code'] : 'BAD_RESPONSE';
+  const message = typeof data['message'] === 'string' ? data['message'] : 'The server reported a failure.';
+  const messageId = data['message_id'];
+  return new SaksiApiError(code, status, message, typeof messageId === 'string' ? { messageId } : {});
 }
