@@ -219,9 +219,15 @@ describe.skipIf(!hasPostgres())('two servers and two workers on a primary and a 
       const body = (await response.json()) as Json;
       expect(body['results'].length).toBeGreaterThan(0);
     }
-    // pg_stat_database is flushed when a backend goes idle; give it a moment.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect((await served()) - before).toBeGreaterThanOrEqual(8);
+    // A backend reports its transactions to pg_stat_database at most once a second while busy, and
+    // when idle only after PostgreSQL's idle interval (10 s): wait for the count, up to a deadline.
+    const statsDeadline = Date.now() + 20_000;
+    let replicaTransactions = (await served()) - before;
+    while (replicaTransactions < 8 && Date.now() < statsDeadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      replicaTransactions = (await served()) - before;
+    }
+    expect(replicaTransactions).toBeGreaterThanOrEqual(8);
     const readers = await replicaQuery<{ application_name: string }>(
       `SELECT DISTINCT application_name FROM pg_stat_activity WHERE application_name LIKE 'saksi%'`,
     );
