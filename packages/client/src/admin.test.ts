@@ -1,10 +1,10 @@
 /** The admin session's routes through the client, against a local HTTP server that answers as the Saksi server does. */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminUploadProgress } from './admin.js';
 import { SaksiClient } from './client.js';
 import { SaksiApiError } from './errors.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 interface Received {
   method: string;
@@ -13,7 +13,7 @@ interface Received {
   body: Buffer;
 }
 
-let server: Server;
+let server: TestServer;
 let baseUrl: string;
 let received: Received[] = [];
 let handler: (request: Received, response: ServerResponse) => void = () => {};
@@ -50,27 +50,15 @@ const DOCUMENT = {
 };
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const parts: Buffer[] = [];
-    request.on('data', (part: Buffer) => parts.push(part));
-    request.on('end', () => {
-      const entry = {
-        method: request.method ?? '',
-        url: request.url ?? '',
-        headers: request.headers,
-        body: Buffer.concat(parts),
-      };
-      received.push(entry);
-      handler(entry, response);
-    });
+  server = await startTestServer((request, response) => {
+    received.push(request);
+    handler(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
 });
 
 beforeEach(() => {

@@ -2,13 +2,13 @@
  * The streamed chat, the browser options (same-origin base URL, credentials, the admin CSRF token) and
  * the public calls the web app uses, against a local HTTP server that answers as the Saksi server does.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ChatStreamEvent, chatStream } from './chat-stream.js';
 import { SaksiClient } from './client.js';
 import { SaksiApiError } from './errors.js';
 import { giveFeedback } from './feedback.js';
+import { startTestServer, type TestServer } from './test-server.js';
 import { trustedKeys } from './trusted-keys.js';
 
 interface Received {
@@ -20,7 +20,7 @@ interface Received {
 
 type Handler = (request: Received, response: ServerResponse) => void;
 
-let server: Server;
+let server: TestServer;
 let baseUrl: string;
 let received: Received[] = [];
 let handler: Handler = (_request, response) =>
@@ -68,24 +68,16 @@ const ANSWER: [string, unknown][] = [
 ];
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (part: Buffer) => {
-      body += part.toString();
-    });
-    request.on('end', () => {
-      const entry = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
-      received.push(entry);
-      handler(entry, response);
-    });
+  server = await startTestServer((request, response) => {
+    const entry = { ...request, body: request.body.toString() };
+    received.push(entry);
+    handler(entry, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
 });
 
 beforeEach(() => {

@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SaksiClient } from './client.js';
 import { SaksiApiError } from './errors.js';
+import { startTestServer, type TestServer } from './test-server.js';
 import type { Document, DocumentStatus, Job } from './types.js';
 
 interface Received {
@@ -15,7 +16,7 @@ interface Received {
 type Handler = (request: Received, response: ServerResponse) => void;
 
 const KEY = `saksi_${'A'.repeat(43)}`;
-let server: Server;
+let server: TestServer;
 let baseUrl: string;
 let received: Received[] = [];
 let handler: Handler = (_request, response) =>
@@ -68,27 +69,15 @@ const job: Job = {
 };
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const parts: Buffer[] = [];
-    request.on('data', (part: Buffer) => parts.push(part));
-    request.on('end', () => {
-      const entry = {
-        method: request.method ?? '',
-        url: request.url ?? '',
-        headers: request.headers,
-        body: Buffer.concat(parts),
-      };
-      received.push(entry);
-      handler(entry, response);
-    });
+  server = await startTestServer((request, response) => {
+    received.push(request);
+    handler(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
 });
 
 beforeEach(() => {
