@@ -544,7 +544,7 @@ for (const backend of backends) {
     log(
       `retrieval on ${backend}, ${scale} chunks: built (insert ${fixed(build.insertMs / 1000)} s, HNSW index ${fixed(build.indexMs / 1000)} s)`,
     );
-    const collection = await engine.collection(name);
+    const collection = await engine.collections.get(name);
     const vectorLiteral = (index: number) => `[${questionVectors[index]!.join(',')}]`;
 
     const usesIndex = async (sql: string, limit: number) =>

@@ -189,16 +189,16 @@ async function ingestAsUploaded(engine: Engine, filename: string, bytes: Uint8Ar
   } catch (error) {
     return `refused ${(error as { code?: string }).code ?? 'error'}`;
   }
-  engine.startWorker({ pollMs: 50 });
+  engine.workers.start({ pollMs: 50 });
   try {
     for (;;) {
-      const document = await engine.getDocument(submitted.document.id);
+      const document = await engine.documents.get(submitted.document.id);
       if (document.status === 'READY') return `READY, ${document.chunk_count.toLocaleString('en')} chunks`;
       if (document.status === 'FAILED') return `FAILED ${document.error?.code ?? ''}`.trim();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
-    await engine.stopWorker();
+    await engine.workers.stop();
   }
 }
 

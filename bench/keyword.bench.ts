@@ -161,7 +161,7 @@ for (const backend of backends) {
         if (done % 100_000 === 0) log(`  ${done} chunks inserted`);
       },
     });
-    const collection = await engine.collection('bench');
+    const collection = await engine.collections.get('bench');
     const postings = await engine.db.query<{ n: number }>(
       'SELECT count(*)::integer AS n FROM keyword_postings WHERE collection_id = $1',
       [collection.id],

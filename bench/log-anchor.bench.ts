@@ -472,7 +472,7 @@ try {
   try {
     const events: { at: number; event: AnchorEvent }[] = [];
     // Connecting to the chain (chain id, contract code) and the first reconcile are not part of a round.
-    const service = await engine.startAnchoring({ onEvent: (event) => events.push({ at: nowMs(), event }) });
+    const service = await engine.anchoring.start({ onEvent: (event) => events.push({ at: nowMs(), event }) });
     check(service !== null, 'anchoring is on');
     const sender = privateKeyToAccount(ANVIL_DEFAULT_PRIVATE_KEY).address;
     const client = createPublicClient({ transport: http(anvil.rpcUrl) });

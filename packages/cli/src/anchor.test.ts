@@ -55,7 +55,7 @@ describe('saksi anchor', () => {
       config: loadConfig({ SAKSI_DATA_DIR: dataDir, SAKSI_ANCHOR: 'none' }, directory),
     });
     // A document's anchor status is public for a public collection (the command sends no API key).
-    await engine.configureCollection('helm', { public: true });
+    await engine.collections.configure('helm', { public: true });
     const server = await startServer(engine, { port: 0, host: '127.0.0.1' });
     try {
       const result = await run(['anchor', 'status', documentId, '--server', server.url]);

@@ -86,7 +86,7 @@ async function status(values: OptionValues, rest: readonly string[], io: Io): Pr
   } else {
     const engine = await openEngine(configFrom(io));
     try {
-      result = await engine.anchorStatus(documentId);
+      result = await engine.anchoring.status(documentId ? { documentId } : {});
     } catch (error) {
       if (error instanceof Error && 'code' in error && error.code === 'NOT_FOUND') {
         throw new CliError(`no document ${safeText(documentId ?? '')} in this data directory`, {
@@ -210,7 +210,7 @@ async function runNow(values: OptionValues, io: Io): Promise<number> {
   const engine = await openEngine(config);
   const json = flag(values, 'json');
   try {
-    const rounds = (await engine.anchorNow()) ?? [];
+    const rounds = (await engine.anchoring.runNow()) ?? [];
     if (json) io.stdout.write(`${JSON.stringify({ rounds }, null, 2)}\n`);
     else if (rounds.length === 0) io.stdout.write('Nothing waits to be anchored.\n');
     else {
@@ -293,7 +293,7 @@ async function remoteChainId(rpcUrl: string): Promise<number> {
 async function requireAnchors(collection: string, required: boolean, io: Io): Promise<number> {
   const engine = await openEngine(configFrom(io));
   try {
-    await engine.setCollectionPolicy(collection, { require_anchor: required });
+    await engine.collections.setPolicy(collection, { require_anchor: required });
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'NOT_FOUND') {
       throw new CliError(`no collection ${safeText(collection)}`, { exitCode: 1 });

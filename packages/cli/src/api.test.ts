@@ -32,7 +32,7 @@ beforeAll(async () => {
   adminKey = (
     await createApiKey(test.engine.db, { workspaceId: DEFAULT_WORKSPACE, name: 'ops', scopes: ['admin'] })
   ).key;
-  test.engine.startWorker({ pollMs: 50 });
+  test.engine.workers.start({ pollMs: 50 });
   server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });
 });
 

@@ -210,7 +210,7 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
       }),
     );
     try {
-      await engine.collection(collection);
+      await engine.collections.get(collection);
       if (sub === 'retrieval') {
         const reports: RetrievalReport[] = [];
         for (const config of configs) reports.push(await evaluateRetrieval(engine, set, config, collection));

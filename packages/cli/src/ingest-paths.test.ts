@@ -101,7 +101,7 @@ describe('saksi ingest: stored paths and citation URLs', () => {
       [true, false, 'single.md'],
     ]);
 
-    const collection = await withEngine((engine) => engine.collection('guide'));
+    const collection = await withEngine((engine) => engine.collections.get('guide'));
     expect(collection.profile['base_url']).toBe('https://docs.example.com/v1/');
   });
 
@@ -180,14 +180,16 @@ describe('saksi ingest: stored paths and citation URLs', () => {
     expect(result.stderr).toContain('INVALID_BASE_URL');
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.stdout).toBe('');
-    const names = await withEngine(async (engine) => (await engine.collections()).map((item) => item.name));
+    const names = await withEngine(async (engine) =>
+      (await engine.collections.list()).map((item) => item.name),
+    );
     expect(names).not.toContain('hostile');
   });
 
   it('refuses a hostile base URL for an existing collection and keeps the one it had', async () => {
     const result = await run(['ingest', 'single.md', '--collection', 'guide', '--base-url', 'javascript:x']);
     expect(result.code).toBe(2);
-    const collection = await withEngine((engine) => engine.collection('guide'));
+    const collection = await withEngine((engine) => engine.collections.get('guide'));
     expect(collection.profile['base_url']).toBe('https://docs.example.com/v1/');
   });
 });

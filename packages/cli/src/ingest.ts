@@ -140,8 +140,8 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   try {
     if (profile) {
       // A new collection is created with it; an existing one has it merged into its profile.
-      await engine.ensureCollection(collection, { workspaceId: DEFAULT_WORKSPACE, language, profile });
-      await engine.configureCollection(collection, profile);
+      await engine.collections.ensure(collection, { workspaceId: DEFAULT_WORKSPACE, language, profile });
+      await engine.collections.configure(collection, profile);
     }
     for (const [index, file] of files.entries()) {
       const label = safeText(path.relative(io.cwd, file.path) || file.path);
@@ -204,8 +204,8 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
 async function anchorNew(engine: Engine, io: Io, json: boolean): Promise<void> {
   const style = styleFor(io.stdout, io.env);
   try {
-    const rounds = (await engine.anchorNow()) ?? [];
-    const chain = engine.anchorChain();
+    const rounds = (await engine.anchoring.runNow()) ?? [];
+    const chain = engine.anchoring.chain();
     for (const round of rounds) {
       if (json) {
         io.stdout.write(

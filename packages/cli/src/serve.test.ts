@@ -208,12 +208,12 @@ describe('loadDemoCollections', () => {
       true,
     );
 
-    const collections = await test.engine.collections();
+    const collections = await test.engine.collections.list();
     expect(
       Object.fromEntries(collections.map((collection) => [collection.name, collection.language])),
     ).toEqual({ 'lalu-lintas': 'id', apbn: 'id', docs: 'en' });
 
-    const apbn = await test.engine.listDocuments({ collection: 'apbn' });
+    const apbn = await test.engine.documents.list({ collection: 'apbn' });
     expect(apbn.items).toHaveLength(1);
     expect(apbn.items[0]).toMatchObject({
       title: 'UU No. 20 Tahun 2019 tentang APBN TA 2020',
@@ -222,7 +222,7 @@ describe('loadDemoCollections', () => {
       source: 'JDIH / data-peraturan',
       status: 'READY',
     });
-    const law = await test.engine.listDocuments({ collection: 'lalu-lintas' });
+    const law = await test.engine.documents.list({ collection: 'lalu-lintas' });
     expect(law.items).toHaveLength(1);
     expect(law.items[0]).toMatchObject({
       title: 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan',
@@ -232,11 +232,11 @@ describe('loadDemoCollections', () => {
 
     // The docs corpus keeps its folders (as `saksi ingest corpora/docs-redux` would), and its
     // citations link to the page on the Redux site: the site serves docs/ at its root.
-    const docs = await test.engine.listDocuments({ collection: 'docs' });
+    const docs = await test.engine.documents.list({ collection: 'docs' });
     expect(docs.items.map((document) => document.filename)).toEqual(['docs/faq/General.md']);
     const found = await test.engine.query('docs', { question: 'pattern for managing application state' });
     expect(found.results[0]?.citation.url).toBe('https://redux.js.org/faq/General#general');
-    expect((await test.engine.collection('docs')).profile).toMatchObject({
+    expect((await test.engine.collections.get('docs')).profile).toMatchObject({
       base_url: 'https://redux.js.org/',
       base_url_folder: 'docs',
     });

@@ -60,7 +60,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   const engine = await openEngine(config, { applicationName: 'saksi-serve' });
   await createFirstAdmin(engine, io, say);
   if (config.demo) {
-    const existing = await engine.collections();
+    const existing = await engine.collections.list();
     const needed = ['lalu-lintas', 'apbn', 'docs'].filter(
       (name) => !existing.some((c) => c.name === name && c.documents > 0),
     );
@@ -84,7 +84,7 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   if (config.readUrl)
     say('Reads: retrieval from the replica of DATABASE_READ_URL while it keeps up, else from the primary.');
   if (config.worker === 'inline') {
-    engine.startWorker();
+    engine.workers.start();
     say('Jobs: ingestion and webhooks run in this process (SAKSI_WORKER=off leaves them to `saksi worker`).');
   } else {
     say('Jobs: SAKSI_WORKER=off — run `saksi worker` to process uploads and deliver webhooks.');
@@ -202,8 +202,8 @@ async function startAnchoring(engine: Engine, say: (text: string) => void, logge
     return;
   }
   try {
-    await engine.startAnchoring({ loop: true, ...anchoringLog(logger) });
-    const chain = engine.anchorChain();
+    await engine.anchoring.start({ loop: true, ...anchoringLog(logger) });
+    const chain = engine.anchoring.chain();
     if (chain) {
       say(
         `Anchoring: ${chain.provider} chain ${chain.chain_id}, DocumentRegistry ${chain.contract}${chain.rpc_url ? ` at ${chain.rpc_url}` : ''}`,

@@ -384,7 +384,7 @@ describe('saksi witness against a real Saksi server', () => {
     test = await openTestEngine({ env: { SAKSI_KEYS_DIR: keysDir() } });
     await test.engine.ingest('docs', { bytes: compose, filename: 'compose.md' }, { language: 'en' });
     // Certificates of a public collection are served without an API key.
-    await test.engine.configureCollection('docs', { public: true });
+    await test.engine.collections.configure('docs', { public: true });
     await ask('What does compose do?');
     await ask('What does compose return?');
     server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });

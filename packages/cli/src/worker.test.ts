@@ -83,7 +83,7 @@ describe('saksi worker', () => {
     });
     expect(lines.at(-1)).toMatchObject({ msg: 'no due jobs left', succeeded: 1, failed: 0, retrying: 0 });
 
-    const document = await withEngine((engine) => engine.getDocument(submitted.document.id));
+    const document = await withEngine((engine) => engine.documents.get(submitted.document.id));
     expect(document.status).toBe('READY');
     expect(document.chunk_count).toBeGreaterThan(0);
 
@@ -111,7 +111,7 @@ describe('saksi worker', () => {
     });
     expect(quiet.code).toBe(1);
     expect(quiet.stdout).toBe('');
-    const document = await withEngine((engine) => engine.getDocument(submitted.document.id));
+    const document = await withEngine((engine) => engine.documents.get(submitted.document.id));
     expect(document.status).toBe('FAILED');
 
     const again = await withEngine((engine) =>

@@ -69,7 +69,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
   const engine = await openEngine(config, { applicationName: 'saksi-worker' });
   const workerId = `${hostname()}-${process.pid}`;
   const observe = ingestionObserver(errors, tracing);
-  engine.observeIngestion(observe);
+  engine.ingestion.observe(observe);
   try {
     const reporter = await finishedJobReporter(engine, workerId, logger);
     const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
@@ -90,13 +90,13 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
-    const worker = engine.startWorker({ workerId, ...(pollMs !== undefined ? { pollMs } : {}) });
+    const worker = engine.workers.start({ workerId, ...(pollMs !== undefined ? { pollMs } : {}) });
     const watch = setInterval(() => void reporter.report(), 1_000);
     logger.info('worker started; waiting for jobs', { ...where, worker_id: worker.workerId });
     await stopped;
     clearInterval(watch);
     logger.info('worker stopping: finishing the job in hand', { worker_id: worker.workerId });
-    await engine.stopWorker();
+    await engine.workers.stop();
     await reporter.report();
     logger.info('worker stopped', {
       worker_id: worker.workerId,
@@ -129,7 +129,7 @@ async function runOnce(
   reporter: FinishedJobReporter,
   logger: Logger,
 ): Promise<number> {
-  const worker = engine.createJobWorker({
+  const worker = engine.workers.create({
     workerId,
     onError: (error, job) => {
       // Job failures are reported by the reporter with their outcome; this is for everything else.

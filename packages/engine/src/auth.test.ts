@@ -319,11 +319,11 @@ describe('archiving', () => {
       bytes: utf8Encode('# Arsip\n\nDokumen ini akan diarsipkan lalu dipulihkan kembali.\n'),
       filename: 'arsip.md',
     });
-    expect((await test.engine.archiveDocument(document.id)).status).toBe('ARCHIVED');
-    expect(await codeOf(test.engine.archiveDocument(document.id))).toBe('CONFLICT');
-    expect((await test.engine.restoreDocument(document.id)).status).toBe('READY');
-    expect(await codeOf(test.engine.restoreDocument(document.id))).toBe('CONFLICT');
-    expect(await codeOf(test.engine.archiveDocument('doc_unknown'))).toBe('NOT_FOUND');
-    expect(await codeOf(test.engine.restoreDocument('doc_unknown'))).toBe('NOT_FOUND');
+    expect((await test.engine.documents.archive(document.id)).status).toBe('ARCHIVED');
+    expect(await codeOf(test.engine.documents.archive(document.id))).toBe('CONFLICT');
+    expect((await test.engine.documents.restore(document.id)).status).toBe('READY');
+    expect(await codeOf(test.engine.documents.restore(document.id))).toBe('CONFLICT');
+    expect(await codeOf(test.engine.documents.archive('doc_unknown'))).toBe('NOT_FOUND');
+    expect(await codeOf(test.engine.documents.restore('doc_unknown'))).toBe('NOT_FOUND');
   });
 });

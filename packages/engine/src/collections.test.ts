@@ -51,7 +51,7 @@ describe('ensureCollection', () => {
     await test.engine.db.query('UPDATE workspaces SET disabled_at = now() WHERE id = $1', [disabled.id]);
     const before = await workspaceIds();
     for (const workspace of ['wsp_defualt', disabled.id]) {
-      expect(await codeOf(test.engine.ensureCollection('notes', { workspaceId: workspace }))).toBe(
+      expect(await codeOf(test.engine.collections.ensure('notes', { workspaceId: workspace }))).toBe(
         'NOT_FOUND',
       );
       expect(
@@ -71,7 +71,7 @@ describe('ensureCollection', () => {
   it('creates collections in the default workspace and in workspaces made on purpose', async () => {
     const made = await createWorkspace(test.engine.db, { name: 'Made' });
     for (const workspace of [DEFAULT_WORKSPACE, made.id]) {
-      const collection = await test.engine.ensureCollection('notes', { workspaceId: workspace });
+      const collection = await test.engine.collections.ensure('notes', { workspaceId: workspace });
       expect(collection).toMatchObject({ name: 'notes', workspace_id: workspace });
     }
   });
@@ -100,8 +100,8 @@ describe('ensureCollection', () => {
 
 describe('collection presentation: title, description, example questions', () => {
   it('stores them per language, one line each, and shows them through collectionPresentation', async () => {
-    await test.engine.ensureCollection('presented', { workspaceId: DEFAULT_WORKSPACE });
-    const collection = await test.engine.configureCollection('presented', {
+    await test.engine.collections.ensure('presented', { workspaceId: DEFAULT_WORKSPACE });
+    const collection = await test.engine.collections.configure('presented', {
       title: { id: '  Catatan  rapat ', en: 'Meeting notes' },
       description: { en: 'What was decided,\n and when.' },
       examples: { id: ['Apa yang diputuskan?'], en: ['What was decided?', 'When?'] },
@@ -112,7 +112,7 @@ describe('collection presentation: title, description, example questions', () =>
       examples: { id: ['Apa yang diputuskan?'], en: ['What was decided?', 'When?'] },
     });
     // Null removes one; a collection without any shows empty objects (clients fall back to the name).
-    const cleared = await test.engine.configureCollection('presented', { title: null, examples: null });
+    const cleared = await test.engine.collections.configure('presented', { title: null, examples: null });
     expect(collectionPresentation(cleared)).toEqual({
       title: {},
       description: { en: 'What was decided, and when.' },
@@ -121,7 +121,7 @@ describe('collection presentation: title, description, example questions', () =>
   });
 
   it('refuses unknown languages, empty or overlong text and too many examples: INVALID_INPUT, nothing written', async () => {
-    await test.engine.ensureCollection('presented-bad', { workspaceId: DEFAULT_WORKSPACE });
+    await test.engine.collections.ensure('presented-bad', { workspaceId: DEFAULT_WORKSPACE });
     const bad: Record<string, unknown>[] = [
       { title: 'not per language' },
       { title: { fr: 'Notes' } },
@@ -135,7 +135,7 @@ describe('collection presentation: title, description, example questions', () =>
     ];
     for (const profile of bad) {
       expect(
-        await codeOf(test.engine.configureCollection('presented-bad', profile as CollectionProfile)),
+        await codeOf(test.engine.collections.configure('presented-bad', profile as CollectionProfile)),
         JSON.stringify(profile),
       ).toBe('INVALID_INPUT');
     }

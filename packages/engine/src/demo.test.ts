@@ -18,9 +18,9 @@ afterAll(async () => {
 describe('configureDemoCollections', () => {
   it('gives the demo collections that exist their title, description and examples, and creates none', async () => {
     // As an older version left it: the collection exists with a bare profile.
-    await test.engine.ensureCollection('lalu-lintas', { workspaceId: DEFAULT_WORKSPACE, language: 'id' });
+    await test.engine.collections.ensure('lalu-lintas', { workspaceId: DEFAULT_WORKSPACE, language: 'id' });
     await configureDemoCollections(test.engine, '/corpora');
-    const law = await test.engine.collection('lalu-lintas');
+    const law = await test.engine.collections.get('lalu-lintas');
     const expected = demoCollections('/corpora').find((demo) => demo.name === 'lalu-lintas')?.profile;
     expect(collectionPresentation(law)).toEqual({
       title: expected?.title,
@@ -28,6 +28,8 @@ describe('configureDemoCollections', () => {
       examples: expected?.examples,
     });
     expect(law.profile).toMatchObject({ public: true, domain: 'legal' });
-    expect((await test.engine.collections()).map((collection) => collection.name)).toEqual(['lalu-lintas']);
+    expect((await test.engine.collections.list()).map((collection) => collection.name)).toEqual([
+      'lalu-lintas',
+    ]);
   });
 });

@@ -185,9 +185,10 @@ export interface DemoProgress {
  * example questions): a data directory loaded by an older version shows the same chat as a new one.
  */
 export async function configureDemoCollections(engine: Engine, corporaDirectory: string): Promise<void> {
-  const existing = new Set((await engine.collections()).map((collection) => collection.name));
+  const existing = new Set((await engine.collections.list()).map((collection) => collection.name));
   for (const collection of demoCollections(corporaDirectory)) {
-    if (existing.has(collection.name)) await engine.configureCollection(collection.name, collection.profile);
+    if (existing.has(collection.name))
+      await engine.collections.configure(collection.name, collection.profile);
   }
 }
 
@@ -231,7 +232,7 @@ export async function loadDemoCollections(
       }
     }
     // Also for a data directory loaded before the collections had profiles.
-    if (files.length > 0) await engine.configureCollection(collection.name, collection.profile);
+    if (files.length > 0) await engine.collections.configure(collection.name, collection.profile);
   }
   if (added > 0) await engine.analyze();
   return { added, failed };

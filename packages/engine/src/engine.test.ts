@@ -66,7 +66,7 @@ describe('storage', () => {
 
 describe('ingestion', () => {
   it('stores chunks with hashes and proofs that rebuild the document root', async () => {
-    const { items } = await test.engine.listDocuments({ collection: 'lalu-lintas' });
+    const { items } = await test.engine.documents.list({ collection: 'lalu-lintas' });
     expect(items).toHaveLength(1);
     const document = items[0]!;
     expect(document.status).toBe('READY');

@@ -1,5 +1,14 @@
+export type {
+  AnchorChain,
+  Anchoring,
+  AnchoringLag,
+  AnchorRoundSummary,
+  AnchorStatus,
+  DocumentAnchor,
+} from './anchor/anchoring.js';
 export { AnchorError, type AnchorErrorCode, type AnchorProvider } from './anchor/provider.js';
 export type { AnchorEvent, RoundRow } from './anchor/service.js';
+export type { Answers, AskOptions, QueryInput } from './answer/answers.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export {
   type AdminSession,
@@ -19,6 +28,7 @@ export {
   sessionFor,
   verifyPassword,
 } from './auth.js';
+export type { Collections, EnsureCollectionOptions, InWorkspace, RecordOwner } from './collection-service.js';
 export {
   type Collection,
   type CollectionProfile,
@@ -52,15 +62,9 @@ export {
   demoCollections,
   loadDemoCollections,
 } from './demo.js';
+export type { DocumentPage, Documents, ListDocumentsQuery } from './documents.js';
 export type { EmbeddingModel } from './embed/model.js';
-export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor, Health } from './engine.js';
-export {
-  createEmbeddingModel,
-  ENGINE_VERSION,
-  Engine,
-  type EngineOptions,
-  type QueryInput,
-} from './engine.js';
+export { createEmbeddingModel, Engine, type EngineOptions } from './engine.js';
 export {
   EngineError,
   type EngineErrorCode,
@@ -77,6 +81,7 @@ export {
   MAX_FEEDBACK_COMMENT,
   submitFeedback,
 } from './feedback.js';
+export { ENGINE_VERSION, type Health } from './health.js';
 export {
   type EffectiveQuotas,
   failOrphanedDocuments,
@@ -95,6 +100,7 @@ export type {
   IngestStageTiming,
   IngestTimedStage,
 } from './ingest/ingest-report.js';
+export type { Ingestion, IngestOptions, SubmitOptions } from './ingest/ingestion.js';
 export {
   legalCitationLabel,
   parseRegulation,
@@ -134,6 +140,7 @@ export {
   listJobs,
 } from './jobs/queue.js';
 export { type JobHandler, JobWorker, type JobWorkerOptions } from './jobs/worker.js';
+export type { WorkerOptions, Workers } from './jobs/workers.js';
 export {
   DEFAULT_ISSUER_NAME,
   DEFAULT_LOG_ORIGIN,

@@ -6,7 +6,6 @@
  */
 
 import { createAdmin, ensureFirstAdmin, login, logout, sessionFor } from './auth.js';
-import { updateCollectionProfile } from './collections.js';
 import type { Database, Queryable } from './db/database.js';
 import { submitFeedback } from './feedback.js';
 import { failOrphanedDocuments } from './ingest/async.js';
@@ -77,7 +76,6 @@ export function openRepositories(db: Database, log: TransparencyLog) {
       session: sessionFor,
     }),
     chatSessions: bind(db, { delete: deleteChatSession, get: getChatSession }),
-    collectionProfiles: bind(db, { update: updateCollectionProfile }),
     jobs: bind(db, {
       databaseNow,
       failOrphanedDocuments,

@@ -119,7 +119,7 @@ describe('chat sessions', () => {
     const open = await test.engine.ask('hukum', { question: 'Helm untuk penumpang?' });
     await age(ended.session_id, 5);
     const certificate = ended.bundle.certificate.certificate_id;
-    const worker = test.engine.startWorker({ pollMs: 20 });
+    const worker = test.engine.workers.start({ pollMs: 20 });
     try {
       const deadline = Date.now() + 10_000;
       while (
@@ -130,7 +130,7 @@ describe('chat sessions', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
-      await test.engine.stopWorker();
+      await test.engine.workers.stop();
     }
     expect(worker).toBeDefined();
     expect(

@@ -15,7 +15,7 @@ const engine = await Engine.open({
     dataDir,
   ),
 });
-engine.startWorker({ workerId: `worker-${process.pid}`, pollMs: 50 });
+engine.workers.start({ workerId: `worker-${process.pid}`, pollMs: 50 });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
   void engine.close().then(() => process.exit(0));

@@ -245,7 +245,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     async requireRecord(c, kind, id) {
       const principal = (await resolved(c)).principal;
       if (principal === null) await this.chargeAnonymous(c);
-      const owner: RecordOwner | null = await engine.owner(kind, id);
+      const owner: RecordOwner | null = await engine.collections.ownerOf(kind, id);
       if (owner !== null && isPublicRecord(owner)) return;
       if (principal !== null) {
         requireScope(principal, 'read');

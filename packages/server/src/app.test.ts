@@ -83,7 +83,7 @@ const documentIds: Record<string, string> = {};
 
 beforeAll(async () => {
   test = await openTestEngine();
-  test.engine.startWorker({ pollMs: 50 });
+  test.engine.workers.start({ pollMs: 50 });
   app = createApp(test.engine);
   auth = bearer(await testApiKey(test.engine));
   const docs = await ingest(reduxCompose, 'compose.md', {
@@ -102,8 +102,8 @@ beforeAll(async () => {
   });
   documentIds['law'] = law['id'];
   // The chat below is the public one (no key), like the web app's on the demo collections.
-  await test.engine.configureCollection('docs', { public: true });
-  await test.engine.configureCollection('lalu-lintas', { public: true });
+  await test.engine.collections.configure('docs', { public: true });
+  await test.engine.collections.configure('lalu-lintas', { public: true });
 });
 
 afterAll(async () => {
@@ -129,7 +129,7 @@ describe('health, collections, documents', () => {
   });
 
   it('lists the title, description and example questions a collection is given', async () => {
-    await test.engine.configureCollection('lalu-lintas', {
+    await test.engine.collections.configure('lalu-lintas', {
       title: { id: 'Lalu lintas', en: 'Traffic law' },
       description: { id: 'UU 22/2009.', en: 'The traffic act.' },
       examples: { id: ['Berapa denda tanpa helm?'], en: ['What is the fine for riding without a helmet?'] },
@@ -143,7 +143,7 @@ describe('health, collections, documents', () => {
         examples: { en: ['What is the fine for riding without a helmet?'] },
       });
     } finally {
-      await test.engine.configureCollection('lalu-lintas', {
+      await test.engine.collections.configure('lalu-lintas', {
         title: null,
         description: null,
         examples: null,

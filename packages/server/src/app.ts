@@ -195,7 +195,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   mount('listCollections', async (c, { principal }) => {
     if (principal) requireScope(principal, 'read');
     else await access.chargeAnonymous(c);
-    const collections = await engine.collections(principal?.workspace_id ?? DEFAULT_WORKSPACE);
+    const collections = await engine.collections.list({
+      workspaceId: principal?.workspace_id ?? DEFAULT_WORKSPACE,
+    });
     return c.json({
       items: collections
         .filter((collection) => principal !== null || isPublicCollection(collection))
@@ -300,7 +302,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
       c.header('X-Content-Type-Options', 'nosniff');
       c.header('Referrer-Policy', 'no-referrer');
       if ((c.res.headers.get('content-type') ?? '').startsWith('text/html'))
-        c.header('Content-Security-Policy', contentSecurityPolicy(engine.anchorChain()?.rpc_url ?? null));
+        c.header('Content-Security-Policy', contentSecurityPolicy(engine.anchoring.chain()?.rpc_url ?? null));
     });
     const assets = serveStatic({ root: webRoot });
     const spa = serveStatic({ root: webRoot, path: 'index.html' });
@@ -350,10 +352,10 @@ async function chatCollection(c: Context, engine: Engine, access: Access, name: 
   const principal = await access.principal(c);
   if (principal) {
     requireScope(principal, 'read');
-    return engine.collection(name, principal.workspace_id);
+    return engine.collections.get(name, { workspaceId: principal.workspace_id });
   }
   await access.chargePublicChat(c);
-  const collection = await engine.collection(name, DEFAULT_WORKSPACE);
+  const collection = await engine.collections.get(name, { workspaceId: DEFAULT_WORKSPACE });
   if (!isPublicCollection(collection)) {
     throw new EngineError(
       'UNAUTHENTICATED',

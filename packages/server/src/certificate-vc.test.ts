@@ -30,7 +30,7 @@ beforeAll(async () => {
     ),
     filename: 'helm.md',
   });
-  await engine.configureCollection('helm', { public: true });
+  await engine.collections.configure('helm', { public: true });
   await engine.ingest('catatan', {
     bytes: new TextEncoder().encode(
       '# Catatan\n\nRapat anggaran diadakan setiap hari Senin pukul sembilan.\n',

@@ -71,7 +71,7 @@ describe('CORS middleware (real engine)', () => {
       { language: 'en' },
     );
     // The widget's chat is anonymous: it works on public collections.
-    await test.engine.configureCollection('docs', { public: true });
+    await test.engine.collections.configure('docs', { public: true });
     auth = bearer(await testApiKey(test.engine, ['read']));
     webRoot = mkdtempSync(path.join(tmpdir(), 'saksi-cors-web-'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>x</title>');

@@ -72,7 +72,7 @@ async function documentCount(status?: string): Promise<number> {
 
 beforeAll(async () => {
   test = await openTestEngine({ env: { SAKSI_MAX_UPLOAD_BYTES: String(LIMIT) } });
-  test.engine.startWorker({ pollMs: 50 });
+  test.engine.workers.start({ pollMs: 50 });
   app = createApp(test.engine);
   auth = bearer(await testApiKey(test.engine));
 });

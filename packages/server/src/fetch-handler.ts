@@ -77,7 +77,7 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
       const engine = await Engine.open({ config, applicationName: 'saksi-function' });
       if (config.anchor.provider !== 'none') {
         // Connects the chain's RPC (anchor lookups of verifications need it); rounds run from cron.
-        await engine.startAnchoring().catch((error: unknown) => {
+        await engine.anchoring.start().catch((error: unknown) => {
           logger?.warn('anchoring is not reachable; answers carry pending anchors', { error });
         });
       }
@@ -116,7 +116,7 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
     const work = async () => {
       do {
         again = false;
-        await engine.runPendingJobs({ deadline, workerId: `${platform}-${process.pid}` });
+        await engine.workers.runPending({ deadline, workerId: `${platform}-${process.pid}` });
       } while (again && Date.now() < deadline);
     };
     draining = work()
@@ -241,11 +241,11 @@ async function cron(
     );
   try {
     const started = Date.now();
-    const jobs = await engine.runPendingJobs({
+    const jobs = await engine.workers.runPending({
       deadline: started + budgetMs,
       workerId: `cron-${process.pid}`,
     });
-    const rounds = await engine.anchorNow();
+    const rounds = await engine.anchoring.runNow();
     const body = {
       jobs,
       anchoring:

@@ -23,7 +23,7 @@ let auth: Record<string, string>;
 
 beforeAll(async () => {
   test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none' } });
-  test.engine.startWorker({ pollMs: 50 });
+  test.engine.workers.start({ pollMs: 50 });
   server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });
   auth = bearer(await testApiKey(test.engine));
 });

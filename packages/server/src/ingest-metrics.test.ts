@@ -32,7 +32,7 @@ describe('ingestion metrics', () => {
       host: '127.0.0.1',
       logger: createLogger('silent'),
     });
-    test.engine.startWorker({ pollMs: 20 });
+    test.engine.workers.start({ pollMs: 20 });
   }, 120_000);
 
   afterAll(async () => {
@@ -43,7 +43,7 @@ describe('ingestion metrics', () => {
   async function settled(documentId: string): Promise<string> {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const document = await test.engine.getDocument(documentId);
+      const document = await test.engine.documents.get(documentId);
       if (document.status === 'READY' || document.status === 'FAILED') return document.status;
       if (Date.now() > deadline) throw new Error(`document ${documentId} still ${document.status}`);
       await new Promise((resolve) => setTimeout(resolve, 25));

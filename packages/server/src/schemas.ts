@@ -3,7 +3,12 @@
  * for optional fields. Strings must be well-formed Unicode without NUL, since they end up in
  * PostgreSQL text and in RFC 8785 canonical JSON, neither of which can hold them.
  */
-import { type Engine, MAX_FEEDBACK_COMMENT, MAX_TOP_REFUSED, MAX_USAGE_DAYS } from '@saksi/engine';
+import {
+  type ListDocumentsQuery,
+  MAX_FEEDBACK_COMMENT,
+  MAX_TOP_REFUSED,
+  MAX_USAGE_DAYS,
+} from '@saksi/engine';
 import { z } from 'zod';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -154,10 +159,8 @@ export const listDocumentsSchema = z.object({
   offset: integerString(0, 1_000_000_000).optional(),
 });
 
-/** A parsed document list query as `Engine.listDocuments` options (absent fields left out). */
-export function listDocumentsOptions(
-  query: z.infer<typeof listDocumentsSchema>,
-): Parameters<Engine['listDocuments']>[0] {
+/** A parsed document list query as `Documents.list` options (absent fields left out). */
+export function listDocumentsOptions(query: z.infer<typeof listDocumentsSchema>): ListDocumentsQuery {
   return {
     ...(query.collection !== undefined ? { collection: query.collection } : {}),
     ...(query.status !== undefined ? { status: query.status } : {}),

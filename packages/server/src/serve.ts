@@ -31,7 +31,7 @@ export function startServer(engine: Engine, options: ServerOptions): Promise<Run
   });
   // The ingestions of this engine (its in-process worker's jobs included) show in this server's
   // metrics and traces, and its failed jobs are reported as errors.
-  const unobserve = engine.observeIngestion((report) => {
+  const unobserve = engine.ingestion.observe((report) => {
     metrics.ingestion(report);
     options.tracing?.ingestion(report);
     if (options.errors !== undefined) reportFailedIngestion(options.errors, report);

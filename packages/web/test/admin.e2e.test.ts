@@ -149,7 +149,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     expect(await row.getAttribute('data-status')).toBe('READY');
     expect(await row.getAttribute('data-anchor-state')).toBe('PENDING_ANCHOR');
     const id = (await row.getAttribute('data-id')) ?? '';
-    const stored = await test.engine.getDocument(id);
+    const stored = await test.engine.documents.get(id);
     expect(stored).toMatchObject({ document_type: 'APBN', fiscal_year: 2025, collection: COLLECTION });
     const text = (await row.textContent()) ?? '';
     expect(text).toContain(String(stored.chunk_count));
@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
   });
 
   it('shows the anchor state and its transaction after anchoring', async () => {
-    await test.engine.anchorNow();
+    await test.engine.anchoring.runNow();
     await page.reload();
     const row = page.getByTestId('document-row');
     await expect.poll(() => attribute(row, 'data-anchor-state'), { timeout: 15_000 }).toBe('ANCHORED');
@@ -186,7 +186,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
 
   it('the public chat answers from the uploaded document', async () => {
     // The operator makes the collection public; a visitor (no admin session) asks in the chat.
-    await test.engine.configureCollection(COLLECTION, { public: true });
+    await test.engine.collections.configure(COLLECTION, { public: true });
     const visitor = await web!.browser.newContext({ viewport: VIEWPORTS.desktop });
     const chat = await visitor.newPage();
     chat.on('pageerror', (error) => pageErrors.push(`${chat.url()}: ${error.message}`));
@@ -200,7 +200,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     const source = assistant.getByTestId('source-item').first();
     await source.waitFor({ state: 'visible' });
-    const [item] = (await test.engine.listDocuments({ collection: COLLECTION })).items;
+    const [item] = (await test.engine.documents.list({ collection: COLLECTION })).items;
     expect((await source.textContent()) ?? '').toContain(item?.title ?? '(no document)');
     await visitor.close();
   });
@@ -235,7 +235,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     await expect.poll(() => row.count()).toBe(0);
     const deleted = page.locator('[data-testid="toast"][data-kind="success"]');
     expect(await deleted.count()).toBeGreaterThan(0);
-    expect((await test.engine.listDocuments({})).total).toBe(0);
+    expect((await test.engine.documents.list({})).total).toBe(0);
   });
 
   it('an expired session returns to the form with its own message; signing in again works', async () => {

@@ -186,26 +186,26 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
           },
           { language: 'id', profile: { domain: 'budget', rewrite_rules: ['budget'] } },
         );
-        await opened.engine.anchorNow();
+        await opened.engine.anchoring.runNow();
         // The demo's titles, descriptions and example questions; the other collections get a title only.
-        await opened.engine.configureCollection('lalu-lintas', demoPresentation('lalu-lintas'));
-        await opened.engine.configureCollection('docs', { public: true, ...demoPresentation('docs') });
-        await opened.engine.configureCollection('catatan', {
+        await opened.engine.collections.configure('lalu-lintas', demoPresentation('lalu-lintas'));
+        await opened.engine.collections.configure('docs', { public: true, ...demoPresentation('docs') });
+        await opened.engine.collections.configure('catatan', {
           title: { id: 'Catatan gudang', en: 'Warehouse notes' },
         });
-        await opened.engine.configureCollection('pengumuman', {
+        await opened.engine.collections.configure('pengumuman', {
           title: { id: 'Pengumuman Dinas Pasar', en: 'Market office notices' },
         });
         await createAdmin(opened.engine.db, ADMIN_EMAIL, ADMIN_PASSWORD);
         // The chat here is the public one (no key), as on the demo collections.
-        await opened.engine.configureCollection('lalu-lintas', { public: true });
-        await opened.engine.configureCollection('pengumuman', { public: true });
-        await opened.engine.configureCollection('apbn', {
+        await opened.engine.collections.configure('lalu-lintas', { public: true });
+        await opened.engine.collections.configure('pengumuman', { public: true });
+        await opened.engine.collections.configure('apbn', {
           public: true,
           title: { id: 'APBN 2020', en: 'State budget 2020' },
         });
         // Its citations link to the page on a docs site (only http(s) links are ever made).
-        await opened.engine.configureCollection('catatan', {
+        await opened.engine.collections.configure('catatan', {
           public: true,
           base_url: 'https://docs.example.org/gudang/',
         });
@@ -213,7 +213,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
     });
     ({ test, server, browser, context } = web);
     keys = test.engine.trustedKeys();
-    const rpc = test.engine.anchorChain()?.rpc_url ?? '';
+    const rpc = test.engine.anchoring.chain()?.rpc_url ?? '';
     context.on('request', (request) => {
       const url = request.url();
       if (!url.startsWith(server.url) && !(rpc !== '' && url.startsWith(rpc)) && !url.startsWith('data:'))
@@ -894,7 +894,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
     const { visitor, page } = await visit('id', 1366);
     await page.getByTestId('collection-picker').selectOption('pengumuman');
     // The operator closes the collection while the page is open: the server refuses the question.
-    await test.engine.configureCollection('pengumuman', { public: false });
+    await test.engine.collections.configure('pengumuman', { public: false });
     try {
       await page.getByTestId('chat-input').fill(NOTICE_QUESTION);
       await page.getByTestId('chat-send').click();
@@ -915,7 +915,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       ).toBe(true);
       expect(await appEnglishOnPage(page)).toEqual([]);
     } finally {
-      await test.engine.configureCollection('pengumuman', { public: true });
+      await test.engine.collections.configure('pengumuman', { public: true });
     }
     await visitor.close();
   });
@@ -1059,7 +1059,7 @@ async function visit(
     viewport: WIDTHS[width],
     locale: lang === 'id' ? 'id-ID' : 'en-GB',
   });
-  const rpc = test.engine.anchorChain()?.rpc_url ?? '';
+  const rpc = test.engine.anchoring.chain()?.rpc_url ?? '';
   visitor.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith(server.url) && !(rpc !== '' && url.startsWith(rpc)) && !url.startsWith('data:'))

@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('feedback and the usage page (Chromium)', BROWSER_
         const { engine } = opened;
         await createAdmin(engine.db, ADMIN_EMAIL, ADMIN_PASSWORD);
         await engine.ingest('hukum', { bytes: utf8Encode(LAW), filename: 'uu-contoh.md' });
-        await engine.configureCollection('hukum', {
+        await engine.collections.configure('hukum', {
           public: true,
           title: { id: 'UU contoh', en: 'Sample law' },
         });

@@ -86,8 +86,8 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
           { bytes: utf8Encode(lawExcerpt()), filename: 'uu-22-2009-pasal-285-291.md', title: 'UU 22/2009' },
           { language: 'id' },
         );
-        await opened.engine.anchorNow();
-        await opened.engine.configureCollection('lalu-lintas', { public: true, domain: 'legal' });
+        await opened.engine.anchoring.runNow();
+        await opened.engine.collections.configure('lalu-lintas', { public: true, domain: 'legal' });
       },
     });
     ({ test, server, browser } = web);
@@ -515,7 +515,7 @@ describe.skipIf(!hasChromium)('the verdict, tamper view and pinned keys (Chromiu
 
 async function newContext(): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: WIDTHS[1366], locale: 'en-GB' });
-  const rpc = test.engine.anchorChain()?.rpc_url ?? '';
+  const rpc = test.engine.anchoring.chain()?.rpc_url ?? '';
   context.on('request', (request) => {
     const url = request.url();
     if (

@@ -160,7 +160,10 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', BROWSER_TEST,
         }
         // The widget's chat is anonymous: it works on public collections. Its citations link to the
         // pages on the Redux site (the files are stored relative to docs/, which the site serves).
-        await opened.engine.configureCollection('docs', { public: true, base_url: 'https://redux.js.org/' });
+        await opened.engine.collections.configure('docs', {
+          public: true,
+          base_url: 'https://redux.js.org/',
+        });
         await opened.engine.ingest(
           'notices',
           {
@@ -170,7 +173,7 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', BROWSER_TEST,
           },
           { language: 'en' },
         );
-        await opened.engine.configureCollection('notices', { public: true });
+        await opened.engine.collections.configure('notices', { public: true });
         await opened.engine.ingest(
           'pasar',
           {
@@ -180,7 +183,7 @@ describe.skipIf(!hasChromium)('docs widget end to end (Chromium)', BROWSER_TEST,
           },
           { language: 'id' },
         );
-        await opened.engine.configureCollection('pasar', { public: true });
+        await opened.engine.collections.configure('pasar', { public: true });
       },
     });
     ({ test, server, context } = web);

@@ -55,20 +55,20 @@ describe('local provider', () => {
   });
 
   it('anchors every waiting document in one round, one transaction', async () => {
-    const listed = await test.engine.listDocuments({ collection: 'lalu-lintas' });
+    const listed = await test.engine.documents.list({ collection: 'lalu-lintas' });
     expect(listed.items.map((d) => d.anchor_state)).toEqual(['PENDING_ANCHOR', 'PENDING_ANCHOR']);
-    const rounds = await test.engine.anchorNow({ onEvent: (event) => events.push(event) });
+    const rounds = await test.engine.anchoring.runNow({ onEvent: (event) => events.push(event) });
     expect(rounds).toHaveLength(1);
     const round = rounds![0]!;
     expect(round.status).toBe('CONFIRMED');
     expect(round.size).toBe(2); // two documents; the log is still empty
     expect(round.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(events.map((e) => e.type)).toEqual(['round-built', 'round-sent', 'round-confirmed']);
-    const after = await test.engine.listDocuments({ collection: 'lalu-lintas' });
+    const after = await test.engine.documents.list({ collection: 'lalu-lintas' });
     expect(after.items.map((d) => d.anchor_state)).toEqual(['ANCHORED', 'ANCHORED']);
     // Nothing waits any more: no new round, no new transaction.
-    expect(await test.engine.anchorNow()).toEqual([]);
-    const status = await test.engine.anchorStatus(after.items[0]!.id);
+    expect(await test.engine.anchoring.runNow()).toEqual([]);
+    const status = await test.engine.anchoring.status({ documentId: after.items[0]!.id });
     expect(status.document?.anchor?.batch_root).toBe(round.batch_root);
     expect(status.document?.anchor?.tx_hash).toBe(round.tx_hash);
     expect(status.chain?.chain_id).toBe(31337);
@@ -90,7 +90,7 @@ describe('local provider', () => {
   });
 
   it('a re-signed certificate with tampered anchor fields fails with anchor codes', async () => {
-    const lookup = test.engine.anchorLookup()!;
+    const lookup = test.engine.anchoring.lookup()!;
     const options = { ...trustOptions(test.engine.trustedKeys()), anchorLookup: lookup };
     const tamper = async (
       edit: (anchor: NonNullable<Bundle['certificate']['claims'][0]['evidence'][0]['anchor']>) => void,
@@ -105,7 +105,7 @@ describe('local provider', () => {
     expect(await tamper((a) => (a.batch_root = 'cd'.repeat(32)))).toContain('ANCHOR_MISMATCH');
     // A contract or chain other than the pinned registry (saksi-keys.json lists it once anchoring runs)…
     expect(options.trustedRegistries).toEqual([
-      { chain_id: 31337, contract: test.engine.anchorChain()!.contract },
+      { chain_id: 31337, contract: test.engine.anchoring.chain()!.contract },
     ]);
     expect(await tamper((a) => (a.contract = `0x${'12'.repeat(20)}`))).toContain('ANCHOR_MISMATCH');
     expect(await tamper((a) => (a.chain_id = 84532))).toContain('ANCHOR_MISMATCH');
@@ -127,7 +127,7 @@ describe('local provider', () => {
 
   it('a collection policy can require anchors: unanchored evidence is blocked, anchored evidence shown', async () => {
     await test.engine.ingest('wajib-jangkar', { bytes: note('Sabuk pengaman'), filename: 'sabuk.md' });
-    await test.engine.setCollectionPolicy('wajib-jangkar', { require_anchor: true });
+    await test.engine.collections.setPolicy('wajib-jangkar', { require_anchor: true });
     const question = { question: 'Apakah sabuk pengaman wajib dipatuhi?' };
     const before = await test.engine.ask('wajib-jangkar', question);
     expect(before.bundle.certificate.policy.require_anchor).toBe(true);
@@ -135,7 +135,7 @@ describe('local provider', () => {
     expect(before.bundle.certificate.claims.map((claim) => claim.render.reason)).toEqual(
       before.bundle.certificate.claims.map(() => 'ANCHOR_REQUIRED'),
     );
-    await test.engine.anchorNow();
+    await test.engine.anchoring.runNow();
     const after = await test.engine.ask('wajib-jangkar', question);
     const verification = await test.engine.verify(after.bundle);
     expect(verification.codes).toEqual([]);
@@ -150,14 +150,14 @@ describe('local provider', () => {
   });
 
   it('anchors survive a restart: same contract, still verifiable on chain', async () => {
-    const contract = test.engine.anchorChain()!.contract;
+    const contract = test.engine.anchoring.chain()!.contract;
     await test.engine.close();
     const reopened = await Engine.open({
       config: loadConfig({ SAKSI_DATA_DIR: test.dataDir }, test.dataDir),
     });
     test.engine = reopened;
-    await reopened.startAnchoring();
-    expect(reopened.anchorChain()!.contract).toBe(contract);
+    await reopened.anchoring.start();
+    expect(reopened.anchoring.chain()!.contract).toBe(contract);
     const verification = await reopened.verify(bundle);
     expect(verification.codes).toEqual([]);
     expect(verification.checks.find((check) => check.id === 'anchor_onchain')?.status).toBe('pass');
@@ -207,7 +207,7 @@ describe('reconciliation', () => {
     const pending = await first.runOnce();
     expect(pending?.status).toBe('SENT'); // hash stored, receipt not seen
     expect(
-      (await test.engine.listDocuments({ collection: 'anchoring' })).items.map((d) => d.anchor_state),
+      (await test.engine.documents.list({ collection: 'anchoring' })).items.map((d) => d.anchor_state),
     ).toEqual(['ANCHORING', 'ANCHORING', 'ANCHORING']);
     await first.stop();
     // "Restart": a new service; the transaction is mined meanwhile.
@@ -228,7 +228,7 @@ describe('reconciliation', () => {
     });
     expect(count).toBe(1n);
     expect(
-      (await test.engine.listDocuments({ collection: 'anchoring' })).items.map((d) => d.anchor_state),
+      (await test.engine.documents.list({ collection: 'anchoring' })).items.map((d) => d.anchor_state),
     ).toEqual(['ANCHORED', 'ANCHORED', 'ANCHORED']);
     // The confirmed round verifies through the on-chain lookup.
     const anchor = {

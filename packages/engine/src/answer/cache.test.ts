@@ -112,7 +112,7 @@ describe('the answer cache', () => {
     expect(afterAdding.cached).toBe(false);
     expect(afterAdding.bundle.certificate.certificate_id).not.toBe(before.bundle.certificate.certificate_id);
     expect((await test.engine.ask('hukum', { question: QUESTION })).cached).toBe(true);
-    await test.engine.deleteDocument(added.document.id);
+    await test.engine.documents.delete(added.document.id);
     expect((await test.engine.ask('hukum', { question: QUESTION })).cached).toBe(false);
     // Entries of an older content version go; so do those beyond the most kept per collection.
     await test.engine.ingest('hukum', { bytes: utf8Encode(MORE), filename: 'lain.md' });

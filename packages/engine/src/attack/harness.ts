@@ -220,7 +220,7 @@ export async function generateBundles(options: GenerateOptions): Promise<Manifes
     }
     say(`Ingested the demo corpora (${loaded.added} documents) in ${seconds(started)} s.`);
     const anchorStarted = performance.now();
-    const rounds = (await engine.anchorNow()) ?? [];
+    const rounds = (await engine.anchoring.runNow()) ?? [];
     if (!rounds.some((round) => round.status === 'CONFIRMED')) {
       throw new AttackError('GENERATION_FAILED', 'Anchoring the demo documents on the local chain failed.');
     }
@@ -255,7 +255,7 @@ export async function generateBundles(options: GenerateOptions): Promise<Manifes
       consistency,
     });
     const keys = parseTrustedKeys(await readFile(path.join(config.keysDir, KEY_FILES.trust), 'utf8'));
-    const chain = engine.anchorChain();
+    const chain = engine.anchoring.chain();
     if (
       chain &&
       !keys.registries?.some((entry) => entry.contract.toLowerCase() === chain.contract.toLowerCase())

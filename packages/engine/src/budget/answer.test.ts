@@ -104,7 +104,7 @@ beforeAll(async () => {
       { language: 'id', profile: budgetProfile },
     );
   }
-  apbn = await engine.collection('apbn');
+  apbn = await engine.collections.get('apbn');
 });
 
 afterAll(async () => {
@@ -248,7 +248,7 @@ describe('budgetFigureClaims', () => {
         { bytes, filename: 'uu-2015-3.md', fiscal_year: 2015 },
         { language: 'id', profile: budgetProfile },
       );
-      apbn2015 = await engine.collection('apbn-2015');
+      apbn2015 = await engine.collections.get('apbn-2015');
     });
 
     it('answers without a year when the collection states the measure for one fiscal year only', async () => {

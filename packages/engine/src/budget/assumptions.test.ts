@@ -69,7 +69,7 @@ describe('assumptionClaims', () => {
         { language: 'id', profile: { domain: 'budget' } },
       );
     }
-    apbn = await test.engine.collection('apbn');
+    apbn = await test.engine.collections.get('apbn');
   });
 
   afterAll(async () => {

@@ -88,7 +88,7 @@ describe('the figure table at ingestion', () => {
       { language: 'id', profile: budgetProfile },
     );
     documentId = result.document.id;
-    const collection = await engine.collection('apbn');
+    const collection = await engine.collections.get('apbn');
     const figures = await figuresOf(documentId);
     expect(figures.length).toBeGreaterThan(50);
     for (const figure of figures) {
@@ -120,8 +120,8 @@ describe('the figure table at ingestion', () => {
     );
     expect(submitted.deduplicated).toBe(false);
     expect(await figuresOf(submitted.document.id)).toEqual([]);
-    const worker = engine.startWorker({ workerId: 'test-worker' });
-    await engine.stopWorker();
+    const worker = engine.workers.start({ workerId: 'test-worker' });
+    await engine.workers.stop();
     while (await worker.runOnce()) {
       // until the queue is empty
     }
@@ -163,7 +163,7 @@ describe('the figure table at ingestion', () => {
   });
 
   it('deletes a document’s figures with the document', async () => {
-    await engine.deleteDocument(documentId);
+    await engine.documents.delete(documentId);
     expect(await figuresOf(documentId)).toEqual([]);
   });
 });

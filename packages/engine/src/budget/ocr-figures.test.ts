@@ -57,7 +57,7 @@ describe('budget answers from OCR chunks', () => {
       { language: 'id', profile: { domain: 'budget' } },
     );
     documentId = result.document.id;
-    apbn = await engine.collection('apbn-ocr');
+    apbn = await engine.collections.get('apbn-ocr');
   });
 
   afterAll(async () => {

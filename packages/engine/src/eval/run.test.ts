@@ -115,7 +115,7 @@ describe('answers', () => {
 
     // A collection that requires anchored evidence renders no claim over unanchored documents: the
     // same answer then has claims, none of them rendered, and no supported citation.
-    await test.engine.setCollectionPolicy('uji', { require_anchor: true });
+    await test.engine.collections.setPolicy('uji', { require_anchor: true });
     try {
       const blocked = await evaluateAnswers(test.engine, { ...set, questions: [set.questions[0]!] });
       const [record] = blocked.questions;
@@ -124,7 +124,7 @@ describe('answers', () => {
       expect(record!.supported).toBe(0);
       expect(blocked.metrics.citation_precision).toBe(0);
     } finally {
-      await test.engine.setCollectionPolicy('uji', { require_anchor: false });
+      await test.engine.collections.setPolicy('uji', { require_anchor: false });
     }
   });
 

@@ -292,7 +292,7 @@ export async function evaluateAnswers(
   const filenameOf = async (documentId: string) => {
     let name = filenames.get(documentId);
     if (name === undefined) {
-      name = (await engine.getDocument(documentId)).filename;
+      name = (await engine.documents.get(documentId)).filename;
       filenames.set(documentId, name);
     }
     return name;

@@ -19,7 +19,7 @@ beforeAll(async () => {
   test = await openTestEngine();
   engine = test.engine;
   await createWorkspace(engine.db, { id: 'wsp_other', name: 'Other' });
-  await engine.ensureCollection('docs', { workspaceId: DEFAULT_WORKSPACE });
+  await engine.collections.ensure('docs', { workspaceId: DEFAULT_WORKSPACE });
 });
 
 afterAll(async () => {
@@ -33,8 +33,8 @@ async function count(sql: string, params: unknown[] = []): Promise<number> {
 
 /** Runs queued jobs until none is left. */
 async function drain(): Promise<void> {
-  const worker = engine.startWorker({ workerId: 'test-worker' });
-  await engine.stopWorker();
+  const worker = engine.workers.start({ workerId: 'test-worker' });
+  await engine.workers.stop();
   while (await worker.runOnce()) {
     // keep going
   }
@@ -57,7 +57,7 @@ describe('asynchronous ingestion', () => {
     ).toBe(0);
 
     await drain();
-    const ready = await engine.getDocument(submitted.document.id, DEFAULT_WORKSPACE);
+    const ready = await engine.documents.get(submitted.document.id, { workspaceId: DEFAULT_WORKSPACE });
     expect(ready.status).toBe('READY');
     expect(ready.stage).toBe('done');
     expect(ready.progress).toBe(1);
@@ -88,8 +88,8 @@ describe('asynchronous ingestion', () => {
   });
 
   it('in another collection of the workspace the chunks are copied without parsing, with the same root', async () => {
-    const original = (await engine.listDocuments({ collection: 'docs' })).items[0]!;
-    await engine.ensureCollection('archive', { workspaceId: DEFAULT_WORKSPACE });
+    const original = (await engine.documents.list({ collection: 'docs' })).items[0]!;
+    await engine.collections.ensure('archive', { workspaceId: DEFAULT_WORKSPACE });
     const copy = await engine.submit(
       'archive',
       { bytes: pdf, filename: 'pmk.pdf' },
@@ -109,7 +109,7 @@ describe('asynchronous ingestion', () => {
   });
 
   it('another workspace shares the stored blob but parses its own copy and sees nothing of the first', async () => {
-    await engine.ensureCollection('docs', { workspaceId: 'wsp_other' });
+    await engine.collections.ensure('docs', { workspaceId: 'wsp_other' });
     const theirs = await engine.submit(
       'docs',
       { bytes: pdf, filename: 'pmk.pdf' },
@@ -119,12 +119,14 @@ describe('asynchronous ingestion', () => {
     expect(theirs.document.status).toBe('PENDING');
     expect(await count('SELECT count(*)::integer AS n FROM blobs WHERE size = $1', [pdf.length])).toBe(1);
     await drain();
-    const ready = await engine.getDocument(theirs.document.id, 'wsp_other');
+    const ready = await engine.documents.get(theirs.document.id, { workspaceId: 'wsp_other' });
     expect(ready.status).toBe('READY');
-    await expect(engine.getDocument(theirs.document.id, DEFAULT_WORKSPACE)).rejects.toMatchObject({
+    await expect(
+      engine.documents.get(theirs.document.id, { workspaceId: DEFAULT_WORKSPACE }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    const listed = await engine.listDocuments({ workspaceId: 'wsp_other' });
+    const listed = await engine.documents.list({ workspaceId: 'wsp_other' });
     expect(listed.items.map((item) => item.id)).toEqual([theirs.document.id]);
   });
 
@@ -135,7 +137,7 @@ describe('asynchronous ingestion', () => {
       { workspaceId: DEFAULT_WORKSPACE },
     );
     await drain();
-    const ready = await engine.getDocument(submitted.document.id);
+    const ready = await engine.documents.get(submitted.document.id);
     expect(ready.error).toBeNull();
     expect(ready.status).toBe('READY');
     const tables = await count(
@@ -158,7 +160,7 @@ describe('asynchronous ingestion', () => {
       { workspaceId: 'wsp_other' },
     );
     await drain();
-    const failed = await engine.getDocument(submitted.document.id, 'wsp_other');
+    const failed = await engine.documents.get(submitted.document.id, { workspaceId: 'wsp_other' });
     expect(failed.status).toBe('FAILED');
     expect(failed.error?.code).toBe('MALFORMED_FILE');
     expect(failed.error?.message.length).toBeGreaterThan(0);
@@ -200,7 +202,7 @@ describe('asynchronous ingestion', () => {
       { workspaceId: 'wsp_other' },
     );
     await drain();
-    const failed = await engine.getDocument(submitted.document.id, 'wsp_other');
+    const failed = await engine.documents.get(submitted.document.id, { workspaceId: 'wsp_other' });
     expect(failed.status).toBe('FAILED');
     expect(failed.error?.code).toBe('QUOTA_EXCEEDED');
   });

@@ -145,12 +145,12 @@ describe('bounded ingestion', () => {
       { bytes: guide(60, 'c'), filename: 'guide.md' },
       { workspaceId: DEFAULT_WORKSPACE },
     );
-    const worker = limited.engine.startWorker({ workerId: 'limit-worker' });
-    await limited.engine.stopWorker();
+    const worker = limited.engine.workers.start({ workerId: 'limit-worker' });
+    await limited.engine.workers.stop();
     while (await worker.runOnce()) {
       // until the queue is empty
     }
-    const document = await limited.engine.getDocument(submitted.document.id);
+    const document = await limited.engine.documents.get(submitted.document.id);
     expect(document.status).toBe('FAILED');
     expect(document.error?.code).toBe('QUOTA_EXCEEDED');
     expect(document.chunk_count).toBe(0);
@@ -158,7 +158,7 @@ describe('bounded ingestion', () => {
   });
 
   it('leaves nothing behind when storing fails half-way', async () => {
-    const collection = await engine.ensureCollection('half-way', { workspaceId: DEFAULT_WORKSPACE });
+    const collection = await engine.collections.ensure('half-way', { workspaceId: DEFAULT_WORKSPACE });
     let inserts = 0;
     const failing = wrapDatabase(engine.db, async (sql) => {
       if (sql.includes('INSERT INTO chunks') && ++inserts === 3) throw new Error('disk full');
@@ -184,7 +184,7 @@ describe('job timestamps', () => {
       lastChunkInsert = Date.now();
     });
     // The synchronous path (CLI, admin uploads).
-    const collection = await engine.ensureCollection('timestamps', { workspaceId: DEFAULT_WORKSPACE });
+    const collection = await engine.collections.ensure('timestamps', { workspaceId: DEFAULT_WORKSPACE });
     const result = await ingestDocument(
       { db: slow, embedding: engine.embedding, maxBytes: 10_000_000 },
       collection,
@@ -210,13 +210,16 @@ describe('job timestamps', () => {
       db: slow,
       leaseMs: 30_000,
       handlers: {
-        ingest: ingestJobHandler({ embedding: engine.embedding, quotas: (id) => engine.quotas(id) }),
+        ingest: ingestJobHandler({
+          embedding: engine.embedding,
+          quotas: (id) => engine.ingestion.quotas(id),
+        }),
       },
     });
     while (await worker.runOnce()) {
       // until the queue is empty
     }
-    const document = await engine.getDocument(submitted.document.id);
+    const document = await engine.documents.get(submitted.document.id);
     expect(document.status).toBe('READY');
     const job = await engine.db.query<{ finished_at: Date; status: string }>(
       'SELECT status, finished_at FROM jobs WHERE id = $1',

@@ -60,13 +60,16 @@ describe('a worker that dies mid-job', () => {
         url: 'http://127.0.0.1:9/hook',
         allowPrivate: true,
       });
-      await engine.ensureCollection('laporan', { workspaceId: DEFAULT_WORKSPACE });
+      await engine.collections.ensure('laporan', { workspaceId: DEFAULT_WORKSPACE });
       const submitted = await engine.submit(
         'laporan',
         { bytes: bigDocument(200), filename: 'laporan.md' },
         { workspaceId: DEFAULT_WORKSPACE },
       );
-      const handler = ingestJobHandler({ embedding: engine.embedding, quotas: (id) => engine.quotas(id) });
+      const handler = ingestJobHandler({
+        embedding: engine.embedding,
+        quotas: (id) => engine.ingestion.quotas(id),
+      });
       // Worker A claims the job with a short lease, then "freezes": it never renews the lease.
       const first = await claimJob(engine.db, { workerId: 'worker-a', leaseMs: 200 });
       expect(first?.id).toBe(submitted.job.id);
@@ -86,7 +89,7 @@ describe('a worker that dies mid-job', () => {
       // Worker A wakes up and finishes its (stale) run: its commit must not happen.
       await expect(handler(first!, context(first))).rejects.toMatchObject({ code: 'JOB_LEASE_LOST' });
 
-      const document = await engine.getDocument(submitted.document.id);
+      const document = await engine.documents.get(submitted.document.id);
       expect(document.status).toBe('READY');
       const job = await engine.db.query<{ status: string; attempts: number; locked_by: string }>(
         'SELECT status, attempts, locked_by FROM jobs WHERE id = $1',
@@ -146,7 +149,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a worker process killed with SIGKILL (Postg
         url: 'http://127.0.0.1:9/hook',
         allowPrivate: true,
       });
-      await engine.ensureCollection('laporan', { workspaceId: DEFAULT_WORKSPACE });
+      await engine.collections.ensure('laporan', { workspaceId: DEFAULT_WORKSPACE });
       const submitted = await engine.submit(
         'laporan',
         { bytes: bigDocument(3000), filename: 'laporan-besar.md' },
@@ -173,15 +176,15 @@ describe.skipIf(!TEST_DATABASE_URL)('a worker process killed with SIGKILL (Postg
       doomed.kill('SIGKILL');
       await once(doomed, 'exit');
       expect((await stage()).status).toBe('RUNNING');
-      expect((await engine.getDocument(submitted.document.id)).status).toBe('PROCESSING');
+      expect((await engine.documents.get(submitted.document.id)).status).toBe('PROCESSING');
 
       const survivor = startWorker(databaseUrl, keysDir);
       const finishBy = Date.now() + 120_000;
-      let document = await engine.getDocument(submitted.document.id);
+      let document = await engine.documents.get(submitted.document.id);
       while (document.status !== 'READY' && document.status !== 'FAILED') {
         if (Date.now() > finishBy) throw new Error(`the job never finished (${document.status})`);
         await new Promise((resolve) => setTimeout(resolve, 100));
-        document = await engine.getDocument(submitted.document.id);
+        document = await engine.documents.get(submitted.document.id);
       }
       survivor.kill('SIGTERM');
       expect(document.status).toBe('READY');

@@ -100,7 +100,7 @@ describe('retrieveAcrossYears', () => {
   it('returns chunks of both years’ UU APBN for a comparison question', async () => {
     const question = 'Target penerimaan perpajakan 2020 vs 2023, selisihnya berapa?';
     const comparison = yearComparison(question)!;
-    const collection = await test.engine.collection('apbn');
+    const collection = await test.engine.collections.get('apbn');
     const byYear = new Map(
       comparison.perYear.map((entry) => [entry.fiscalYear, rewriteQuery(entry.question, { language: 'id' })]),
     );
@@ -122,7 +122,10 @@ describe('retrieveAcrossYears', () => {
   });
 
   it('prefers passages stating a figure for a figure question, and searches one year without its number', async () => {
-    const collection = { ...(await test.engine.collection('apbn')), profile: { rewrite_rules: ['budget'] } };
+    const collection = {
+      ...(await test.engine.collections.get('apbn')),
+      profile: { rewrite_rules: ['budget'] },
+    };
     const question = 'Berapa target penerimaan perpajakan APBN 2020?';
     const planned = await retrieveForQuestion(test.engine.db, test.engine.embedding, collection, question, {
       topK: 5,
@@ -151,7 +154,7 @@ describe('retrieveAcrossYears', () => {
   });
 
   it('rejects an empty set of years', async () => {
-    const collection = await test.engine.collection('apbn');
+    const collection = await test.engine.collections.get('apbn');
     await expect(
       retrieveAcrossYears(test.engine.db, test.engine.embedding, collection, new Map()),
     ).rejects.toMatchObject({ code: 'INVALID_INPUT' });

@@ -237,7 +237,7 @@ describe('the keyword index', () => {
     expect(terms).toHaveLength(1);
     const found = await keywordTopK(test.engine.db, id, terms, 5);
     expect(found.hits.map((hit) => hit.documentId)).toEqual([ingested.document.id]);
-    await test.engine.deleteDocument(ingested.document.id);
+    await test.engine.documents.delete(ingested.document.id);
     const postings = await test.engine.db.query('SELECT 1 FROM keyword_postings WHERE document_id = $1', [
       ingested.document.id,
     ]);

@@ -36,7 +36,7 @@ beforeAll(async () => {
   const { engine } = test;
   await createAdmin(engine.db, EMAIL, PASSWORD);
   await engine.ingest('hukum', { bytes: utf8Encode(LAW), filename: 'uu.md' });
-  await engine.configureCollection('hukum', { public: true });
+  await engine.collections.configure('hukum', { public: true });
   const app = createApp(engine);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {

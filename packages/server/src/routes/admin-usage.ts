@@ -32,7 +32,9 @@ export function registerAdminUsageRoutes(mount: Mount, engine: Engine): void {
   mount('adminUsage', async (c, { query }) => {
     const figures = await report(query);
     // The workspace's collections, for a picker.
-    const collections = (await engine.collections(figures.workspace_id)).map((item) => item.name);
+    const collections = (await engine.collections.list({ workspaceId: figures.workspace_id })).map(
+      (item) => item.name,
+    );
     c.header('Cache-Control', 'no-store');
     return c.json({ ...figures, collections });
   });

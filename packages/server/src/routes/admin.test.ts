@@ -279,7 +279,7 @@ describe('documents', () => {
 
   it('sends an error event with the parser code and stores nothing for a malformed file', async () => {
     const { cookie, csrf } = await signIn();
-    const before = (await test.engine.listDocuments({})).total;
+    const before = (await test.engine.documents.list({})).total;
     const response = await call('POST', '/admin/documents', {
       cookie,
       csrf,
@@ -294,7 +294,7 @@ describe('documents', () => {
     expect(last.event).toBe('error');
     expect(last.data['code']).toBe('MALFORMED_FILE');
     expect(events.some((event) => event.event === 'done')).toBe(false);
-    expect((await test.engine.listDocuments({})).total).toBe(before);
+    expect((await test.engine.documents.list({})).total).toBe(before);
   });
 
   it('uploads as JSON without SSE and validates the document type', async () => {
@@ -412,8 +412,8 @@ describe('documents', () => {
       (await call('POST', `/admin/documents/${document.id}/archive`, { cookie, csrf: other.csrf })).status,
     ).toBe(403);
     expect((await call('POST', `/admin/documents/${document.id}/archive`, { csrf })).status).toBe(401);
-    expect((await test.engine.getDocument(document.id)).status).toBe('READY');
-    expect((await test.engine.listDocuments({ collection: 'admin-csrf' })).total).toBe(1);
+    expect((await test.engine.documents.get(document.id)).status).toBe('READY');
+    expect((await test.engine.documents.list({ collection: 'admin-csrf' })).total).toBe(1);
   });
 
   it('archives (not retrieved), restores (retrieved again), deletes (404 afterwards)', async () => {

@@ -91,8 +91,8 @@ export function registerAdminRoutes(mount: Mount, engine: Engine, options: Admin
   });
 
   mount('adminListDocuments', async (c, { query }) => {
-    const page = await engine.listDocuments(listDocumentsOptions(query));
-    const anchors = await engine.documentAnchors(page.items.map((item) => item.id));
+    const page = await engine.documents.list(listDocumentsOptions(query));
+    const anchors = await engine.anchoring.documentAnchors(page.items.map((item) => item.id));
     return c.json({
       items: page.items.map((item) => ({ ...item, anchor: anchors.get(item.id) ?? null })),
       total: page.total,
@@ -102,15 +102,15 @@ export function registerAdminRoutes(mount: Mount, engine: Engine, options: Admin
   });
 
   mount('adminArchiveDocument', async (c) => {
-    return c.json({ document: await engine.archiveDocument(documentId(c.req.param('id'))) });
+    return c.json({ document: await engine.documents.archive(documentId(c.req.param('id'))) });
   });
 
   mount('adminRestoreDocument', async (c) => {
-    return c.json({ document: await engine.restoreDocument(documentId(c.req.param('id'))) });
+    return c.json({ document: await engine.documents.restore(documentId(c.req.param('id'))) });
   });
 
   mount('adminDeleteDocument', async (c) => {
-    await engine.deleteDocument(documentId(c.req.param('id')));
+    await engine.documents.delete(documentId(c.req.param('id')));
     return c.body(null, 204);
   });
 

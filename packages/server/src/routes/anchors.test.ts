@@ -18,7 +18,7 @@ beforeAll(async () => {
   });
   documentId = result.document.id;
   // A public collection's document anchors are public; a private one's need a key (isolation.test.ts).
-  await test.engine.configureCollection('helm', { public: true });
+  await test.engine.collections.configure('helm', { public: true });
 });
 
 afterAll(async () => {
@@ -52,7 +52,7 @@ describe('GET /api/v1/anchors', () => {
   });
 
   it('after a round: the chain, the confirmed round and the document anchor', async () => {
-    await test.engine.anchorNow();
+    await test.engine.anchoring.runNow();
     const { body } = await get('/anchors');
     expect(body.chain).toMatchObject({
       provider: 'local',

@@ -18,12 +18,12 @@ export function registerAnchorRoutes(
   engine: Engine,
   authorize: (c: Context, id: string) => Promise<void>,
 ): void {
-  mount('getAnchorStatus', async (c) => c.json(await engine.anchorStatus()));
+  mount('getAnchorStatus', async (c) => c.json(await engine.anchoring.status()));
   mount('getDocumentAnchor', async (c) => {
     const id = c.req.param('document_id');
     if (!IDENTIFIER.test(id))
       throw new ApiError('NOT_FOUND', 404, `No document ${JSON.stringify(id.slice(0, 100))}.`);
     await authorize(c, id);
-    return c.json(await engine.anchorStatus(id));
+    return c.json(await engine.anchoring.status({ documentId: id }));
   });
 }

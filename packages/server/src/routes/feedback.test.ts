@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   const { engine } = test;
   await engine.ingest('hukum', { bytes: utf8Encode(LAW), filename: 'uu.md' });
-  await engine.configureCollection('hukum', { public: true });
+  await engine.collections.configure('hukum', { public: true });
   await engine.ingest('internal', { bytes: utf8Encode(LAW), filename: 'uu.md' });
   publicCertificate = (await engine.ask('hukum', { question: 'Wajib pakai helm?' })).bundle.certificate
     .certificate_id;

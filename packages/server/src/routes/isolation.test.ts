@@ -119,7 +119,7 @@ beforeAll(async () => {
       SAKSI_WEBHOOK_ALLOW_PRIVATE: '1',
     },
   });
-  test.engine.startWorker({ pollMs: 50 });
+  test.engine.workers.start({ pollMs: 50 });
   server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });
   receiver = createServer((request, response) => {
     let body = '';

@@ -18,7 +18,7 @@ beforeAll(async () => {
     filename: 'helm.md',
   });
   // Sessions of public collections are read and deleted without a key, like the web chat does.
-  await test.engine.configureCollection('helm', { public: true });
+  await test.engine.collections.configure('helm', { public: true });
 });
 
 afterAll(async () => {

@@ -46,7 +46,7 @@ let bootstrap: SaksiClient;
 beforeAll(async () => {
   // The webhook receivers of these tests listen on 127.0.0.1: allowed explicitly.
   test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none', SAKSI_WEBHOOK_ALLOW_PRIVATE: '1' } });
-  test.engine.startWorker({ pollMs: 50 });
+  test.engine.workers.start({ pollMs: 50 });
   server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });
   hooks = createServer((request, response) => {
     let body = '';
@@ -522,7 +522,7 @@ describe('rate limits', () => {
       },
     });
     await limited.engine.ingest('open', { bytes: markdown, filename: 'compose.md' }, { language: 'en' });
-    await limited.engine.configureCollection('open', { public: true });
+    await limited.engine.collections.configure('open', { public: true });
     limitedServer = await startServer(limited.engine, { port: 0, host: '127.0.0.1' });
   });
 

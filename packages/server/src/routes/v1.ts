@@ -39,8 +39,8 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
   mount('getWorkspace', async (c, { principal }) => {
     const [workspace, quotas, usage] = await Promise.all([
       engine.workspaces.get(principal.workspace_id),
-      engine.quotas(principal.workspace_id),
-      engine.usage(principal.workspace_id),
+      engine.ingestion.quotas(principal.workspace_id),
+      engine.ingestion.usage(principal.workspace_id),
     ]);
     return c.json({
       workspace,
@@ -90,14 +90,16 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
       ...(body.description != null ? { description: withoutNulls(body.description) } : {}),
       ...(body.examples != null ? { examples: withoutNulls(body.examples) } : {}),
     });
-    if (await engineCollection(engine, body.name, principal.workspace_id)) {
+    if (await engine.collections.find(body.name, { workspaceId: principal.workspace_id })) {
       throw new EngineError('CONFLICT', `Collection "${body.name}" already exists.`);
     }
-    await engine.ensureCollection(body.name, {
+    await engine.collections.ensure(body.name, {
       workspaceId: principal.workspace_id,
       language: body.language,
     });
-    const collection = await engine.collectionProfiles.update(body.name, profile, principal.workspace_id);
+    const collection = await engine.collections.configure(body.name, profile, {
+      workspaceId: principal.workspace_id,
+    });
     return c.json({ collection: collectionInfo({ ...collection, documents: 0 }) }, 201);
   });
 
@@ -113,7 +115,7 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
   });
 
   mount('listDocuments', async (c, { principal, query }) => {
-    const page = await engine.listDocuments({
+    const page = await engine.documents.list({
       ...listDocumentsOptions(query),
       workspaceId: principal.workspace_id,
     });
@@ -122,13 +124,17 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
 
   mount('getDocument', async (c, { principal }) => {
     return c.json(
-      await engine.getDocument(identifier(c.req.param('id'), 'document'), principal.workspace_id),
+      await engine.documents.get(identifier(c.req.param('id'), 'document'), {
+        workspaceId: principal.workspace_id,
+      }),
     );
   });
 
   // The original bytes as uploaded, streamed part by part with their SHA-256 (docs/api.md).
   mount('getDocumentFile', async (c, { principal }) => {
-    const file = await engine.documentFile(identifier(c.req.param('id'), 'document'), principal.workspace_id);
+    const file = await engine.documents.file(identifier(c.req.param('id'), 'document'), {
+      workspaceId: principal.workspace_id,
+    });
     const { document } = file;
     return c.body(readableOf(file.parts), 200, {
       'Content-Type': downloadMediaType(document.mime),
@@ -144,19 +150,18 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
   mount('listChunks', async (c, { principal, query }) => {
     const limit = query.limit ?? 20;
     const offset = query.offset ?? 0;
-    const page = await engine.documentChunks(
-      identifier(c.req.param('id'), 'document'),
-      principal.workspace_id,
-      {
-        limit,
-        offset,
-      },
-    );
+    const page = await engine.documents.chunks(identifier(c.req.param('id'), 'document'), {
+      workspaceId: principal.workspace_id,
+      limit,
+      offset,
+    });
     return c.json({ items: page.items.map(fidelityResult), total: page.total, limit, offset });
   });
 
   mount('deleteDocument', async (c, { principal }) => {
-    await engine.deleteDocument(identifier(c.req.param('id'), 'document'), principal.workspace_id);
+    await engine.documents.delete(identifier(c.req.param('id'), 'document'), {
+      workspaceId: principal.workspace_id,
+    });
     return c.body(null, 204);
   });
 
@@ -182,7 +187,7 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
 
   // Two-step uploads.
   mount('createUpload', async (c, { principal, body }) => {
-    const quotas = await engine.quotas(principal.workspace_id);
+    const quotas = await engine.ingestion.quotas(principal.workspace_id);
     const { upload, token } = await engine.uploads.create({
       workspaceId: principal.workspace_id,
       collection: body.collection,
@@ -306,16 +311,6 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
 
   // Feedback on answers: also without a key, for public certificates (routes/feedback.ts).
   registerFeedbackRoutes(mount, engine, access);
-}
-
-/** The collection, or null (never throws for a missing one). */
-async function engineCollection(engine: Engine, name: string, workspaceId: string) {
-  try {
-    return await engine.collection(name, workspaceId);
-  } catch (error) {
-    if (error instanceof EngineError && error.code === 'NOT_FOUND') return null;
-    throw error;
-  }
 }
 
 /** Who did it, for the audit log and the document's uploader: the key id or the admin's email. */

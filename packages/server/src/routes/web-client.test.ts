@@ -29,7 +29,7 @@ let server: RunningServer;
 beforeAll(async () => {
   test = await openTestEngine({ env: { SAKSI_ANCHOR: 'none' } });
   await test.engine.ingest('hukum', { bytes: utf8Encode(LAW), filename: 'uu.md' });
-  await test.engine.configureCollection('hukum', { public: true });
+  await test.engine.collections.configure('hukum', { public: true });
   await createAdmin(test.engine.db, EMAIL, PASSWORD);
   server = await startServer(test.engine, { port: 0, host: '127.0.0.1' });
 }, 120_000);
