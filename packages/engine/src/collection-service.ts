@@ -29,7 +29,7 @@ export interface EnsureCollectionOptions extends InWorkspace {
   profile?: CollectionProfile;
 }
 
-/** Who owns a record: its collection's workspace, and whether that collection is public. */
+/** Where a record belongs: its collection's workspace (null once the collection is gone), and whether that collection is public. */
 export interface RecordOwner {
   workspace_id: string | null;
   public: boolean;

@@ -1,14 +1,7 @@
-export type {
-  AnchorChain,
-  Anchoring,
-  AnchoringLag,
-  AnchorRoundSummary,
-  AnchorStatus,
-  DocumentAnchor,
-} from './anchor/anchoring.js';
+export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor } from './anchor/anchoring.js';
 export { AnchorError, type AnchorErrorCode, type AnchorProvider } from './anchor/provider.js';
 export type { AnchorEvent, RoundRow } from './anchor/service.js';
-export type { Answers, AskOptions, QueryInput } from './answer/answers.js';
+export type { QueryInput } from './answer/answers.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export {
   type AdminSession,
@@ -28,7 +21,7 @@ export {
   sessionFor,
   verifyPassword,
 } from './auth.js';
-export type { Collections, EnsureCollectionOptions, InWorkspace, RecordOwner } from './collection-service.js';
+export type { RecordOwner } from './collection-service.js';
 export {
   type Collection,
   type CollectionProfile,
@@ -62,7 +55,7 @@ export {
   demoCollections,
   loadDemoCollections,
 } from './demo.js';
-export type { DocumentPage, Documents, ListDocumentsQuery } from './documents.js';
+export type { ListDocumentsQuery } from './documents.js';
 export type { EmbeddingModel } from './embed/model.js';
 export { createEmbeddingModel, Engine, type EngineOptions } from './engine.js';
 export {
@@ -100,7 +93,6 @@ export type {
   IngestStageTiming,
   IngestTimedStage,
 } from './ingest/ingest-report.js';
-export type { Ingestion, IngestOptions, SubmitOptions } from './ingest/ingestion.js';
 export {
   legalCitationLabel,
   parseRegulation,
@@ -140,7 +132,6 @@ export {
   listJobs,
 } from './jobs/queue.js';
 export { type JobHandler, JobWorker, type JobWorkerOptions } from './jobs/worker.js';
-export type { WorkerOptions, Workers } from './jobs/workers.js';
 export {
   DEFAULT_ISSUER_NAME,
   DEFAULT_LOG_ORIGIN,

@@ -27,6 +27,7 @@ import {
   DEFAULT_WORKSPACE,
   type Engine,
   EngineError,
+  type RecordOwner,
   requireScope,
   type TrustProxyConfig,
 } from '@saksi/engine';
@@ -70,12 +71,6 @@ const PRINCIPAL = 'saksi.principal';
 
 /** The records served by id: certificates, chat sessions, and documents (their anchor status). */
 export type RecordKind = 'certificate' | 'session' | 'document';
-
-/** Where a record belongs: its collection's workspace (null once the collection is gone) and flag. */
-export interface RecordOwner {
-  workspace_id: string | null;
-  public: boolean;
-}
 
 /** Whether anyone may use a collection without a key: flagged `public`, in the default workspace. */
 export function isPublicCollection(collection: {
