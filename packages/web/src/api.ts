@@ -3,7 +3,13 @@
  * sent), its failures as the page's {@link ApiError}, and the browser-side state kept for verification.
  */
 
-import { type ApiErrorCode, SaksiApiError, SaksiClient } from '@saksi/client';
+import {
+  type ApiErrorCode,
+  type ClientErrorCode,
+  isApiErrorCode,
+  SaksiApiError,
+  SaksiClient,
+} from '@saksi/client';
 import {
   type AnchorLookup,
   parseCheckpoint,
@@ -20,16 +26,20 @@ export const saksi = new SaksiClient({ baseUrl: '', credentials: 'same-origin' }
 
 /**
  * The code of a failed call: one the server sends (`ApiErrorCode` of @saksi/client, the wire union of
- * docs/architecture.md, "Errors"), or the page's own: `NETWORK` (no reply), `MALFORMED` (an unreadable
- * reply), `HTTP_<status>` (an error reply without a Saksi body), `STREAM_ENDED` (a stream that broke
- * off), and for uploads `UPLOAD_FAILED`.
+ * docs/architecture.md, "Errors"), the client's `STREAM_ENDED` (a stream that broke off), or the
+ * page's own: `NETWORK` (no reply), `MALFORMED` (an unreadable reply), `HTTP_<status>` (an error reply
+ * without a Saksi body), `UNKNOWN_CODE` (a server code this page does not know) and, for uploads,
+ * `UPLOAD_FAILED`. The client's other codes become `NETWORK` or `MALFORMED` here ({@link webCode}).
+ *
+ * No `string`: a code the page compares with or has a sentence for is checked by `npm run typecheck`.
  */
 export type WebErrorCode =
   | ApiErrorCode
+  | Extract<ClientErrorCode, 'STREAM_ENDED'>
   | 'NETWORK'
   | 'MALFORMED'
+  | 'UNKNOWN_CODE'
   | 'UPLOAD_FAILED'
-  | 'STREAM_ENDED'
   | `HTTP_${number}`;
 
 /** A failed call: `code` is the server's error code or one of the page's own ({@link WebErrorCode}). */
@@ -47,8 +57,9 @@ export class ApiError extends Error {
 /**
  * The page's code for a client error: no reply (or a timeout) is `NETWORK`, a reply the client could
  * not read is `MALFORMED` (or `HTTP_<status>` for an error reply without a Saksi body); a server code
- * is kept. The cast is the one place the web trusts the wire: the server sends only codes of
- * `ApiErrorCode`, which its test `wire-codes.test.ts` checks.
+ * is kept. A code outside `ApiErrorCode` can still arrive — the client keeps any code as sent, and a
+ * page loaded before the server was upgraded talks to the newer server — so it is checked here, once,
+ * and becomes `UNKNOWN_CODE`, worded by its status ({@link toApiError} keeps the code in the message).
  */
 export function webCode(error: SaksiApiError): WebErrorCode {
   switch (error.code) {
@@ -61,14 +72,19 @@ export function webCode(error: SaksiApiError): WebErrorCode {
     case 'STREAM_ENDED':
       return 'STREAM_ENDED';
     default:
-      return error.code as ApiErrorCode;
+      return isApiErrorCode(error.code) ? error.code : 'UNKNOWN_CODE';
   }
 }
 
 /** Any failure of a call as an `ApiError` (anything but a client error is a `NETWORK` one). */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof SaksiApiError) return new ApiError(webCode(error), error.message, error.status);
+  if (error instanceof SaksiApiError) {
+    const code = webCode(error);
+    // The server's own code is the one a reader can quote when asking for help.
+    const message = code === 'UNKNOWN_CODE' ? `${error.code}: ${error.message}` : error.message;
+    return new ApiError(code, message, error.status);
+  }
   return new ApiError('NETWORK', error instanceof Error ? error.message : String(error));
 }
 

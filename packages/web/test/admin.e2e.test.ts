@@ -7,12 +7,13 @@
  * One story, in order: a wrong password gets the generic error; sign in; upload a real PDF with its
  * metadata and follow the streamed progress to `done`; the row appears READY; anchor, reload, and the
  * row shows ANCHORED with its transaction; the public chat answers from that document; archive,
- * restore, delete (through the confirmation dialog); sign out. axe-core (no serious or critical
+ * restore, delete (through the confirmation dialog); the Workspaces table counts the document from the
+ * upload to the deletion without a reload; sign out. axe-core (no serious or critical
  * violation) on the sign-in form and the portal; screenshots at desktop and 360 px width go to
  * test/screenshots/admin-*.png. Skipped when `/usr/bin/chromium` is missing.
  */
 import path from 'node:path';
-import { createAdmin } from '@saksi/engine';
+import { createAdmin, DEFAULT_WORKSPACE } from '@saksi/engine';
 import type { RunningServer } from '@saksi/server';
 import type { TestEngine } from '@saksi/test-support/engine-fixture';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -111,6 +112,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     await page.getByTestId('admin-logout').waitFor({ state: 'visible' });
     await page.getByTestId('documents-table').waitFor({ state: 'visible' });
     expect(await page.getByTestId('document-row').count()).toBe(0);
+    await expect.poll(workspaceDocuments).toBe('0');
   });
 
   it('uploads a PDF with its metadata, follows the progress to done, and lists it READY', async () => {
@@ -154,6 +156,8 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     const text = (await row.textContent()) ?? '';
     expect(text).toContain(String(stored.chunk_count));
     expect(text).toContain((stored.root ?? '').slice(0, 10));
+    // The workspace the admin uploads into counts the document at once, without a reload.
+    await expect.poll(workspaceDocuments).toBe('1');
   });
 
   it('shows the anchor state and its transaction after anchoring', async () => {
@@ -211,6 +215,8 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     await expect.poll(() => attribute(row, 'data-status')).toBe('ARCHIVED');
     await row.getByTestId('document-restore').click();
     await expect.poll(() => attribute(row, 'data-status')).toBe('READY');
+    // An archived document is still the workspace's: still counted.
+    expect(await workspaceDocuments()).toBe('1');
 
     await page.getByTestId('filter-status').selectOption('ARCHIVED');
     await expect.poll(() => row.count()).toBe(0);
@@ -236,6 +242,7 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     const deleted = page.locator('[data-testid="toast"][data-kind="success"]');
     expect(await deleted.count()).toBeGreaterThan(0);
     expect((await test.engine.documents.list({})).total).toBe(0);
+    await expect.poll(workspaceDocuments).toBe('0');
   });
 
   it('an expired session returns to the form with its own message; signing in again works', async () => {
@@ -285,6 +292,13 @@ async function pageLang(target: Page): Promise<Lang> {
   const lang = await target.evaluate(() => document.documentElement.lang);
   if (!isLang(lang)) throw new Error(`unexpected <html lang="${lang}">`);
   return lang;
+}
+
+/** The Documents column of the admin's own workspace (where the portal uploads) in the Workspaces table. */
+async function workspaceDocuments(): Promise<string | undefined> {
+  const row = page.locator(`[data-testid="workspace-row"][data-id="${DEFAULT_WORKSPACE}"]`);
+  if ((await row.count()) === 0) return undefined;
+  return (await row.locator('td').nth(1).textContent())?.trim();
 }
 
 async function screenshot(target: Page, name: string): Promise<void> {

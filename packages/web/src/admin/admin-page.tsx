@@ -102,8 +102,12 @@ function Portal(props: {
   onSignOut: (session: AdminSession) => Promise<void>;
 }) {
   const { t } = useT();
+  /** Bumped after an upload: the documents and the collections are fetched again. */
   const [refreshKey, setRefreshKey] = useState(0);
+  /** Bumped after an upload or a change to a document: the workspaces (their counts) are fetched again. */
+  const [workspacesKey, setWorkspacesKey] = useState(0);
   const [collections, setCollections] = useState<string[]>([]);
+  const documentsChanged = useCallback(() => setWorkspacesKey((value) => value + 1), []);
 
   useEffect(() => {
     void refreshKey;
@@ -150,16 +154,24 @@ function Portal(props: {
           <UploadForm
             session={props.session}
             collections={collections}
-            onUploaded={() => setRefreshKey((value) => value + 1)}
+            onUploaded={() => {
+              setRefreshKey((value) => value + 1);
+              documentsChanged();
+            }}
             onUnauthorized={props.onUnauthorized}
           />
           <DocumentsTable
             session={props.session}
             collections={collections}
             refreshKey={refreshKey}
+            onChanged={documentsChanged}
             onUnauthorized={props.onUnauthorized}
           />
-          <WorkspacesSection session={props.session} onUnauthorized={props.onUnauthorized} />
+          <WorkspacesSection
+            session={props.session}
+            refreshKey={workspacesKey}
+            onUnauthorized={props.onUnauthorized}
+          />
         </>
       )}
     </div>

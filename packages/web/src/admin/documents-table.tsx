@@ -59,12 +59,14 @@ export function DocumentsTable(props: {
   collections: readonly string[];
   /** Changes whenever the list must be fetched again (e.g. after an upload). */
   refreshKey: number;
+  /** A document was archived, restored or deleted. */
+  onChanged: () => void;
   onUnauthorized: (error: AdminApiError) => void;
 }) {
   const { t, lang } = useT();
   const toast = useToast();
   const ids = useId();
-  const { session, onUnauthorized } = props;
+  const { session, onChanged, onUnauthorized } = props;
   const [filters, setFilters] = useState<DocumentFilters>({});
   const [offset, setOffset] = useState(0);
   const [page, setPage] = useState<DocumentPage | undefined>();
@@ -123,6 +125,7 @@ export function DocumentsTable(props: {
           await setArchived(session, document.id, action === 'archive');
           toast('success', t(action === 'archive' ? 'admin.archived' : 'admin.restored', { title }));
         }
+        onChanged();
       } catch (error) {
         const failure = error instanceof AdminApiError ? error : new AdminApiError('NETWORK', String(error));
         if (failure.status === 401) {
@@ -135,7 +138,7 @@ export function DocumentsTable(props: {
         setReload((value) => value + 1);
       }
     },
-    [session, toast, t, lang, onUnauthorized],
+    [session, toast, t, lang, onChanged, onUnauthorized],
   );
 
   const askDelete = (document: AdminDocument, trigger: HTMLElement) => confirmation.ask(document, trigger);

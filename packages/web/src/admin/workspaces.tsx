@@ -32,12 +32,14 @@ function asAdminError(error: unknown): AdminApiError {
 
 export function WorkspacesSection(props: {
   session: AdminSession;
+  /** Changes whenever the counts may have changed elsewhere on the page (an upload, a document changed). */
+  refreshKey: number;
   onUnauthorized: (error: AdminApiError) => void;
 }) {
   const { t, lang } = useT();
   const toast = useToast();
   const ids = useId();
-  const { session, onUnauthorized } = props;
+  const { session, refreshKey, onUnauthorized } = props;
   const [workspaces, setWorkspaces] = useState<AdminWorkspace[] | undefined>();
   const [loadError, setLoadError] = useState<AdminApiError | undefined>();
   const [reload, setReload] = useState(0);
@@ -46,6 +48,7 @@ export function WorkspacesSection(props: {
   const [creating, setCreating] = useState(false);
 
   useEffect(() => {
+    void refreshKey;
     void reload;
     let cancelled = false;
     listWorkspaces().then(
@@ -64,7 +67,7 @@ export function WorkspacesSection(props: {
     return () => {
       cancelled = true;
     };
-  }, [reload, onUnauthorized]);
+  }, [refreshKey, reload, onUnauthorized]);
 
   const refresh = useCallback(() => setReload((value) => value + 1), []);
 

@@ -17,7 +17,7 @@
  * first use. The badge shows what that check found — never the server's own flags — and links (to
  * the cited pages) become live only when the answer is authentic.
  */
-import { chatStream, SaksiApiError } from '@saksi/client';
+import { type ClientErrorCode, chatStream, SaksiApiError } from '@saksi/client';
 import type { Block, Inline } from '../markdown.js';
 import { answerBlocks, codeChunks, markdownDocuments } from '../sources.js';
 import {
@@ -296,6 +296,18 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
 }
 
 /**
+ * The codes the client assigns itself (no reply, or one it could not read). A Set of strings, read with
+ * `SaksiApiError.code`, which keeps any code a server sends: the widget may be embedded against a newer one.
+ */
+const CLIENT_CODES: ReadonlySet<string> = new Set<ClientErrorCode>([
+  'NETWORK_ERROR',
+  'BAD_RESPONSE',
+  'TIMEOUT',
+  'STREAM_ENDED',
+  'ABORTED',
+]);
+
+/**
  * What a failed answer says: the server's refusal (an error reply, `serverError: <its message>`, or
  * its status when it sent no Saksi error; an `error` event in the stream, its own message), else the
  * network sentence (no reply, a stream that broke off or could not be read).
@@ -304,8 +316,7 @@ function failureText(error: unknown, t: WidgetStrings): string {
   if (!(error instanceof SaksiApiError)) return t.networkError;
   if (error.status >= 400)
     return `${t.serverError}: ${error.code === 'BAD_RESPONSE' ? error.status : error.message}`;
-  const local = ['NETWORK_ERROR', 'BAD_RESPONSE', 'TIMEOUT', 'STREAM_ENDED', 'ABORTED'];
-  return error.status > 0 && !local.includes(error.code) ? error.message || t.serverError : t.networkError;
+  return error.status > 0 && !CLIENT_CODES.has(error.code) ? error.message || t.serverError : t.networkError;
 }
 
 /** One question and its answer in the panel. */
