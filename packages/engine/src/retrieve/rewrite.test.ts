@@ -56,6 +56,21 @@ describe('query rewriting', () => {
     expect(legal).toBe('knalpot persyaratan teknis dan laik jalan di Sepeda Motor');
   });
 
+  it('matches a term carrying a clitic (-nya, -ku, -mu, -lah, -kah, -pun), and no longer word', () => {
+    const plain = rewriteQuery('motor saya tidak ada spion, kena tilang?', { language: 'id' });
+    const withNya = rewriteQuery('motor saya tidak ada spionnya, kena tilang?', { language: 'id' });
+    const legalOf = (variants: typeof plain) => variants.find((variant) => variant.kind === 'legal')?.text;
+    expect(legalOf(plain)).toContain('laik jalan');
+    expect(legalOf(withNya)).toBe(legalOf(plain));
+    // The question as asked is searched with the word the documents use.
+    expect(withNya[0]!.text).toBe('motor saya tidak ada spion, kena tilang?');
+    expect(legalOf(rewriteQuery('klaksonku mati, apakah melanggar?', { language: 'id' }))).toContain(
+      'laik jalan',
+    );
+    // Any other ending is another word: "spionase" is not "spion".
+    expect(legalOf(rewriteQuery('apa hukuman spionase?', { language: 'id' }))).toBeUndefined();
+  });
+
   it('leaves statute wording in the question alone and keeps an abbreviation beside its expansion', () => {
     const profile = { rewrite_rules: ['budget'] };
     const legal = rewriteQuery('Penerimaan Negara Bukan Pajak (PNBP) dalam APBN 2018 berapa?', {

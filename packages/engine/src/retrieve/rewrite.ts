@@ -106,11 +106,19 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * The clitics an Indonesian word may carry without naming something else: the possessives -nya, -ku,
+ * -mu and the particles -lah, -kah, -pun. People write them onto the very words the dictionaries list
+ * ("spionnya copot", "klaksonku mati"), so a term matches with one of them and the match covers it.
+ */
+const CLITIC = '(?:nya|ku|mu|lah|kah|pun)?';
+
 const termPatterns = new Map<string, RegExp>();
 function termPattern(term: string): RegExp {
   let pattern = termPatterns.get(term);
   if (!pattern) {
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`, 'giu');
+    const clitic = /\p{L}$/u.test(term) ? CLITIC : '';
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}${clitic}(?![\\p{L}\\p{N}])`, 'giu');
     termPatterns.set(term, pattern);
   }
   pattern.lastIndex = 0;
@@ -121,6 +129,8 @@ interface Match {
   start: number;
   end: number;
   entry: DictionaryEntry;
+  /** The length of the clitic the matched word carries ("spionnya": 3), 0 for none. */
+  clitic: number;
 }
 
 /**
@@ -155,7 +165,8 @@ function dictionaryMatches(question: string, entries: DictionaryEntry[]): Match[
   for (const entry of entries) {
     for (const term of entry.terms) {
       for (const found of question.matchAll(termPattern(term))) {
-        candidates.push({ start: found.index, end: found.index + found[0].length, entry });
+        const clitic = found[0].length - term.length;
+        candidates.push({ start: found.index, end: found.index + found[0].length, entry, clitic });
       }
     }
   }
@@ -204,6 +215,22 @@ function substitute(question: string, matches: Match[]): string {
 }
 
 /**
+ * The question with the clitics cut off the dictionary terms that carry one ("spionnya copot" →
+ * "spion copot"): the dictionary vouches that what is left is a word, which a bare suffix rule
+ * cannot ("sekolah" is not "seko" + "-lah"), so every retrieval arm sees the word the documents use.
+ */
+function withoutClitics(question: string, matches: Match[]): string {
+  let out = '';
+  let at = 0;
+  for (const match of matches) {
+    if (match.clitic === 0) continue;
+    out += question.slice(at, match.end - match.clitic);
+    at = match.end;
+  }
+  return out + question.slice(at);
+}
+
+/**
  * The query variants for `question` and the hints found on the way: the original; a legal-language
  * rewrite when a dictionary term or pattern rule matched; the statute phrases alone (weight `phrases`);
  * and for a budget comparison of two or more years, one variant per year.
@@ -236,6 +263,7 @@ export function rewriteQueryDetailed(asked: string, options: RewriteOptions): Re
     (phrase) => !dictionaryPhrases.some((taken) => taken.toLowerCase() === phrase.toLowerCase()),
   );
 
+  if (!translated) variants[0]!.text = withoutClitics(question, matches);
   const legal = matches.length > 0 ? substitute(question, matches) : undefined;
   // A translation already in the documents' words is not searched twice.
   const repeatsTranslation = translated && legal?.toLowerCase() === question.toLowerCase();
