@@ -13,7 +13,6 @@ export type ServerErrorCode =
   | 'INVALID_JSON'
   | 'NOT_FOUND'
   | 'WORKSPACE_NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
   | 'FILE_TOO_LARGE'
   | 'BODY_TOO_LARGE'
   | 'EMPTY_FILE'

@@ -15,7 +15,6 @@ const STATUS: Record<ApiErrorCode, number> = {
   NOT_FOUND: 404,
   WORKSPACE_NOT_FOUND: 404,
   FILE_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CONFLICT: 409,
@@ -50,12 +49,11 @@ const STATUS: Record<ApiErrorCode, number> = {
   LOG_ERROR: 500,
 };
 
-/** Codes the page never meets (routes it does not call; nothing sends METHOD_NOT_ALLOWED). */
+/** Codes the page never meets: those of routes it does not call. */
 const NEVER_MET: ReadonlySet<ApiErrorCode> = new Set<ApiErrorCode>([
   'COSIGNATURE_INVALID',
   'WITNESS_UNKNOWN',
   'WEBHOOK_URL_FORBIDDEN',
-  'METHOD_NOT_ALLOWED',
 ]);
 
 describe('error text', () => {

@@ -38,8 +38,6 @@ const BY_CODE: Record<NamedCode, MessageKey | null> = {
   NOT_FOUND: 'errors.NOT_FOUND',
   WORKSPACE_NOT_FOUND: 'errors.NOT_FOUND',
   FILE_NOT_FOUND: null,
-  // The wire union lists it, but no route of the server sends it (an unknown route is NOT_FOUND).
-  METHOD_NOT_ALLOWED: null,
   BODY_TOO_LARGE: 'errors.BODY_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'errors.UNSUPPORTED_TYPE',
   CONFLICT: 'errors.CONFLICT',
