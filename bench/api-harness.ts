@@ -441,8 +441,12 @@ export function runLoadInChild(spec: LoadSpec): ChildLoad {
     child.once('error', reject);
     child.once('close', (code) => {
       const last = stdout.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !last.startsWith('{')) reject(new Error(`load generator exited with ${code}`));
-      else resolve(JSON.parse(last) as LoadOutput);
+      if (code !== 0 || !last.startsWith('{')) return reject(new Error(`load generator exited with ${code}`));
+      try {
+        resolve(JSON.parse(last) as LoadOutput);
+      } catch {
+        reject(new Error(`load generator's output is incomplete (${last.length} characters of JSON)`));
+      }
     });
   });
   return {
@@ -464,7 +468,11 @@ async function loadgenMain(): Promise<void> {
     }
   })();
   const output = await runLoad(spec, () => stop);
-  process.stdout.write(`${JSON.stringify(output)}\n`);
+  // Exit only once the records are flushed: on a pipe `process.exit` drops what is still buffered,
+  // and a long run's records are hundreds of kilobytes.
+  await new Promise<void>((resolve, reject) =>
+    process.stdout.write(`${JSON.stringify(output)}\n`, (error) => (error ? reject(error) : resolve())),
+  );
   process.exit(0);
 }
 

@@ -109,9 +109,8 @@ const config = loadConfig(
   scratch,
 );
 const engine = await Engine.open({ config, pgliteDataDir: null });
-/** The engine's in-process job worker (`Engine.startWorker`, async ingestion behind a 202), when it has one. */
-const worker = (engine as unknown as { startWorker?: () => unknown }).startWorker;
-if (typeof worker === 'function') await worker.call(engine);
+// The engine's in-process job worker: the uploads below are ingested asynchronously, behind a 202.
+engine.workers.start();
 
 const legalDrafts = (
   await Promise.all(
