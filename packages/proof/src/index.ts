@@ -3,6 +3,17 @@
  * "The proof package"). Issuing is `@saksi/proof/issue`, the W3C VC conversion `@saksi/proof/vc`,
  * and the product's word lists, which `verifyBundle` takes as an option, `@saksi/proof/vocabulary`.
  */
+
+export {
+  type AnswerCheckReading,
+  type AskedRule,
+  askedTypeOf,
+  claimCheckTexts,
+  constraintsOf,
+  OTHER_ASKED_TYPE,
+  readAnswerCheck,
+  statesAskedValue,
+} from './answer-check.js';
 export {
   concatBytes,
   constantTimeEqual,

@@ -8,6 +8,7 @@
  * answer gets its outcome and relevance. (The third, *authentic*, is the integrity checks of
  * verify-bundle.ts.)
  */
+import type { AskedRule } from './answer-check.js';
 import type {
   AnswerOutcome,
   Certificate,
@@ -100,6 +101,11 @@ export interface Vocabulary {
   negations: readonly string[];
   /** Words or phrases that widen or narrow one ("paling banyak", "at least"), lower case. */
   quantifiers: readonly string[];
+  /**
+   * What a question asks for (certificate v1.2, docs/certificate.md "The answer check"): without
+   * them, the asked type of a v1.2 answer check cannot be recomputed and the answer is not confirmed.
+   */
+  asked?: readonly AskedRule[];
 }
 
 function words(text: string): string[] {

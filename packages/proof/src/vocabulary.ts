@@ -4,6 +4,7 @@
  * verifier reads no word list of its own: every caller passes this one as `vocabulary` in
  * `VerifyBundleOptions`, and a verifier for another product (or a new template) passes its own.
  */
+import type { AskedRule } from './answer-check.js';
 import type { Vocabulary } from './render-policy.js';
 import type { CompositionTemplate } from './templates.js';
 
@@ -96,6 +97,78 @@ export const QUANTIFIERS: readonly string[] = [
   'hanya',
 ];
 
+const MONTHS =
+  'januari|februari|maret|april|mei|juni|juli|agustus|september|oktober|november|desember|january|february|march|may|june|july|august|october|december';
+const TIME_UNITS =
+  'tahun|bulan|minggu|hari|jam|menit|detik|years?|months?|weeks?|days?|hours?|minutes?|seconds?';
+
+/**
+ * What a question asks for, in Indonesian and English (docs/certificate.md, "The answer check"): the
+ * first rule whose `question` pattern matches a question gives its asked type; a rule with a `value`
+ * pattern is met only when a claim or its evidence states such a value. Patterns are matched against
+ * lower-case text. Order matters: "berapa lama" is a duration before "berapa" is an amount.
+ */
+export const ASKED_RULES: readonly AskedRule[] = [
+  {
+    type: 'reference',
+    question: '\\b(?:pasal|ayat|bab) (?:berapa|apa|mana)\\b|\\bwhich (?:article|section|chapter)\\b',
+  },
+  {
+    type: 'age',
+    question: '\\b(?:umur|usia|berumur|berusia|how old|minimum age|age limit|what age)\\b',
+    value: `\\d+\\s*(?:\\([^)]{1,40}\\)\\s*)?(?:tahun|years?)\\b`,
+  },
+  {
+    type: 'duration',
+    question: `\\bberapa (?:lama|${TIME_UNITS})\\b|\\b(?:lamanya|jangka waktu|masa berlaku|how long|how many (?:${TIME_UNITS}))\\b`,
+    value: `\\d+\\s*(?:\\([^)]{1,40}\\)\\s*)?(?:${TIME_UNITS})\\b|seumur hidup|for life`,
+  },
+  {
+    type: 'date',
+    question:
+      '\\b(?:kapan|tanggal berapa|sejak kapan|batas waktu|tenggat|what date|deadline|by when)\\b|^when (?:is|was|does|did|will|do|must|are)\\b',
+    value: `\\b\\d{1,2}\\s+(?:${MONTHS})\\b|\\b(?:${MONTHS})\\s+\\d{1,4}\\b|\\b(?:19|20)\\d{2}\\b|\\d+\\s*(?:\\([^)]{1,40}\\)\\s*)?(?:${TIME_UNITS})\\b`,
+  },
+  { type: 'who', question: '\\b(?:siapa|who|whom|instansi apa|lembaga apa)\\b' },
+  {
+    type: 'amount',
+    question:
+      '\\bberapa\\b|\\b(?:how much|how many|besaran|besarnya|nilai|jumlah|total|nominal|tarif|amount of)\\b',
+    value:
+      '(?:rp\\.?|\\$|€|usd|idr)\\s?\\d|\\d{1,3}(?:[.,]\\d{3})+|\\d\\s*(?:%|persen\\b|percent\\b|ribu\\b|juta\\b|miliar\\b|triliun\\b|thousand\\b|million\\b|billion\\b|trillion\\b)|\\d+\\s*\\(\\s*\\p{L}',
+  },
+  {
+    type: 'sanction',
+    question:
+      '\\b(?:hukuman\\w*|dihukum|sanksi\\w*|pidana\\w*|dipidana|dipenjara|penjara\\w*|denda\\w*|didenda|tilang|ditilang|penalty|penalties|punish\\w*|fined?|sanctions?)\\b',
+    value:
+      '\\b(?:dipidana|pidana|denda|sanksi|dikenai|dicabut|fined?|penalty|penalties|imprisonment|jail|prison)\\b',
+  },
+  {
+    type: 'comparison',
+    question:
+      '\\b(?:beda|bedanya|perbedaan|dibandingkan|bandingkan|selisih|versus|vs|difference|differences|compare|compared)\\b',
+  },
+  {
+    type: 'definition',
+    question: `\\b(?:apa (?:itu|yang dimaksud|arti|maksud)|apa artinya|artinya apa|pengertian|definisi|yang dimaksud dengan|^what(?:'s|s| is| are| even is| exactly is)\\b|what does .{1,60} (?:mean|do)|meaning of|define)`,
+    value:
+      '\\b(?:adalah|ialah|merupakan|yaitu|yakni|yang dimaksud dengan|is|are|means|refers to|lets you|allows)\\b',
+  },
+  { type: 'reason', question: '\\b(?:mengapa|kenapa|why)\\b' },
+  { type: 'place', question: '\\b(?:di ?mana|ke ?mana|where)\\b' },
+  {
+    type: 'steps',
+    question: '\\b(?:bagaimana|gimana|cara|langkah|prosedur|how (?:do|can|to|should|would)|how\\b|steps?)\\b',
+  },
+  { type: 'list', question: '\\b(?:apa saja|sebutkan|list|which)\\b' },
+  {
+    type: 'permission',
+    question:
+      '^(?:apakah|apa|bolehkah|bisakah|haruskah|wajibkah|kalau|kalo|can|may|is|are|am|do|does|should|must)\\b',
+  },
+];
+
 /**
  * Saksi's vocabulary, to pass as `vocabulary` to `verifyBundle` (and to `decideRender`,
  * `renderComposition` with its `templates`).
@@ -107,4 +180,5 @@ export const SAKSI_VOCABULARY: Vocabulary = {
   templates: COMPOSITION_TEMPLATES,
   negations: NEGATIONS,
   quantifiers: QUANTIFIERS,
+  asked: ASKED_RULES,
 };
