@@ -47,6 +47,7 @@ import {
   textHead,
   textTail,
 } from './sources.js';
+import type { Verdict } from './verdict.js';
 import { relatedPassages, VerificationPanel } from './verification.js';
 
 interface RetrievalResult {
@@ -480,6 +481,8 @@ function Foldable(props: {
   narrowOnly: boolean;
   className: string;
   testId?: string;
+  /** `data-outcome` of the block: `related` or `refused` for a text that is not an answer. */
+  outcome?: string | undefined;
   children: ReactNode;
 }) {
   const { t } = useT();
@@ -487,7 +490,7 @@ function Foldable(props: {
   const [open, setOpen] = useState(false);
   if (!props.long)
     return (
-      <div className={props.className} data-testid={props.testId}>
+      <div className={props.className} data-testid={props.testId} data-outcome={props.outcome}>
         {props.children}
       </div>
     );
@@ -498,6 +501,7 @@ function Foldable(props: {
         id={id}
         className={`${props.className} ${scope}${open ? '' : ' folded'}`}
         data-testid={props.testId}
+        data-outcome={props.outcome}
         data-folded={open ? 'false' : 'true'}
       >
         {props.children}
@@ -569,6 +573,8 @@ function AssistantMessage(props: {
 }) {
   const { t } = useT();
   const { message } = props;
+  // The panel's verdict: an answer the verifier's answer check does not confirm is related passages.
+  const [verdict, setVerdict] = useState<Verdict | undefined>();
   // Sources start folded (the answer quotes its evidence already): a long answer stays short on a phone.
   const [open, setOpen] = useState(false);
   const [proofWanted, setProofWanted] = useState(false);
@@ -593,8 +599,16 @@ function AssistantMessage(props: {
     [message.text, bundle, message.results],
   );
 
+  // The signed outcome (`related` from certificate v1.2), read as text until the proof types know it.
+  const outcome: string | undefined = bundle?.certificate.answer.outcome;
+  // Related passages: the issuer said so, or the verifier's answer check did not confirm the answer.
+  const related = message.state === 'done' && (outcome === 'related' || verdict?.kind === 'related');
   const refused =
-    message.state === 'done' && (message.found === false || bundle?.certificate.answer.outcome === 'refused');
+    message.state === 'done' &&
+    !related &&
+    (outcome === 'refused' || (outcome !== 'answered' && message.found === false));
+  const relatedWhy =
+    verdict?.kind === 'related' ? verdict.lines.find((line) => line.id === 'answer') : undefined;
   // Feedback goes with the answer's certificate: the streamed bundle's, or a restored answer's id.
   const feedbackId = bundle?.certificate.certificate_id ?? message.certificateId;
 
@@ -604,11 +618,21 @@ function AssistantMessage(props: {
       {refused && (
         <RefusalNote collection={props.collection} question={message.question} onAsk={props.onAsk} />
       )}
+      {related && (
+        <div className="related-note" data-testid="related-note">
+          <p className="related-title">{t('verdict.heading.related')}</p>
+          <p>
+            {relatedWhy ? t(relatedWhy.message.key, relatedWhy.message.values) : t('verdict.related.note')}
+          </p>
+        </div>
+      )}
+      {related && <h3 className="related-heading">{t('verdict.related.passages')}</h3>}
       <Foldable
         long={message.state !== 'streaming' && Array.from(message.text).length > LONG_ANSWER}
         narrowOnly={true}
-        className="answer"
+        className={related ? 'answer related-text' : 'answer'}
         testId="answer-text"
+        outcome={related ? 'related' : refused ? 'refused' : undefined}
       >
         {renderBlocks(blocks)}
       </Foldable>
@@ -688,6 +712,8 @@ function AssistantMessage(props: {
           showKeys={false}
           related={relatedPassages(results, t('sources.page', { page: '' }).trim())}
           coverage={false}
+          relatedQuotes={false}
+          onVerdict={setVerdict}
           {...(message.question !== undefined ? { presentedQuestion: message.question } : {})}
         />
       ) : (

@@ -45,6 +45,7 @@ const en = {
   'verify.summary': '{verified} verified / {blocked} blocked / {total} total',
   'verify.summaryLabel': 'Claims: ',
   'verify.download': 'Download proof',
+  'verify.downloadBundle': 'Download the signed bundle',
   'verify.link': 'Open on the verify page',
   'verify.keysFrom': 'Keys from this server: {url}',
   'verify.keysNone': 'No trusted keys: {message}',
@@ -387,11 +388,11 @@ const en = {
   'verdict.hint.keyChanged':
     'If the server announced new keys, compare their fingerprint and pin them on the verify page; otherwise do not trust this server’s answers.',
   'verdict.authentic.onchain':
-    'The quotes are unchanged since Saksi signed them, word for word from the published document — whose fingerprint your browser found on a public blockchain — and recorded in the public log.',
+    'The quotes are unchanged since Saksi signed them, word for word from the published document — whose fingerprint your browser found on a blockchain ({chain}) — and recorded in the public log.',
   'verdict.authentic.anchored':
-    'The quotes are unchanged since Saksi signed them, word for word from the published document, and recorded in the public log. The document’s fingerprint was not looked up on the blockchain from here.',
+    'The quotes are unchanged since Saksi signed them, word for word from the published document, and recorded in the public log. The document’s fingerprint is anchored on a blockchain ({chain}); it was not looked up there from here.',
   'verdict.authentic.notAnchored':
-    'The quotes are unchanged since Saksi signed them, word for word from the published document, and recorded in the public log. The document’s fingerprint is not on the blockchain yet.',
+    'The quotes are unchanged since Saksi signed them, word for word from the published document, and recorded in the public log. The document’s fingerprint is not on a blockchain yet.',
   'verdict.authentic.refusal':
     'This refusal is authentic: Saksi signed it and recorded it in the public log.',
   'verdict.authentic.no': 'No: do not rely on this answer (see above).',
@@ -416,9 +417,51 @@ const en = {
     'None of the {total} sentences follows from the quotes: do not rely on them.',
   'verdict.supported.noClaims': 'The answer has no sentence that could be checked against a quote.',
   'verdict.relevant.yes':
-    'The quotes answer your question (relevance {score}; at least {threshold} is needed).',
+    'The quotes share enough words with your question (relevance {score}; at least {threshold} is needed). This older certificate has no answer check, so this is not a confirmation that they answer it.',
   'verdict.relevant.no':
-    'The quotes do not answer your question well enough (relevance {score}, below the {threshold} needed): treat it as not answered.',
+    'The quotes do not match your question well enough (relevance {score}, below the {threshold} needed).',
+  'verdict.term.answers': 'Answers your question',
+  'verdict.check.answers':
+    'Yes: answer check {score}, at least {threshold} needed — risk ≤ {risk} (at most {risk} of the answers released this way were wrong in calibration).',
+  'verdict.check.below': 'Not confirmed: answer check {score}, below the {threshold} needed.',
+  'verdict.check.rules':
+    'Not confirmed: the answer check’s score {score} reaches the {threshold} needed, but the check’s rules are not met (see above).',
+  'verdict.check.issuer':
+    'Not confirmed: the answer check scored {score} (at least {threshold} needed), but Saksi gave the passages as related, not as an answer.',
+  'verdict.heading.answers': 'Verified in your browser: answers your question',
+  'verdict.heading.related': 'Related passages — not a confirmed answer',
+  'verdict.related.unmet': 'Not a confirmed answer: the passages do not mention {what}.',
+  'verdict.related.value': 'Not a confirmed answer: no {what} is stated in the passages.',
+  'verdict.related.reading':
+    'Not a confirmed answer: the certificate’s reading of your question (what it asks for, the years or documents it names) does not match the question.',
+  'verdict.related.rules':
+    'Not a confirmed answer: this verifier has no rules to read what the question asks for.',
+  'verdict.related.below':
+    'Not a confirmed answer: the answer check scored {score}, below the {threshold} needed.',
+  'verdict.related.relevance':
+    'Not a confirmed answer: the passages found do not answer the question well enough.',
+  'verdict.related.issuer':
+    'Not a confirmed answer: Saksi gave these passages as related to your question, not as its answer.',
+  'verdict.related.note':
+    'Saksi found these passages in the documents. They are authentic, but they are not a confirmed answer to your question: read them as related material.',
+  'verdict.related.passages': 'Related passages (not a confirmed answer)',
+  'verdict.constraint.year': '{value}',
+  'verdict.constraint.regulation': 'regulation {value}',
+  'verdict.constraint.version': 'version {value}',
+  'verdict.constraint.section': 'section {value}',
+  'verdict.constraint.other': '“{value}”',
+  'verdict.asked.amount': 'amount',
+  'verdict.asked.duration': 'duration',
+  'verdict.asked.age': 'age',
+  'verdict.asked.date': 'date',
+  'verdict.asked.sanction': 'sanction',
+  'verdict.asked.definition': 'definition',
+  'verdict.asked.other': 'value of the kind asked',
+  'chain.local': 'a local test chain',
+  'chain.baseSepolia': 'Base Sepolia, a test network',
+  'chain.base': 'Base, the main network',
+  'chain.other': 'chain {id}',
+  'chain.unnamed': 'a chain the proof does not name',
   'verdict.relevant.unknown':
     'How well the quotes answer your question was not recorded (an older certificate).',
   'verdict.notAssessed': 'Not assessed, because the proof does not hold.',
@@ -441,7 +484,6 @@ const en = {
   'verdict.refusal.searched.other':
     'The search found {n} passages in the collection; none answers the question.',
   'verdict.refusal.signed': 'Saksi’s signed reply, in the language of the question:',
-  'verdict.notAnswered.relevance': 'Not an answer: the quotes found do not answer the question well enough.',
   'verdict.notAnswered.noClaim': 'Not an answer: no sentence could be shown as verified.',
   'verdict.reason.OK': 'shown as verified',
   'verdict.reason.LOW_CONFIDENCE': 'the checking model was not confident enough',
@@ -496,11 +538,9 @@ const en = {
   'verdict.claim.shown': 'Shown as verified',
   'verdict.claim.blocked': 'Not shown as verified: {reason}',
   'verdict.claim.support': 'How it follows: {how}',
-  'verdict.claim.relevance': 'Relevance {score} (at least {threshold} needed)',
-  'verdict.anchorRow': 'block {block} on chain {chain}',
+  'verdict.anchorRow': 'block {block} on {chain}',
   'verdict.anchorTx': 'transaction',
   'verdict.anchorNone': 'not on the blockchain yet',
-  'verdict.localChain': 'a local test chain',
   'verdict.offline':
     'Your browser is offline: the blockchain and the log’s history were not consulted, and the keys pinned in this browser were used.',
   'verdict.checkpointWarning':
@@ -599,19 +639,21 @@ const en = {
   'verdict.explain.document_proofs.skip': 'There was no quote to check.',
   'verdict.checkName.anchor_proofs': 'Document fingerprint anchored',
   'verdict.explain.anchor_proofs.pass':
-    'Each document’s fingerprint is part of a batch written to a public blockchain.',
+    'Each document’s fingerprint is part of a batch written to a blockchain ({chain}).',
   'verdict.explain.anchor_proofs.fail': 'A document’s fingerprint is not part of the batch the proof names.',
   'verdict.explain.anchor_proofs.skip': 'The document has not been written to the blockchain yet.',
   'verdict.checkName.anchor_onchain': 'Found on the blockchain',
   'verdict.explain.anchor_onchain.pass':
-    'Your browser found the documents’ fingerprints on the blockchain itself.',
+    'Your browser found the documents’ fingerprints on the blockchain itself ({chain}).',
   'verdict.explain.anchor_onchain.fail':
     'The documents’ fingerprints are not on the blockchain as the proof says.',
   'verdict.explain.anchor_onchain.skip':
     'Not looked up on the blockchain (not anchored yet, or the blockchain could not be reached).',
   'verdict.checkName.query_replay': 'Same question',
-  'verdict.explain.query_replay.pass': 'The proof answers exactly the question you asked.',
-  'verdict.explain.query_replay.fail': 'The proof answers a different question than the one you asked.',
+  'verdict.explain.query_replay.pass':
+    'The question in the signed proof is the one you asked (compared word for word). Whether the quotes answer it is a separate result.',
+  'verdict.explain.query_replay.fail':
+    'The proof was signed for a different question than the one you asked.',
   'verdict.explain.query_replay.skip': 'Not compared: there is no question of yours to compare with.',
   'verdict.checkName.checkpoint_signature': 'Public log signed',
   'verdict.explain.checkpoint_signature.pass':
@@ -681,6 +723,7 @@ const id: Record<MessageKey, string> = {
   'verify.summary': '{verified} terverifikasi / {blocked} diblokir / {total} total',
   'verify.summaryLabel': 'Klaim: ',
   'verify.download': 'Unduh bukti',
+  'verify.downloadBundle': 'Unduh bundel bertanda tangan',
   'verify.link': 'Buka di halaman verifikasi',
   'verify.keysFrom': 'Kunci dari server ini: {url}',
   'verify.keysNone': 'Tidak ada kunci tepercaya: {message}',
@@ -1028,11 +1071,11 @@ const id: Record<MessageKey, string> = {
   'verdict.hint.keyChanged':
     'Jika server mengumumkan kunci baru, bandingkan sidik jarinya lalu sematkan di halaman verifikasi; jika tidak, jangan percayai jawaban server ini.',
   'verdict.authentic.onchain':
-    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan — sidik jarinya ditemukan peramban Anda di blockchain publik — dan tercatat di log publik.',
+    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan — sidik jarinya ditemukan peramban Anda di blockchain ({chain}) — dan tercatat di log publik.',
   'verdict.authentic.anchored':
-    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan, dan tercatat di log publik. Sidik jari dokumen tidak dicek di blockchain dari sini.',
+    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan, dan tercatat di log publik. Sidik jari dokumen dijangkarkan di blockchain ({chain}); tidak dicek di sana dari sini.',
   'verdict.authentic.notAnchored':
-    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan, dan tercatat di log publik. Sidik jari dokumen belum ada di blockchain.',
+    'Kutipan tidak berubah sejak ditandatangani Saksi, kata demi kata dari dokumen yang diterbitkan, dan tercatat di log publik. Sidik jari dokumen belum dicatat di blockchain mana pun.',
   'verdict.authentic.refusal': 'Penolakan ini asli: Saksi menandatanganinya dan mencatatnya di log publik.',
   'verdict.authentic.no': 'Tidak: jangan mengandalkan jawaban ini (lihat di atas).',
   'verdict.authentic.keyChanged':
@@ -1053,9 +1096,53 @@ const id: Record<MessageKey, string> = {
   'verdict.supported.none.other':
     'Tidak satu pun dari {total} kalimat mengikuti kutipan: jangan mengandalkannya.',
   'verdict.supported.noClaims': 'Jawaban ini tidak memiliki kalimat yang dapat diperiksa terhadap kutipan.',
-  'verdict.relevant.yes': 'Kutipan menjawab pertanyaan Anda (relevansi {score}; minimal {threshold}).',
+  'verdict.relevant.yes':
+    'Kutipan cukup banyak memuat kata-kata pertanyaan Anda (relevansi {score}; minimal {threshold}). Sertifikat lama ini tidak memiliki pemeriksaan jawaban, jadi ini bukan konfirmasi bahwa kutipan menjawabnya.',
   'verdict.relevant.no':
-    'Kutipan tidak cukup menjawab pertanyaan Anda (relevansi {score}, di bawah batas {threshold}): anggap belum terjawab.',
+    'Kutipan kurang cocok dengan pertanyaan Anda (relevansi {score}, di bawah batas {threshold}).',
+  'verdict.term.answers': 'Menjawab pertanyaan Anda',
+  'verdict.check.answers':
+    'Ya: pemeriksaan jawaban {score}, minimal {threshold} — risiko ≤ {risk} (paling banyak {risk} dari jawaban yang dirilis dengan cara ini keliru saat kalibrasi).',
+  'verdict.check.below': 'Tidak dikonfirmasi: pemeriksaan jawaban {score}, di bawah batas {threshold}.',
+  'verdict.check.rules':
+    'Tidak dikonfirmasi: nilai pemeriksaan jawaban {score} mencapai batas {threshold}, tetapi aturan pemeriksaannya tidak terpenuhi (lihat di atas).',
+  'verdict.check.issuer':
+    'Tidak dikonfirmasi: pemeriksaan jawaban bernilai {score} (minimal {threshold}), tetapi Saksi memberikan bagian-bagian ini sebagai bagian terkait, bukan sebagai jawaban.',
+  'verdict.heading.answers': 'Terverifikasi di peramban Anda: menjawab pertanyaan Anda',
+  'verdict.heading.related': 'Bagian terkait — bukan jawaban yang dikonfirmasi',
+  'verdict.related.unmet': 'Bukan jawaban yang dikonfirmasi: bagian-bagian ini tidak menyebut {what}.',
+  'verdict.related.value':
+    'Bukan jawaban yang dikonfirmasi: tidak ada {what} yang disebutkan dalam bagian-bagian ini.',
+  'verdict.related.reading':
+    'Bukan jawaban yang dikonfirmasi: pembacaan sertifikat atas pertanyaan Anda (apa yang ditanyakan, tahun atau dokumen yang disebut) tidak cocok dengan pertanyaannya.',
+  'verdict.related.rules':
+    'Bukan jawaban yang dikonfirmasi: pemeriksa ini tidak punya aturan untuk membaca apa yang ditanyakan.',
+  'verdict.related.below':
+    'Bukan jawaban yang dikonfirmasi: pemeriksaan jawaban bernilai {score}, di bawah batas {threshold}.',
+  'verdict.related.relevance':
+    'Bukan jawaban yang dikonfirmasi: bagian yang ditemukan tidak cukup menjawab pertanyaan.',
+  'verdict.related.issuer':
+    'Bukan jawaban yang dikonfirmasi: Saksi memberikan bagian-bagian ini sebagai bagian terkait, bukan sebagai jawaban atas pertanyaan Anda.',
+  'verdict.related.note':
+    'Saksi menemukan bagian-bagian ini dalam dokumen. Bagian-bagian ini asli, tetapi bukan jawaban yang dikonfirmasi atas pertanyaan Anda: bacalah sebagai bahan terkait.',
+  'verdict.related.passages': 'Bagian terkait (bukan jawaban yang dikonfirmasi)',
+  'verdict.constraint.year': 'tahun {value}',
+  'verdict.constraint.regulation': 'peraturan {value}',
+  'verdict.constraint.version': 'versi {value}',
+  'verdict.constraint.section': 'Pasal {value}',
+  'verdict.constraint.other': '“{value}”',
+  'verdict.asked.amount': 'besaran atau jumlah',
+  'verdict.asked.duration': 'jangka waktu',
+  'verdict.asked.age': 'usia',
+  'verdict.asked.date': 'tanggal atau waktu',
+  'verdict.asked.sanction': 'sanksi',
+  'verdict.asked.definition': 'definisi',
+  'verdict.asked.other': 'nilai yang ditanyakan',
+  'chain.local': 'rantai uji lokal',
+  'chain.baseSepolia': 'Base Sepolia, jaringan uji',
+  'chain.base': 'Base, jaringan utama',
+  'chain.other': 'rantai {id}',
+  'chain.unnamed': 'rantai yang tidak disebut bukti',
   'verdict.relevant.unknown':
     'Seberapa baik kutipan menjawab pertanyaan Anda tidak dicatat (sertifikat versi lama).',
   'verdict.notAssessed': 'Tidak dinilai, karena buktinya tidak sah.',
@@ -1079,7 +1166,6 @@ const id: Record<MessageKey, string> = {
   'verdict.refusal.searched.other':
     'Pencarian menemukan {n} bagian di koleksi ini; tidak ada yang menjawab pertanyaan.',
   'verdict.refusal.signed': 'Balasan Saksi yang ditandatangani, dalam bahasa pertanyaan:',
-  'verdict.notAnswered.relevance': 'Bukan jawaban: kutipan yang ditemukan tidak cukup menjawab pertanyaan.',
   'verdict.notAnswered.noClaim':
     'Bukan jawaban: tidak ada kalimat yang dapat ditampilkan sebagai terverifikasi.',
   'verdict.reason.OK': 'ditampilkan sebagai terverifikasi',
@@ -1135,11 +1221,9 @@ const id: Record<MessageKey, string> = {
   'verdict.claim.shown': 'Ditampilkan sebagai terverifikasi',
   'verdict.claim.blocked': 'Tidak ditampilkan sebagai terverifikasi: {reason}',
   'verdict.claim.support': 'Cara mengikuti kutipan: {how}',
-  'verdict.claim.relevance': 'Relevansi {score} (minimal {threshold})',
-  'verdict.anchorRow': 'blok {block} di rantai {chain}',
+  'verdict.anchorRow': 'blok {block} di {chain}',
   'verdict.anchorTx': 'transaksi',
   'verdict.anchorNone': 'belum ada di blockchain',
-  'verdict.localChain': 'rantai uji lokal',
   'verdict.offline':
     'Peramban Anda sedang luring: blockchain dan riwayat log tidak diperiksa, dan kunci yang disematkan di peramban ini dipakai.',
   'verdict.checkpointWarning':
@@ -1244,19 +1328,22 @@ const id: Record<MessageKey, string> = {
   'verdict.explain.document_proofs.skip': 'Tidak ada kutipan untuk diperiksa.',
   'verdict.checkName.anchor_proofs': 'Sidik jari dokumen dijangkarkan',
   'verdict.explain.anchor_proofs.pass':
-    'Sidik jari setiap dokumen termasuk dalam kumpulan yang ditulis ke blockchain publik.',
+    'Sidik jari setiap dokumen termasuk dalam kumpulan yang ditulis ke blockchain ({chain}).',
   'verdict.explain.anchor_proofs.fail':
     'Sidik jari dokumen tidak termasuk dalam kumpulan yang disebutkan bukti.',
   'verdict.explain.anchor_proofs.skip': 'Dokumennya belum ditulis ke blockchain.',
   'verdict.checkName.anchor_onchain': 'Ditemukan di blockchain',
-  'verdict.explain.anchor_onchain.pass': 'Peramban Anda menemukan sidik jari dokumen langsung di blockchain.',
+  'verdict.explain.anchor_onchain.pass':
+    'Peramban Anda menemukan sidik jari dokumen langsung di blockchain ({chain}).',
   'verdict.explain.anchor_onchain.fail':
     'Sidik jari dokumen tidak ada di blockchain seperti yang disebutkan bukti.',
   'verdict.explain.anchor_onchain.skip':
     'Tidak dicek di blockchain (belum dijangkarkan, atau blockchain tidak dapat dihubungi).',
   'verdict.checkName.query_replay': 'Pertanyaan yang sama',
-  'verdict.explain.query_replay.pass': 'Bukti ini menjawab persis pertanyaan yang Anda ajukan.',
-  'verdict.explain.query_replay.fail': 'Bukti ini menjawab pertanyaan lain, bukan yang Anda ajukan.',
+  'verdict.explain.query_replay.pass':
+    'Pertanyaan dalam bukti bertanda tangan adalah pertanyaan yang Anda ajukan (dibandingkan kata demi kata). Apakah kutipan menjawabnya adalah hasil tersendiri.',
+  'verdict.explain.query_replay.fail':
+    'Bukti ini ditandatangani untuk pertanyaan lain, bukan yang Anda ajukan.',
   'verdict.explain.query_replay.skip': 'Tidak dibandingkan: tidak ada pertanyaan Anda untuk dibandingkan.',
   'verdict.checkName.checkpoint_signature': 'Log publik ditandatangani',
   'verdict.explain.checkpoint_signature.pass':

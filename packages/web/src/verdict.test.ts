@@ -1,4 +1,11 @@
-import { type Bundle, type TrustedKeys, toBase64, trustOptions, verifyBundle } from '@saksi/proof';
+import {
+  type Bundle,
+  type BundleVerification,
+  type TrustedKeys,
+  toBase64,
+  trustOptions,
+  verifyBundle,
+} from '@saksi/proof';
 import {
   createNoteSigner,
   formatVerifierKey,
@@ -15,12 +22,17 @@ import {
   testSecretKey,
 } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
-import { type Lang, translate } from './i18n.js';
+import type { AnswerCheckDecision } from './answer-reading.js';
+import { type Lang, type MessageKey, translate } from './i18n.js';
 import {
+  anchorChains,
+  chainName,
+  chainNames,
   checkExplanation,
   checkName,
   decideVerdict,
   failureKind,
+  formatRisk,
   reasonText,
   type Verdict,
 } from './verdict.js';
@@ -107,16 +119,19 @@ describe('decideVerdict', () => {
     ]);
   });
 
-  it('shows an answer below its relevance threshold as not answered, in amber', async () => {
+  it('shows an older answer below its relevance threshold as related passages, in amber, never verified', async () => {
     const weak = issue({ answerRelevance: { ...GOLDEN_RELEVANCE, score: 0.1 } });
     const verdict = await verdictOf(weak, keys);
-    expect(verdict.kind).toBe('not-answered');
+    expect(verdict.kind).toBe('related');
+    expect(verdict.verified).toBe(false);
+    expect(verdict.alarm).toBe(false);
+    expect(verdict.heading.key).toBe('verdict.heading.related');
     expect(statuses(verdict)).toEqual([
-      'answer:not_answered:warn',
+      'answer:related:warn',
       'authentic:pass:good',
-      'supported:pass:good',
       'relevant:not_relevant:warn',
     ]);
+    expect(verdict.lines[0]?.message.key).toBe('verdict.related.relevance');
     expect(verdict.lines[1]?.message.key).toBe('verdict.authentic.notAnchored');
   });
 
@@ -177,6 +192,191 @@ describe('decideVerdict', () => {
   });
 });
 
+/** The golden bundle's verification with its answer as a v1.2 verifier decides it (outcome and answer check). */
+async function withAnswer(
+  outcome: 'answered' | 'related',
+  check: Partial<AnswerCheckDecision>,
+): Promise<BundleVerification> {
+  const result = await verifyBundle(golden.bundle, {
+    ...trustOptions(golden.keys),
+    vocabulary: SAKSI_VOCABULARY,
+  });
+  const decision: AnswerCheckDecision = {
+    status: 'answers',
+    score: 0.91,
+    threshold: 0.62,
+    alpha: 0.05,
+    method: { id: 'answer-check', version: '1' },
+    calibration_sha256: 'ab'.repeat(32),
+    asked: 'amount',
+    constraints: [],
+    unmet: [],
+    mismatches: [],
+    ...check,
+  };
+  const passes = decision.status === 'answers';
+  const answer = {
+    outcome,
+    answered: outcome === 'answered' && passes,
+    relevant: {
+      status: passes ? 'relevant' : 'not_relevant',
+      score: decision.score,
+      threshold: decision.threshold,
+      method: decision.method,
+    },
+    check: decision,
+  };
+  return { ...result, answer: answer as unknown as BundleVerification['answer'] };
+}
+
+const decide = (result: BundleVerification, lang: Lang = 'en', chains: number[] = []) =>
+  decideVerdict(result, { trust: 'pinned', lang, chains });
+
+const say = (verdict: Verdict, id: string, lang: Lang = 'en') => {
+  const line = verdict.lines.find((candidate) => candidate.id === id);
+  return line ? translate(lang, line.message.key, line.message.values) : undefined;
+};
+
+describe('the answer check of a v1.2 certificate', () => {
+  it('an answer the check confirms answers your question: its score, threshold and risk, one minimum', async () => {
+    const verdict = decide(await withAnswer('answered', {}));
+    expect(verdict.kind).toBe('verified');
+    expect(verdict.verified).toBe(true);
+    expect(verdict.heading.key).toBe('verdict.heading.answers');
+    expect(statuses(verdict)).toEqual([
+      'authentic:pass:good',
+      'supported:pass:good',
+      'relevant:relevant:good',
+    ]);
+    const third = verdict.lines[2]!;
+    expect(third.term).toBe('verdict.term.answers');
+    expect(third.message).toEqual({
+      key: 'verdict.check.answers',
+      values: { score: '0.91', threshold: '0.62', risk: '5 %' },
+    });
+    expect(say(verdict, 'relevant')).toContain('answer check 0.91, at least 0.62 needed — risk ≤ 5 %');
+    expect(say(decide(await withAnswer('answered', {}), 'id'), 'relevant', 'id')).toContain(
+      'pemeriksaan jawaban 0,91, minimal 0,62 — risiko ≤ 5 %',
+    );
+    expect(translate('id', 'verdict.term.answers')).toBe('Menjawab pertanyaan Anda');
+  });
+
+  it('an "answered" the verifier does not confirm is related passages: amber, never green, and why', async () => {
+    // A forged "relevant": the issuer says answered, the evidence does not mention the year asked.
+    const forged = await withAnswer('answered', {
+      status: 'not_confirmed',
+      constraints: ['year:2013'],
+      unmet: ['year:2013'],
+      mismatches: ['CONSTRAINT_UNMET'],
+    });
+    const verdict = decide(forged);
+    expect(verdict.kind).toBe('related');
+    expect(verdict.verified).toBe(false);
+    expect(verdict.alarm).toBe(false);
+    expect(statuses(verdict)).toEqual([
+      'answer:related:warn',
+      'authentic:pass:good',
+      'relevant:not_relevant:warn',
+    ]);
+    expect(verdict.lines.some((line) => line.tone === 'good' && line.id !== 'authentic')).toBe(false);
+    expect(say(verdict, 'answer')).toBe('Not a confirmed answer: the passages do not mention 2013.');
+    expect(say(decide(forged, 'id'), 'answer', 'id')).toBe(
+      'Bukan jawaban yang dikonfirmasi: bagian-bagian ini tidak menyebut tahun 2013.',
+    );
+    // Its score reached the threshold: the check line says the rules failed, not "below".
+    expect(verdict.lines[2]?.message.key).toBe('verdict.check.rules');
+    expect(translate('en', verdict.heading.key)).toBe('Related passages — not a confirmed answer');
+    expect(translate('id', verdict.heading.key)).toBe('Bagian terkait — bukan jawaban yang dikonfirmasi');
+  });
+
+  it('says in one sentence why related passages are not an answer', async () => {
+    const why = async (
+      outcome: 'answered' | 'related',
+      check: Partial<AnswerCheckDecision>,
+      lang: Lang = 'en',
+    ) => say(decide(await withAnswer(outcome, check), lang), 'answer', lang);
+    expect(await why('related', { status: 'not_confirmed', mismatches: ['VALUE_MISSING'] })).toBe(
+      'Not a confirmed answer: no amount is stated in the passages.',
+    );
+    expect(await why('related', { status: 'not_confirmed', mismatches: ['VALUE_MISSING'] }, 'id')).toBe(
+      'Bukan jawaban yang dikonfirmasi: tidak ada besaran atau jumlah yang disebutkan dalam bagian-bagian ini.',
+    );
+    expect(
+      await why('related', { status: 'not_confirmed', asked: 'steps', mismatches: ['VALUE_MISSING'] }),
+    ).toBe('Not a confirmed answer: no value of the kind asked is stated in the passages.');
+    expect(
+      await why('related', {
+        status: 'not_confirmed',
+        unmet: ['regulation:17/2003', 'section:287'],
+        mismatches: ['CONSTRAINT_UNMET'],
+      }),
+    ).toBe('Not a confirmed answer: the passages do not mention regulation 17/2003 or section 287.');
+    expect(
+      await why('related', { status: 'not_confirmed', score: 0.41, mismatches: ['BELOW_THRESHOLD'] }),
+    ).toBe('Not a confirmed answer: the answer check scored 0.41, below the 0.62 needed.');
+    expect(await why('answered', { status: 'not_confirmed', mismatches: ['ASKED_TYPE'] })).toMatch(
+      /reading of your question .* does not match/,
+    );
+    expect(await why('related', { status: 'not_confirmed', mismatches: ['NO_ASKED_RULES'] })).toMatch(
+      /no rules to read/,
+    );
+    // The issuer released it as related though the check would pass: still related, never verified.
+    const issued = decide(await withAnswer('related', {}));
+    expect(issued.kind).toBe('related');
+    expect(issued.lines[0]?.message.key).toBe('verdict.related.issuer');
+    expect(issued.lines[2]?.message.key).toBe('verdict.check.issuer');
+  });
+});
+
+describe('the chain a fingerprint is anchored on', () => {
+  it('names the chain: a local test chain is never a public blockchain', () => {
+    expect(chainName(31337, 'en')).toBe('a local test chain');
+    expect(chainName(31337, 'id')).toBe('rantai uji lokal');
+    expect(chainName(84532, 'en')).toBe('Base Sepolia, a test network');
+    expect(chainName(8453, 'en')).toBe('Base, the main network');
+    expect(chainName(10, 'en')).toBe('chain 10');
+    expect(chainNames([31337, 31337], 'en')).toBe('a local test chain');
+    expect(chainNames([], 'en')).toBe('a chain the proof does not name');
+    for (const lang of ['en', 'id'] as const)
+      for (const key of [
+        'verdict.authentic.onchain',
+        'verdict.authentic.anchored',
+        'verdict.explain.anchor_proofs.pass',
+      ] as const) {
+        const text = translate(lang, key, { chain: chainName(31337, lang) });
+        expect(text).not.toMatch(/public blockchain|blockchain publik/);
+        expect(text).toContain(`(${chainName(31337, lang)})`);
+      }
+  });
+
+  it("reads the chain from the bundle's anchors into the authentic line", async () => {
+    const anchored = structuredClone(golden.bundle);
+    for (const claim of anchored.certificate.claims)
+      for (const evidence of claim.evidence)
+        if (evidence.anchor) evidence.anchor = { ...evidence.anchor, chain_id: 31337 };
+    expect(anchorChains(anchored)).toEqual([31337]);
+    expect(anchorChains({ certificate: { claims: 'x' } })).toEqual([]);
+    const result = await verifyBundle(golden.bundle, {
+      ...trustOptions(golden.keys),
+      vocabulary: SAKSI_VOCABULARY,
+    });
+    const verdict = decide(result, 'en', anchorChains(anchored));
+    expect(verdict.chain).toBe('a local test chain');
+    expect(say(verdict, 'authentic')).toContain('anchored on a blockchain (a local test chain)');
+  });
+
+  it('formats the risk as a percentage in the language', () => {
+    expect(formatRisk(0.05, 'en')).toBe('5 %');
+    expect(formatRisk(0.025, 'id')).toBe('2,5 %');
+  });
+
+  it('says what query replay checks: the signed question is the one asked, not that it is answered', () => {
+    expect(translate('en', 'verdict.explain.query_replay.pass')).not.toMatch(/answers exactly/);
+    expect(translate('en', 'verdict.explain.query_replay.pass')).toMatch(/is the one you asked/);
+    expect(translate('id', 'verdict.explain.query_replay.pass')).not.toMatch(/menjawab persis/);
+  });
+});
+
 describe('the verdict in both languages', () => {
   it('has every message it can name, in both tables, with no English left on the Indonesian page', async () => {
     const result = await verifyBundle(golden.bundle, {
@@ -205,6 +405,27 @@ describe('the verdict in both languages', () => {
       keysUsed.add(`verdict.banner.${kind}`);
     for (const reason of ['MISSING_SLOT', 'NOT_COVERED', 'NO_EVIDENCE', 'INVALID_QUESTION', 'unknown'])
       keysUsed.add(`verdict.refusal.${reason}`);
+    for (const reason of [
+      'unmet',
+      'value',
+      'reading',
+      'rules',
+      'below',
+      'relevance',
+      'issuer',
+      'note',
+      'passages',
+    ])
+      keysUsed.add(`verdict.related.${reason}`);
+    for (const key of ['answers', 'below', 'rules', 'issuer']) keysUsed.add(`verdict.check.${key}`);
+    for (const key of ['local', 'baseSepolia', 'base', 'other', 'unnamed']) keysUsed.add(`chain.${key}`);
+    for (const kind of ['regulation', 'version', 'section']) keysUsed.add(`verdict.constraint.${kind}`);
+    for (const asked of ['amount', 'duration', 'age', 'date', 'sanction', 'definition', 'other'])
+      keysUsed.add(`verdict.asked.${asked}`);
+    keysUsed.add('verdict.heading.answers');
+    keysUsed.add('verdict.heading.related');
+    keysUsed.add('verdict.term.answers');
+    keysUsed.add('verify.downloadBundle' satisfies MessageKey);
     for (const key of keysUsed) {
       for (const lang of ['en', 'id'] as Lang[]) {
         const text = translate(lang, key as never);

@@ -16,13 +16,22 @@
  * Pure: the panel renders what this returns.
  */
 import type { BundleVerification, Check, CheckId, ClaimDecision, RenderReason } from '@saksi/proof';
-import { formatNumber } from './format.js';
-import type { Lang, MessageKey } from './i18n.js';
+import {
+  type AnswerCheckDecision,
+  type AnswerReading,
+  type Constraint,
+  type RelatedReason,
+  readAnswer,
+} from './answer-reading.js';
+import { formatNumber, locale } from './format.js';
+import { type Lang, type MessageKey, translate } from './i18n.js';
 import type { TrustStatus } from './key-pinning.js';
 import { formatScore } from './verify-format.js';
 
 export type VerdictKind =
   | 'verified'
+  /** Authentic quotes that are not a confirmed answer to the question (docs/certificate.md, "The answer check"). */
+  | 'related'
   | 'refused'
   | 'not-answered'
   | 'tampered'
@@ -43,15 +52,17 @@ export interface Message {
 /** One of the three results (or the refusal), as one sentence in one colour. */
 export interface VerdictLine {
   id: 'authentic' | 'supported' | 'relevant' | 'answer';
-  /** A stable status for tests and styling, e.g. `pass`, `partial`, `not_relevant`, `refused`. */
+  /** A stable status for tests and styling, e.g. `pass`, `partial`, `not_relevant`, `refused`, `related`. */
   status: string;
   tone: Tone;
   message: Message;
+  /** The result's name when it is not the line's usual one ("Answers your question" for an answer check). */
+  term?: MessageKey;
 }
 
 export interface Verdict {
   kind: VerdictKind;
-  /** Whether the answer may be shown as verified (green). Never for a refusal or a failure. */
+  /** Whether the answer may be shown as verified (green). Never for a refusal, related passages or a failure. */
   verified: boolean;
   /** The heading; for a failure, the banner's sentence ("This answer was changed after it was signed …"). */
   heading: Message;
@@ -62,6 +73,10 @@ export interface Verdict {
   lines: VerdictLine[];
   /** The failing checks, in check order. */
   failing: Check[];
+  /** The blockchain(s) the documents are anchored on, in words ("a local test chain"), for the sentences that name it. */
+  chain: string;
+  /** The answer check of a v1.2 certificate, as the verifier decided it. */
+  check?: AnswerCheckDecision;
 }
 
 /** Checks whose failure means the bundle's content, or a proof of it, was altered. */
@@ -103,14 +118,14 @@ function plural(key: string, n: number): MessageKey {
   return `${key}.${n === 1 ? 'one' : 'other'}` as MessageKey;
 }
 
-function authenticLine(result: BundleVerification, refused: boolean): VerdictLine {
+function authenticLine(result: BundleVerification, refused: boolean, chain: string): VerdictLine {
   const status = (id: CheckId) => result.checks.find((check) => check.id === id)?.status;
   let key: MessageKey;
   if (refused) key = 'verdict.authentic.refusal';
   else if (status('anchor_onchain') === 'pass') key = 'verdict.authentic.onchain';
   else if (status('anchor_proofs') === 'pass') key = 'verdict.authentic.anchored';
   else key = 'verdict.authentic.notAnchored';
-  return { id: 'authentic', status: 'pass', tone: 'good', message: { key } };
+  return { id: 'authentic', status: 'pass', tone: 'good', message: { key, values: { chain } } };
 }
 
 function supportedLine(claims: readonly ClaimDecision[]): VerdictLine {
@@ -165,7 +180,89 @@ function supportedLine(claims: readonly ClaimDecision[]): VerdictLine {
   };
 }
 
-function relevantLine(result: BundleVerification, lang: Lang): VerdictLine {
+/**
+ * The chain a document's fingerprint was written to, in words: a local test chain is never called a
+ * public blockchain.
+ *
+ * @example
+ * chainName(31337, 'en'); // 'a local test chain'
+ */
+export function chainName(chainId: number, lang: Lang): string {
+  switch (chainId) {
+    case 31337:
+      return translate(lang, 'chain.local');
+    case 84532:
+      return translate(lang, 'chain.baseSepolia');
+    case 8453:
+      return translate(lang, 'chain.base');
+    default:
+      return translate(lang, 'chain.other', { id: chainId });
+  }
+}
+
+/** The chains of `chainIds` in words, each once; "a chain the proof does not name" for none. */
+export function chainNames(chainIds: readonly number[], lang: Lang): string {
+  const names = [...new Set(chainIds)].map((id) => chainName(id, lang));
+  if (names.length === 0) return translate(lang, 'chain.unnamed');
+  return new Intl.ListFormat(locale(lang), { type: 'conjunction' }).format(names);
+}
+
+/** The chain ids of a bundle's anchored evidence, in order of first appearance; none for anything else. */
+export function anchorChains(bundle: unknown): number[] {
+  const claims = (bundle as { certificate?: { claims?: unknown } } | null)?.certificate?.claims;
+  if (!Array.isArray(claims)) return [];
+  const chains = new Set<number>();
+  for (const claim of claims) {
+    const evidence = (claim as { evidence?: unknown } | null)?.evidence;
+    if (!Array.isArray(evidence)) continue;
+    for (const item of evidence) {
+      const chainId = (item as { anchor?: { chain_id?: unknown } } | null)?.anchor?.chain_id;
+      if (typeof chainId === 'number' && Number.isSafeInteger(chainId)) chains.add(chainId);
+    }
+  }
+  return [...chains];
+}
+
+/** The risk a threshold was calibrated for, as a percentage: `5 %`, `2,5 %`. */
+export function formatRisk(alpha: number, lang: Lang): string {
+  if (!Number.isFinite(alpha)) return '?';
+  return `${formatNumber(Math.round(alpha * 10_000) / 100, lang)} %`;
+}
+
+/** The third result: the answer check of a v1.2 certificate, else the older relevance score. */
+function relevantLine(result: BundleVerification, reading: AnswerReading, lang: Lang): VerdictLine {
+  const check = reading.check;
+  if (check !== undefined) {
+    const values = {
+      score: formatScore(check.score, lang),
+      threshold: formatScore(check.threshold, lang),
+      risk: formatRisk(check.alpha, lang),
+    };
+    const term: MessageKey = 'verdict.term.answers';
+    if (check.status === 'answers' && reading.outcome !== 'related')
+      return {
+        id: 'relevant',
+        status: 'relevant',
+        tone: 'good',
+        term,
+        message: { key: 'verdict.check.answers', values },
+      };
+    return {
+      id: 'relevant',
+      status: 'not_relevant',
+      tone: 'warn',
+      term,
+      message: {
+        key:
+          check.status === 'answers'
+            ? 'verdict.check.issuer'
+            : check.score >= check.threshold
+              ? 'verdict.check.rules'
+              : 'verdict.check.below',
+        values,
+      },
+    };
+  }
   const relevant = result.answer.relevant;
   const values = {
     score: formatScore(relevant.score, lang),
@@ -188,17 +285,64 @@ function relevantLine(result: BundleVerification, lang: Lang): VerdictLine {
   return { id: 'relevant', status: 'unknown', tone: 'neutral', message: { key: 'verdict.relevant.unknown' } };
 }
 
+const ASKED_WORDS = new Set(['amount', 'duration', 'age', 'date', 'sanction', 'definition']);
+
+/** A constraint of the question in words: `2013`, `regulation 17/2003`, `section 287`. */
+export function constraintText(constraint: Constraint, lang: Lang): string {
+  return translate(lang, `verdict.constraint.${constraint.kind}` as MessageKey, { value: constraint.value });
+}
+
+/** Why an answer is only related, as one sentence (docs/certificate.md, "The answer check"). */
+export function relatedMessage(reason: RelatedReason | undefined, lang: Lang): Message {
+  switch (reason?.kind) {
+    case 'unmet': {
+      const what = new Intl.ListFormat(locale(lang), { type: 'disjunction' }).format(
+        reason.constraints.map((constraint) => constraintText(constraint, lang)),
+      );
+      return { key: 'verdict.related.unmet', values: { what } };
+    }
+    case 'value': {
+      const asked = ASKED_WORDS.has(reason.asked) ? reason.asked : 'other';
+      return {
+        key: 'verdict.related.value',
+        values: { what: translate(lang, `verdict.asked.${asked}` as MessageKey) },
+      };
+    }
+    case 'below':
+      return {
+        key: 'verdict.related.below',
+        values: { score: formatScore(reason.score, lang), threshold: formatScore(reason.threshold, lang) },
+      };
+    case 'reading':
+    case 'rules':
+    case 'relevance':
+    case 'issuer':
+      return { key: `verdict.related.${reason.kind}` };
+    default:
+      return { key: 'verdict.related.issuer' };
+  }
+}
+
 function notAssessed(id: 'supported' | 'relevant', key: MessageKey): VerdictLine {
   return { id, status: 'unknown', tone: 'neutral', message: { key } };
 }
 
-/** The verdict for a finished verification, given how the keys it used relate to the server's. */
+/**
+ * The verdict for a finished verification, given how the keys it used relate to the server's.
+ * `chains` are the chain ids the bundle's documents are anchored on ({@link anchorChains}).
+ */
 export function decideVerdict(
   result: BundleVerification,
-  options: { trust: TrustStatus; lang: Lang; issuer?: { name: string; key_id: string } },
+  options: {
+    trust: TrustStatus;
+    lang: Lang;
+    issuer?: { name: string; key_id: string };
+    chains?: readonly number[];
+  },
 ): Verdict {
   const failing = result.checks.filter((check) => check.status === 'fail');
   const { lang } = options;
+  const chain = chainNames(options.chains ?? [], lang);
 
   if (options.trust === 'changed') {
     return {
@@ -213,6 +357,7 @@ export function decideVerdict(
         notAssessed('relevant', 'verdict.notAssessedKeys'),
       ],
       failing,
+      chain,
     };
   }
 
@@ -243,15 +388,19 @@ export function decideVerdict(
         notAssessed('relevant', 'verdict.notAssessed'),
       ],
       failing,
+      chain,
     };
     if (hint) verdict.hint = hint;
     return verdict;
   }
 
-  const answer = result.answer;
-  if (answer.outcome === 'refused') {
-    const reason = answer.refusal;
-    return {
+  const reading = readAnswer(result);
+  const withCheck = (verdict: Verdict): Verdict =>
+    reading.check === undefined ? verdict : { ...verdict, check: reading.check };
+
+  if (reading.outcome === 'refused') {
+    const reason = result.answer.refusal;
+    return withCheck({
       kind: 'refused',
       verified: false,
       heading: { key: 'verify.notAnswered' },
@@ -266,38 +415,61 @@ export function decideVerdict(
               reason === undefined ? 'verdict.refusal.unknown' : (`verdict.refusal.${reason}` as MessageKey),
           },
         },
-        authenticLine(result, true),
+        authenticLine(result, true, chain),
       ],
       failing,
-    };
+      chain,
+    });
   }
 
-  const lines = [authenticLine(result, false), supportedLine(result.claims), relevantLine(result, lang)];
-  if (!answer.answered) {
-    const notRelevant = answer.relevant.status === 'not_relevant';
+  if (reading.outcome === 'related') {
+    // Authentic quotes, not a confirmed answer: why, that the quotes are authentic, and the check.
+    return withCheck({
+      kind: 'related',
+      verified: false,
+      heading: { key: 'verdict.heading.related' },
+      alarm: false,
+      lines: [
+        { id: 'answer', status: 'related', tone: 'warn', message: relatedMessage(reading.related, lang) },
+        authenticLine(result, false, chain),
+        relevantLine(result, reading, lang),
+      ],
+      failing,
+      chain,
+    });
+  }
+
+  const lines = [
+    authenticLine(result, false, chain),
+    supportedLine(result.claims),
+    relevantLine(result, reading, lang),
+  ];
+  if (reading.outcome === 'not-answered') {
     lines.unshift({
       id: 'answer',
       status: 'not_answered',
       tone: 'warn',
-      message: { key: notRelevant ? 'verdict.notAnswered.relevance' : 'verdict.notAnswered.noClaim' },
+      message: { key: 'verdict.notAnswered.noClaim' },
     });
-    return {
+    return withCheck({
       kind: 'not-answered',
       verified: false,
       heading: { key: 'verify.notAnswered' },
       alarm: false,
       lines,
       failing,
-    };
+      chain,
+    });
   }
-  return {
+  return withCheck({
     kind: 'verified',
     verified: true,
-    heading: { key: 'verify.verified' },
+    heading: { key: reading.check !== undefined ? 'verdict.heading.answers' : 'verify.verified' },
     alarm: false,
     lines,
     failing,
-  };
+    chain,
+  });
 }
 
 /** The plain-language explanation of a check in its state. */

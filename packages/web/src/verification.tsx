@@ -3,8 +3,10 @@
  * in this browser (trust-state.ts) and shows, on top and in the page's language, a verdict a citizen
  * reads (verdict.ts): one sentence and one colour for each of the three results of
  * docs/certificate.md, "Three results" — the quotes are authentic, the answer follows from them,
- * they answer the question. A refusal is shown as a refusal (what the collection covers, the related
- * passages), never as verified. A failed bundle gets a red banner, the diff of what it says against
+ * they answer the question (for a v1.2 certificate, its calibrated answer check). A refusal is shown
+ * as a refusal (what the collection covers, the related passages), never as verified; an answer the
+ * answer check does not confirm is shown as related passages (amber, its quotes authentic), never as
+ * verified. A failed bundle gets a red banner, the diff of what it says against
  * what its signed and hashed evidence supports (tamper-diff.ts) and the failing checks in plain
  * words; no download and no QR. Every check, claim and anchor stays available under "Details".
  */
@@ -47,6 +49,8 @@ import {
 } from './tamper-diff.js';
 import { useTrust } from './trust-state.js';
 import {
+  anchorChains,
+  chainName,
   checkCounts,
   checkExplanation,
   checkName,
@@ -56,7 +60,7 @@ import {
   type Verdict,
   type VerdictLine,
 } from './verdict.js';
-import { formatDuration, formatScore } from './verify-format.js';
+import { formatDuration } from './verify-format.js';
 
 export interface VerificationState {
   status: 'running' | 'done';
@@ -298,33 +302,47 @@ const TERMS: Record<VerdictLine['id'], MessageKey> = {
 };
 
 /** The three results (and a refusal or non-answer), each one sentence in one colour. */
-function VerdictLines(props: { lines: readonly VerdictLine[]; result: BundleVerification }) {
+function VerdictLines(props: { verdict: Verdict; result: BundleVerification }) {
   const { t } = useT();
-  const { result } = props;
+  const { result, verdict } = props;
+  const check = verdict.check;
+  // The one minimum a reader sees: the answer check's (v1.2), else the answer's relevance (v1.1).
+  const scored =
+    check !== undefined
+      ? { score: check.score, threshold: check.threshold, method: check.method.id, alpha: check.alpha }
+      : result.answer.relevant.score !== undefined
+        ? {
+            score: result.answer.relevant.score,
+            threshold: result.answer.relevant.threshold,
+            method: result.answer.relevant.method?.id ?? '',
+          }
+        : undefined;
   const counts = {
     passed: result.checks.filter((check) => check.status === 'pass').length,
     total: result.checks.length,
   };
   return (
     <dl className="results" data-testid="verify-results">
-      {props.lines.map((line) => (
+      {verdict.lines.map((line) => (
         <div
           key={line.id}
           className={`result tone-${line.tone}`}
           data-testid={`result-${line.id}`}
           data-status={line.status}
           {...(line.id === 'authentic' ? { 'data-passed': counts.passed, 'data-total': counts.total } : {})}
-          {...(line.id === 'relevant' && result.answer.relevant.score !== undefined
+          {...(line.id === 'relevant' && scored !== undefined
             ? {
-                'data-score': score(result.answer.relevant.score),
-                'data-method': result.answer.relevant.method?.id ?? '',
+                'data-score': score(scored.score),
+                'data-threshold': score(scored.threshold),
+                'data-method': scored.method,
+                ...(scored.alpha !== undefined ? { 'data-alpha': String(scored.alpha) } : {}),
               }
             : {})}
           {...(line.id === 'answer' && result.answer.refusal !== undefined
             ? { 'data-reason': result.answer.refusal }
             : {})}
         >
-          <dt>{t(TERMS[line.id])}</dt>
+          <dt>{t(line.term ?? TERMS[line.id])}</dt>
           <dd>
             <span className="result-icon" aria-hidden="true">
               {TONE_ICON[line.tone]}
@@ -447,7 +465,8 @@ function FailingChecks(props: { verdict: Verdict }) {
             <span className="failing-icon" aria-hidden="true">
               ✗
             </span>{' '}
-            <strong>{t(checkName(check.id))}</strong>: {t(checkExplanation(check))}
+            <strong>{t(checkName(check.id))}</strong>:{' '}
+            {t(checkExplanation(check), { chain: props.verdict.chain })}
           </li>
         ))}
       </ul>
@@ -558,6 +577,48 @@ function Refusal(props: { bundle: Bundle; related?: readonly RelatedPassage[]; c
   );
 }
 
+/** The quoted passages of related passages: each cited passage once, its citation and its quote. */
+function RelatedQuotes(props: { bundle: Bundle }) {
+  const { t } = useT();
+  const pageWord = t('sources.page', { page: '' }).trim();
+  const passages = new Map<string, RelatedPassage>();
+  for (const claim of props.bundle.certificate.claims)
+    for (const evidence of claim.evidence) {
+      const key = `${evidence.chunk_id}:${evidence.span.start}`;
+      if (passages.has(key)) continue;
+      const passage: RelatedPassage = {
+        label: formatCitation(evidence.citation, pageWord),
+        text: evidence.span.text,
+      };
+      const href = citationHref(evidence.citation);
+      if (href !== undefined) passage.href = href;
+      passages.set(key, passage);
+    }
+  if (passages.size === 0) return null;
+  return (
+    <section className="refusal related-quotes" data-testid="related-quotes">
+      <h3>{t('verdict.related.passages')}</h3>
+      <ol className="related">
+        {[...passages.values()].slice(0, MAX_RELATED).map((passage, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: passages are positional
+          <li key={index} data-certified>
+            <strong>
+              {passage.href !== undefined ? (
+                <a href={passage.href} target="_blank" rel="noopener noreferrer">
+                  {passage.label}
+                </a>
+              ) : (
+                passage.label
+              )}
+            </strong>
+            <blockquote className="snippet">{clip(passage.text, RELATED_CHARS)}</blockquote>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 /** The keys a verification used, in one line: pinned when, fingerprint. */
 function KeysUsed(props: { trust: TrustDecision | undefined }) {
   const { t, lang } = useT();
@@ -589,9 +650,14 @@ function KeysUsed(props: { trust: TrustDecision | undefined }) {
 }
 
 /** Everything that was checked, for whoever wants it: checks, certificate, claims, anchors. */
-function Details(props: { bundle: unknown; state: VerificationState; result: BundleVerification }) {
+function Details(props: {
+  bundle: unknown;
+  state: VerificationState;
+  result: BundleVerification;
+  verdict: Verdict;
+}) {
   const { t, lang } = useT();
-  const { result, state } = props;
+  const { result, state, verdict } = props;
   const validBundle = result.checks[0]?.status === 'pass' ? (props.bundle as Bundle) : undefined;
   const certificate = validBundle?.certificate;
   return (
@@ -637,7 +703,7 @@ function Details(props: { bundle: unknown; state: VerificationState; result: Bun
               <span className="sr-status">({t(`verdict.status.${check.status}`)})</span>
             </span>
             <span className="check-message">
-              {t(checkExplanation(check))}
+              {t(checkExplanation(check), { chain: verdict.chain })}
               {check.problems.slice(0, 5).map((problem, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: problems have no identity
                 <code key={index} className="problem">
@@ -660,7 +726,7 @@ function Details(props: { bundle: unknown; state: VerificationState; result: Bun
           <ul className="claims">
             {result.claims.map((claim) => {
               // A claim of an answer that is not an answer is never shown in the verified green.
-              const tone = !claim.rendered ? 'blocked' : result.answer.answered ? 'ok' : 'neutral';
+              const tone = !claim.rendered ? 'blocked' : verdict.verified ? 'ok' : 'neutral';
               return (
                 <li
                   key={claim.claim_id}
@@ -681,14 +747,6 @@ function Details(props: { bundle: unknown; state: VerificationState; result: Bun
                       <span data-testid="claim-supported" data-kind={claim.supported.kind}>
                         {t('verdict.claim.support', { how: supportText(claim, t) })}
                       </span>
-                      {claim.relevant.status !== 'unknown' && (
-                        <span data-testid="claim-relevant" data-status={claim.relevant.status}>
-                          {t('verdict.claim.relevance', {
-                            score: formatScore(claim.relevant.score, lang),
-                            threshold: formatScore(claim.relevant.threshold, lang),
-                          })}
-                        </span>
-                      )}
                     </span>
                   )}
                   <span className="claim-text" data-certified>
@@ -761,6 +819,10 @@ export function VerificationPanel(props: {
   related?: readonly RelatedPassage[];
   /** For a refusal: say what the collection covers (default); off where the page says it already. */
   coverage?: boolean;
+  /** For related passages: list the quotes (default); off where the page shows them already. */
+  relatedQuotes?: boolean;
+  /** Told the verdict once the verification is done (undefined while it runs). */
+  onVerdict?: (verdict: Verdict | undefined) => void;
 }) {
   const { t, lang } = useT();
   const state = useVerification(props.bundle, props.presentedQuestion);
@@ -771,10 +833,17 @@ export function VerificationPanel(props: {
     decideVerdict(result, {
       trust: state.trust?.status ?? 'none',
       lang,
+      chains: anchorChains(props.bundle),
       ...(typeof issuer?.['name'] === 'string' && typeof issuer['key_id'] === 'string'
         ? { issuer: { name: issuer['name'], key_id: issuer['key_id'] } }
         : {}),
     });
+  const onVerdict = props.onVerdict;
+  const verdictKind = verdict?.kind;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: told again only when the kind or the language changes
+  useEffect(() => {
+    onVerdict?.(verdict);
+  }, [onVerdict, verdictKind, lang]);
   const changes = useChanges(props.bundle, result, verdict);
   const running = state.status === 'running';
   // `data-verdict` is the integrity verdict (the contract's two values): a refusal is authentic, yet
@@ -818,7 +887,7 @@ export function VerificationPanel(props: {
       data-verdict={dataVerdict}
       data-kind={kind}
       data-trust={state.trust?.status}
-      data-answered={result ? String(result.answer.answered) : undefined}
+      data-answered={verdict ? String(verdict.verified) : undefined}
       aria-busy={running}
     >
       {verdict?.alarm ? (
@@ -847,10 +916,10 @@ export function VerificationPanel(props: {
       {result && verdict && (
         <>
           {/* A failure: the banner first, then what changed and what failed; else the verdict on top. */}
-          {!verdict.alarm && <VerdictLines lines={verdict.lines} result={result} />}
+          {!verdict.alarm && <VerdictLines verdict={verdict} result={result} />}
           {verdict.kind === 'tampered' && changes !== undefined && <TamperDiff changes={changes} />}
           {verdict.alarm && <FailingChecks verdict={verdict} />}
-          {verdict.alarm && <VerdictLines lines={verdict.lines} result={result} />}
+          {verdict.alarm && <VerdictLines verdict={verdict} result={result} />}
           {verdict.kind === 'refused' && validBundle && (
             <Refusal
               bundle={validBundle}
@@ -859,7 +928,10 @@ export function VerificationPanel(props: {
             />
           )}
           {props.showKeys !== false && state.trust?.keys && <KeyList keys={state.trust.keys} />}
-          <Details bundle={props.bundle} state={state} result={result} />
+          {verdict.kind === 'related' && validBundle && props.relatedQuotes !== false && (
+            <RelatedQuotes bundle={validBundle} />
+          )}
+          <Details bundle={props.bundle} state={state} result={result} verdict={verdict} />
           {showActions && (
             <>
               <div className="actions">
@@ -869,7 +941,7 @@ export function VerificationPanel(props: {
                   data-testid="download-proof"
                   onClick={() => download(props.bundle, certificateId)}
                 >
-                  ⤓ {t('verify.download')}
+                  ⤓ {t(verdict.verified ? 'verify.download' : 'verify.downloadBundle')}
                 </button>
                 {certificateId !== null && props.testId === 'verify-panel' && (
                   <Link to={`/verify/${encodeURIComponent(certificateId)}`} testId="verify-link">
@@ -901,9 +973,11 @@ function AnchorTx(props: { anchor: { chain_id: number; tx_hash: string; block_nu
   const url = explorerTxUrl(anchor.chain_id, anchor.tx_hash);
   return (
     <span className="anchor-tx" data-testid="anchor-tx" data-value={anchor.tx_hash}>
-      {t('verdict.anchorRow', { chain: anchor.chain_id, block: formatNumber(anchor.block_number, lang) })},{' '}
-      {t('verdict.anchorTx')} <ShortHash value={anchor.tx_hash} label={t('verdict.anchorTx')} href={url} />
-      {url === undefined && <span className="muted"> ({t('verdict.localChain')})</span>}
+      {t('verdict.anchorRow', {
+        chain: chainName(anchor.chain_id, lang),
+        block: formatNumber(anchor.block_number, lang),
+      })}
+      , {t('verdict.anchorTx')} <ShortHash value={anchor.tx_hash} label={t('verdict.anchorTx')} href={url} />
     </span>
   );
 }
