@@ -24,7 +24,7 @@ function fakePage(global: unknown) {
   };
 }
 
-const verifier = { VERIFIER_VERSION: 1, verifyAnswer: async () => ({}) };
+const verifier = { VERIFIER_VERSION: 2, verifyAnswer: async () => ({}) };
 
 describe('loadVerifier', () => {
   it('adds one script from the widget server and resolves with the global it sets', async () => {
@@ -38,7 +38,7 @@ describe('loadVerifier', () => {
   });
 
   it('rejects when the script fails or sets no usable verifier, and tries again next time', async () => {
-    const fake = fakePage({ VERIFIER_VERSION: 2, verifyAnswer: () => {} });
+    const fake = fakePage({ VERIFIER_VERSION: 1, verifyAnswer: () => {} });
     const failed = loadVerifier('https://two.example', fake.page);
     fake.finish(0, 'error');
     await expect(failed).rejects.toThrow();

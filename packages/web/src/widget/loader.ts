@@ -13,7 +13,7 @@ export const VERIFIER_FILE = '/widget-verify.js';
 /** The global the verifier's IIFE assigns. */
 export const VERIFIER_GLOBAL = 'SaksiWidgetVerifier';
 /** The {@link VERIFIER_VERSION} this widget.js speaks. */
-const EXPECTED_VERSION = 1;
+const EXPECTED_VERSION = 2;
 
 export interface WidgetVerifier {
   VERIFIER_VERSION: number;

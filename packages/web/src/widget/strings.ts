@@ -1,9 +1,10 @@
 /**
  * The widget's words in Indonesian and English. `STRINGS` is what widget.js shows; `CHECK_WORDS`
- * (the failed checks in plain words) is used only by the verifier it loads when an answer arrives,
- * so it stays out of widget.js.
+ * (the failed checks in plain words) and `RELATED_WORDS` (why passages are only related) are used
+ * only by the verifier it loads when an answer arrives, so they stay out of widget.js.
  */
 import type { CheckId } from '@saksi/proof';
+import type { Constraint } from '../answer-reading.js';
 import type { WidgetLang } from './core.js';
 
 export interface WidgetStrings {
@@ -44,6 +45,10 @@ export interface WidgetStrings {
   // The badge: what the widget's own check found.
   checking: string;
   verified: string;
+  /** The badge of an answer the v1.2 answer check confirms. */
+  answers: string;
+  /** The badge of related passages: authentic, not a confirmed answer. */
+  relatedTitle: string;
   failed: string;
   refused: string;
   notAnswered: string;
@@ -58,6 +63,9 @@ export interface WidgetStrings {
   relevant: string;
   notRelevant: string;
   relevanceUnknown: string;
+  /** The answer check's chip: score, threshold and risk, already formatted. */
+  answersChip: (score: string, threshold: string, risk: string) => string;
+  notConfirmed: string;
   details: string;
   explainAuthentic: string;
   explainSupported: string;
@@ -102,6 +110,8 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     feedbackFailed: 'Masukan tidak terkirim. Coba lagi nanti.',
     checking: 'Memeriksa di peramban Anda…',
     verified: '✓ Diperiksa di peramban Anda',
+    answers: '✓ Menjawab pertanyaan Anda — diperiksa di peramban Anda',
+    relatedTitle: 'Bagian terkait — bukan jawaban yang dikonfirmasi',
     failed: '✗ Pemeriksaan gagal: jawaban ini diubah setelah ditandatangani. Jangan diandalkan.',
     refused: 'Tidak dijawab: dokumen tidak mencakup pertanyaan ini.',
     notAnswered: 'Tidak dijawab: kutipan yang ditemukan kurang menjawab pertanyaan.',
@@ -117,11 +127,15 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     relevant: 'Relevan',
     notRelevant: 'Kurang relevan',
     relevanceUnknown: 'Relevansi tak diketahui',
+    answersChip: (score, threshold, risk) =>
+      `Menjawab pertanyaan Anda (${score}, minimal ${threshold}; risiko ≤ ${risk})`,
+    notConfirmed: 'Bukan jawaban yang dikonfirmasi',
     details: 'Apa yang diperiksa',
     explainAuthentic:
       'Asli: kutipan tidak diubah, berasal dari dokumen yang diterbitkan, dan tercatat di log publik.',
     explainSupported: 'Didukung: tiap kalimat jawaban sesuai dengan kutipannya.',
-    explainRelevant: 'Relevan: kutipan menjawab pertanyaan yang diajukan.',
+    explainRelevant:
+      'Menjawab pertanyaan Anda: pemeriksaan jawaban yang dikalibrasi memberi nilai minimal ambangnya; risiko adalah bagian jawaban yang dirilis dengan cara ini yang keliru saat kalibrasi.',
     explainSkipped:
       'Tidak diperiksa di sini: catatan di blockchain dan riwayat log; lihat bukti lengkap untuk itu.',
     whatFailed: 'Yang gagal:',
@@ -161,6 +175,8 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     feedbackFailed: 'The feedback was not sent. Try again later.',
     checking: 'Checking in your browser…',
     verified: '✓ Checked in your browser',
+    answers: '✓ Answers your question — checked in your browser',
+    relatedTitle: 'Related passages — not a confirmed answer',
     failed: '✗ Check failed: this answer was changed after it was signed. Do not rely on it.',
     refused: 'Not answered: the documents do not cover this question.',
     notAnswered: 'Not answered: the quotes found do not answer the question well enough.',
@@ -176,11 +192,15 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
     relevant: 'Relevant',
     notRelevant: 'Weak match',
     relevanceUnknown: 'Relevance unknown',
+    answersChip: (score, threshold, risk) =>
+      `Answers your question (${score}, at least ${threshold}; risk ≤ ${risk})`,
+    notConfirmed: 'Not a confirmed answer',
     details: 'What was checked',
     explainAuthentic:
       'Authentic: the quotes are unaltered, come from the published documents and are recorded in the public log.',
     explainSupported: 'Supported: each sentence of the answer follows from its quote.',
-    explainRelevant: 'Relevant: the quotes answer the question asked.',
+    explainRelevant:
+      'Answers your question: a calibrated answer check scored the answer at or above its threshold; the risk is the share of answers released this way that were wrong in calibration.',
     explainSkipped:
       'Not checked here: the blockchain record and the log’s history; see the full proof for those.',
     whatFailed: 'What failed:',
@@ -227,5 +247,77 @@ export const CHECK_WORDS: Record<WidgetLang, Record<CheckId, string>> = {
     log_inclusion: 'The answer is not recorded in the public log.',
     cosignatures: 'Too few witnesses co-signed the log.',
     checkpoint_consistency: 'The public log was rewritten.',
+  },
+};
+
+/** Why passages are only related (answer-reading.ts), in plain words: used by the verifier only. */
+export interface RelatedWords {
+  unmet: (what: string[]) => string;
+  value: (asked: string) => string;
+  below: (score: string, threshold: string) => string;
+  reading: string;
+  rules: string;
+  relevance: string;
+  issuer: string;
+  constraint: (constraint: Constraint) => string;
+}
+
+const ASKED_ID: Record<string, string> = {
+  amount: 'besaran atau jumlah',
+  duration: 'jangka waktu',
+  age: 'usia',
+  date: 'tanggal atau waktu',
+  sanction: 'sanksi',
+  definition: 'definisi',
+};
+
+const ASKED_EN: Record<string, string> = {
+  amount: 'amount',
+  duration: 'duration',
+  age: 'age',
+  date: 'date',
+  sanction: 'sanction',
+  definition: 'definition',
+};
+
+export const RELATED_WORDS: Record<WidgetLang, RelatedWords> = {
+  id: {
+    unmet: (what) => `Bagian-bagian ini tidak menyebut ${what.join(' atau ')}.`,
+    value: (asked) =>
+      `Tidak ada ${ASKED_ID[asked] ?? 'nilai yang ditanyakan'} yang disebutkan dalam bagian-bagian ini.`,
+    below: (score, threshold) => `Pemeriksaan jawaban bernilai ${score}, di bawah batas ${threshold}.`,
+    reading: 'Pembacaan sertifikat atas pertanyaan Anda tidak cocok dengan pertanyaannya.',
+    rules: 'Pemeriksa ini tidak punya aturan untuk membaca apa yang ditanyakan.',
+    relevance: 'Bagian yang ditemukan tidak cukup menjawab pertanyaan.',
+    issuer: 'Saksi memberikan bagian-bagian ini sebagai bagian terkait, bukan sebagai jawaban.',
+    constraint: ({ kind, value }) =>
+      kind === 'year'
+        ? `tahun ${value}`
+        : kind === 'regulation'
+          ? `peraturan ${value}`
+          : kind === 'version'
+            ? `versi ${value}`
+            : kind === 'section'
+              ? `Pasal ${value}`
+              : `“${value}”`,
+  },
+  en: {
+    unmet: (what) => `The passages do not mention ${what.join(' or ')}.`,
+    value: (asked) => `No ${ASKED_EN[asked] ?? 'value of the kind asked'} is stated in the passages.`,
+    below: (score, threshold) => `The answer check scored ${score}, below the ${threshold} needed.`,
+    reading: 'The certificate’s reading of your question does not match the question.',
+    rules: 'This verifier has no rules to read what the question asks for.',
+    relevance: 'The passages found do not answer the question well enough.',
+    issuer: 'Saksi gave these passages as related to your question, not as its answer.',
+    constraint: ({ kind, value }) =>
+      kind === 'year'
+        ? value
+        : kind === 'regulation'
+          ? `regulation ${value}`
+          : kind === 'version'
+            ? `version ${value}`
+            : kind === 'section'
+              ? `section ${value}`
+              : `“${value}”`,
   },
 };

@@ -59,6 +59,9 @@ pre.code code { background: none; padding: 0; font-size: inherit; }
 .badge[data-state="verified"] { background: #e8f3ea; color: #1b4d1e; }
 .badge[data-state="failed"] { background: #fde8e8; color: #7a1014; border-left: 4px solid #c62828; }
 .badge[data-state="key-changed"] { background: #fff4e0; color: #5c3800; border-left: 4px solid #b26a00; }
+.badge[data-state="related"] { background: #fff4e0; color: #5c3800; border-left: 4px solid #b26a00; }
+.msg[data-verdict="related"] .answer { border-left: 4px solid #b26a00; padding-left: 10px; font-style: italic; }
+.chip[data-ok="warn"] { border-color: #e0b870; color: #5c3800; }
 .chips { display: flex; flex-wrap: wrap; gap: 6px; list-style: none; padding: 0; margin: 4px 0; }
 .chip { padding: 1px 8px; border-radius: 999px; font-size: 13px; background: #fff; border: 1px solid #b7c9b9; }
 .chip[data-ok="false"] { border-color: #d9a3a3; color: #7a1014; }

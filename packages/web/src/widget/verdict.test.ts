@@ -1,7 +1,8 @@
 import type { BundleVerification, Check, ClaimDecision } from '@saksi/proof';
 import { describe, expect, it } from 'vitest';
-import { CHECK_WORDS } from './strings.js';
-import { problemWords, uncheckedVerdict, widgetVerdict } from './verdict.js';
+import type { AnswerCheckDecision } from '../answer-reading.js';
+import { CHECK_WORDS, RELATED_WORDS } from './strings.js';
+import { problemWords, relatedWords, uncheckedVerdict, widgetVerdict } from './verdict.js';
 
 const pin = { state: 'pinned' as const, fingerprint: 'ab12cd34ef567890'.padEnd(64, '0') };
 
@@ -25,6 +26,37 @@ function result(
 
 const supported = (kind: string) => ({ supported: { kind, method: kind } }) as Partial<ClaimDecision>;
 
+/** A v1.2 answer as the verifier decides it: the outcome and the answer check (passing unless changed). */
+function v12(
+  outcome: 'answered' | 'related',
+  check: Partial<AnswerCheckDecision>,
+): BundleVerification['answer'] {
+  const decision: AnswerCheckDecision = {
+    status: 'answers',
+    score: 0.91,
+    threshold: 0.62,
+    alpha: 0.05,
+    method: { id: 'answer-check', version: '1' },
+    calibration_sha256: 'ab'.repeat(32),
+    asked: 'amount',
+    constraints: [],
+    unmet: [],
+    mismatches: [],
+    ...check,
+  };
+  const passes = decision.status === 'answers';
+  return {
+    outcome,
+    answered: outcome === 'answered' && passes,
+    relevant: {
+      status: passes ? 'relevant' : 'not_relevant',
+      score: decision.score,
+      threshold: decision.threshold,
+    },
+    check: decision,
+  } as unknown as BundleVerification['answer'];
+}
+
 describe('widgetVerdict', () => {
   it('counts the claims the verifier found supported, not what the certificate said', () => {
     const verdict = widgetVerdict(
@@ -36,7 +68,7 @@ describe('widgetVerdict', () => {
     expect(verdict.fingerprint).toBe('ab12 cd34 ef56 7890');
   });
 
-  it('an authentic answer below its relevance threshold is not answered', () => {
+  it('an older authentic answer below its relevance threshold is related passages, not an answer', () => {
     const verdict = widgetVerdict(
       result({ answer: { outcome: 'answered', relevant: { status: 'not_relevant' }, answered: false } }, [
         supported('verbatim'),
@@ -44,7 +76,85 @@ describe('widgetVerdict', () => {
       pin,
       'en',
     );
-    expect(verdict).toMatchObject({ state: 'not-answered', authentic: true, relevance: 'not_relevant' });
+    expect(verdict).toMatchObject({
+      state: 'related',
+      authentic: true,
+      relevance: 'not_relevant',
+      reason: RELATED_WORDS.en.relevance,
+    });
+  });
+
+  it('an authentic answer with no claim shown as verified is not answered', () => {
+    const verdict = widgetVerdict(
+      result({ answer: { outcome: 'answered', relevant: { status: 'relevant' }, answered: false } }, [
+        supported('not_supported'),
+      ]),
+      pin,
+      'en',
+    );
+    expect(verdict).toMatchObject({ state: 'not-answered', authentic: true });
+    expect(verdict.reason).toBeUndefined();
+  });
+
+  it('an answer the v1.2 answer check confirms is verified, with its score, threshold and risk', () => {
+    const verdict = widgetVerdict(
+      result({ answer: v12('answered', {}) }, [supported('verbatim')]),
+      pin,
+      'en',
+    );
+    expect(verdict).toMatchObject({
+      state: 'verified',
+      relevance: 'relevant',
+      check: { score: 0.91, threshold: 0.62, alpha: 0.05 },
+    });
+    expect(verdict.reason).toBeUndefined();
+  });
+
+  it('an "answered" the verifier does not confirm is related passages, never relevant, with why', () => {
+    const forged = v12('answered', {
+      status: 'not_confirmed',
+      unmet: ['year:2013'],
+      mismatches: ['CONSTRAINT_UNMET'],
+    });
+    const english = widgetVerdict(result({ answer: forged }, [supported('verbatim')]), pin, 'en');
+    expect(english).toMatchObject({ state: 'related', authentic: true, relevance: 'not_relevant' });
+    expect(english.reason).toBe('The passages do not mention 2013.');
+    const indonesian = widgetVerdict(result({ answer: forged }, [supported('verbatim')]), pin, 'id');
+    expect(indonesian.reason).toBe('Bagian-bagian ini tidak menyebut tahun 2013.');
+    // The issuer released it as related: related, even when the check would pass.
+    const issued = widgetVerdict(result({ answer: v12('related', {}) }, [supported('verbatim')]), pin, 'en');
+    expect(issued).toMatchObject({
+      state: 'related',
+      relevance: 'not_relevant',
+      reason: RELATED_WORDS.en.issuer,
+    });
+  });
+
+  it('says why passages are only related in both languages', () => {
+    expect(relatedWords({ kind: 'value', asked: 'amount' }, 'en')).toBe(
+      'No amount is stated in the passages.',
+    );
+    expect(relatedWords({ kind: 'value', asked: 'steps' }, 'id')).toBe(
+      'Tidak ada nilai yang ditanyakan yang disebutkan dalam bagian-bagian ini.',
+    );
+    expect(relatedWords({ kind: 'below', score: 0.41, threshold: 0.62 }, 'id')).toBe(
+      'Pemeriksaan jawaban bernilai 0,41, di bawah batas 0,62.',
+    );
+    expect(
+      relatedWords(
+        {
+          kind: 'unmet',
+          constraints: [
+            { kind: 'regulation', value: '17/2003' },
+            { kind: 'section', value: '287' },
+          ],
+        },
+        'en',
+      ),
+    ).toBe('The passages do not mention regulation 17/2003 or section 287.');
+    expect(Object.keys(RELATED_WORDS.id).sort()).toEqual(Object.keys(RELATED_WORDS.en).sort());
+    for (const key of ['reading', 'rules', 'relevance', 'issuer'] as const)
+      expect(RELATED_WORDS.id[key]).not.toBe(RELATED_WORDS.en[key]);
   });
 
   it('a failed check is failed whatever else the result says, with each failure said once', () => {

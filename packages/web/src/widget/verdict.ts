@@ -1,19 +1,24 @@
 /**
  * What the widget's badge shows: the widget's own check of an answer (`verifyBundle` run in the
  * reader's browser with the keys pinned there), reduced to the three results of docs/certificate.md
- * ("Three results") in short words — authentic, supported, relevant — and how the answer reads:
- * verified, refused, not answered, failed, or not checked (a changed key, no keys, no verifier).
- * Never the server's own flags: a claim the certificate marked rendered counts only when the
- * verifier agrees.
+ * ("Three results") in short words — authentic, supported, answers the question — and how the answer
+ * reads: verified (answers your question), related passages (not a confirmed answer), refused, not
+ * answered, failed, or not checked (a changed key, no keys, no verifier). The outcome is the panel's
+ * (answer-reading.ts). Never the server's own flags: a claim the certificate marked rendered counts
+ * only when the verifier agrees, and an "answered" the verifier's answer check does not confirm is
+ * related passages.
  */
 import type { BundleVerification, CheckId } from '@saksi/proof';
+import { type Constraint, type RelatedReason, readAnswer } from '../answer-reading.js';
 import type { WidgetLang } from './core.js';
 import { type PinResult, shortFingerprint } from './pinning.js';
-import { CHECK_WORDS } from './strings.js';
+import { CHECK_WORDS, RELATED_WORDS } from './strings.js';
 
 export type VerdictState =
-  /** Authentic, answered, at least one claim shown as verified. */
+  /** Authentic, answered, at least one claim shown as verified (for v1.2, the answer check confirms it). */
   | 'verified'
+  /** Authentic quotes that are not a confirmed answer: the issuer said so, or the answer check does not confirm it. */
+  | 'related'
   /** Authentic, and the issuer refused: the documents do not cover the question. */
   | 'refused'
   /** Authentic, not refused, but not an answer (below its relevance threshold, no claim shown). */
@@ -36,6 +41,10 @@ export interface WidgetVerdict {
   /** Claims in the answer. */
   claims: number;
   relevance: Relevance;
+  /** The answer check of a v1.2 certificate: its score, threshold and risk (α), as the verifier read them. */
+  check?: { score: number; threshold: number; alpha: number };
+  /** With `related`: why, in one sentence in the reader's language. */
+  reason?: string;
   pin: PinResult['state'];
   /** The pinned keys' fingerprint, as a reader compares it ("ab12 cd34 ef56 7890"). */
   fingerprint?: string;
@@ -51,19 +60,54 @@ const SUPPORTED = new Set(['verbatim', 'composed', 'entailed']);
 export function widgetVerdict(result: BundleVerification, pin: PinResult, lang: WidgetLang): WidgetVerdict {
   const failed = result.checks.filter((check) => check.status === 'fail').map((check) => check.id);
   const authentic = result.authentic && failed.length === 0;
-  let state: VerdictState = 'verified';
-  if (!authentic) state = 'failed';
-  else if (result.answer.outcome === 'refused') state = 'refused';
-  else if (!result.answer.answered) state = 'not-answered';
+  const reading = readAnswer(result);
+  const state: VerdictState = !authentic
+    ? 'failed'
+    : reading.outcome === 'answers'
+      ? 'verified'
+      : reading.outcome;
+  // Related passages never read as relevant, whatever score the certificate carries.
+  const relevance: Relevance = !authentic
+    ? 'unknown'
+    : state === 'related'
+      ? 'not_relevant'
+      : result.answer.relevant.status;
+  const check = reading.check;
   return {
     state,
     authentic,
     supported: authentic ? result.claims.filter((claim) => SUPPORTED.has(claim.supported.kind)).length : 0,
     claims: result.claims.length,
-    relevance: authentic ? result.answer.relevant.status : 'unknown',
+    relevance,
+    ...(authentic && check !== undefined
+      ? { check: { score: check.score, threshold: check.threshold, alpha: check.alpha } }
+      : {}),
+    ...(state === 'related' ? { reason: relatedWords(reading.related, lang) } : {}),
     ...pinFields(pin),
     problems: problemWords(failed, lang),
   };
+}
+
+/** Why an answer is only related, in the reader's language (the panel's reasons, in the widget's words). */
+export function relatedWords(reason: RelatedReason | undefined, lang: WidgetLang): string {
+  const words = RELATED_WORDS[lang];
+  const score = (value: number) =>
+    !Number.isFinite(value) ? '?' : lang === 'id' ? value.toFixed(2).replace('.', ',') : value.toFixed(2);
+  switch (reason?.kind) {
+    case 'unmet':
+      return words.unmet(reason.constraints.map((constraint: Constraint) => words.constraint(constraint)));
+    case 'value':
+      return words.value(reason.asked);
+    case 'below':
+      return words.below(score(reason.score), score(reason.threshold));
+    case 'reading':
+    case 'rules':
+    case 'relevance':
+    case 'issuer':
+      return words[reason.kind];
+    default:
+      return words.issuer;
+  }
 }
 
 /** The badge when the answer was not checked (`key-changed` or `unavailable`). */

@@ -18,7 +18,7 @@ import { checkPin, type PinStorage, pinKeys } from './pinning.js';
 import { uncheckedVerdict, type WidgetVerdict, widgetVerdict } from './verdict.js';
 
 /** Bumped when {@link VerifyAnswerInput} or {@link WidgetVerdict} change shape. */
-export const VERIFIER_VERSION = 1;
+export const VERIFIER_VERSION = 2;
 
 /** Where a Saksi server publishes its keys (docs/api.md). */
 export const KEYS_PATH = TRUSTED_KEYS_PATH;

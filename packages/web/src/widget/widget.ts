@@ -29,6 +29,7 @@ import {
   readOptions,
   sourcesOf,
   verifyUrl,
+  type WidgetLang,
   type WidgetOptions,
   type WidgetSource,
 } from './core.js';
@@ -453,6 +454,8 @@ class Turn {
       };
     }
     this.renderBadge(verdict);
+    // Related passages are not an answer: their sources are headed as related, not as its sources.
+    if (verdict.state === 'related') this.sourcesHeading.textContent = this.t.related;
     // Links to the cited pages go live only for an authentic answer.
     if (verdict.authentic === true)
       this.message.querySelectorAll<HTMLAnchorElement>('a[data-href]').forEach((link) => {
@@ -541,7 +544,9 @@ class Turn {
     badge.dataset['relevance'] = verdict.relevance;
     badge.dataset['pin'] = verdict.pin;
     const titles: Record<WidgetVerdict['state'], string> = {
-      verified: t.verified,
+      // An answer check confirmed it (v1.2); an older certificate has none to name.
+      verified: verdict.check !== undefined ? t.answers : t.verified,
+      related: t.relatedTitle,
       failed: t.failed,
       refused: t.refused,
       'not-answered': t.notAnswered,
@@ -549,9 +554,12 @@ class Turn {
       unavailable: t.unavailable,
     };
     badge.append(el('p', { class: 'badge-title' }, titles[verdict.state]));
+    if (verdict.reason !== undefined)
+      badge.append(el('p', { class: 'badge-reason', 'data-testid': 'widget-reason' }, verdict.reason));
     if (verdict.authentic !== null) {
       const chips = el('ul', { class: 'chips' });
-      const chip = (ok: boolean | undefined, text: string, name: string) =>
+      // `warn`: not a failure and never a tick (related passages are not a confirmed answer).
+      const chip = (ok: boolean | 'warn' | undefined, text: string, name: string) =>
         el(
           'li',
           {
@@ -559,25 +567,19 @@ class Turn {
             'data-ok': ok === undefined ? 'unknown' : String(ok),
             'data-testid': `widget-${name}`,
           },
-          `${ok === undefined ? '–' : ok ? '✓' : '✗'} ${text}`,
+          `${ok === undefined ? '–' : ok === 'warn' ? '!' : ok ? '✓' : '✗'} ${text}`,
         );
       chips.append(chip(verdict.authentic, verdict.authentic ? t.authentic : t.altered, 'authentic'));
-      if (verdict.authentic && verdict.claims > 0) {
+      if (verdict.authentic && verdict.state === 'related')
+        chips.append(relevanceChip(verdict, t, this.options.lang, chip));
+      else if (verdict.authentic && verdict.claims > 0) {
         chips.append(
           chip(
             verdict.supported === verdict.claims,
             t.supported(verdict.supported, verdict.claims),
             'supported',
           ),
-          chip(
-            verdict.relevance === 'unknown' ? undefined : verdict.relevance === 'relevant',
-            verdict.relevance === 'relevant'
-              ? t.relevant
-              : verdict.relevance === 'not_relevant'
-                ? t.notRelevant
-                : t.relevanceUnknown,
-            'relevance',
-          ),
+          relevanceChip(verdict, t, this.options.lang, chip),
         );
       }
       badge.append(chips);
@@ -618,6 +620,33 @@ class Turn {
       );
     badge.append(details);
   }
+}
+
+/** The third chip: the answer check (v1.2), else the older relevance; never a tick for related passages. */
+function relevanceChip(
+  verdict: WidgetVerdict,
+  t: WidgetStrings,
+  lang: WidgetLang,
+  chip: (ok: boolean | 'warn' | undefined, text: string, name: string) => HTMLElement,
+): HTMLElement {
+  if (verdict.state === 'related') return chip('warn', t.notConfirmed, 'relevance');
+  const check = verdict.check;
+  if (check !== undefined && verdict.relevance === 'relevant') {
+    // The language's decimal separator: 0,91 and 2,5 % in Indonesian.
+    const decimal = (text: string) => (lang === 'id' ? text.replace('.', ',') : text);
+    const number = (value: number) => (Number.isFinite(value) ? decimal(value.toFixed(2)) : '?');
+    const risk = decimal(`${Math.round(check.alpha * 10_000) / 100} %`);
+    return chip(true, t.answersChip(number(check.score), number(check.threshold), risk), 'relevance');
+  }
+  return chip(
+    verdict.relevance === 'unknown' ? undefined : verdict.relevance === 'relevant',
+    verdict.relevance === 'relevant'
+      ? t.relevant
+      : verdict.relevance === 'not_relevant'
+        ? t.notRelevant
+        : t.relevanceUnknown,
+    'relevance',
+  );
 }
 
 function withStorage(storage: PinStorage | undefined): { storage?: PinStorage } {
