@@ -1,17 +1,27 @@
 /**
  * `saksi eval` — the evaluation harness (docs/evaluation.md): retrieval metrics per configuration,
- * answer metrics (citations, must_mention, refusals, EM / F1 / ROUGE-L, per intent), the full report
- * under eval/reports, and the CI gate on Recall@5 and answer metrics against eval/baseline.json.
+ * answer metrics (false assurance and coverage, citations, must_mention, refusals, EM / F1 / ROUGE-L,
+ * per intent), the full report under eval/reports with the risk–coverage curve, the calibration of the
+ * answer check (eval/calibration and the generated answer-check model), and the CI gate on Recall@5
+ * and answer metrics against eval/baseline.json.
  */
 
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Engine, isEngineError, isLlmError, loadDemoCollections } from '@saksi/engine';
 import {
   type AnswersReport,
+  answerCheckModelSource,
   answersTable,
+  CALIBRATION_SETS,
+  CalibrationError,
+  type CalibrationReport,
+  calibrationMarkdown,
+  calibrationReport,
+  calibrationRowsFromReports,
+  calibrationSha256,
   checkTargets,
   DEFAULT_CONFIG,
   type EvalSet,
@@ -20,14 +30,21 @@ import {
   gateFailures,
   ingestBeirCorpus,
   intentTable,
+  JSONL_SET_KINDS,
+  type JsonlSetKind,
+  knownSetKind,
   loadBeirSet,
   loadEvalSet,
   loadSquadSet,
+  type MetricDirection,
   RETRIEVAL_CONFIGS,
   type RetrievalConfig,
   type RetrievalReport,
   recallChartSvg,
+  releaseRowOf,
   retrievalTable,
+  riskCoverageCurve,
+  riskCoverageSvg,
   sampleAnswerable,
   setMarkdown,
   TARGET_DOMAINS,
@@ -49,15 +66,38 @@ export const GATE_SETS = [
   'redux-dev2',
 ] as const;
 /**
- * Answer metrics the gate also holds (higher is better; "answered" is 1 − the false-refusal rate),
- * stored in the baseline's "answers" object under "<set> <metric>".
+ * Answer metrics the gate also holds, stored in the baseline's "answers" object under
+ * "<set> <metric>"; "answered" is 1 − the false-refusal rate. Which way each is better:
+ * {@link GATE_METRIC_DIRECTIONS}.
  */
-const GATE_ANSWER_METRICS = [
+export const GATE_ANSWER_METRICS = [
   'must_mention_hit_rate',
   'citation_precision',
   'refusal_accuracy',
   'answered',
+  'false_assurance',
 ] as const;
+export type GateAnswerMetric = (typeof GATE_ANSWER_METRICS)[number];
+/**
+ * Which way each gated answer metric is better. A `higher` metric fails the gate when it falls more
+ * than the tolerance below its baseline, a `lower` one (false assurance) when it rises more than the
+ * tolerance above it. Recall@5 is `higher`.
+ */
+export const GATE_METRIC_DIRECTIONS: Readonly<Record<GateAnswerMetric, MetricDirection>> = {
+  must_mention_hit_rate: 'higher',
+  citation_precision: 'higher',
+  refusal_accuracy: 'higher',
+  answered: 'higher',
+  false_assurance: 'lower',
+};
+
+/** The direction of a gated figure by its baseline key: `<set>` (Recall@5) or `<set> <metric>`. */
+export function gateMetricDirection(key: string): MetricDirection {
+  const metric = key.slice(key.indexOf(' ') + 1);
+  return key.includes(' ') && metric in GATE_METRIC_DIRECTIONS
+    ? GATE_METRIC_DIRECTIONS[metric as GateAnswerMetric]
+    : 'higher';
+}
 /** Every JSONL set `saksi eval all` runs (retrieval on all but the selection sets; answers on all). */
 const ALL_SETS = [
   'lalin-spec-cases',
@@ -75,45 +115,72 @@ export const GATE_TOLERANCE = 0.02;
 const DEFAULT_SQUAD_SAMPLE = 600;
 /** FacQA questions `eval all` asks for the answer metrics (every k-th of 311; retrieval runs on all). */
 const DEFAULT_FACQA_SAMPLE = 150;
+/** The false assurance the answer check is calibrated to allow (`--alpha`). */
+export const DEFAULT_CALIBRATION_ALPHA = 0.05;
+/** Where the generated answer-check model goes, from the repository root. */
+const ANSWER_CHECK_MODEL_FILE = 'packages/engine/src/answer/answer-check-model.ts';
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Measure retrieval and answers on the evaluation sets; the CI gate on Recall@5',
+  summary: 'Measure retrieval and answers on the evaluation sets, calibrate the answer check; the CI gate',
   usage:
-    'saksi eval retrieval|answers --set <file.jsonl> --collection <name> [--config C] [--json] | saksi eval all [--out DIR] | saksi eval gate --baseline FILE [--write]',
+    'saksi eval retrieval|answers --set <file.jsonl> --collection <name> [--kind K] [--config C] [--json] | saksi eval all [--out DIR] | saksi eval calibrate [--reports DIR] [--alpha A] [--out DIR] | saksi eval gate --baseline FILE [--write]',
   help: `Sub-commands:
   retrieval --set F --collection C   Recall@1/3/5/10, full recall, Precision@5, MRR, nDCG@10 of the set's
                                      answerable questions (top 10) against the data directory's engine.
       --config C   hybrid+rewrite (default: what queries use), hybrid, lexical, vector, or all
-  answers --set F --collection C     Asks every question: citation precision/recall, must_mention hit
+      --kind K     ${JSONL_SET_KINDS.join('|')}: what the set's relevance means, for a
+                   set whose file name does not say it (lalin-, apbn-, redux-, redux-selection-)
+  answers --set F --collection C     Asks every question: false assurance (answered while unanswerable
+                                     or without an expected fact, over all questions), coverage,
+                                     the related share, citation precision/recall, must_mention hit
                                      rate (numbers normalized), refusal accuracy, false-refusal rate,
                                      EM / F1 / ROUGE-L where the set has gold answers, all per intent too.
+                                     Each question's record has its outcome, check score and features.
+      --kind K                       As for retrieval.
       --llm provider:model           Answer with a language model instead of extractively (as SAKSI_LLM;
       --llm-base-url URL             key from SAKSI_LLM_API_KEY); the report names the generator.
   all [--out eval/reports]           Ingests the demo corpora into a fresh temporary data directory and
                                      runs every set in every configuration; writes <set>.md/.json,
-                                     retrieval.svg and README.md (with the quality targets) to --out.
+                                     retrieval.svg, risk-coverage.svg and README.md (with the quality
+                                     targets) to --out, then calibrates the answer check on the reports
+                                     it wrote, as calibrate does (--alpha, --model; the calibration to
+                                     --calibration-out, default the calibration folder beside --out).
                                      Also ingests facqa-id (BEIR, 275 passages, 311 questions; answers
                                      on every k-th question against its gold spans, --facqa-sample N,
                                      default ${DEFAULT_FACQA_SAMPLE}; 0 = all) and squad2-dev (SQuAD 2.0, English, 646
                                      paragraphs; every k-th question, --squad-sample N of 6,078, default
                                      ${DEFAULT_SQUAD_SAMPLE}; 0 = all), retrieval and answers.
+  calibrate [--reports eval/reports] [--alpha ${DEFAULT_CALIBRATION_ALPHA}] [--out eval/calibration]
+                                     Reads the <set>.json reports of ${CALIBRATION_SETS.join(', ')}
+                                     that exist, and fits the answer check on their questions' features:
+                                     a logistic model, grouped by collection, with leave-one-collection-out
+                                     cross-validation; the release threshold λ is the smallest with
+                                     (answers released and wrong + 1) / (n + 1) ≤ alpha (split-conformal
+                                     risk control). Writes report.json, report.md and risk-coverage.svg
+                                     (out-of-fold scores) to --out, and the model with the SHA-256 of
+                                     report.json to --model (default ${ANSWER_CHECK_MODEL_FILE}).
+                                     Questions without features are skipped and counted.
   gate --baseline eval/baseline.json Fresh temporary data directory, retrieval and answers on
                                      ${GATE_SETS.join(', ')} in the
                                      default configuration; exit 1 when a Recall@5 or an answer metric
                                      (must_mention hit rate, citation precision, unanswerable refused,
                                      answered = 1 − answerable refused) is more than ${GATE_TOLERANCE} below its
-                                     baseline. --write stores the run as the baseline.
+                                     baseline, or false assurance (lower is better) more than ${GATE_TOLERANCE} above
+                                     it; a metric the baseline lacks is not checked. --write stores the
+                                     run as the baseline.
 
 Options:
   --sets <dir>      Where the sets are (default ../shared/data/eval beside the repository)
   --data-dir <dir>  The data directory for retrieval/answers (default $SAKSI_DATA_DIR or ./.saksi)
   --json            Print the report as JSON
 
-Exit status: 0 on success, 1 when the gate fails, 2 on bad input.`,
+Exit status: 0 on success, 1 when the gate fails, 2 on bad input (also: calibrate without a reports
+directory, without a question that has features, or with alpha outside (0, 1)).`,
   options: {
     set: { type: 'string' },
     collection: { type: 'string' },
+    kind: { type: 'string' },
     config: { type: 'string' },
     out: { type: 'string' },
     sets: { type: 'string' },
@@ -121,6 +188,10 @@ Exit status: 0 on success, 1 when the gate fails, 2 on bad input.`,
     write: { type: 'boolean' },
     'squad-sample': { type: 'string' },
     'facqa-sample': { type: 'string' },
+    reports: { type: 'string' },
+    alpha: { type: 'string' },
+    model: { type: 'string' },
+    'calibration-out': { type: 'string' },
     llm: { type: 'string' },
     'llm-base-url': { type: 'string' },
     'data-dir': { type: 'string' },
@@ -137,9 +208,31 @@ function configsFrom(values: OptionValues): RetrievalConfig[] {
   return [config as RetrievalConfig];
 }
 
-async function loadSet(file: string): Promise<EvalSet> {
+/** `--kind`: one of the JSONL set kinds, or undefined when absent. */
+function kindFrom(values: OptionValues): JsonlSetKind | undefined {
+  const kind = stringOption(values, 'kind');
+  if (kind === undefined) return undefined;
+  if (!(JSONL_SET_KINDS as readonly string[]).includes(kind))
+    throw new UsageError(`--kind must be one of ${JSONL_SET_KINDS.join(', ')}`);
+  return kind as JsonlSetKind;
+}
+
+/**
+ * Loads a set: a folder as a BEIR set, a JSONL file by its name's kind or by `options.kind`; a name
+ * that says no kind without `--kind` is a usage error that asks for it.
+ */
+async function loadSet(
+  file: string,
+  options: { kind?: JsonlSetKind; collection?: string } = {},
+): Promise<EvalSet> {
+  const folder = existsSync(file) && !file.endsWith('.jsonl');
+  const name = path.basename(file).replace(/\.jsonl$/, '');
+  if (!folder && options.kind === undefined && knownSetKind(name) === null)
+    throw new UsageError(
+      `cannot tell the kind of the set ${JSON.stringify(name)} from its name: pass --kind ${JSONL_SET_KINDS.join('|')}`,
+    );
   try {
-    return existsSync(file) && !file.endsWith('.jsonl') ? await loadBeirSet(file) : await loadEvalSet(file);
+    return folder ? await loadBeirSet(file) : await loadEvalSet(file, options);
   } catch (error) {
     if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
     throw error;
@@ -199,7 +292,8 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
     const collection = stringOption(values, 'collection');
     if (!setFile || !collection) throw new UsageError(`saksi eval ${sub} needs --set and --collection`);
     const configs = configsFrom(values);
-    const set = await loadSet(path.resolve(io.cwd, setFile));
+    const kind = kindFrom(values);
+    const set = await loadSet(path.resolve(io.cwd, setFile), { ...(kind ? { kind } : {}), collection });
     const dataDir = stringOption(values, 'data-dir');
     const engine = await openEngine(
       configFrom(io, {
@@ -241,12 +335,162 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
     }
   }
   if (sub === 'all') return runAll(values, io, say);
+  if (sub === 'calibrate') return runCalibrate(values, io);
   if (sub === 'gate') return runGate(values, io, say);
   throw new UsageError(
     sub === undefined
-      ? 'missing sub-command: retrieval, answers, all or gate'
+      ? 'missing sub-command: retrieval, answers, all, calibrate or gate'
       : `unknown sub-command ${JSON.stringify(sub)}`,
   );
+}
+
+/** `--alpha`: the false assurance allowed, strictly between 0 and 1 (default 0.05). */
+function alphaFrom(values: OptionValues): number {
+  const text = stringOption(values, 'alpha');
+  if (text === undefined) return DEFAULT_CALIBRATION_ALPHA;
+  const alpha = Number(text);
+  if (text.trim() === '' || !Number.isFinite(alpha) || alpha <= 0 || alpha >= 1)
+    throw new UsageError(`--alpha must be a number between 0 and 1 (exclusive), not ${JSON.stringify(text)}`);
+  return alpha;
+}
+
+/** What {@link calibrate} reads and writes. */
+export interface CalibrateOptions {
+  /** The folder of `<set>.json` evaluation reports. */
+  reports: string;
+  alpha: number;
+  /** The folder report.json, report.md and risk-coverage.svg go to. */
+  out: string;
+  /** The generated TypeScript module of the model. */
+  model: string;
+}
+
+/** What {@link calibrate} wrote. */
+export interface CalibrateResult {
+  report: CalibrationReport;
+  sha256: string;
+  /** The sets whose reports were read. */
+  sets: string[];
+  /** Questions skipped: without features, or without a feature name other questions have. */
+  withoutFeatures: number;
+  incompleteFeatures: number;
+}
+
+/**
+ * Calibrates the answer check on the evaluation reports in `options.reports` (the sets of
+ * `CALIBRATION_SETS` that have a `<set>.json`): the cross-validated report (report.json, report.md),
+ * the out-of-fold risk–coverage curve per collection, and the generated model module holding the
+ * SHA-256 of report.json's bytes. A missing folder, reports without a usable question, or a bad α are
+ * {@link CliError}s with exit code 2.
+ */
+export async function calibrate(options: CalibrateOptions): Promise<CalibrateResult> {
+  if (!(options.alpha > 0 && options.alpha < 1))
+    throw new UsageError(`--alpha must be a number between 0 and 1 (exclusive), not ${options.alpha}`);
+  if (!existsSync(options.reports) || !statSync(options.reports).isDirectory())
+    throw new CliError(`No reports directory ${options.reports}.`, {
+      exitCode: 2,
+      hint: 'Write the reports with saksi eval all, or pass --reports DIR.',
+    });
+  const reports: unknown[] = [];
+  const sets: string[] = [];
+  for (const set of CALIBRATION_SETS) {
+    const file = path.join(options.reports, `${set}.json`);
+    if (!existsSync(file)) continue;
+    try {
+      reports.push(JSON.parse(await readFile(file, 'utf8')));
+    } catch {
+      throw new CliError(`${file} is not a JSON evaluation report.`, { exitCode: 2 });
+    }
+    sets.push(set);
+  }
+  const { rows, withoutFeatures, incompleteFeatures } = calibrationRowsFromReports(reports);
+  if (rows.length === 0)
+    throw new CliError(
+      sets.length === 0
+        ? `No usable rows: ${options.reports} holds no report of ${CALIBRATION_SETS.join(', ')}.`
+        : `No usable rows: none of the questions of ${sets.join(', ')} has features (${plural(withoutFeatures, 'question')} without).`,
+      {
+        exitCode: 2,
+        hint: 'Write the reports with saksi eval all from an engine whose answers carry the answer check.',
+      },
+    );
+  let report: CalibrationReport;
+  try {
+    report = calibrationReport({
+      rows,
+      alpha: options.alpha,
+      skipped: { 'without features': withoutFeatures, 'with incomplete features': incompleteFeatures },
+    });
+  } catch (error) {
+    if (error instanceof CalibrationError) throw new CliError(error.message, { exitCode: 2 });
+    throw error;
+  }
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const sha256 = calibrationSha256(json);
+  await mkdir(options.out, { recursive: true });
+  await writeFile(path.join(options.out, 'report.json'), json);
+  await writeFile(path.join(options.out, 'report.md'), calibrationMarkdown(report));
+  if (report.folds.length > 0)
+    await writeFile(
+      path.join(options.out, 'risk-coverage.svg'),
+      riskCoverageSvg(
+        report.groups.map((group) => ({
+          name: group,
+          points: riskCoverageCurve(
+            report.rows
+              .filter((row) => row.group === group)
+              .map((row) => ({
+                score: row.out_of_fold_score ?? 0,
+                loss: row.loss,
+                answerable: row.answerable,
+                releasable: row.releasable,
+              })),
+          ),
+        })),
+        {
+          alpha: options.alpha,
+          title: 'Out-of-fold risk–coverage of the calibrated answer check, per collection',
+        },
+      ),
+    );
+  await mkdir(path.dirname(options.model), { recursive: true });
+  await writeFile(options.model, answerCheckModelSource(report, sha256));
+  return { report, sha256, sets, withoutFeatures, incompleteFeatures };
+}
+
+/** One line about a calibration: rows, folds within α, the final λ and the skipped questions. */
+function calibrationSummary(result: CalibrateResult, out: string, model: string): string {
+  const { report } = result;
+  const within = report.folds.filter((fold) => fold.false_assurance <= fold.alpha + 1e-9).length;
+  const skipped = result.withoutFeatures + result.incompleteFeatures;
+  return [
+    `Calibrated the answer check on ${plural(report.rows.length, 'question')} of ${result.sets.join(', ')} (α = ${report.alpha}).`,
+    skipped > 0
+      ? `Skipped ${plural(result.withoutFeatures, 'question')} without features${result.incompleteFeatures > 0 ? ` and ${result.incompleteFeatures} with incomplete features` : ''}.`
+      : 'Skipped no question.',
+    report.folds.length > 0
+      ? `Leave-one-collection-out: ${within} of ${plural(report.folds.length, 'fold')} within α (${report.folds.map((fold) => `${fold.group} ${fold.false_assurance.toFixed(3)}`).join(', ')}).`
+      : 'One collection only: no cross-validation.',
+    `Final λ = ${report.final.threshold === null ? '∞ (release nothing)' : report.final.threshold.toFixed(4)}: false assurance ${report.final.false_assurance.toFixed(3)}, coverage ${report.final.coverage.toFixed(3)} (in sample).`,
+    `Written to ${out} and ${model} (calibration_sha256 ${result.sha256.slice(0, 12)}…).`,
+  ].join('\n');
+}
+
+async function runCalibrate(values: OptionValues, io: Io): Promise<number> {
+  const alpha = alphaFrom(values);
+  const reports = path.resolve(io.cwd, stringOption(values, 'reports') ?? 'eval/reports');
+  const out = path.resolve(io.cwd, stringOption(values, 'out') ?? 'eval/calibration');
+  const model = path.resolve(
+    io.cwd,
+    stringOption(values, 'model') ?? path.join(repositoryRoot(), ANSWER_CHECK_MODEL_FILE),
+  );
+  const result = await calibrate({ reports, alpha, out, model });
+  io.stdout.write(
+    flag(values, 'json')
+      ? `${JSON.stringify({ folds: result.report.folds, final: result.report.final, sha256: result.sha256, skipped: result.report.skipped }, null, 2)}\n`
+      : `${calibrationSummary(result, out, model)}\n`,
+  );
+  return 0;
 }
 
 /** `--llm provider:model [--llm-base-url URL]`: answer with that model (its key from SAKSI_LLM_API_KEY). */
@@ -267,6 +511,15 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
   const facqaSample = Number(stringOption(values, 'facqa-sample') ?? DEFAULT_FACQA_SAMPLE);
   if (!Number.isSafeInteger(facqaSample) || facqaSample < 0)
     throw new UsageError('--facqa-sample is a number of questions (0: all 311)');
+  const alpha = alphaFrom(values);
+  const calibrationOut = path.resolve(
+    io.cwd,
+    stringOption(values, 'calibration-out') ?? path.join(path.dirname(out), 'calibration'),
+  );
+  const model = path.resolve(
+    io.cwd,
+    stringOption(values, 'model') ?? path.join(repositoryRoot(), ANSWER_CHECK_MODEL_FILE),
+  );
   // Each set with the questions its answers run asks: every question of the JSONL sets, a sample of
   // FacQA's (its gold spans), and the SQuAD 2.0 questions already sampled when loaded.
   const runs: { set: EvalSet; answers: EvalSet | undefined }[] = (
@@ -317,10 +570,42 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
   }
   const targets = checkTargets(retrieval, answers);
   await writeFile(path.join(out, 'retrieval.svg'), recallChartSvg(retrieval));
+  await writeFile(
+    path.join(out, 'risk-coverage.svg'),
+    riskCoverageSvg(
+      answers.map((report) => ({
+        name: report.set,
+        points: riskCoverageCurve(report.questions.map(releaseRowOf)),
+      })),
+      { alpha },
+    ),
+  );
+  // The answer check calibrated on the reports just written; reports without the check's features
+  // (an engine without it) leave the calibration as it was.
+  let calibration: string;
+  try {
+    calibration = calibrationSummary(
+      await calibrate({ reports: out, alpha, out: calibrationOut, model }),
+      calibrationOut,
+      model,
+    );
+  } catch (error) {
+    if (!(error instanceof CliError) || !error.message.startsWith('No usable rows')) throw error;
+    calibration = `Calibration skipped: ${error.message}`;
+  }
+  say(calibration);
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   await writeFile(
     path.join(out, 'README.md'),
-    reportsReadme({ seconds, targets: targetsTable(targets), retrieval, answers, facqaSample, squadSample }),
+    reportsReadme({
+      seconds,
+      targets: targetsTable(targets),
+      retrieval,
+      answers,
+      facqaSample,
+      squadSample,
+      alpha,
+    }),
   );
   if (flag(values, 'json')) io.stdout.write(`${JSON.stringify({ retrieval, answers, targets }, null, 2)}\n`);
   else io.stdout.write(`${targetsTable(targets)}\n\nReports written to ${out} in ${seconds} s.\n`);
@@ -335,6 +620,7 @@ function reportsReadme(run: {
   answers: readonly AnswersReport[];
   facqaSample: number;
   squadSample: number;
+  alpha: number;
 }): string {
   const domains = TARGET_DOMAINS.map(
     (domain) =>
@@ -347,11 +633,15 @@ function reportsReadme(run: {
     '',
     "Relevance: the Pasal (traffic law; its body or its elucidation), the document and Pasal (budgets: `documents` × `relevant_pasal_by_doc`; a row without Pasal counts the document), the file (docs: a stored path matches when one is a path-suffix of the other at a `/`; the heading-level figure is in each docs set's report), the passage (facqa-id, squad2-dev).",
     '',
-    'Answers: a claim is supported when it is rendered (`render.rendered`), labelled `entailed`, and its evidence comes from a relevant item; citation precision = supported claims / claims of the answers to answerable questions; citation recall = answerable questions with at least one supported claim. must_mention hit rate = phrases found in the answer / all phrases of answerable questions — a figure-only phrase matches an amount of the answer under `amountsMatch` of @saksi/proof (so `Rp222,5 triliun` matches `Rp222.506.897.630.000,00`), any other phrase as text after number normalization (`Rp`, thousands dots, `,00` dropped); "any" = questions with at least one phrase found. A refusal is an answer with `found: false` or a certificate whose answer status is `refused`. EM, F1 and ROUGE-L compare the answer text (citation markers removed; a refusal scores 0) with the gold answers — SQuAD 2.0 and FacQA answer spans, a budget row\'s `answer` — the best gold answer per question, after SQuAD normalization (English) or figure and punctuation normalization (Indonesian). Each set\'s report groups its answers by the intent the engine read from the question.',
+    'Answers: a claim is supported when it is rendered (`render.rendered`), labelled `entailed`, and its evidence comes from a relevant item; citation precision = supported claims / claims of the answers to answerable questions; citation recall = answerable questions with at least one supported claim. must_mention hit rate = phrases found in the answer / all phrases of answerable questions — a figure-only phrase matches an amount of the answer under `amountsMatch` of @saksi/proof (so `Rp222,5 triliun` matches `Rp222.506.897.630.000,00`), any other phrase as text after number normalization (`Rp`, thousands dots, `,00` dropped); "any" = questions with at least one phrase found. A refusal is an answer whose certificate says `refused` (or, from an older certificate, `found: false`); an answer whose outcome is `related` (related passages, not a confirmed answer) counts as refused in these figures and in the targets. EM, F1 and ROUGE-L compare the answer text (citation markers removed; a refusal scores 0) with the gold answers — SQuAD 2.0 and FacQA answer spans, a budget row\'s `answer` — the best gold answer per question, after SQuAD normalization (English) or figure and punctuation normalization (Indonesian). Each set\'s report groups its answers by the intent the engine read from the question.',
     '',
     `facqa-id: retrieval on all 311 questions, answers on ${run.facqaSample === 0 ? 'all of them' : `every k-th (about ${run.facqaSample})`} against their gold spans. squad2-dev: ${run.squadSample === 0 ? 'all 6,078 questions' : `every k-th of the 6,078 questions (about ${run.squadSample})`}, all 646 paragraphs ingested; its unanswerable questions are written against the same paragraphs on purpose and are not part of the targets.`,
     '',
     '![Recall@5 per set and configuration](retrieval.svg)',
+    '',
+    `False assurance: questions answered (outcome \`answered\`) while unanswerable or without an expected fact (a \`must_mention\` phrase found, or for a question without phrases a supported claim), over all questions; coverage: answerable questions answered with an expected fact, over answerable questions; related: questions shown related passages, not an answer. The curve releases the answered and related answers whose answer-check score is at least a threshold, for every threshold; the dashed line is α = ${run.alpha}, the false assurance the calibration (eval/calibration) allows.`,
+    '',
+    '![False assurance against coverage per set, over the answer-check threshold](risk-coverage.svg)',
     '',
     '## Targets',
     '',
@@ -426,11 +716,12 @@ async function runGate(values: OptionValues, io: Io, say: (text: string) => void
     for (const set of sets) {
       current[set.name] = (await evaluateRetrieval(engine, set, DEFAULT_CONFIG)).metrics['recall@5'];
       const answers = (await evaluateAnswers(engine, set)).metrics;
-      const values: Record<(typeof GATE_ANSWER_METRICS)[number], number | null> = {
+      const values: Record<GateAnswerMetric, number | null> = {
         must_mention_hit_rate: answers.must_mention_hit_rate,
         citation_precision: answers.citation_precision,
         refusal_accuracy: answers.refusal_accuracy,
         answered: answers.false_refusal_rate === null ? null : 1 - answers.false_refusal_rate,
+        false_assurance: answers.false_assurance,
       };
       for (const metric of GATE_ANSWER_METRICS) {
         const value = values[metric];
@@ -460,7 +751,7 @@ async function runGate(values: OptionValues, io: Io, say: (text: string) => void
     io.stdout.write(`Baseline written to ${baselineFile}: ${JSON.stringify(current)} (${seconds} s)\n`);
     return 0;
   }
-  const failures = gateFailures(baseline, current, GATE_TOLERANCE);
+  const failures = gateFailures(baseline, current, GATE_TOLERANCE, gateMetricDirection);
   if (flag(values, 'json')) {
     io.stdout.write(`${JSON.stringify({ baseline, current, failures, seconds }, null, 2)}\n`);
   } else {
@@ -475,7 +766,7 @@ async function runGate(values: OptionValues, io: Io, say: (text: string) => void
       io.stdout.write(`FAIL ${failure.set}: not run (baseline ${failure.baseline.toFixed(3)})\n`);
     io.stdout.write(
       failures.length > 0
-        ? `${plural(failures.length, 'figure')} fell more than ${GATE_TOLERANCE} below the baseline (${seconds} s).\n`
+        ? `${plural(failures.length, 'figure')} moved more than ${GATE_TOLERANCE} the wrong way from the baseline: below it, or above it for false assurance (${seconds} s).\n`
         : `Quality gate passed: Recall@5 and answer metrics (${seconds} s).\n`,
     );
   }

@@ -1,3 +1,4 @@
+export * from './calibration.js';
 export * from './metrics.js';
 export * from './report.js';
 export * from './run.js';

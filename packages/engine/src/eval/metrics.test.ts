@@ -6,6 +6,7 @@ import {
   gateFailures,
   hitAt,
   lcsLength,
+  type MetricDirection,
   mentions,
   ndcgAt,
   normalizeAnswer,
@@ -143,7 +144,7 @@ describe('the CI gate', () => {
 
   it('fails a drop of 0.03 and passes a drop of 0.01 or exactly 0.02', () => {
     expect(gateFailures(baseline, { 'lalin-dev': 0.87, 'apbn-dev': 0.8 })).toEqual([
-      { set: 'lalin-dev', baseline: 0.9, current: 0.87 },
+      { set: 'lalin-dev', baseline: 0.9, current: 0.87, direction: 'higher' },
     ]);
     expect(gateFailures(baseline, { 'lalin-dev': 0.89, 'apbn-dev': 0.79 })).toEqual([]);
     expect(gateFailures(baseline, { 'lalin-dev': 0.88, 'apbn-dev': 0.95 })).toEqual([]);
@@ -151,5 +152,26 @@ describe('the CI gate', () => {
 
   it('fails a set the run did not measure', () => {
     expect(gateFailures(baseline, { 'lalin-dev': 0.9 }).map((failure) => failure.set)).toEqual(['apbn-dev']);
+  });
+
+  it('fails a lower-is-better figure that rises more than the tolerance, not one that falls', () => {
+    const lower = (key: string): MetricDirection => (key.endsWith(' false_assurance') ? 'lower' : 'higher');
+    const floors = { 'lalin-dev': 0.9, 'lalin-dev false_assurance': 0.1 };
+    // Rising by 0.03: worse. Rising by exactly 0.02 or falling by any amount: not a failure.
+    expect(
+      gateFailures(floors, { 'lalin-dev': 0.9, 'lalin-dev false_assurance': 0.13 }, 0.02, lower),
+    ).toEqual([{ set: 'lalin-dev false_assurance', baseline: 0.1, current: 0.13, direction: 'lower' }]);
+    expect(
+      gateFailures(floors, { 'lalin-dev': 0.9, 'lalin-dev false_assurance': 0.12 }, 0.02, lower),
+    ).toEqual([]);
+    expect(gateFailures(floors, { 'lalin-dev': 0.9, 'lalin-dev false_assurance': 0 }, 0.02, lower)).toEqual(
+      [],
+    );
+    // The same fall read as higher-is-better would fail.
+    expect(gateFailures(floors, { 'lalin-dev': 0.9, 'lalin-dev false_assurance': 0 }, 0.02)).toHaveLength(1);
+    // A figure the baseline lacks is not checked.
+    expect(
+      gateFailures({ 'lalin-dev': 0.9 }, { 'lalin-dev': 0.9, 'lalin-dev false_assurance': 1 }, 0.02, lower),
+    ).toEqual([]);
   });
 });

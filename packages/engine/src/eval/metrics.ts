@@ -240,25 +240,42 @@ export function answerTextScores(
   };
 }
 
-/** A gate failure: a set whose Recall@5 fell more than the tolerance below its baseline. */
+/**
+ * Which way a gated figure is better: `higher` (Recall@5, the `must_mention` hit rate, citation
+ * precision…) or `lower` (false assurance).
+ */
+export type MetricDirection = 'higher' | 'lower';
+
+/** A gate failure: a figure that moved more than the tolerance the wrong way from its baseline. */
 export interface GateFailure {
   set: string;
   baseline: number;
   current: number;
+  /** Which way the figure is better; a `lower` figure fails by rising. */
+  direction: MetricDirection;
 }
 
-/** The sets whose Recall@5 is more than `tolerance` below the baseline (a set missing from the run fails). */
+/**
+ * The gated figures that moved more than `tolerance` the wrong way from the baseline: a
+ * higher-is-better figure more than `tolerance` below it, a lower-is-better figure
+ * (`directionOf(key) === 'lower'`) more than `tolerance` above it. Every key of the baseline is checked
+ * and one missing from the run fails; a figure of the run that the baseline lacks is not checked.
+ */
 export function gateFailures(
   baseline: Readonly<Record<string, number>>,
   current: Readonly<Record<string, number>>,
   tolerance = 0.02,
+  directionOf: (key: string) => MetricDirection = () => 'higher',
 ): GateFailure[] {
   const failures: GateFailure[] = [];
   for (const [set, expected] of Object.entries(baseline)) {
     const value = current[set];
+    const direction = directionOf(set);
     // A small epsilon so 0.02 exactly (in floating point) does not fail.
-    if (value === undefined || value < expected - tolerance - 1e-9)
-      failures.push({ set, baseline: expected, current: value ?? Number.NaN });
+    const worse =
+      value === undefined ||
+      (direction === 'higher' ? value < expected - tolerance - 1e-9 : value > expected + tolerance + 1e-9);
+    if (worse) failures.push({ set, baseline: expected, current: value ?? Number.NaN, direction });
   }
   return failures;
 }

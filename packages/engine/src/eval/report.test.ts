@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { type CalibrationRow, calibrationReport, releaseRowOf, riskCoverageCurve } from './calibration.js';
 import { retrievalMetrics } from './metrics.js';
 import {
   answersTable,
+  calibrationMarkdown,
   checkTargets,
   intentTable,
   recallChartSvg,
   retrievalTable,
+  riskCoverageSvg,
   setMarkdown,
 } from './report.js';
 import {
@@ -13,6 +16,7 @@ import {
   type AnswersReport,
   answerMetrics,
   answerMetricsByIntent,
+  type EvalAnswerOutcome,
   type RetrievalConfig,
   type RetrievalReport,
 } from './run.js';
@@ -34,26 +38,36 @@ function report(set: string, config: RetrievalConfig, hits: boolean[]): Retrieva
   };
 }
 
-/** A record: answerable or not, refused or not, claims / supported, phrases found, and an intent. */
+/**
+ * A record: answerable or not, its outcome (or refused or not), claims / supported, phrases found, an
+ * intent and a check score.
+ */
 function record(
   id: string,
   options: {
     answerable?: boolean;
     refused?: boolean;
+    outcome?: EvalAnswerOutcome;
     claims?: number;
     supported?: number;
     phrases?: boolean[];
     intent?: string;
     f1?: number;
+    score?: number;
+    factIfReleased?: boolean;
   } = {},
 ): AnswerRecord {
-  const refused = options.refused ?? false;
+  const outcome = options.outcome ?? (options.refused ? 'refused' : 'answered');
+  const refused = outcome !== 'answered';
   return {
     id,
     answerable: options.answerable ?? true,
     intent: options.intent ?? 'other',
     found: !refused,
+    outcome,
     refused,
+    check_score: options.score ?? 0,
+    ...(options.factIfReleased !== undefined ? { fact_if_released: options.factIfReleased } : {}),
     claims: options.claims ?? 0,
     rendered: options.claims ?? 0,
     supported: options.supported ?? 0,
@@ -159,5 +173,97 @@ describe('evaluation reports', () => {
     expect(svg).toContain('lalin-dev: lexical 0.25, vector not run, hybrid not run, hybrid+rewrite 1.00');
     expect(svg).toContain('dashed: the 0.90 target');
     expect(svg.match(/<rect x=[^>]*fill="#/g)?.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('measures false assurance over all questions, coverage over answerable ones, and the related share', () => {
+    const report = answers('lalin-dev', [
+      // Answered with a phrase found: covered.
+      record('a', { phrases: [false, true], claims: 1, supported: 1 }),
+      // Answered without any phrase found: false assurance.
+      record('b', { phrases: [false], claims: 1, supported: 1 }),
+      // No phrases: a supported claim is the expected fact; none is false assurance.
+      record('c', { claims: 1, supported: 1 }),
+      record('d', { claims: 1, supported: 0 }),
+      // Unanswerable and answered: false assurance, even with a supported claim.
+      record('e', { answerable: false, claims: 1, supported: 1 }),
+      // Related and refused: neither false assurance nor coverage.
+      record('f', { outcome: 'related', phrases: [true] }),
+      record('g', { answerable: false, outcome: 'refused' }),
+    ]);
+    expect(report.metrics.false_assurance).toBeCloseTo(3 / 7, 4);
+    expect(report.metrics.coverage).toBeCloseTo(2 / 5, 4);
+    expect(report.metrics.related_rate).toBeCloseTo(1 / 7, 4);
+    // A related answer is not answered: it is a false refusal and finds no phrase.
+    expect(report.metrics.false_refusal_rate).toBeCloseTo(1 / 5, 4);
+    const table = answersTable([report]);
+    expect(table).toContain('| false assurance | coverage | related |');
+    expect(table.split('\n')[2]).toMatch(/^\| lalin-dev \| 5 \| 2 \| 0\.429 \| 0\.400 \| 0\.143 \|/);
+    const markdown = setMarkdown('lalin-dev', [], report);
+    expect(markdown).toContain('Answered with false assurance: 3.');
+    expect(markdown).toMatch(/^- e \(unanswerable; check score 0\.000\)/m);
+    expect(markdown).toMatch(/^- b \(no expected fact;/m);
+  });
+
+  it('draws the risk–coverage curve: one line per set, the α line, a title, nothing external', () => {
+    const rows = [
+      record('a', { score: 0.9, phrases: [true] }),
+      record('b', { score: 0.6, phrases: [false] }),
+      record('c', { score: 0.4, outcome: 'related', factIfReleased: true }),
+      record('d', { answerable: false, score: 0.3 }),
+      record('e', { outcome: 'refused', score: 0.95 }),
+    ].map(releaseRowOf);
+    const curve = riskCoverageCurve(rows);
+    expect(curve.map((point) => [point.threshold, point.coverage, point.false_assurance])).toEqual([
+      [Number.POSITIVE_INFINITY, 0, 0],
+      [0.9, 0.25, 0],
+      [0.6, 0.25, 0.2],
+      [0.4, 0.5, 0.2],
+      [0.3, 0.5, 0.4],
+    ]);
+    const svg = riskCoverageSvg(
+      [
+        { name: 'lalin-dev', points: curve },
+        { name: 'apbn-dev', points: curve.slice(0, 3) },
+      ],
+      { alpha: 0.05 },
+    );
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" [^>]*role="img"/);
+    expect(svg).toContain('<title id="risk-title">');
+    expect(svg.match(/<polyline /g)).toHaveLength(2);
+    expect(svg).toContain('α = 0.05');
+    expect(svg).toContain('stroke-dasharray="6 4"');
+    expect(svg).toContain('coverage: answerable questions answered with an expected fact');
+    expect(svg).toContain('false assurance: answered and wrong / all questions');
+    // Self-contained: no link, image, style sheet or script.
+    expect(svg.replace('xmlns="http://www.w3.org/2000/svg"', '')).not.toMatch(
+      /href|http|<script|<style|@import/,
+    );
+  });
+
+  it('writes the calibration report in Markdown: folds against α and the weights by feature', () => {
+    const rows: CalibrationRow[] = [];
+    for (const group of ['lalu-lintas', 'apbn'])
+      for (let index = 0; index < 30; index++)
+        rows.push({
+          set: `${group}-dev`,
+          id: `${group}-${index}`,
+          group,
+          features: { overlap: index / 30, support: index % 2 },
+          answerable: true,
+          outcome: 'answered',
+          loss: index < 6 ? 1 : 0,
+        });
+    const markdown = calibrationMarkdown(
+      calibrationReport({ rows, alpha: 0.1, skipped: { 'without features': 2 } }),
+    );
+    expect(markdown).toContain('# Calibration of the answer check');
+    expect(markdown).toContain('left out: 2 without features');
+    expect(markdown).toMatch(
+      /^\| lalu-lintas \| 30 \| 30 \| [0-9.]+ \| \d+ \| \d+ \| [0-9.]+ \| 0\.1 \| (yes|NO) \| [0-9.]+ \|$/m,
+    );
+    expect(markdown).toMatch(/^\| apbn \| 30 \|/m);
+    expect(markdown).toMatch(/^\| overlap \| -?\d+\.\d{6} \|$/m);
+    expect(markdown).toMatch(/^\| support \| -?\d+\.\d{6} \|$/m);
+    expect(markdown).toMatch(/^\| \(bias\) \|/m);
   });
 });

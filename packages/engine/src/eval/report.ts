@@ -1,13 +1,16 @@
 /**
  * Evaluation reports: Markdown tables (retrieval, answers, answers per intent), the answer-quality
- * targets (met / MISSED with the figure; docs/evaluation.md) and a hand-written SVG bar chart of
- * Recall@5 per set and configuration.
+ * targets (met / MISSED with the figure; docs/evaluation.md), hand-written SVG charts of Recall@5 per
+ * set and configuration and of the risk–coverage curve of the answer check, and the calibration
+ * report in Markdown.
  */
+import type { CalibrationReport, RiskCoveragePoint } from './calibration.js';
 import type { RetrievalMetrics } from './metrics.js';
 import {
   type AnswerMetrics,
   type AnswerRecord,
   type AnswersReport,
+  isFalseAssurance,
   RETRIEVAL_CONFIGS,
   type RetrievalConfig,
   type RetrievalReport,
@@ -42,6 +45,9 @@ export function retrievalTable(reports: readonly RetrievalReport[]): string {
 }
 
 const ANSWER_COLUMNS: [header: string, value: (metrics: AnswerMetrics) => number | null][] = [
+  ['false assurance', (m) => m.false_assurance],
+  ['coverage', (m) => m.coverage],
+  ['related', (m) => m.related_rate],
   ['citation precision', (m) => m.citation_precision],
   ['citation recall', (m) => m.citation_recall],
   ['must_mention hit rate', (m) => m.must_mention_hit_rate],
@@ -53,7 +59,10 @@ const ANSWER_COLUMNS: [header: string, value: (metrics: AnswerMetrics) => number
   ['ROUGE-L', (m) => m.rouge_l],
 ];
 
-/** One row per set: counts, citations, `must_mention`, refusals and EM / F1 / ROUGE-L. */
+/**
+ * One row per set: counts, false assurance, coverage and the related share, citations,
+ * `must_mention`, refusals and EM / F1 / ROUGE-L.
+ */
 export function answersTable(reports: readonly AnswersReport[]): string {
   const lines = [
     `| set | answerable | unanswerable | ${ANSWER_COLUMNS.map(([header]) => header).join(' | ')} |`,
@@ -317,7 +326,23 @@ export function setMarkdown(
     }
   }
   if (answers) {
-    lines.push('## Answers (default configuration)', '', answersTable([answers]), '');
+    lines.push(
+      '## Answers (default configuration)',
+      '',
+      answersTable([answers]),
+      '',
+      'False assurance: questions answered while unanswerable or without an expected fact (a `must_mention` phrase, or for a question without phrases a supported claim), over all questions; lower is better. Coverage: answerable questions answered with an expected fact, over answerable questions. Related: questions shown related passages instead of an answer (counted as not answered by the other columns).',
+      '',
+    );
+    const falseAssurance = answers.questions.filter(isFalseAssurance);
+    if (falseAssurance.length > 0) {
+      lines.push(`Answered with false assurance: ${falseAssurance.length}.`, '');
+      for (const record of falseAssurance)
+        lines.push(
+          `- ${record.id} (${record.answerable ? 'no expected fact' : 'unanswerable'}; check score ${record.check_score.toFixed(3)}): cited ${record.cited.join('; ') || '(nothing)'}`,
+        );
+      lines.push('');
+    }
     if (answers.metrics.exact_match !== null)
       lines.push(
         'EM, F1 and ROUGE-L compare the answer text (citation markers removed) with the gold answers of the answerable questions, the best gold answer per question; a refusal scores 0.',
@@ -333,5 +358,176 @@ export function setMarkdown(
         '',
       );
   }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One line of {@link riskCoverageSvg}: a set's risk–coverage points. */
+export interface RiskCoverageSeries {
+  name: string;
+  points: readonly Pick<RiskCoveragePoint, 'coverage' | 'false_assurance'>[];
+}
+
+/** Options of {@link riskCoverageSvg}. */
+export interface RiskCoverageSvgOptions {
+  /** The false assurance allowed: drawn as a dashed line. */
+  alpha?: number;
+  /** The chart's title (default: the risk–coverage of the answer check). */
+  title?: string;
+}
+
+/** Distinct colours, then the same colours dashed for a second round of series. */
+const SERIES_COLORS = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#b07aa1',
+  '#76b7b2',
+  '#edc948',
+  '#9c755f',
+  '#ff9da7',
+  '#bab0ac',
+];
+
+/** The smallest of 0.05, 0.1, 0.2, 0.25, 0.5, 1 that is at least `value`. */
+const niceCeiling = (value: number) => [0.05, 0.1, 0.2, 0.25, 0.5, 1].find((step) => value <= step) ?? 1;
+
+/**
+ * The risk–coverage curve of the answer check as an SVG line chart, one line per set: coverage
+ * (answerable questions released with an expected fact / answerable questions) on x, false assurance
+ * (questions released and wrong / all questions) on y, as the release threshold on the check score
+ * falls from releasing nothing. The allowed false assurance α, when given, is a dashed line.
+ * Self-contained: no external fonts, styles or scripts.
+ */
+export function riskCoverageSvg(
+  series: readonly RiskCoverageSeries[],
+  options: RiskCoverageSvgOptions = {},
+): string {
+  const title = options.title ?? 'Risk–coverage of the answer check: false assurance against coverage';
+  const left = 64;
+  const top = 48;
+  const plotWidth = 440;
+  const plotHeight = 300;
+  const legendWidth = 210;
+  const width = left + plotWidth + 24 + legendWidth;
+  const legendHeight = 40 + series.length * 20;
+  const height = Math.max(top + plotHeight + 64, top + legendHeight);
+  const highest = Math.max(
+    options.alpha ?? 0,
+    ...series.flatMap((line) => line.points.map((point) => point.false_assurance)),
+  );
+  const yMax = niceCeiling(highest * 1.05);
+  const x = (coverage: number) => (left + Math.min(Math.max(coverage, 0), 1) * plotWidth).toFixed(1);
+  const y = (risk: number) =>
+    (top + plotHeight - (Math.min(Math.max(risk, 0), yMax) / yMax) * plotHeight).toFixed(1);
+  const end = (line: RiskCoverageSeries) => line.points.at(-1);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="risk-title risk-desc" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="13">`,
+    `<title id="risk-title">${escapeXml(title)}</title>`,
+    `<desc id="risk-desc">${escapeXml(
+      `Each line lowers the release threshold on the answer check's score from releasing nothing. ${series
+        .map((line) => {
+          const last = end(line);
+          return `${line.name}: releasing every answer gives coverage ${last ? last.coverage.toFixed(2) : '—'} at false assurance ${last ? last.false_assurance.toFixed(3) : '—'}`;
+        })
+        .join('; ')}.${options.alpha === undefined ? '' : ` Dashed: α = ${options.alpha}.`}`,
+    )}</desc>`,
+    `<rect width="${width}" height="${height}" fill="#fff"/>`,
+    `<text x="${left}" y="24" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+  ];
+  for (let index = 0; index <= 5; index++) {
+    const risk = (yMax * index) / 5;
+    parts.push(
+      `<line x1="${left}" x2="${left + plotWidth}" y1="${y(risk)}" y2="${y(risk)}" stroke="#e5e5e5"/>`,
+      `<text x="${left - 8}" y="${(Number(y(risk)) + 4).toFixed(1)}" text-anchor="end" fill="#333">${risk.toFixed(yMax < 0.1 ? 3 : 2)}</text>`,
+    );
+    const coverage = index / 5;
+    parts.push(
+      `<line x1="${x(coverage)}" x2="${x(coverage)}" y1="${top}" y2="${top + plotHeight}" stroke="#e5e5e5"/>`,
+      `<text x="${x(coverage)}" y="${top + plotHeight + 18}" text-anchor="middle" fill="#333">${coverage.toFixed(1)}</text>`,
+    );
+  }
+  parts.push(
+    `<rect x="${left}" y="${top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#888"/>`,
+    `<text x="${left + plotWidth / 2}" y="${top + plotHeight + 42}" text-anchor="middle">coverage: answerable questions answered with an expected fact</text>`,
+    `<text transform="translate(18 ${top + plotHeight / 2}) rotate(-90)" text-anchor="middle">false assurance: answered and wrong / all questions</text>`,
+  );
+  if (options.alpha !== undefined && options.alpha <= yMax)
+    parts.push(
+      `<line x1="${left}" x2="${left + plotWidth}" y1="${y(options.alpha)}" y2="${y(options.alpha)}" stroke="#c00" stroke-width="1.5" stroke-dasharray="6 4"/>`,
+      `<text x="${left + plotWidth - 4}" y="${(Number(y(options.alpha)) - 5).toFixed(1)}" text-anchor="end" fill="#c00">α = ${escapeXml(String(options.alpha))}</text>`,
+    );
+  for (const [index, line] of series.entries()) {
+    const color = SERIES_COLORS[index % SERIES_COLORS.length] ?? '#333';
+    const dashed = index >= SERIES_COLORS.length ? ' stroke-dasharray="3 3"' : '';
+    const points = line.points.map((point) => `${x(point.coverage)},${y(point.false_assurance)}`).join(' ');
+    const last = end(line);
+    parts.push(
+      `<polyline points="${points}" fill="none" stroke="${color}" stroke-width="2"${dashed} stroke-linejoin="round"><title>${escapeXml(line.name)}</title></polyline>`,
+    );
+    if (last)
+      parts.push(
+        `<circle cx="${x(last.coverage)}" cy="${y(last.false_assurance)}" r="3.5" fill="${color}"><title>${escapeXml(`${line.name}: everything released, coverage ${last.coverage.toFixed(3)}, false assurance ${last.false_assurance.toFixed(3)}`)}</title></circle>`,
+      );
+    const legendY = top + 12 + index * 20;
+    const legendX = left + plotWidth + 24;
+    parts.push(
+      `<line x1="${legendX}" x2="${legendX + 22}" y1="${legendY}" y2="${legendY}" stroke="${color}" stroke-width="3"${dashed}/>`,
+      `<text x="${legendX + 28}" y="${legendY + 4}">${escapeXml(line.name)}</text>`,
+    );
+  }
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}
+
+/** "0.123", or "∞ (release nothing)" for no threshold. */
+const thresholdText = (threshold: number | null) =>
+  threshold === null ? '∞ (release nothing)' : threshold.toFixed(4);
+
+/**
+ * The calibration report in Markdown: the rule, the leave-one-collection-out folds (λ, the false
+ * assurance achieved against α, coverage) and the final model's weights by feature name.
+ */
+export function calibrationMarkdown(report: CalibrationReport): string {
+  const skipped = Object.entries(report.skipped).filter(([, count]) => count > 0);
+  const lines = [
+    '# Calibration of the answer check',
+    '',
+    `Written by \`saksi eval calibrate\` (method \`${report.method}\`, version ${report.version}) from ${report.rows.length} questions of ${report.groups.join(', ')}${skipped.length > 0 ? `; left out: ${skipped.map(([reason, count]) => `${count} ${reason}`).join(', ')}` : ''}. How it works: docs/evaluation.md, "Calibrating the answer check".`,
+    '',
+    `- Model: ${report.model} (L2 ${report.l2}).`,
+    `- Threshold: ${report.rule}; α = ${report.alpha}.`,
+    '- Loss: 1 when the question is unanswerable or the answer holds no expected fact (a `must_mention` phrase, or a supported claim for a question without phrases) and it is released; a question whose answer was refused before the check has no features and is left out.',
+    '',
+    '## Leave-one-collection-out folds',
+    '',
+  ];
+  if (report.folds.length === 0)
+    lines.push('Cross-validation needs questions of two collections or more; these reports have one.', '');
+  else {
+    lines.push(
+      "Each fold fits the model and chooses λ on the other collections, then releases the held-out collection's answers whose score is at least λ. False assurance is over all its questions, coverage over its answerable ones.",
+      '',
+      '| collection | n | answerable | λ | released | released wrong | false assurance | α | within α | coverage |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    );
+    for (const fold of report.folds)
+      lines.push(
+        `| ${fold.group} | ${fold.n} | ${fold.answerable} | ${thresholdText(fold.threshold)} | ${fold.released} | ${fold.released_wrong} | ${fold.false_assurance.toFixed(3)} | ${fold.alpha} | ${fold.false_assurance <= fold.alpha + 1e-9 ? 'yes' : 'NO'} | ${fold.coverage.toFixed(3)} |`,
+      );
+    lines.push('');
+  }
+  const { final } = report;
+  lines.push(
+    '## Final model',
+    '',
+    `Fitted on all ${final.n} questions, λ chosen on all of them: λ = ${thresholdText(final.threshold)}. On these questions (in sample) it releases ${final.released}, ${final.released_wrong} of them wrong: false assurance ${final.false_assurance.toFixed(3)} (conformal bound ${final.conformal_bound.toFixed(3)} ${final.conformal_bound <= report.alpha + 1e-9 ? '≤' : '>, too few questions for'} α = ${report.alpha}), coverage ${final.coverage.toFixed(3)}.`,
+    '',
+    '| feature | weight |',
+    '|---|---:|',
+    ...report.features.map((name, index) => `| ${name} | ${(final.weights[index] ?? 0).toFixed(6)} |`),
+    `| (bias) | ${final.bias.toFixed(6)} |`,
+    '',
+  );
   return `${lines.join('\n')}\n`;
 }

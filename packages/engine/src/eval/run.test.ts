@@ -1,6 +1,19 @@
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerTextForScoring, evaluateAnswers, evaluateRetrieval, intentOf, isRefusal } from './run.js';
+import {
+  answerTextForScoring,
+  checkFeaturesOf,
+  checkScoreOf,
+  evaluateAnswers,
+  evaluateRetrieval,
+  type FactRecord,
+  holdsExpectedFact,
+  intentOf,
+  isFalseAssurance,
+  isRefusal,
+  lossIfReleased,
+  outcomeOf,
+} from './run.js';
 import type { EvalSet } from './sets.js';
 
 let test: TestEngine;
@@ -101,6 +114,12 @@ describe('answers', () => {
     expect(answered!.cited).toHaveLength(answered!.claims);
     expect(answered!.cited[0]).toMatch(/ › Pasal \d+/);
     expect(answered!.must_mention).toEqual([{ phrase: 'Rp500.000,00', found: true }]);
+    expect(answered!.outcome).toBe('answered');
+    expect(answered!.check_score).toBeGreaterThanOrEqual(0);
+    expect(answered!.check_score).toBeLessThanOrEqual(1);
+    expect(holdsExpectedFact(answered!)).toBe(true);
+    expect(report.metrics.coverage).toBe(1);
+    expect(['answered', 'related', 'refused']).toContain(report.questions[1]!.outcome);
     // The answer quotes the Pasal, which holds the gold answer.
     expect(answered!.scores!.f1).toBeGreaterThan(0);
     expect(answered!.scores!.rouge_l).toBeGreaterThan(0);
@@ -144,5 +163,59 @@ describe('answers', () => {
     expect(answerTextForScoring('Denda Rp500.000,00. [1] Kurungan 2 bulan. [2, 3]')).toBe(
       'Denda Rp500.000,00. Kurungan 2 bulan.',
     );
+  });
+
+  it('reads the outcome, the check score and the features defensively', () => {
+    const certified = (answer: Record<string, unknown>, found = true) => ({
+      found,
+      bundle: { certificate: { answer } },
+    });
+    expect(outcomeOf(certified({ outcome: 'answered' }))).toBe('answered');
+    expect(outcomeOf(certified({ outcome: 'related' }, false))).toBe('related');
+    expect(outcomeOf(certified({ outcome: 'refused' }))).toBe('refused');
+    // An older certificate: found decides.
+    expect(outcomeOf(certified({}))).toBe('answered');
+    expect(outcomeOf(certified({}, false))).toBe('refused');
+    expect(outcomeOf({ found: false })).toBe('refused');
+    expect(outcomeOf(null)).toBe('refused');
+    expect(checkScoreOf(certified({ check: { score: 0.8 }, relevance: { score: 0.4 } }))).toBe(0.8);
+    expect(checkScoreOf(certified({ relevance: { score: 0.4 } }))).toBe(0.4);
+    expect(checkScoreOf(certified({ check: { score: 'high' }, relevance: { score: 7 } }))).toBe(0);
+    expect(checkScoreOf({ found: true })).toBe(0);
+    expect(
+      checkFeaturesOf({ check: { score: 0.5, threshold: 0.4, features: { a: 1, b: 'x', c: Number.NaN } } }),
+    ).toEqual({
+      a: 1,
+    });
+    expect(checkFeaturesOf({ check: { features: {} } })).toBeUndefined();
+    expect(checkFeaturesOf({ found: true })).toBeUndefined();
+  });
+
+  it('holds an expected fact with a phrase found, or a supported claim when the question has no phrases', () => {
+    const base: FactRecord = { answerable: true, outcome: 'answered', must_mention: [], supported: 0 };
+    const found = [{ phrase: 'x', found: true }];
+    const missed = [{ phrase: 'x', found: false }];
+    expect(holdsExpectedFact({ ...base, must_mention: found })).toBe(true);
+    // The phrases decide when there are any: a supported claim does not make up for a missed phrase.
+    expect(holdsExpectedFact({ ...base, must_mention: missed, supported: 2 })).toBe(false);
+    expect(holdsExpectedFact({ ...base, supported: 1 })).toBe(true);
+    expect(holdsExpectedFact(base)).toBe(false);
+    expect(holdsExpectedFact({ ...base, answerable: false, supported: 1 })).toBe(false);
+    expect(holdsExpectedFact({ ...base, outcome: 'related', must_mention: found })).toBe(false);
+    // False assurance: answered without an expected fact, or answered while unanswerable.
+    expect(isFalseAssurance(base)).toBe(true);
+    expect(isFalseAssurance({ ...base, answerable: false, supported: 1 })).toBe(true);
+    expect(isFalseAssurance({ ...base, supported: 1 })).toBe(false);
+    expect(isFalseAssurance({ ...base, outcome: 'related' })).toBe(false);
+    expect(isFalseAssurance({ ...base, outcome: 'refused', answerable: false })).toBe(false);
+    // The loss if released: a related answer by what it would hold, a refusal always wrong.
+    expect(lossIfReleased({ ...base, supported: 1 })).toBe(0);
+    expect(lossIfReleased(base)).toBe(1);
+    expect(lossIfReleased({ ...base, outcome: 'related', fact_if_released: true })).toBe(0);
+    expect(lossIfReleased({ ...base, outcome: 'related' })).toBe(1);
+    expect(lossIfReleased({ ...base, outcome: 'related', answerable: false, fact_if_released: true })).toBe(
+      1,
+    );
+    expect(lossIfReleased({ ...base, outcome: 'refused', supported: 1 })).toBe(1);
   });
 });

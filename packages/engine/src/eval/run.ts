@@ -1,8 +1,8 @@
 /**
  * Running an evaluation set against an engine: retrieval in four configurations (lexical only, vector
- * only, hybrid, hybrid + rewriting — the default), and answers (citations, `must_mention`, refusals,
- * EM / F1 / ROUGE-L against gold answers, all grouped by the question's intent too). Never tuned to
- * individual questions: it only measures (docs/evaluation.md).
+ * only, hybrid, hybrid + rewriting — the default), and answers (false assurance and coverage,
+ * citations, `must_mention`, refusals, EM / F1 / ROUGE-L against gold answers, all grouped by the
+ * question's intent too). Never tuned to individual questions: it only measures (docs/evaluation.md).
  */
 import path from 'node:path';
 import type { Claim } from '@saksi/proof';
@@ -179,6 +179,18 @@ export interface AnswerMetrics {
   answerable: number;
   unanswerable: number;
   /**
+   * Questions answered (outcome `answered`) while the question is unanswerable or the answer holds no
+   * expected fact ({@link isFalseAssurance}) / all questions of the set. Lower is better.
+   */
+  false_assurance: number;
+  /**
+   * Answerable questions answered (outcome `answered`) with an expected fact ({@link holdsExpectedFact})
+   * / answerable questions.
+   */
+  coverage: number | null;
+  /** Questions whose outcome is `related` (related passages shown, no confirmed answer) / all questions. */
+  related_rate: number;
+  /**
    * Supported claims / claims, over the answers to answerable questions: a claim is supported when it
    * is rendered (`render.rendered`), labelled `entailed`, and one of its evidence spans comes from a
    * relevant item.
@@ -202,6 +214,13 @@ export interface AnswerMetrics {
   rouge_l: number | null;
 }
 
+/**
+ * How an answer ended, from its signed certificate (`certificate.answer.outcome`): `answered`, `related`
+ * (related passages shown, not a confirmed answer) or `refused`. An older certificate says only
+ * answered or refused; a result with `found: false` is refused.
+ */
+export type EvalAnswerOutcome = 'answered' | 'related' | 'refused';
+
 export interface AnswerRecord {
   id: string;
   answerable: boolean;
@@ -209,8 +228,25 @@ export interface AnswerRecord {
   intent: string;
   /** `found` of the ask result. */
   found: boolean;
-  /** The engine declined to answer: `found` is false, or the certificate's answer status is `refused`. */
+  /** How the answer ended ({@link outcomeOf}). */
+  outcome: EvalAnswerOutcome;
+  /**
+   * Not shown as an answer: the outcome is `refused` or `related`. The citation and `must_mention`
+   * metrics treat a related answer as they treat a refusal (no claims, no phrase found), and so do
+   * refusal accuracy and the false-refusal rate.
+   */
   refused: boolean;
+  /** The answer check's score in [0, 1] ({@link checkScoreOf}); 0 when the certificate has none. */
+  check_score: number;
+  /** The answer check's features (`check.features` of the ask result), when it has them. */
+  features?: Record<string, number>;
+  /**
+   * Outcome `related` only: whether the related answer would hold an expected fact if it were released
+   * as an answer — a `must_mention` phrase in its text, or, for a question without phrases, an entailed
+   * claim (rendered or not) citing a relevant item. Read by {@link lossIfReleased}.
+   */
+  fact_if_released?: boolean;
+  /** Claims of the answer shown (0 for a refused or related answer). */
   claims: number;
   /** Claims shown as verified (`render.rendered`). */
   rendered: number;
@@ -218,6 +254,7 @@ export interface AnswerRecord {
   supported: number;
   /** Where each claim's first evidence span is: the file, and its Pasal or section when it has one. */
   cited: string[];
+  /** Each `must_mention` phrase and whether the answer shown holds it (never for a refused or related answer). */
   must_mention: { phrase: string; found: boolean }[];
   /** EM, token F1 and ROUGE-L against the question's gold answers, when it has any. */
   scores?: AnswerTextScores;
@@ -268,6 +305,90 @@ export function isRefusal(result: { found: boolean; bundle?: unknown }): boolean
   return bundle?.certificate?.answer?.outcome === 'refused';
 }
 
+/** A non-null object's fields, or undefined. */
+const fieldsOf = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+
+/** The `certificate.answer` object of an ask result's bundle, read defensively. */
+const certificateAnswerOf = (result: unknown): Record<string, unknown> | undefined =>
+  fieldsOf(fieldsOf(fieldsOf(fieldsOf(result)?.['bundle'])?.['certificate'])?.['answer']);
+
+/** A finite number in [0, 1], or undefined. */
+const unitScore = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1 ? value : undefined;
+
+/**
+ * How an ask result ended: the certificate's `answer.outcome` when it says `refused` or `related`;
+ * otherwise `answered` when `found` is true and `refused` when it is false (an older certificate
+ * knows only answered and refused).
+ */
+export function outcomeOf(result: unknown): EvalAnswerOutcome {
+  const outcome = certificateAnswerOf(result)?.['outcome'];
+  if (outcome === 'refused' || outcome === 'related') return outcome;
+  return fieldsOf(result)?.['found'] === true ? 'answered' : 'refused';
+}
+
+/**
+ * The answer check's score of an ask result: the certificate's `answer.check.score`, else the
+ * answer's relevance score (`answer.relevance.score`), else 0. Read defensively: a value outside
+ * [0, 1] or not a number counts as absent.
+ */
+export function checkScoreOf(result: unknown): number {
+  const answer = certificateAnswerOf(result);
+  return (
+    unitScore(fieldsOf(answer?.['check'])?.['score']) ??
+    unitScore(fieldsOf(answer?.['relevance'])?.['score']) ??
+    0
+  );
+}
+
+/**
+ * The answer check's features of an ask result (`result.check.features`: name → number), or
+ * undefined when it has none. Entries that are not finite numbers are left out.
+ */
+export function checkFeaturesOf(result: unknown): Record<string, number> | undefined {
+  const features = fieldsOf(fieldsOf(fieldsOf(result)?.['check'])?.['features']);
+  if (features === undefined) return undefined;
+  const kept = Object.entries(features).filter(
+    (entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]),
+  );
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+/** What {@link holdsExpectedFact} and {@link isFalseAssurance} read of a record. */
+export type FactRecord = Pick<AnswerRecord, 'answerable' | 'outcome' | 'must_mention' | 'supported'>;
+
+/**
+ * Whether the answer shown holds an expected fact: the outcome is `answered`, the question is
+ * answerable, and at least one of its `must_mention` phrases is found — or, for a question without
+ * phrases, the answer has a supported claim (rendered, entailed, citing a relevant item).
+ */
+export function holdsExpectedFact(record: FactRecord): boolean {
+  if (record.outcome !== 'answered' || !record.answerable) return false;
+  if (record.must_mention.length > 0) return record.must_mention.some((phrase) => phrase.found);
+  return record.supported > 0;
+}
+
+/**
+ * False assurance: the engine answered (outcome `answered`) while the question is unanswerable or the
+ * answer holds no expected fact ({@link holdsExpectedFact}).
+ */
+export function isFalseAssurance(record: FactRecord): boolean {
+  return record.outcome === 'answered' && !holdsExpectedFact(record);
+}
+
+/**
+ * 1 when the answer would be wrong if it were released as an answer, else 0: the question is
+ * unanswerable, or the answer holds no expected fact — {@link holdsExpectedFact} for an answered
+ * record, `fact_if_released` for a related one. A refusal holds nothing (1); it is never released.
+ */
+export function lossIfReleased(record: FactRecord & Pick<AnswerRecord, 'fact_if_released'>): 0 | 1 {
+  if (!record.answerable) return 1;
+  if (record.outcome === 'answered') return holdsExpectedFact(record) ? 0 : 1;
+  if (record.outcome === 'related') return record.fact_if_released === true ? 0 : 1;
+  return 1;
+}
+
 /** The answer text that is scored against gold answers: citation markers (`[1]`, `[2, 3]`) removed. */
 export function answerTextForScoring(answer: string): string {
   return answer
@@ -279,8 +400,9 @@ export function answerTextForScoring(answer: string): string {
 /**
  * Asks every question of `set` (selected-text rows in selection mode) and scores the answers. A claim
  * is supported when it is rendered, its verification label is `entailed` and one of its evidence spans
- * comes from a relevant item (Pasal, document + Pasal, or file); see {@link isRefusal} for refusals. A
- * refusal has no claims and scores 0 against gold answers.
+ * comes from a relevant item (Pasal, document + Pasal, or file). Each record carries the answer's
+ * outcome ({@link outcomeOf}), the answer check's score and features; a refused or related answer
+ * counts as not shown (no claims, no phrase found) and scores 0 against gold answers.
  */
 export async function evaluateAnswers(
   engine: Engine,
@@ -297,6 +419,20 @@ export async function evaluateAnswers(
     }
     return name;
   };
+  /** Whether an entailed claim (rendered, or any when `rendered` is false) cites a relevant item. */
+  const citesRelevant = async (question: EvalQuestion, claim: Claim, rendered: boolean) => {
+    if ((rendered && !claim.render.rendered) || claim.verification.label !== 'entailed') return false;
+    for (const evidence of claim.evidence) {
+      const located: Located = {
+        filename: await filenameOf(evidence.document_id),
+        pasal: evidence.citation.pasal,
+        section_path: evidence.citation.section_path,
+      };
+      if (question.relevant.length === 0 || matchRelevant(set.kind, located, question.relevant) !== null)
+        return true;
+    }
+    return false;
+  };
   const language: AnswerLanguage = set.language ?? 'id';
   const records: AnswerRecord[] = [];
   for (const question of set.questions) {
@@ -304,7 +440,8 @@ export async function evaluateAnswers(
       question: question.question,
       ...(question.selection ? { mode: 'selection' as const, selection: question.selection } : {}),
     });
-    const refused = isRefusal(result);
+    const outcome = outcomeOf(result);
+    const refused = outcome !== 'answered';
     const claims: Claim[] = refused ? [] : result.bundle.certificate.claims;
     let supported = 0;
     const cited: string[] = [];
@@ -316,17 +453,20 @@ export async function evaluateAnswers(
           : first.citation.section_path?.at(-1);
         cited.push([await filenameOf(first.document_id), where].filter(Boolean).join(' › '));
       }
-      if (!claim.render.rendered || claim.verification.label !== 'entailed') continue;
-      for (const evidence of claim.evidence) {
-        const located: Located = {
-          filename: await filenameOf(evidence.document_id),
-          pasal: evidence.citation.pasal,
-          section_path: evidence.citation.section_path,
-        };
-        if (question.relevant.length === 0 || matchRelevant(set.kind, located, question.relevant) !== null) {
-          supported++;
-          break;
-        }
+      if (await citesRelevant(question, claim, true)) supported++;
+    }
+    let factIfReleased: boolean | undefined;
+    if (outcome === 'related') {
+      if (!question.answerable) factIfReleased = false;
+      else if (question.must_mention.length > 0)
+        factIfReleased = question.must_mention.some((phrase) => mentions(result.answer, phrase));
+      else {
+        factIfReleased = false;
+        for (const claim of result.bundle?.certificate?.claims ?? [])
+          if (await citesRelevant(question, claim, false)) {
+            factIfReleased = true;
+            break;
+          }
       }
     }
     const scores =
@@ -337,12 +477,17 @@ export async function evaluateAnswers(
             language,
           )
         : null;
+    const features = checkFeaturesOf(result);
     records.push({
       id: question.id,
       answerable: question.answerable,
       intent: intentOf(result),
       found: result.found,
+      outcome,
       refused,
+      check_score: checkScoreOf(result),
+      ...(features ? { features } : {}),
+      ...(factIfReleased === undefined ? {} : { fact_if_released: factIfReleased }),
       claims: claims.length,
       rendered: claims.filter((claim) => claim.render.rendered).length,
       supported,
@@ -387,6 +532,9 @@ export function answerMetrics(
   return {
     answerable: answerable.length,
     unanswerable: unanswerable.length,
+    false_assurance: ratio(records.filter(isFalseAssurance).length, records.length) ?? 0,
+    coverage: ratio(answerable.filter(holdsExpectedFact).length, answerable.length),
+    related_rate: ratio(records.filter((record) => record.outcome === 'related').length, records.length) ?? 0,
     citation_precision:
       ratio(
         cited.reduce((sum, record) => sum + record.supported, 0),

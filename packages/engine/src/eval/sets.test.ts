@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { matchRelevant, sameFile } from './run.js';
-import { loadBeirSet, loadEvalSet, loadSquadSet, parseRow, sampleAnswerable } from './sets.js';
+import { knownSetKind, loadBeirSet, loadEvalSet, loadSquadSet, parseRow, sampleAnswerable } from './sets.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EVAL = path.resolve(HERE, '../../../../../shared/data/eval');
@@ -111,7 +113,45 @@ describe('evaluation sets from ../shared/data/eval', () => {
     expect(() => parseRow('legal', { id: 'x' }, 'x:1')).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT' }),
     );
-    await expect(loadEvalSet('/tmp/unknown-set.jsonl')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(loadEvalSet('/tmp/unknown-set.jsonl')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/give its kind \(legal, budget, docs, selection\)/),
+    });
+    expect(knownSetKind('my-questions')).toBeNull();
+    expect(knownSetKind('redux-selection-dev')).toEqual({ kind: 'selection', collection: 'docs' });
+  });
+
+  it('loads a set of any name with an explicit kind and collection', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'saksi-sets-'));
+    try {
+      const file = path.join(directory, 'pertanyaan-saya.jsonl');
+      await writeFile(
+        file,
+        `${JSON.stringify({ id: 'p1', question: 'Berapa denda?', relevant_pasal: [287], must_mention: ['Rp500.000'] })}\n`,
+      );
+      const set = await loadEvalSet(file, { kind: 'legal', collection: 'uu-saya' });
+      expect(set).toMatchObject({
+        name: 'pertanyaan-saya',
+        kind: 'legal',
+        collection: 'uu-saya',
+        language: 'id',
+      });
+      expect(set.questions[0]!.relevant).toEqual([{ key: 'pasal:287', pasal: '287' }]);
+      // Without a collection: the set's name.
+      expect((await loadEvalSet(file, { kind: 'docs' })).collection).toBe('pertanyaan-saya');
+      // A named set keeps its default collection but takes the kind it is given.
+      const named = path.join(directory, 'lalin-extra.jsonl');
+      await writeFile(
+        named,
+        `${JSON.stringify({ id: 'd1', question: 'What is a store?', relevant_files: ['a.md'] })}\n`,
+      );
+      expect(await loadEvalSet(named, { kind: 'docs' })).toMatchObject({
+        kind: 'docs',
+        collection: 'lalu-lintas',
+      });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });
 

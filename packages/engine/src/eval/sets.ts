@@ -67,17 +67,42 @@ function pasalList(value: unknown): string[] {
     : [];
 }
 
-/** The collection and kind a set belongs to, from its file name (`lalin-*`, `apbn-*`, `redux-*`). */
-export function setKindFor(name: string): { kind: EvalSetKind; collection: string } {
+/** The kinds a JSONL set can be given explicitly (`loadEvalSet(file, { kind })`). */
+export const JSONL_SET_KINDS = ['legal', 'budget', 'docs', 'selection'] as const;
+export type JsonlSetKind = (typeof JSONL_SET_KINDS)[number];
+
+/**
+ * The collection and kind a set belongs to by its file name (`lalin-*`, `apbn-*`, `redux-*`,
+ * `redux-selection-*`, `facqa-*`), or null for a name that says neither.
+ */
+export function knownSetKind(name: string): { kind: EvalSetKind; collection: string } | null {
   if (name.startsWith('lalin')) return { kind: 'legal', collection: 'lalu-lintas' };
   if (name.startsWith('apbn')) return { kind: 'budget', collection: 'apbn' };
   if (name.startsWith('redux-selection')) return { kind: 'selection', collection: 'docs' };
   if (name.startsWith('redux')) return { kind: 'docs', collection: 'docs' };
   if (name.startsWith('facqa')) return { kind: 'beir', collection: 'facqa-id' };
+  return null;
+}
+
+/**
+ * The collection and kind a set belongs to, from its file name ({@link knownSetKind}); an
+ * `INVALID_INPUT` error for a name it cannot place, which asks for the set's kind.
+ */
+export function setKindFor(name: string): { kind: EvalSetKind; collection: string } {
+  const known = knownSetKind(name);
+  if (known) return known;
   throw new EngineError(
     'INVALID_INPUT',
-    `Unknown evaluation set ${JSON.stringify(name)}: expected a lalin-, apbn-, redux- or facqa- set.`,
+    `Cannot tell the kind of the evaluation set ${JSON.stringify(name)} from its name (lalin-, apbn-, redux-, redux-selection- or facqa-): give its kind (${JSONL_SET_KINDS.join(', ')}).`,
   );
+}
+
+/** How {@link loadEvalSet} reads a set whose name does not say its kind, or against another collection. */
+export interface LoadEvalSetOptions {
+  /** The set's kind; without it the name decides ({@link setKindFor}). */
+  kind?: JsonlSetKind;
+  /** The collection the set is asked against; without it the name's default, or the set's name. */
+  collection?: string;
 }
 
 /** Parses one JSONL row of a lalin/apbn/redux/redux-selection set. */
@@ -120,10 +145,18 @@ export function parseRow(kind: EvalSetKind, row: Record<string, unknown>, where:
   };
 }
 
-/** Loads a JSONL set (lalin-*, apbn-*, redux-*, redux-selection-*); the collection follows from the name. */
-export async function loadEvalSet(file: string): Promise<EvalSet> {
+/**
+ * Loads a JSONL set. Its kind and collection follow from its name (lalin-*, apbn-*, redux-*,
+ * redux-selection-*) unless `options` give them; a set of any other name needs `options.kind`.
+ */
+export async function loadEvalSet(file: string, options: LoadEvalSetOptions = {}): Promise<EvalSet> {
   const name = path.basename(file).replace(/\.jsonl$/, '');
-  const { kind, collection } = setKindFor(name);
+  const placed =
+    options.kind === undefined
+      ? setKindFor(name)
+      : { kind: options.kind, collection: knownSetKind(name)?.collection ?? name };
+  const kind: EvalSetKind = placed.kind;
+  const collection = options.collection ?? placed.collection;
   if (kind === 'beir') return loadBeirSet(file);
   let text: string;
   try {
