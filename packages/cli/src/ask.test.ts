@@ -95,6 +95,7 @@ describe('saksi ask', () => {
     expect(result.stdout).toMatch(
       /Certificate [0-9a-f-]{36}, log entry \d+: authentic; answered, \d+\/\d+ claims? shown as verified/,
     );
+    expect(result.stdout).toMatch(/\nVerdict: VERIFIED — the quoted passages are authentic and /);
     expect(result.stdout).not.toContain('FAILED');
   });
 
@@ -108,6 +109,10 @@ describe('saksi ask', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Tidak ditemukan di dokumen\./);
     expect(result.stdout).toMatch(/log entry \d+: authentic; not answered \(refused: NOT_COVERED\)\./);
+    expect(result.stdout).toContain(
+      '\nVerdict: AUTHENTIC — the refusal is authentic; the question was not answered (refused: NOT_COVERED).\n',
+    );
+    expect(result.stdout).not.toContain('VERIFIED');
   });
 
   it('an unknown collection exits 2 with a message and no stack trace', async () => {

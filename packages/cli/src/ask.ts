@@ -8,6 +8,7 @@ import { type Command, flag, integerOption, type OptionValues, stringOption } fr
 import { configFrom, openEngine } from './engine-io.js';
 import { type Io, styleFor, UsageError } from './io.js';
 import { safeText } from './text.js';
+import { answerOutcome, verdictLine } from './verify-results.js';
 
 export const askCommand: Command = {
   name: 'ask',
@@ -25,7 +26,13 @@ Options:
   --json                Print the bundle as JSON
   --vc                  Print the certificate as a W3C Verifiable Credential (JSON)
 
-Exit status: 0 answered (even "not found in the documents"), 2 bad usage or unknown collection.`,
+Without --json or --vc it checks the answer's bundle with this machine's keys and ends with the
+verdict line of 'saksi verify': VERIFIED when the quoted passages are authentic and answer the
+question, AUTHENTIC for an authentic refusal or related passages (not a confirmed answer), FAILED
+when an integrity check failed.
+
+Exit status: 0 answered, related or refused (even "not found in the documents"), 2 bad usage or
+unknown collection.`,
   options: {
     collection: { type: 'string' },
     'top-k': { type: 'string' },
@@ -83,17 +90,24 @@ async function runAsk(values: OptionValues, positionals: readonly string[], io: 
       );
     }
     const { verified, total } = verification.summary;
-    // Authentic, and answered or not: a refusal is authentic but never shown as a verified answer.
+    // Authentic, and what it is: an answer, related passages, or not answered. A refusal or related
+    // passages are authentic but never shown as a verified answer (the same verdict as saksi verify).
     const answer = verification.answer;
-    const outcome = answer.answered
-      ? `answered, ${verified}/${total} ${total === 1 ? 'claim' : 'claims'} shown as verified`
-      : answer.outcome === 'refused'
-        ? `not answered (refused${answer.refusal ? `: ${answer.refusal}` : ''})`
-        : `not answered (${verified}/${total} ${total === 1 ? 'claim' : 'claims'} shown as verified)`;
+    const claims = `${verified}/${total} ${total === 1 ? 'claim' : 'claims'} shown as verified`;
+    const reading = answerOutcome(verification);
+    const outcome =
+      reading.outcome === 'answers'
+        ? `answered, ${claims}`
+        : reading.outcome === 'related'
+          ? `related passages, not a confirmed answer (${reading.why})`
+          : reading.outcome === 'refused'
+            ? `not answered (refused${answer.refusal ? `: ${answer.refusal}` : ''})`
+            : `not answered (${claims})`;
     io.stdout.write(
       `\nCertificate ${result.bundle.certificate.certificate_id}, log entry ${result.bundle.log.leaf_index}: ` +
         `${verification.verdict === 'verified' ? style.green('authentic') : style.red('FAILED')}; ${outcome}.\n`,
     );
+    io.stdout.write(`${verdictLine(verification, style)}\n`);
     return 0;
   } finally {
     await engine.close();

@@ -53,6 +53,28 @@ describe('saksi inspect on v1.1 certificates', () => {
     expect(out).toContain('bare certificate');
   });
 
+  it('states a v1.2 answer check as the one minimum, and a related outcome', () => {
+    const certificate = structuredClone(read('golden-v1.1-bundle.json').certificate) as Certificate & {
+      answer: { check?: unknown; outcome?: string };
+    };
+    certificate.answer.check = {
+      method: { id: 'answer-check', version: '1' },
+      score: 0.41,
+      threshold: 0.62,
+      alpha: 0.05,
+      calibration_sha256: 'ab'.repeat(32),
+      asked: 'amount',
+      constraints: ['year:2013'],
+    };
+    certificate.answer.outcome = 'related';
+    const out = renderInspection(certificate, undefined, plain, 120);
+    expect(out).toContain(
+      '\n  Answers:    answer check 0.41 < 0.62, risk ≤ 5 % (answer-check 1); asked amount, constraints year:2013\n',
+    );
+    expect(out).not.toContain('  Relevant:');
+    expect(out).toContain('\n  Answer: related passages, not a confirmed answer\n');
+  });
+
   it('escapes control characters in a hostile template name and method id', () => {
     const certificate: Certificate = structuredClone(read('golden-v1.1-bundle.json').certificate);
     certificate.claims[1]!.composition!.template = 'law.\u001b[31msanction';

@@ -27,6 +27,7 @@ import {
 } from '@saksi/test-support/golden';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test/run-cli.js';
+import { renderVerification } from './verify.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../proof/__fixtures__');
 const goldenBundle = path.join(fixtures, 'golden-bundle.json');
@@ -424,7 +425,9 @@ describe.skipIf(!haveGolden || !existsSync(goldenV11))(
       expect(out).toMatch(/\n {2}c1\s+✓\s+OK\s+verbatim\s+-\s+0\.74\s+Setiap orang/);
       expect(out).toMatch(/\n {2}c2\s+✓\s+OK\s+composed\s+-\s+0\.81\s+Menurut Pasal 287/);
       expect(out).not.toContain('Answer:');
-      expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Verdict: VERIFIED/);
+      expect(out.trimEnd().split('\n').at(-1)).toBe(
+        "Verdict: VERIFIED — the quoted passages are authentic and match the question's words (relevance 0.74 ≥ 0.30; no answer check before certificate v1.2).",
+      );
     });
 
     it('prints a refusal as "Answer: refused (REASON)"', async () => {
@@ -442,12 +445,16 @@ describe.skipIf(!haveGolden || !existsSync(goldenV11))(
       expect(result.stdout).toMatch(/\nAuthentic: {2}yes — /);
       expect(result.stdout).toContain('\nAnswer: refused (NOT_COVERED) — no claim to support\n');
       expect(result.stdout).not.toContain('Supported:');
+      // Authentic, and never VERIFIED: the exit status is the integrity's.
+      expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+        'Verdict: AUTHENTIC — the refusal is authentic; the question was not answered (refused: NOT_COVERED).',
+      );
       const inspected = await run(['inspect', file]);
       expect(inspected.code).toBe(0);
       expect(inspected.stdout).toContain('  Answer: refused (NOT_COVERED)');
     });
 
-    it('an answer below its relevance threshold is "not answered"', async () => {
+    it('an answer below its relevance threshold is related passages, never VERIFIED', async () => {
       const golden = parseJson(readFileSync(goldenV11, 'utf8')) as Bundle;
       const bundle = signedWithGoldenKeys((input) => ({
         ...input,
@@ -474,7 +481,11 @@ describe.skipIf(!haveGolden || !existsSync(goldenV11))(
         '\nRelevant:   no — 0.12 < 0.30 (lexical-v3): not an answer to the question; 1 claim below its threshold\n',
       );
       expect(result.stdout).toContain(
-        '\nAnswer: not answered — its evidence is below the relevance threshold\n',
+        '\nAnswer: related passages, not a confirmed answer — its evidence is below the relevance threshold\n',
+      );
+      expect(result.stdout).not.toContain('VERIFIED');
+      expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+        'Verdict: AUTHENTIC — the quoted passages are authentic; not a confirmed answer to the question (related passages): its evidence is below the relevance threshold.',
       );
       const json = JSON.parse((await run(['verify', file, '--trust', goldenKeys, '--json'])).stdout);
       expect(json.answer).toMatchObject({ outcome: 'answered', answered: false });
@@ -504,3 +515,104 @@ describe.skipIf(!haveGolden || !existsSync(goldenV11))(
     });
   },
 );
+
+/** The golden v1.1 verification with its answer as a v1.2 verifier decides it (outcome and answer check). */
+async function withAnswerCheck(
+  outcome: 'answered' | 'related',
+  check: Record<string, unknown>,
+): Promise<{ bundle: Bundle; result: Awaited<ReturnType<typeof verifyBundle>> }> {
+  const bundle = parseJson(readFileSync(goldenV11, 'utf8')) as Bundle;
+  const result = await verifyBundle(bundle, {
+    ...goldenOptions(),
+    presentedQuestion: GOLDEN_QUESTION,
+    vocabulary: SAKSI_VOCABULARY,
+  });
+  const decision = {
+    status: 'answers',
+    score: 0.91,
+    threshold: 0.62,
+    alpha: 0.05,
+    method: { id: 'answer-check', version: '1' },
+    calibration_sha256: 'ab'.repeat(32),
+    asked: 'amount',
+    constraints: [],
+    unmet: [],
+    mismatches: [],
+    ...check,
+  };
+  const passes = decision.status === 'answers';
+  const answer = {
+    outcome,
+    answered: outcome === 'answered' && passes,
+    relevant: {
+      status: passes ? 'relevant' : 'not_relevant',
+      score: decision.score,
+      threshold: decision.threshold,
+    },
+    check: decision,
+  };
+  return { bundle, result: { ...result, answer: answer as unknown as typeof result.answer } };
+}
+
+describe.skipIf(!existsSync(goldenV11))('saksi verify on a v1.2 answer check', () => {
+  const plain = {
+    enabled: false,
+    green: (t: string) => t,
+    red: (t: string) => t,
+    yellow: (t: string) => t,
+    dim: (t: string) => t,
+    bold: (t: string) => t,
+  };
+  const render = async (outcome: 'answered' | 'related', check: Record<string, unknown>) => {
+    const { bundle, result } = await withAnswerCheck(outcome, check);
+    return renderVerification(bundle, result, { style: plain, columns: 120 });
+  };
+
+  it('an answer the check confirms: VERIFIED, with the score, threshold and risk, one minimum', async () => {
+    const out = await render('answered', {});
+    expect(out).toContain('\nAnswers:    yes — answer check 0.91 ≥ 0.62, risk ≤ 5 % (answer-check 1)\n');
+    expect(out).not.toContain('Relevant:');
+    expect(out).not.toContain('below its threshold');
+    expect(out.trimEnd().split('\n').at(-1)).toBe(
+      'Verdict: VERIFIED — the quoted passages are authentic and answer the question (answer check 0.91 ≥ 0.62, risk ≤ 5 %).',
+    );
+  });
+
+  it('an "answered" the verifier does not confirm: AUTHENTIC related passages, with why', async () => {
+    const out = await render('answered', {
+      status: 'not_confirmed',
+      constraints: ['year:2013'],
+      unmet: ['year:2013'],
+      mismatches: ['CONSTRAINT_UNMET'],
+    });
+    expect(out).not.toContain('VERIFIED');
+    expect(out).toContain(
+      '\nAnswers:    not confirmed — answer check 0.91 ≥ 0.62, risk ≤ 5 % (answer-check 1)\n',
+    );
+    expect(out).toContain(
+      '\nAnswer: related passages, not a confirmed answer — the passages do not mention 2013\n',
+    );
+    expect(out.trimEnd().split('\n').at(-1)).toBe(
+      'Verdict: AUTHENTIC — the quoted passages are authentic; not a confirmed answer to the question (related passages): the passages do not mention 2013.',
+    );
+  });
+
+  it('related passages say why: no value stated, below the threshold, the issuer said so', async () => {
+    const last = async (outcome: 'answered' | 'related', check: Record<string, unknown>) =>
+      (await render(outcome, check)).trimEnd().split('\n').at(-1);
+    expect(await last('related', { status: 'not_confirmed', mismatches: ['VALUE_MISSING'] })).toMatch(
+      /\(related passages\): no amount is stated in the passages\.$/,
+    );
+    expect(
+      await last('related', { status: 'not_confirmed', score: 0.41, mismatches: ['BELOW_THRESHOLD'] }),
+    ).toMatch(/: the answer check scored 0\.41, below the 0\.62 needed\.$/);
+    expect(await last('related', {})).toMatch(
+      /^Verdict: AUTHENTIC — .*: the issuer released the passages as related, not as an answer\.$/,
+    );
+  });
+
+  it('documents the exit status: 0 when authentic, whatever the outcome', async () => {
+    const help = await run(['verify', '--help']);
+    expect(help.stdout).toContain('0 authentic (VERIFIED or AUTHENTIC');
+  });
+});

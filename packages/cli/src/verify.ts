@@ -1,7 +1,10 @@
 /**
  * `saksi verify`: runs `verifyBundle` from `@saksi/proof` — the same code the server and the
- * browser run — against keys the user pinned, and prints every check. Exit 0 when verified, 1 when
- * an integrity check failed, 2 when the input could not be read.
+ * browser run — against keys the user pinned, and prints every check and a verdict that says what is
+ * verified: VERIFIED (authentic passages that answer the question), AUTHENTIC (an authentic refusal
+ * or related passages, not a confirmed answer) or FAILED. Exit 0 when authentic (every integrity
+ * check passed, whatever the answer's outcome), 1 when an integrity check failed, 2 when the input
+ * could not be read.
  */
 
 import { existsSync } from 'node:fs';
@@ -32,7 +35,7 @@ import {
 import { readJsonFile, readTextFile } from './files.js';
 import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';
 import { pad, pick, safeText, truncate } from './text.js';
-import { resultLines } from './verify-results.js';
+import { resultLines, verdictLine } from './verify-results.js';
 
 /** The name of a trusted-keys file: this machine's in its keys folder, a server's at /.well-known/. */
 export const DEFAULT_TRUST_FILE = 'saksi-keys.json';
@@ -71,7 +74,16 @@ Options:
                                checkpoint (overrides the keys file; alias --require-cosignatures)
   --json                       Print the verifyBundle result as JSON
 
-Exit status: 0 verified, 1 an integrity check failed, 2 unreadable input or bad usage.`,
+The last line says what is verified:
+  VERIFIED    the quoted passages are authentic and answer the question (for certificate
+              v1.2, its answer check's score ≥ threshold, with the calibrated risk)
+  AUTHENTIC   the passages (or the refusal) are authentic, but not a confirmed answer:
+              related passages, a refusal, or no claim that may be shown as verified
+  FAILED      an integrity check failed; nothing in it may be shown as verified
+
+Exit status: 0 authentic (VERIFIED or AUTHENTIC: every integrity check passed; whether it answers
+the question is the verdict line, and "answer" in --json), 1 an integrity check failed (FAILED),
+2 unreadable input or bad usage.`,
   options: {
     trust: { type: 'string' },
     checkpoint: { type: 'string' },
@@ -267,7 +279,7 @@ export interface RenderOptions {
 
 /**
  * The human report of `saksi verify`: header, checks, claims, summary, the three results
- * (authentic, supported, relevant) and the verdict.
+ * (authentic, supported, answers the question) and the verdict.
  */
 export function renderVerification(
   bundle: unknown,
@@ -332,13 +344,7 @@ export function renderVerification(
   lines.push(`Claims: ${verified} verified / ${blocked} blocked / ${total} total`);
   const schema = pick(bundle, [...certificate, 'schema']);
   lines.push(...resultLines(result, schema, style));
-  if (result.verdict === 'verified') {
-    lines.push(`Verdict: ${style.green(style.bold('VERIFIED'))} — every integrity check passed.`);
-  } else {
-    lines.push(
-      `Verdict: ${style.red(style.bold('FAILED'))} — ${result.codes.join(', ')}. No claim of this answer may be shown as verified.`,
-    );
-  }
+  lines.push(verdictLine(result, style));
   return `${lines.join('\n')}\n`;
 }
 
