@@ -144,11 +144,24 @@ describe('chatStream', () => {
       stream(response, [
         ['session', { session_id: 'ses_2' }],
         ['heartbeat', { at: 1 }],
-        ['done', { session_id: 'ses_2', certificate_id: 'cert_2', found: false, cached: false, timings: {} }],
+        [
+          'done',
+          {
+            session_id: 'ses_2',
+            certificate_id: 'cert_2',
+            found: false,
+            cached: false,
+            timings: {},
+            verdict: { outcome: 'refused', answers_question: false, view: 'server' },
+          },
+        ],
       ]);
     const events = await collect(chatStream({ baseUrl }, { collection: 'laws', question: 'Cuaca?' }));
     expect(events.map((event) => event.type)).toEqual(['session', 'done']);
-    expect(events[1]).toMatchObject({ found: false });
+    expect(events[1]).toMatchObject({
+      found: false,
+      verdict: { outcome: 'refused', answers_question: false, view: 'server' },
+    });
   });
 
   it('throws an error event as the server code, after the events before it', async () => {

@@ -8,7 +8,7 @@
 import { SaksiApiError } from './errors.js';
 import { eventError, eventJson, sseOf } from './sse.js';
 import { type SaksiClientOptions, Transport } from './transport.js';
-import type { Bundle, ChatInput, ResultSummary } from './types.js';
+import type { Bundle, ChatInput, ChatResponse, ResultSummary } from './types.js';
 
 export interface ChatStreamInput extends ChatInput {
   /** The page the reader is on (the widget): its passages are searched first (docs/api.md, "page_url"). */
@@ -33,7 +33,10 @@ export type ChatStreamEvent =
   | { type: 'delta'; text: string }
   /** The signed certificate bundle of the answer; check it with `verifyBundle` of `@saksi/proof`. */
   | { type: 'bundle'; bundle: Bundle }
-  /** The last event: `found` is false for a refusal (no passage supports an answer). */
+  /**
+   * The last event: `found` is false for a refusal (no passage supports an answer); `verdict` is the
+   * server's view of the signed certificate (answered, related passages or refused), when it sent one.
+   */
   | {
       type: 'done';
       session_id: string;
@@ -41,6 +44,7 @@ export type ChatStreamEvent =
       found: boolean;
       cached: boolean;
       timings: Timings;
+      verdict?: ChatResponse['verdict'];
     };
 
 /**
@@ -103,6 +107,9 @@ export async function* streamChat(
           found: data['found'] !== false,
           cached: data['cached'] === true,
           timings: (data['timings'] ?? {}) as Timings,
+          ...(typeof data['verdict'] === 'object' && data['verdict'] !== null
+            ? { verdict: data['verdict'] as ChatResponse['verdict'] }
+            : {}),
         };
         return;
       case 'error':

@@ -143,6 +143,7 @@ export interface Schemas {
     bundle: Schemas['Bundle'];
     results: Schemas['ResultSummary'][];
     timings: Record<string, number>;
+    verdict: Schemas['ChatVerdict'];
     [field: string]: unknown;
   };
   ChatSession: {
@@ -155,6 +156,41 @@ export interface Schemas {
       /** ISO 8601 timestamp */
       created_at: string;
     }[];
+  };
+  /**
+   * The server’s view of the answer, from its signed certificate: which of the three outcomes it
+   * states (docs/api.md, "POST /api/v1/chat").
+   */
+  ChatVerdict: {
+    /**
+     * `answered` when the certificate says answered and its answer check passes; `related` for related
+     * passages, not a confirmed answer (the certificate says related, or answered below its
+     * threshold); `refused` when Saksi declined to answer
+     */
+    outcome: 'answered' | 'related' | 'refused';
+    /** True only for `answered`: the signed answer check scores at or above its threshold */
+    answers_question: boolean;
+    /**
+     * The certificate’s answer check (certificate v1.2); absent for a refusal and for older
+     * certificates
+     */
+    check?: {
+      /** The answer check’s score, 0 to 1 */
+      score: number;
+      /** The calibrated release threshold */
+      threshold: number;
+      /** The risk the threshold was calibrated for: at most this share of released answers were wrong */
+      alpha: number;
+      method: {
+        id: string;
+        version: string;
+      };
+    };
+    /**
+     * Read by the server from the signed certificate, not a verification: verify the bundle to rely on
+     * it
+     */
+    view: 'server';
   };
   Checkpoint: {
     origin: string;

@@ -294,6 +294,25 @@ describe('chat, certificates and the log', () => {
     expect(first['results'][0]).toHaveProperty('snippet');
     expect(first['results'][0]['kind']).toBe('text');
     expect(first['results'][0]).not.toHaveProperty('proof_path');
+    // The server's view of the signed certificate: its outcome, and whether its answer check passes.
+    const verdict = first['verdict'];
+    expect(verdict['view']).toBe('server');
+    expect(['answered', 'related', 'refused']).toContain(verdict['outcome']);
+    expect(verdict['answers_question']).toBe(verdict['outcome'] === 'answered');
+    const certificate = first['bundle'].certificate;
+    const check = certificate.answer.check;
+    if (check !== undefined) {
+      expect(verdict['check']).toEqual({
+        score: check.score,
+        threshold: check.threshold,
+        alpha: check.alpha,
+        method: check.method,
+      });
+      expect(verdict['answers_question']).toBe(
+        certificate.answer.outcome === 'answered' && check.score >= check.threshold,
+      );
+    } else expect(verdict).not.toHaveProperty('check');
+    expect(verdict['outcome'] === 'refused').toBe(certificate.answer.outcome === 'refused');
 
     const verification = await call('POST', '/api/v1/verify', first['bundle']);
     expect(verification.status).toBe(200);
@@ -394,6 +413,11 @@ describe('chat, certificates and the log', () => {
       .join('');
     expect(text).toBe(bundle.certificate.answer.text);
     expect(events.at(-1)!.data['certificate_id']).toBe(bundle.certificate.certificate_id);
+    // The final event carries the server's verdict, read from the bundle it follows.
+    const done = events.at(-1)!.data['verdict'];
+    expect(done).toMatchObject({ view: 'server' });
+    expect(done['answers_question']).toBe(done['outcome'] === 'answered');
+    expect(done['outcome'] === 'refused').toBe(bundle.certificate.answer.outcome === 'refused');
     expect((await call('POST', '/api/v1/verify', bundle)).json['verdict']).toBe('verified');
 
     // ?stream=1 and "stream": true choose SSE too.

@@ -22,6 +22,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Access, type AccessOptions, createAccess, isPublicCollection, peerAddress } from './access.js';
 import { routeMounter } from './api-spec/mount.js';
 import { readJsonBody, validate } from './body.js';
+import { chatVerdict } from './chat-verdict.js';
 import { cors } from './cors.js';
 import type { ErrorReporter } from './error-reports.js';
 import { ApiError, toErrorResponse } from './errors.js';
@@ -231,6 +232,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
       bundle: result.bundle,
       results: result.results.map(summarizeResult),
       timings: result.timings,
+      verdict: chatVerdict(result.bundle.certificate),
     });
   });
 
@@ -411,8 +413,9 @@ function wantsStream(c: Context, body: ChatRequest): boolean {
 }
 
 /**
- * Chat as Server-Sent Events: `session`, `retrieval`, `delta`…, `bundle`, then `done`. The bundle is
- * sent only after its log entry is durable; on failure an `error` event `{code, message}` replaces it.
+ * Chat as Server-Sent Events: `session`, `retrieval`, `delta`…, `bundle`, then `done` (with the
+ * server's `verdict`, chat-verdict.ts). The bundle is sent only after its log entry is durable; on
+ * failure an `error` event `{code, message}` replaces it.
  */
 function streamChat(
   c: Context,
@@ -451,6 +454,7 @@ function streamChat(
         found: result.found,
         cached: result.cached,
         timings: result.timings,
+        verdict: chatVerdict(result.bundle.certificate),
       });
     },
     onInternalError,

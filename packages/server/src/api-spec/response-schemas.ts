@@ -458,6 +458,43 @@ export const resultSummarySchema = z
   })
   .meta({ id: 'ResultSummary' });
 
+export const chatVerdictSchema = z
+  .object({
+    outcome: z
+      .enum(['answered', 'related', 'refused'])
+      .describe(
+        '`answered` when the certificate says answered and its answer check passes; `related` for related passages, not a confirmed answer (the certificate says related, or answered below its threshold); `refused` when Saksi declined to answer',
+      ),
+    answers_question: z
+      .boolean()
+      .describe('True only for `answered`: the signed answer check scores at or above its threshold'),
+    check: z
+      .object({
+        score: z.number().describe('The answer check’s score, 0 to 1'),
+        threshold: z.number().describe('The calibrated release threshold'),
+        alpha: z
+          .number()
+          .describe(
+            'The risk the threshold was calibrated for: at most this share of released answers were wrong',
+          ),
+        method: z.object({ id: z.string(), version: z.string() }),
+      })
+      .optional()
+      .describe(
+        'The certificate’s answer check (certificate v1.2); absent for a refusal and for older certificates',
+      ),
+    view: z
+      .literal('server')
+      .describe(
+        'Read by the server from the signed certificate, not a verification: verify the bundle to rely on it',
+      ),
+  })
+  .meta({
+    id: 'ChatVerdict',
+    description:
+      'The server’s view of the answer, from its signed certificate: which of the three outcomes it states (docs/api.md, "POST /api/v1/chat").',
+  });
+
 export const chatResponseSchema = z
   .looseObject({
     session_id: z.string(),
@@ -469,6 +506,7 @@ export const chatResponseSchema = z
     bundle: bundleSchema,
     results: z.array(resultSummarySchema),
     timings: z.record(z.string(), z.number()),
+    verdict: chatVerdictSchema,
   })
   .meta({ id: 'ChatResponse' });
 

@@ -480,7 +480,8 @@ export const ROUTES = [
     summary: 'Ask a question; the answer comes with its certificate bundle',
     description:
       'JSON by default. With `Accept: text/event-stream`, `?stream=1` or `"stream": true` the reply is Server-Sent Events: ' +
-      '`session`, `retrieval`, `delta` (repeated), `bundle`, `done`; on failure an `error` event `{code, message}` and no bundle. ' +
+      '`session`, `retrieval`, `delta` (repeated), `bundle`, `done` (with the same `verdict` as the JSON reply); on failure an `error` event `{code, message}` and no bundle. ' +
+      '`verdict` is the server’s view of the signed certificate: `answered`, `related` (related passages, not a confirmed answer) or `refused`; verify the bundle to rely on it. ' +
       "Without a key, public collections only (rate limited per address); with one, any collection of the key's workspace.",
     tags: ['chat'],
     security: 'public-or-key',
