@@ -7,6 +7,7 @@ import { fromBase64, toBase64, toHex } from './bytes.js';
 import {
   type Anchor,
   type Answer,
+  type AnswerCheck,
   type AnswerOutcome,
   type BundleChunk,
   CERTIFICATE_SCHEMA,
@@ -111,7 +112,10 @@ export interface EvidenceInput {
 }
 
 export interface CertificateInput {
-  /** The schema to write (default v1.1, {@link CERTIFICATE_SCHEMA}); v1 refuses the v1.1 fields. */
+  /**
+   * The schema to write (default v1.2, {@link CERTIFICATE_SCHEMA}); v1 refuses the v1.1 fields, v1
+   * and v1.1 the v1.2 ones (the outcome `related`, `answer.check`).
+   */
   schema?: CertificateSchema;
   /** The registry composed claims must render with (default Saksi's, `COMPOSITION_TEMPLATES`). */
   templates?: CompositionTemplates;
@@ -125,23 +129,32 @@ export interface CertificateInput {
     generator: Generator;
     /** v1.1: relevance of all the answer's evidence to the question. */
     relevance?: ClaimRelevance;
-    /** v1.1: answered or refused. */
+    /** v1.1: answered or refused; v1.2 also `related` (passages related to the question, not an answer). */
     outcome?: AnswerOutcome;
     /** v1.1: why the answer was refused (only with outcome `refused`). */
     refusal?: Refusal;
+    /** v1.2: the answer check, required with outcome `answered` or `related` and only with them. */
+    check?: AnswerCheck;
   };
   claims: ClaimInput[];
   policy?: Partial<Omit<Policy, 'fail_closed'>>;
 }
 
 /**
- * Builds a certificate (v1.1 unless `input.schema` says v1) from plain inputs: normalizes text,
- * computes every digest and offset, and validates the result. Throws `CERTIFICATE_INVALID` when a
- * claim is not in the answer, a span is not in its chunk, a composition does not render to its
- * claim's text, or a v1 certificate is given v1.1 fields.
+ * Builds a certificate (v1.2 unless `input.schema` says v1 or v1.1) from plain inputs: normalizes
+ * text, computes every digest and offset, and validates the result. Throws `CERTIFICATE_INVALID`
+ * when a claim is not in the answer, a span is not in its chunk, a composition does not render to
+ * its claim's text, an older schema is given fields it lacks, or (v1.2) an answered or related
+ * answer has no check.
  *
  * @example
- * const { certificate, chunks } = buildCertificate({ issuer, query: { text: question }, retrieval, answer, claims });
+ * const { certificate, chunks } = buildCertificate({
+ *   issuer,
+ *   query: { text: question },
+ *   retrieval,
+ *   answer: { text, generator, outcome: 'answered', check }, // check: AnswerCheck, required in v1.2
+ *   claims,
+ * });
  * const signature = signCertificate(certificate, secretKey);
  */
 export function buildCertificate(input: CertificateInput): {
@@ -224,6 +237,9 @@ export function buildCertificate(input: CertificateInput): {
   if (input.answer.relevance !== undefined) answer.relevance = input.answer.relevance;
   if (input.answer.outcome !== undefined) answer.outcome = input.answer.outcome;
   if (input.answer.refusal !== undefined) answer.refusal = input.answer.refusal;
+  const check = input.answer.check;
+  if (check !== undefined)
+    answer.check = { ...check, method: { ...check.method }, constraints: [...check.constraints] };
   const certificate: Certificate = {
     schema: input.schema ?? CERTIFICATE_SCHEMA,
     certificate_id: input.certificate_id ?? uuidv7(Date.parse(issuedAt)),

@@ -1,16 +1,19 @@
 /**
- * The Saksi answer certificate, v1 and v1.1 (docs/certificate.md): types and runtime validation.
- * Building and signing one is build-certificate.ts (the `@saksi/proof/issue` entry point).
+ * The Saksi answer certificate, v1, v1.1 and v1.2 (docs/certificate.md): types and runtime
+ * validation. Building and signing one is build-certificate.ts (the `@saksi/proof/issue` entry point).
  *
- * Conventions (normative for v1 and v1.1):
+ * Conventions (normative for every version):
  * - Digests are lowercase hex SHA-256 (FIPS 180-4) of the UTF-8 text exactly as stored (NFC, LF).
  * - Public keys and signatures are standard padded base64 (RFC 4648 §4).
  * - Offsets (`answer_start`/`answer_end`, `span.start`/`span.end`) count Unicode code points, so a
  *   verifier in any language gets the same slice (W3C Web Annotation `TextPositionSelector` semantics).
  * - The signature is Ed25519 (RFC 8032) over the RFC 8785 canonical bytes of the whole certificate.
  *
- * v1.1 adds, and only v1.1 allows: a claim's `composition` (how its text is recomputed from its
- * evidence) and `relevance`, and the answer's `relevance`, `outcome` and `refusal`.
+ * v1.1 adds, and only v1.1 and later allow: a claim's `composition` (how its text is recomputed from
+ * its evidence) and `relevance`, and the answer's `relevance`, `outcome` and `refusal`.
+ *
+ * v1.2 adds, and only v1.2 allows: the outcome `related` and the answer's `check` (the answer check,
+ * docs/certificate.md "The answer check"), which an answered or related answer must carry.
  */
 import { isLowerHex, toHex } from './bytes.js';
 import type { Composition } from './composition.js';
@@ -22,12 +25,18 @@ export type { Composition, CompositionPart } from './composition.js';
 
 /** The `schema` value of a v1 certificate (still accepted by every verifier). */
 export const CERTIFICATE_SCHEMA_V1 = 'saksi.certificate/v1';
-/** The `schema` value of a v1.1 certificate. */
+/** The `schema` value of a v1.1 certificate (still accepted by every verifier). */
 export const CERTIFICATE_SCHEMA_V1_1 = 'saksi.certificate/v1.1';
-/** The `schema` an issuer writes: v1.1. */
-export const CERTIFICATE_SCHEMA = CERTIFICATE_SCHEMA_V1_1;
+/** The `schema` value of a v1.2 certificate: v1.1 and the answer check. */
+export const CERTIFICATE_SCHEMA_V1_2 = 'saksi.certificate/v1.2';
+/** The `schema` an issuer writes: v1.2. */
+export const CERTIFICATE_SCHEMA = CERTIFICATE_SCHEMA_V1_2;
 /** Every `schema` value a verifier accepts. */
-export const CERTIFICATE_SCHEMAS = [CERTIFICATE_SCHEMA_V1, CERTIFICATE_SCHEMA_V1_1] as const;
+export const CERTIFICATE_SCHEMAS = [
+  CERTIFICATE_SCHEMA_V1,
+  CERTIFICATE_SCHEMA_V1_1,
+  CERTIFICATE_SCHEMA_V1_2,
+] as const;
 /** A `schema` value a verifier accepts. */
 export type CertificateSchema = (typeof CERTIFICATE_SCHEMAS)[number];
 
@@ -120,15 +129,48 @@ export interface Answer {
   generator: Generator;
   /** v1.1: how well all the answer's evidence answers the question. */
   relevance?: ClaimRelevance;
-  /** v1.1: whether the issuer answered or refused. */
+  /** v1.1: whether the issuer answered or refused (v1.2: or released related passages). */
   outcome?: AnswerOutcome;
   /** v1.1, only with outcome `refused`: why. */
   refusal?: Refusal;
+  /** v1.2, required with outcome `answered` or `related` and only with them: the answer check. */
+  check?: AnswerCheck;
 }
 
-/** v1.1: whether an answer answers the question or refuses to. */
-export type AnswerOutcome = 'answered' | 'refused';
-export const ANSWER_OUTCOMES: readonly AnswerOutcome[] = ['answered', 'refused'];
+/**
+ * Whether an answer answers the question (`answered`), or refuses to (`refused`), both since v1.1;
+ * or, since v1.2, gives authentic passages that are related to the question but not a confirmed
+ * answer to it (`related`).
+ */
+export type AnswerOutcome = 'answered' | 'related' | 'refused';
+/** Every outcome; `related` is allowed only in a v1.2 certificate. */
+export const ANSWER_OUTCOMES: readonly AnswerOutcome[] = ['answered', 'related', 'refused'];
+
+/**
+ * v1.2: the answer check (docs/certificate.md, "The answer check") — the issuer's calibrated score
+ * that the answer answers the question, the threshold it was released at and the risk that
+ * threshold was calibrated for, and what the issuer read from the question (its asked type and
+ * constraints), which a verifier recomputes.
+ */
+export interface AnswerCheck {
+  /** The method that scored the answer, e.g. `{ id: "answer-check", version: "1" }`. */
+  method: { id: string; version: string };
+  /** In [0, 1]. */
+  score: number;
+  /** In [0, 1]: the answer is confirmed only at or above it. */
+  threshold: number;
+  /**
+   * In (0, 1), both excluded: the false-assurance risk `threshold` was calibrated for — the expected
+   * rate of wrong answers released as answers, for questions like the calibration questions.
+   */
+  alpha: number;
+  /** SHA-256 of the calibration report the threshold comes from, lowercase hex. */
+  calibration_sha256: string;
+  /** The asked type the issuer read from the question (`amount`, `duration`, …, `other`). */
+  asked: string;
+  /** The constraints the issuer read from the question (`year:2019`, …): sorted, distinct, at most 32. */
+  constraints: string[];
+}
 
 /**
  * v1.1: why an answer was refused — a slot the documents cannot fill (a fiscal year the collection
@@ -433,9 +475,29 @@ const composition: Field = {
   },
 };
 
-/** The structure of a certificate of `schema`; the v1.1 fields exist only in the v1.1 schema. */
+/** The answer check (v1.2). */
+const answerCheck: Field = {
+  kind: 'object',
+  optional: true,
+  fields: {
+    method: { kind: 'object', fields: { id: shortText, version: shortText } },
+    score: { kind: 'number', min: 0, max: 1 },
+    threshold: { kind: 'number', min: 0, max: 1 },
+    // Exclusive bounds: validateCertificate refuses 0 and 1.
+    alpha: { kind: 'number', min: 0, max: 1 },
+    calibration_sha256: digest,
+    asked: shortText,
+    constraints: { kind: 'array', max: 32, items: shortText },
+  },
+};
+
+/**
+ * The structure of a certificate of `schema`: the v1.1 fields exist only in v1.1 and v1.2, the
+ * v1.2 ones (the outcome `related`, `answer.check`) only in v1.2.
+ */
 function certificateSchemaOf(schema: CertificateSchema): Field {
-  const v11 = schema === CERTIFICATE_SCHEMA_V1_1;
+  const v11 = schema !== CERTIFICATE_SCHEMA_V1;
+  const v12 = schema === CERTIFICATE_SCHEMA_V1_2;
   return {
     kind: 'object',
     fields: {
@@ -517,7 +579,11 @@ function certificateSchemaOf(schema: CertificateSchema): Field {
           ...(v11
             ? {
                 relevance,
-                outcome: { kind: 'literal', values: ANSWER_OUTCOMES, optional: true },
+                outcome: {
+                  kind: 'literal',
+                  values: v12 ? ANSWER_OUTCOMES : ANSWER_OUTCOMES.filter((outcome) => outcome !== 'related'),
+                  optional: true,
+                },
                 refusal: {
                   kind: 'object',
                   optional: true,
@@ -525,6 +591,7 @@ function certificateSchemaOf(schema: CertificateSchema): Field {
                 },
               }
             : {}),
+          ...(v12 ? { check: answerCheck } : {}),
         },
       },
       claims: {
@@ -624,6 +691,7 @@ function certificateSchemaOf(schema: CertificateSchema): Field {
 const certificateSchemas: Record<CertificateSchema, Field> = {
   [CERTIFICATE_SCHEMA_V1]: certificateSchemaOf(CERTIFICATE_SCHEMA_V1),
   [CERTIFICATE_SCHEMA_V1_1]: certificateSchemaOf(CERTIFICATE_SCHEMA_V1_1),
+  [CERTIFICATE_SCHEMA_V1_2]: certificateSchemaOf(CERTIFICATE_SCHEMA_V1_2),
 };
 
 const bundleSchema: Field = {
@@ -655,9 +723,10 @@ function objectFields(field: Field): Record<string, Field> {
 }
 
 /**
- * Checks that `value` is a structurally valid v1 or v1.1 certificate (types, sizes, formats — not
- * hashes or signatures). The v1.1 fields are refused in a v1 certificate. Throws
- * `ProofError('CERTIFICATE_INVALID')` naming the first bad field.
+ * Checks that `value` is a structurally valid v1, v1.1 or v1.2 certificate (types, sizes, formats —
+ * not hashes or signatures). The v1.1 fields are refused in a v1 certificate, the v1.2 ones (the
+ * outcome `related`, `answer.check`) in v1 and v1.1; in v1.2 an answered or related answer must carry
+ * its check and no other may. Throws `ProofError('CERTIFICATE_INVALID')` naming the first bad field.
  *
  * @example
  * const certificate = validateCertificate(JSON.parse(text)); // throws CERTIFICATE_INVALID when malformed
@@ -667,12 +736,16 @@ export function validateCertificate(value: unknown): Certificate {
     typeof value === 'object' && value !== null && Object.hasOwn(value, 'schema')
       ? (value as { schema: unknown }).schema
       : undefined;
-  const schema = declared === CERTIFICATE_SCHEMA_V1_1 ? CERTIFICATE_SCHEMA_V1_1 : CERTIFICATE_SCHEMA_V1;
+  const schema =
+    declared === CERTIFICATE_SCHEMA_V1_1 || declared === CERTIFICATE_SCHEMA_V1_2
+      ? declared
+      : CERTIFICATE_SCHEMA_V1;
   checkObject(value, certificateSchemas[schema], 'certificate', 'CERTIFICATE_INVALID');
   const certificate = value as Certificate;
   const answer = certificate.answer;
   if (answer.refusal !== undefined && answer.outcome !== 'refused')
     fail('CERTIFICATE_INVALID', 'certificate.answer.refusal', 'is allowed only with outcome "refused"');
+  if (schema === CERTIFICATE_SCHEMA_V1_2) validateAnswerCheck(answer);
   certificate.claims.forEach((claim, index) => {
     if (claim.answer_end < claim.answer_start) {
       fail('CERTIFICATE_INVALID', `certificate.claims[${index}].answer_end`, 'is before answer_start');
@@ -688,6 +761,33 @@ export function validateCertificate(value: unknown): Certificate {
     });
   });
   return certificate;
+}
+
+/** The rules of `answer.check` (v1.2) beyond its structure. */
+function validateAnswerCheck(answer: Answer): void {
+  const checked = answer.outcome === 'answered' || answer.outcome === 'related';
+  const check = answer.check;
+  if (check === undefined) {
+    if (checked)
+      fail('CERTIFICATE_INVALID', 'certificate.answer.check', `is missing (outcome "${answer.outcome}")`);
+    return;
+  }
+  if (!checked)
+    fail(
+      'CERTIFICATE_INVALID',
+      'certificate.answer.check',
+      'is allowed only with outcome "answered" or "related"',
+    );
+  if (check.alpha <= 0 || check.alpha >= 1)
+    fail('CERTIFICATE_INVALID', 'certificate.answer.check.alpha', 'must be between 0 and 1, both excluded');
+  check.constraints.forEach((constraint, index) => {
+    if (index > 0 && !(check.constraints[index - 1]! < constraint))
+      fail(
+        'CERTIFICATE_INVALID',
+        `certificate.answer.check.constraints[${index}]`,
+        'is not sorted or repeats',
+      );
+  });
 }
 
 /** Checks the structure of a bundle and of the certificate in it. Throws `BUNDLE_INVALID`/`CERTIFICATE_INVALID`. */

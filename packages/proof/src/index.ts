@@ -33,6 +33,7 @@ export {
   ANSWER_OUTCOMES,
   type Anchor,
   type Answer,
+  type AnswerCheck,
   type AnswerOutcome,
   type Bundle,
   type BundleChunk,
@@ -40,6 +41,7 @@ export {
   CERTIFICATE_SCHEMA,
   CERTIFICATE_SCHEMA_V1,
   CERTIFICATE_SCHEMA_V1_1,
+  CERTIFICATE_SCHEMA_V1_2,
   CERTIFICATE_SCHEMAS,
   type Certificate,
   type CertificateSchema,
@@ -188,8 +190,11 @@ export {
 export { plural } from './plural.js';
 export {
   type AnswerDecision,
+  type CheckDecision,
+  type CheckMismatch,
   type ClaimDecision,
   decideAnswer,
+  decideCheck,
   decideRender,
   type RelevanceDecision,
   type RenderContext,

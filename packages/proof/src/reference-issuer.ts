@@ -9,8 +9,11 @@ import { buildCertificate, issuerFromSecretKey, signCertificate } from './build-
 import { toHex } from './bytes.js';
 import {
   type Anchor,
+  type AnswerCheck,
   type AnswerOutcome,
   type Bundle,
+  CERTIFICATE_SCHEMA_V1_1,
+  CERTIFICATE_SCHEMA_V1_2,
   type Certificate,
   type CertificateSchema,
   type Citation,
@@ -57,7 +60,11 @@ export interface AnchorRound {
 }
 
 export interface IssueBundleInput {
-  /** The schema to write (default v1.1); v1 is for regression fixtures. */
+  /**
+   * The schema to write. By default the oldest that holds the input: v1.2 when it has a `check` or
+   * the outcome `related`, else v1.1 (so fixtures written before v1.2 stay as they were). v1 is for
+   * regression fixtures.
+   */
   schema?: CertificateSchema;
   documents: SourceDocument[];
   question: string;
@@ -67,6 +74,8 @@ export interface IssueBundleInput {
   answerRelevance?: ClaimRelevance;
   outcome?: AnswerOutcome;
   refusal?: Refusal;
+  /** v1.2: the answer check, required with outcome `answered` or `related` in a v1.2 certificate. */
+  check?: AnswerCheck;
   claims: {
     text: string;
     evidence: { chunk_id: string; span_text: string }[];
@@ -197,8 +206,13 @@ export function issueBundle(input: IssueBundleInput): Bundle {
     };
   });
 
+  const schema =
+    input.schema ??
+    (input.check !== undefined || input.outcome === 'related'
+      ? CERTIFICATE_SCHEMA_V1_2
+      : CERTIFICATE_SCHEMA_V1_1);
   const { certificate, chunks } = buildCertificate({
-    ...(input.schema ? { schema: input.schema } : {}),
+    schema,
     ...(input.certificate_id ? { certificate_id: input.certificate_id } : {}),
     ...(input.issued_at ? { issued_at: input.issued_at } : {}),
     issuer: issuerFromSecretKey(input.issuerName, input.issuerSecretKey),
@@ -219,6 +233,7 @@ export function issueBundle(input: IssueBundleInput): Bundle {
       ...(input.answerRelevance ? { relevance: input.answerRelevance } : {}),
       ...(input.outcome ? { outcome: input.outcome } : {}),
       ...(input.refusal ? { refusal: input.refusal } : {}),
+      ...(input.check ? { check: input.check } : {}),
     },
     claims,
     ...(input.policy ? { policy: input.policy } : {}),

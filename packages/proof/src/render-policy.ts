@@ -5,11 +5,12 @@
  *
  * Besides the render decision, each claim gets two of the three results a reader sees — whether it
  * is *supported* by its evidence and whether that evidence is *relevant* to the question — and the
- * answer gets its outcome and relevance. (The third, *authentic*, is the integrity checks of
- * verify-bundle.ts.)
+ * answer gets its outcome and relevance, and (certificate v1.2) the verifier's reading of its answer
+ * check. (The third, *authentic*, is the integrity checks of verify-bundle.ts.)
  */
-import type { AskedRule } from './answer-check.js';
+import { type AskedRule, readAnswerCheck } from './answer-check.js';
 import type {
+  AnswerCheck,
   AnswerOutcome,
   Certificate,
   Claim,
@@ -54,18 +55,71 @@ export interface RelevanceDecision {
   method?: RelevanceMethod;
 }
 
+/**
+ * Why the verifier does not confirm a v1.2 answer check (docs/certificate.md, "The answer check"):
+ * - `ASKED_TYPE`: the asked type it reads from the question is not the certificate's `check.asked`;
+ * - `CONSTRAINTS`: the constraints it reads from the question are not the certificate's;
+ * - `CONSTRAINT_UNMET`: some constraint of the question (a year, a regulation, a version, a
+ *   section) is in no shown claim's evidence;
+ * - `VALUE_MISSING`: no shown claim states a value of the asked type (an amount, a duration, …);
+ * - `BELOW_THRESHOLD`: the signed score is below the signed threshold;
+ * - `NO_ASKED_RULES`: the verifier's vocabulary has no asked rules, so the asked type cannot be
+ *   recomputed (it replaces `ASKED_TYPE`).
+ */
+export type CheckMismatch =
+  | 'ASKED_TYPE'
+  | 'CONSTRAINTS'
+  | 'CONSTRAINT_UNMET'
+  | 'VALUE_MISSING'
+  | 'BELOW_THRESHOLD'
+  | 'NO_ASKED_RULES';
+
+/**
+ * The verifier's decision on a v1.2 answer check: the signed score, threshold, risk, method and
+ * calibration report hash as the certificate states them, the asked type and constraints as the
+ * verifier recomputes them from the signed question, and what does not hold. `answers` only when
+ * nothing is amiss.
+ */
+export interface CheckDecision {
+  status: 'answers' | 'not_confirmed';
+  /** The signed score (read, not recomputed). */
+  score: number;
+  /** The signed threshold the score is held to. */
+  threshold: number;
+  /** The false-assurance risk `threshold` was calibrated for. */
+  alpha: number;
+  method: { id: string; version: string };
+  /** SHA-256 of the calibration report the threshold comes from. */
+  calibration_sha256: string;
+  /** The asked type, as the verifier recomputes it from the question. */
+  asked: string;
+  /** The question's constraints, as the verifier recomputes them. */
+  constraints: string[];
+  /** The constraints no shown claim's evidence meets. */
+  unmet: string[];
+  /** What does not hold, in the order of {@link CheckMismatch}; empty when the status is `answers`. */
+  mismatches: CheckMismatch[];
+}
+
 /** The verifier's reading of the answer as a whole. */
 export interface AnswerDecision {
-  /** From the certificate (v1.1); `unknown` for v1. */
+  /** From the certificate (v1.1; `related` since v1.2); `unknown` for v1. */
   outcome: AnswerOutcome | 'unknown';
   /** The refusal reason of a refused answer. */
   refusal?: RefusalReason;
+  /**
+   * The answer's relevance. For a v1.2 answer with a check it is the check's: `relevant` when the
+   * check is confirmed and the outcome is `answered`, with the check's score, threshold and method.
+   */
   relevant: RelevanceDecision;
   /**
-   * True when the answer may be shown as an answer: not refused, not below its relevance threshold,
-   * and at least one claim shown as verified. A refused or not relevant answer is "not answered".
+   * True when the answer may be shown as an answer: authentic, not refused and not related, not
+   * below its relevance threshold (v1.2: its answer check confirmed), and at least one claim shown
+   * as verified. A refused, related or not relevant answer is "not answered".
    */
   answered: boolean;
+  /** v1.2: the verifier's decision on the answer check, for an authentic certificate that has one. */
+  check?: CheckDecision;
 }
 
 /** The verifier's decision for one claim. */
@@ -306,30 +360,100 @@ function relevanceOf(relevance: Claim['relevance']): RelevanceDecision {
 }
 
 /**
- * The verifier's reading of the answer: its outcome and relevance (v1.1; `unknown` for v1), and
- * whether it may be shown as an answer at all.
+ * The verifier's decision on the answer check of `certificate` (v1.2): recomputes the asked type and
+ * constraints from the signed question with `rules` and reads them against the claims that are
+ * shown (`claims[i].rendered`), and holds the signed score to the signed threshold.
  *
  * @example
- * const answer = decideAnswer(certificate, decideRender(certificate, { integrityOk, vocabulary }), integrityOk);
- * if (!answer.answered) showNotAnswered();
+ * const decisions = decideRender(certificate, { integrityOk: true, vocabulary: SAKSI_VOCABULARY });
+ * const check = decideCheck(certificate.answer.check!, certificate, decisions, SAKSI_VOCABULARY.asked);
+ * check.status; // 'answers' | 'not_confirmed'
+ */
+export function decideCheck(
+  check: AnswerCheck,
+  certificate: Certificate,
+  claims: readonly ClaimDecision[],
+  rules: readonly AskedRule[] | undefined,
+): CheckDecision {
+  const shown = certificate.claims.filter((_, index) => claims[index]?.rendered === true);
+  const haveRules = rules !== undefined && rules.length > 0;
+  const reading = readAnswerCheck(certificate.query.text, shown, rules ?? []);
+  const mismatches: CheckMismatch[] = [];
+  if (haveRules && reading.asked !== check.asked) mismatches.push('ASKED_TYPE');
+  if (!sameStrings(reading.constraints, check.constraints)) mismatches.push('CONSTRAINTS');
+  if (reading.unmet.length > 0) mismatches.push('CONSTRAINT_UNMET');
+  if (!reading.value_stated) mismatches.push('VALUE_MISSING');
+  if (!(check.score >= check.threshold)) mismatches.push('BELOW_THRESHOLD');
+  if (!haveRules) mismatches.push('NO_ASKED_RULES');
+  return {
+    status: mismatches.length === 0 ? 'answers' : 'not_confirmed',
+    score: check.score,
+    threshold: check.threshold,
+    alpha: check.alpha,
+    method: { id: check.method.id, version: check.method.version },
+    calibration_sha256: check.calibration_sha256,
+    asked: reading.asked,
+    constraints: reading.constraints,
+    unmet: reading.unmet,
+    mismatches,
+  };
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/**
+ * The verifier's reading of the answer: its outcome and relevance (v1.1; `unknown` for v1), its
+ * answer check (v1.2, recomputed with `vocabulary.asked`), and whether it may be shown as an answer.
+ *
+ * For a v1.2 answer with a check, the check is the one minimum: the answer is answered only when
+ * the outcome is `answered`, the check is confirmed and a claim is shown, and its relevance is the
+ * check's. A `related` answer is never answered; its claims keep their own render decisions. Without
+ * `vocabulary` (the call form before v1.2) there are no asked rules, and no check is confirmed.
+ *
+ * @example
+ * const claims = decideRender(certificate, { integrityOk, vocabulary: SAKSI_VOCABULARY });
+ * const answer = decideAnswer(certificate, claims, integrityOk, SAKSI_VOCABULARY);
+ * if (!answer.answered) showNotAnswered(answer.check?.mismatches);
  */
 export function decideAnswer(
   certificate: Certificate,
   claims: readonly ClaimDecision[],
   integrityOk: boolean,
+  vocabulary?: Pick<Vocabulary, 'asked'>,
 ): AnswerDecision {
   const answer = certificate.answer;
   const outcome = answer.outcome ?? 'unknown';
-  const relevant = integrityOk ? relevanceOf(answer.relevance) : { status: 'unknown' as const };
-  const decision: AnswerDecision = {
-    outcome,
-    relevant,
-    answered:
-      integrityOk &&
-      outcome !== 'refused' &&
-      relevant.status !== 'not_relevant' &&
-      claims.some((claim) => claim.rendered),
-  };
+  const shown = claims.some((claim) => claim.rendered);
+  let decision: AnswerDecision;
+  if (answer.check !== undefined && integrityOk) {
+    const check = decideCheck(answer.check, certificate, claims, vocabulary?.asked);
+    const confirmed = outcome === 'answered' && check.status === 'answers';
+    decision = {
+      outcome,
+      relevant: {
+        status: confirmed ? 'relevant' : 'not_relevant',
+        score: check.score,
+        threshold: check.threshold,
+        method: { ...check.method },
+      },
+      answered: confirmed && shown,
+      check,
+    };
+  } else {
+    const relevant = integrityOk ? relevanceOf(answer.relevance) : { status: 'unknown' as const };
+    decision = {
+      outcome,
+      relevant,
+      answered:
+        integrityOk &&
+        outcome !== 'refused' &&
+        outcome !== 'related' &&
+        relevant.status !== 'not_relevant' &&
+        shown,
+    };
+  }
   if (answer.refusal !== undefined) decision.refusal = answer.refusal.reason;
   return decision;
 }

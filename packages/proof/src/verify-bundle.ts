@@ -5,8 +5,9 @@
  * It runs every check of docs/certificate.md "Verification result" on a hostile bundle, reports each
  * with its code, and decides per claim, fail-closed, whether it may be shown as verified. It reports
  * three separate results: *authentic* (every integrity check passed), and per claim *supported* and
- * *relevant*, with the answer's outcome and relevance. It never throws on bad input: malformed
- * bundles come back as a failed `structure` check.
+ * *relevant*, with the answer's outcome and relevance and (certificate v1.2) its answer check,
+ * recomputed with the vocabulary's asked rules. It never throws on bad input: malformed bundles come
+ * back as a failed `structure` check.
  */
 import { constantTimeEqual, fromBase64, fromHex, hexDigestEqual, toHex } from './bytes.js';
 import {
@@ -165,9 +166,10 @@ export interface VerifyBundleOptions {
    */
   trustedRegistries?: readonly TrustedRegistry[];
   /**
-   * The product words claims are read with: the composition templates and the render policy's
-   * negations and quantifiers (docs/verification.md, "Vocabulary"). Saksi's is `SAKSI_VOCABULARY`
-   * of `@saksi/proof/vocabulary`.
+   * The product words claims are read with: the composition templates, the render policy's
+   * negations and quantifiers, and the asked rules the answer check of a v1.2 certificate is
+   * recomputed with (docs/verification.md, "Vocabulary"). Saksi's is `SAKSI_VOCABULARY` of
+   * `@saksi/proof/vocabulary`.
    */
   vocabulary: Vocabulary;
 }
@@ -187,7 +189,10 @@ export interface BundleVerification {
   codes: IntegrityCode[];
   /** Per claim: the render decision with its *supported* and *relevant* results. */
   claims: ClaimDecision[];
-  /** The answer's outcome and *relevant* result, and whether it may be shown as an answer. */
+  /**
+   * The answer's outcome and *relevant* result, its answer check (v1.2) and whether it may be shown
+   * as an answer.
+   */
   answer: AnswerDecision;
   summary: { verified: number; blocked: number; total: number };
   /** The verified checkpoint of this bundle, to remember as the new last-seen one when larger. */
@@ -273,7 +278,7 @@ export async function verifyBundle(
 
   const integrityOk = !checks.list().some((check) => check.status === 'fail');
   const claims = decideRender(certificate, { integrityOk, anchoredClaims, vocabulary: options.vocabulary });
-  const answer = decideAnswer(certificate, claims, integrityOk);
+  const answer = decideAnswer(certificate, claims, integrityOk, options.vocabulary);
   return finish(checks, certificate.certificate_id, claims, answer, checkpoint);
 }
 
