@@ -218,6 +218,22 @@ export interface CollectionProfile {
   description?: LocalizedText | null;
   /** Questions a newcomer can click to start (at most {@link MAX_EXAMPLES}), per interface language. */
   examples?: LocalizedList | null;
+  /**
+   * The false-assurance risk α answers are released at as answering the question (the answer check,
+   * docs/engine.md): at most this share of released answers was wrong in calibration. Default 0.05;
+   * a smaller α releases fewer answers. Null restores the default.
+   */
+  answer_risk?: number | null;
+}
+
+/** The smallest and largest α a collection may set for its answers. */
+export const MIN_ANSWER_RISK = 0.01;
+export const MAX_ANSWER_RISK = 0.5;
+
+/** The collection's α for the answer check, or undefined for the default. */
+export function answerRiskOf(collection: Pick<Collection, 'profile'>): number | undefined {
+  const value = collection.profile['answer_risk'];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** The languages a collection's title, description and examples are written in (the web UI's). */
@@ -249,6 +265,16 @@ export function checkedProfile<T extends Record<string, unknown>>(profile: T): T
     checked['description'] = localizedText(checked['description'], 'description', MAX_DESCRIPTION_LENGTH);
   if (checked['examples'] !== undefined && checked['examples'] !== null)
     checked['examples'] = localizedList(checked['examples']);
+  const risk = checked['answer_risk'];
+  if (
+    risk !== undefined &&
+    risk !== null &&
+    (typeof risk !== 'number' || !(risk >= MIN_ANSWER_RISK && risk <= MAX_ANSWER_RISK))
+  )
+    throw new EngineError(
+      'INVALID_INPUT',
+      `The collection's answer_risk must be a number from ${MIN_ANSWER_RISK} to ${MAX_ANSWER_RISK} (the share of released answers allowed to be wrong).`,
+    );
   return checked as T;
 }
 

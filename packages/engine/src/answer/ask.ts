@@ -19,7 +19,7 @@
 import type { Anchor, Bundle } from '@saksi/proof';
 import { unreadableFigure } from '../budget/answer.js';
 import { misreadAssumption } from '../budget/assumptions.js';
-import type { Collection } from '../collections.js';
+import { answerRiskOf, type Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
@@ -46,6 +46,7 @@ import {
   DEFAULT_SESSION_POLICY,
   type SessionPolicy,
 } from '../sessions.js';
+import { type AnswerCheck, checkAnswer } from './answer-check.js';
 import { type Refusal, refusalText, slotRefusal } from './answerability.js';
 import {
   type AnswerShape,
@@ -63,7 +64,7 @@ import type { ClaimDecomposer } from './decompose.js';
 import { followUpVariant, followUpVariants } from './follow-up.js';
 import { generateWithModel, promptProfileOf } from './generate-llm.js';
 import { ensureSession, persistAnswer, recordTurn } from './persist.js';
-import { answersIntent, breadth, type QuestionTerms, questionTerms } from './relevance.js';
+import { breadth, type QuestionTerms, questionTerms } from './relevance.js';
 import { selectClaims } from './select.js';
 import { continuationAfter, mergeGrounded, selectionChunks } from './selection.js';
 import { bestSupportingSpan } from './spans.js';
@@ -107,6 +108,17 @@ export interface AskResult {
   results: RetrievedChunk[];
   /** What the question was understood to ask: language, intent, slots. */
   plan: QuestionPlan;
+  /**
+   * The answer check of an answer with claims (answer-check.ts): its score against the release
+   * threshold, and the features it was computed from. Absent for a refusal and a cached answer.
+   */
+  check?: {
+    score: number;
+    threshold: number;
+    alpha: number;
+    answers: boolean;
+    features: Record<string, number>;
+  };
   /**
    * Answered from the answer cache: `answer`, `results` and `bundle` are those of the earlier answer
    * to the same question on the same content, whose certificate proves what was answered then.
@@ -385,37 +397,42 @@ export async function ask(
     // Offline, a quote whose evidence does not answer the question is dropped; a model's claims stay in
     // the certificate, each under the render policy (blocked claims are shown as blocked).
     if (!refusal && context.answerModel === undefined) {
-      const relevant = answeringClaims(checked, terms);
-      // A figure question is not answered by evidence that states no figure (a definition of the
-      // measure, a rule about it): that is a refusal, which names a misread statement when there is one.
-      const statesFigure =
-        (plan.intent !== 'figure' && plan.intent !== 'comparison') ||
-        relevant.some(
-          (item) =>
-            answersIntent(plan, item.claim.statement) ||
-            item.claim.evidence.some(({ span }) => answersIntent(plan, span.text)),
-        );
-      if (relevant.length === 0 || check.answer.score < check.answer.threshold || !statesFigure)
-        refusal = { reason: 'NOT_COVERED' };
-      checked = relevant;
+      checked = answeringClaims(checked, terms);
+      if (checked.length === 0) refusal = { reason: 'NOT_COVERED' };
     }
-    return { refusal, check, checked, generator, usage };
+    // The answer check: released as answering the question, or shown as related passages.
+    const answerCheck = refusal
+      ? undefined
+      : checkAnswer({
+          question,
+          collection: collection.name,
+          ...(mode === 'selection' && input.selection ? { context: input.selection } : {}),
+          language: plan.language,
+          claims: checked.map((item) => item.claim),
+          sources,
+          relevance: check.answer.score,
+          relevanceThreshold: check.answer.threshold,
+          ...(answerRiskOf(collection) !== undefined ? { alpha: answerRiskOf(collection)! } : {}),
+        });
+    return { refusal, check, checked, generator, usage, answerCheck };
   };
   let sources: RetrievedChunk[] = [...retrieval.results];
   // A model streams its answer: the sources are shown before it.
   if (context.answerModel)
     onEvent({ type: 'retrieval', results: retrieval.results, timings: retrieval.timings });
   let outcome = await attempt(sources, refusal);
-  if (pageFirst && outcome.refusal !== undefined) {
+  if (pageFirst && (outcome.refusal !== undefined || outcome.answerCheck?.answers !== true)) {
     retrieval = await search();
     sources = [...retrieval.results];
     outcome = await attempt(sources, refusal);
   }
   if (!context.answerModel)
     onEvent({ type: 'retrieval', results: retrieval.results, timings: retrieval.timings });
-  const { check, generator, usage } = outcome;
+  const { generator, usage, answerCheck } = outcome;
   let checked = outcome.checked;
   refusal = outcome.refusal;
+  // Claims that do not answer the question are shown as related passages, never as the answer.
+  const related = refusal === undefined && answerCheck?.answers !== true;
   // A figure or assumption the statute states but OCR misread is named, not quoted (budget/answer.ts,
   // budget/assumptions.ts).
   if (refusal?.reason === 'NOT_COVERED' || refusal?.reason === 'NO_EVIDENCE') {
@@ -424,12 +441,15 @@ export async function ask(
     if (unreadable) refusal = { ...refusal, unreadable };
   }
   if (refusal) checked = [];
+  const quoted = checked
+    .map((item) => item.claim.text)
+    // Composed claims and multi-line quotes read as paragraphs; short quotes as one.
+    .join(checked.some((c) => c.claim.composition || c.claim.text.includes('\n')) ? '\n\n' : ' ');
   const answer = refusal
     ? refusalText(refusal, plan, sources)
-    : checked
-        .map((item) => item.claim.text)
-        // Composed claims and multi-line quotes read as paragraphs; short quotes as one.
-        .join(checked.some((c) => c.claim.composition || c.claim.text.includes('\n')) ? '\n\n' : ' ');
+    : related
+      ? relatedText(plan, answerCheck, quoted)
+      : quoted;
   if (refusal || context.answerModel === undefined)
     for (const piece of answer.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
   const answerMs = performance.now() - answerStart;
@@ -453,8 +473,9 @@ export async function ask(
     claims: checked,
     // The certificate records the threshold each kept claim was held to (a share of relevance.ts's).
     claimThresholdShare: CLAIM_FLOOR,
-    outcome: refusal ? 'refused' : 'answered',
-    ...(refusal ? { refusal: refusal.reason } : { answerRelevance: check.answer }),
+    outcome: refusal ? 'refused' : related ? 'related' : 'answered',
+    ...(refusal ? { refusal: refusal.reason } : { answerRelevance: outcome.check.answer }),
+    ...(answerCheck && !refusal ? { answerCheck } : {}),
     anchors,
     confidenceThreshold: context.confidenceThreshold,
     requireAnchor: context.requireAnchor ?? false,
@@ -482,17 +503,18 @@ export async function ask(
       version,
       question,
       answer,
-      found: refusal === undefined,
+      found: refusal === undefined && !related,
       bundle,
       results: sources,
     });
   return {
     session_id: sessionId,
-    found: refusal === undefined,
+    found: refusal === undefined && !related,
     answer,
     bundle,
     results: sources,
     plan,
+    ...(answerCheck && !refusal ? { check: checkSummary(answerCheck) } : {}),
     cached: false,
     timings: {
       ...retrieval.timings,
@@ -500,6 +522,49 @@ export async function ask(
       certify_ms: Math.round((performance.now() - certifyStart) * 100) / 100,
     },
   };
+}
+
+function checkSummary(check: AnswerCheck): NonNullable<AskResult['check']> {
+  const { score, threshold, alpha, answers, features } = check;
+  return { score, threshold, alpha, answers, features };
+}
+
+const RELATED_LEAD: Record<'id' | 'en', string> = {
+  id: 'Dokumen tidak menjawab pertanyaan ini secara pasti. Bagian yang terkait (bukan jawaban yang dikonfirmasi):',
+  en: 'The documents do not confirm an answer to this question. Related passages (not a confirmed answer):',
+};
+/** Why the check did not confirm the answer, when its deterministic part says so. */
+const RELATED_WHY: Record<'id' | 'en', { year: (years: string) => string; value: string; misread: string }> =
+  {
+    id: {
+      year: (what) => `Bagian ini tidak menyebut ${what}.`,
+      value: 'Tidak ada nilai yang ditanyakan di bagian ini.',
+      misread: 'Angka di bagian ini terbaca keliru oleh OCR (hasil pindaian); periksa dokumen aslinya.',
+    },
+    en: {
+      year: (what) => `These passages do not mention ${what}.`,
+      value: 'These passages state no value of the kind asked.',
+      misread: 'A figure in these passages was misread by OCR (a scanned page); check the original document.',
+    },
+  };
+
+/** The text of a related answer: what it is not, why when known, then the quotes. */
+function relatedText(
+  plan: Pick<QuestionPlan, 'language'>,
+  check: AnswerCheck | undefined,
+  quoted: string,
+): string {
+  const language = plan.language === 'en' ? 'en' : 'id';
+  const why = RELATED_WHY[language];
+  const unmet = check?.reading.unmet ?? [];
+  const reason = check?.misread
+    ? why.misread
+    : unmet.length > 0
+      ? why.year(unmet.map((constraint) => constraint.replace(/^[a-z]+:/u, '')).join(', '))
+      : check && !check.reading.value_stated
+        ? why.value
+        : '';
+  return `${RELATED_LEAD[language]}${reason ? ` ${reason}` : ''}\n\n${quoted}`;
 }
 
 /** What besides the question shapes this answer: the key of the answer cache holds all of it. */

@@ -60,7 +60,7 @@ function lawExcerpt(): string {
   return `# UU 22/2009 BAB XX KETENTUAN PIDANA\n\n${lines.slice(start, end).join('\n')}\n`;
 }
 
-describe('asking writes v1.1 certificates', () => {
+describe('asking writes v1.2 certificates', () => {
   beforeAll(async () => {
     test = await openTestEngine();
     await test.engine.ingest(
@@ -91,8 +91,16 @@ describe('asking writes v1.1 certificates', () => {
     const result = await test.engine.ask('lalu-lintas', { question });
     expect(result.found).toBe(true);
     const certificate = result.bundle.certificate;
-    expect(certificate.schema).toBe('saksi.certificate/v1.1');
+    expect(certificate.schema).toBe('saksi.certificate/v1.2');
     expect(certificate.answer.outcome).toBe('answered');
+    // The answer check: the calibrated score at or above its threshold, the risk and what was read.
+    const check = certificate.answer.check!;
+    expect(check.method).toEqual({ id: 'answer-check', version: '1' });
+    expect(check.score).toBeGreaterThanOrEqual(check.threshold);
+    expect(check.alpha).toBe(0.05);
+    expect(check.calibration_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(check.asked).toBe('amount');
+    expect(check.constraints).toEqual([]);
     expect(certificate.answer.refusal).toBeUndefined();
     expect(certificate.answer.relevance?.method).toEqual({ id: 'lexical-v4', version: '4' });
     expect(certificate.answer.relevance!.score).toBeGreaterThanOrEqual(
@@ -142,6 +150,29 @@ describe('asking writes v1.1 certificates', () => {
       vocabulary: SAKSI_VOCABULARY,
     });
     expect(other.codes).toEqual(['QUERY_MISMATCH']);
+  });
+
+  it('an answer from another provision than the question names is related passages, and the verifier agrees', async () => {
+    const question = 'Berapa denda pengendara motor yang tidak mengenakan helm menurut Pasal 300?';
+    const result = await test.engine.ask('lalu-lintas', { question });
+    expect(result.found).toBe(false);
+    const answer = result.bundle.certificate.answer;
+    expect(answer.outcome).toBe('related');
+    expect(answer.check).toMatchObject({ asked: 'amount', constraints: ['section:300'] });
+    expect(answer.check!.score).toBe(0);
+    // The passages are quoted as related, with why they are not the answer.
+    expect(result.answer).toMatch(/^Dokumen tidak menjawab pertanyaan ini secara pasti\./);
+    expect(result.answer).toContain('Bagian ini tidak menyebut 300.');
+    expect(result.bundle.certificate.claims.length).toBeGreaterThan(0);
+    const verification = await verifyBundle(result.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      vocabulary: SAKSI_VOCABULARY,
+    });
+    expect(verification.authentic).toBe(true);
+    expect(verification.answer.outcome).toBe('related');
+    expect(verification.answer.answered).toBe(false);
+    expect(verification.answer.check?.status).toBe('not_confirmed');
+    expect(verification.answer.check?.mismatches).toContain('CONSTRAINT_UNMET');
   });
 
   it('a refusal for a fiscal year the collection lacks records MISSING_SLOT', async () => {

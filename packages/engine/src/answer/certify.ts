@@ -22,6 +22,8 @@ import type { Collection } from '../collections.js';
 import type { SigningKeys } from '../keys.js';
 import type { RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
 import { sessionReference } from '../sessions.js';
+import { ANSWER_CHECK_METHOD, type AnswerCheck } from './answer-check.js';
+import { ANSWER_CHECK_MODEL } from './answer-check-model.js';
 import type { Refusal } from './answerability.js';
 import type { CheckedClaim } from './check.js';
 
@@ -85,14 +87,45 @@ export interface CertifyInput {
    * (default 1); the certificate records the threshold the issuer applied.
    */
   claimThresholdShare?: number;
-  /** Whether the question was answered or refused; a refusal carries the engine's reason. */
-  outcome: 'answered' | 'refused';
+  /**
+   * Whether the question was answered, answered only by related passages (the answer check did not
+   * confirm it), or refused; a refusal carries the engine's reason.
+   */
+  outcome: 'answered' | 'related' | 'refused';
+  /** The answer check of an answered or related answer (answer-check.ts), recorded as `answer.check`. */
+  answerCheck?: AnswerCheck;
   refusal?: Refusal['reason'];
   /** The relevance of all the answer's evidence together (recorded for an answered question). */
   answerRelevance?: RelevanceScore;
   anchors: Map<string, Anchor>;
   confidenceThreshold: number;
   requireAnchor: boolean;
+}
+
+type BuildInput = Parameters<typeof buildCertificate>[0];
+
+/** The certificate's `answer.check` (v1.2, docs/certificate.md "The answer check"). */
+export interface AnswerCheckRecord {
+  method: { id: string; version: string };
+  score: number;
+  threshold: number;
+  alpha: number;
+  calibration_sha256: string;
+  asked: string;
+  constraints: string[];
+}
+
+/** The certificate's record of the answer check: method, score, threshold, α, report hash and reading. */
+export function checkRecord(check: AnswerCheck): AnswerCheckRecord {
+  return {
+    method: { ...ANSWER_CHECK_METHOD },
+    score: unit(check.score),
+    threshold: unit(check.threshold),
+    alpha: check.alpha,
+    calibration_sha256: ANSWER_CHECK_MODEL.calibration_sha256,
+    asked: check.reading.asked,
+    constraints: [...check.reading.constraints],
+  };
 }
 
 /** Builds, decides and signs the certificate; returns it with its signature and cited chunks. */
@@ -163,10 +196,11 @@ export function certifyAnswer(input: CertifyInput): {
       ...(input.outcome === 'refused' && input.refusal
         ? { refusal: { reason: refusalReasonOf(input.refusal) } }
         : {}),
-      ...(input.outcome === 'answered' && input.answerRelevance
+      ...(input.outcome !== 'refused' && input.answerRelevance
         ? { relevance: relevanceRecord(input.answerRelevance) }
         : {}),
-    },
+      ...(input.outcome !== 'refused' && input.answerCheck ? { check: checkRecord(input.answerCheck) } : {}),
+    } as BuildInput['answer'],
     claims,
     policy: { confidence_threshold: input.confidenceThreshold, require_anchor: input.requireAnchor },
   });

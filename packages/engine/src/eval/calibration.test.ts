@@ -274,7 +274,7 @@ describe('the calibration report', () => {
     const points = [...source.matchAll(/^ {4}\[([0-9.e-]+), ([01])\],$/gm)];
     expect(points).toHaveLength(90);
     expect(points.map((point) => Number(point[1]))).toContain(report.final.threshold);
-    expect(source).toContain('  ] as readonly (readonly [number, 0 | 1])[],');
+    expect(source).toContain('  ] as readonly (readonly [number, 0 | 1, string])[],');
     expect(report.rows.map((row) => row.score)).toEqual(points.map((point) => Number(point[1])));
     // Release nothing: +Infinity as source; long lists one entry (or a line of numbers) per line.
     const wide = {

@@ -468,6 +468,13 @@ export interface CalibrationReport {
     /** (released wrong + 1) / (n + 1): the bound the conformal rule holds to α. */
     conformal_bound: number;
   };
+  /**
+   * Per collection: λ chosen by the same rule on that collection's own questions under the final
+   * model (its questions are exchangeable with later ones asked of it, where another collection's are
+   * not), and what it achieves on them (in sample). The engine releases at its collection's λ, and
+   * at the pooled λ of {@link CalibrationReport.final} on a collection it was not calibrated on.
+   */
+  collections: (Omit<CalibrationFold, 'threshold' | 'trained_on'> & { threshold: JsonThreshold })[];
 }
 
 /** Weights and bias rounded to 6 decimals: the model written out is the model scored. */
@@ -491,8 +498,13 @@ export function calibrationReport(input: {
 }): CalibrationReport {
   checkAlpha(input.alpha);
   if (input.rows.length === 0) throw new CalibrationError('No usable rows: no question has features.');
-  const features = [...new Set(input.rows.flatMap((row) => Object.keys(row.features)))].sort();
-  const missing = input.rows.find((row) => features.some((name) => row.features[name] === undefined));
+  // `hard_fail` is no weight of the model: a hard-failed answer is never released (the engine scores it 0).
+  const features = [...new Set(input.rows.flatMap((row) => Object.keys(row.features)))]
+    .filter((name) => name !== HARD_FAIL)
+    .sort();
+  const missing = input.rows.find(
+    (row) => row.outcome !== 'refused' && features.some((name) => row.features[name] === undefined),
+  );
   if (missing)
     throw new CalibrationError(
       `${missing.set} ${missing.id} lacks some of the features ${features.join(', ')}.`,
@@ -507,7 +519,7 @@ export function calibrationReport(input: {
     x: features.map((name) => row.features[name] ?? 0),
     loss: row.loss,
     answerable: row.answerable,
-    releasable: row.outcome !== 'refused',
+    releasable: releasable(row),
   }));
   const groups = [...new Set(input.rows.map((row) => row.group))];
   const validation = groups.length >= 2 ? crossValidateByGroup(grouped, options) : undefined;
@@ -524,6 +536,36 @@ export function calibrationReport(input: {
     })),
     threshold.threshold,
   );
+  const collections = groups.map((group) => {
+    const held = grouped.flatMap((row, index) =>
+      row.group === group
+        ? [
+            {
+              score: finalScores[index] ?? 0,
+              loss: row.loss,
+              answerable: row.answerable,
+              releasable: row.releasable,
+            },
+          ]
+        : [],
+    );
+    const own = conformalThreshold(
+      held.map((row) => ({ score: row.score, loss: row.releasable ? row.loss : 0 })),
+      input.alpha,
+    );
+    const point = riskCoverageAt(held, own.threshold);
+    return {
+      group,
+      n: held.length,
+      answerable: held.filter((row) => row.answerable).length,
+      alpha: input.alpha,
+      threshold: jsonThreshold(own.threshold),
+      released: point.released,
+      released_wrong: point.released_wrong,
+      false_assurance: point.false_assurance,
+      coverage: point.coverage,
+    };
+  });
   return {
     method: ANSWER_CHECK_METHOD,
     version: ANSWER_CHECK_VERSION,
@@ -538,7 +580,7 @@ export function calibrationReport(input: {
     skipped: input.skipped ?? {},
     rows: input.rows.map((row, index) => ({
       ...row,
-      releasable: row.outcome !== 'refused',
+      releasable: releasable(row),
       score: finalScores[index] ?? 0,
       out_of_fold_score: validation ? (validation.scores[index] ?? null) : null,
     })),
@@ -555,6 +597,7 @@ export function calibrationReport(input: {
       coverage: achieved.coverage,
       conformal_bound: (threshold.releasedWrong + 1) / (threshold.n + 1),
     },
+    collections,
   };
 }
 
@@ -588,6 +631,14 @@ export interface CalibrationRows {
   incompleteFeatures: number;
 }
 
+/** The feature that marks a hard fail of the answer check (a constraint unmet, no value of the asked type). */
+export const HARD_FAIL = 'hard_fail';
+
+/** Whether a row's answer could be released at some λ: not refused, not a hard fail. */
+function releasable(row: Pick<CalibrationRow, 'outcome' | 'features'>): boolean {
+  return row.outcome !== 'refused' && row.features[HARD_FAIL] !== 1;
+}
+
 /**
  * The calibration rows of evaluation reports as `saksi eval all` writes them (`{ set, collection,
  * answers: { questions } }`), read defensively: each question with `features` becomes a row grouped by
@@ -617,15 +668,17 @@ export function calibrationRowsFromReports(reports: readonly unknown[]): Calibra
               (entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]),
             )
           : [];
-      if (entries.length === 0) {
-        withoutFeatures++;
-        continue;
-      }
       const outcome: EvalAnswerOutcome = isOutcome(record['outcome'])
         ? record['outcome']
         : record['refused'] === true
           ? 'refused'
           : 'answered';
+      // A refusal has no features: it is a question never released at any λ (loss 0), still counted
+      // in n, as false assurance is over all questions.
+      if (entries.length === 0 && outcome !== 'refused') {
+        withoutFeatures++;
+        continue;
+      }
       const answerable = record['answerable'] === true;
       const mustMention = Array.isArray(record['must_mention'])
         ? (record['must_mention'] as unknown[]).map((phrase) => ({
@@ -664,7 +717,11 @@ export function calibrationRowsFromReports(reports: readonly unknown[]): Calibra
   );
   const names: string[] = chosen ? (JSON.parse(chosen[0]) as string[]) : [];
   const rows = candidates
-    .filter((row) => names.every((name) => row.features[name] !== undefined))
+    .filter(
+      (row) =>
+        (row.outcome === 'refused' && Object.keys(row.features).length === 0) ||
+        names.every((name) => row.features[name] !== undefined),
+    )
     .map((row) => ({
       ...row,
       features: Object.fromEntries(names.map((name) => [name, row.features[name] ?? 0])),
@@ -692,8 +749,9 @@ export function answerCheckModelSource(report: CalibrationReport, sha256: string
     ' * (docs/evaluation.md, "Calibrating the answer check"). Generated by `saksi eval calibrate` from',
     ' * eval/calibration/report.json, whose SHA-256 is `calibration_sha256`; do not edit it, run the',
     ' * command again. score = σ(bias + Σ weights[i] · features[i]); release when score ≥ threshold.',
-    ' * `calibration` holds the (score, loss) points the threshold was chosen on: the threshold for',
-    ' * another α is the smallest λ among their scores with (released wrong + 1) / (n + 1) ≤ α.',
+    ' * `calibration` holds the (score, loss, collection) points the threshold was chosen on: the threshold',
+    ' * for another α, or for one calibrated collection on its own points, is the smallest λ among their',
+    ' * scores with (released wrong + 1) / (n + 1) ≤ α.',
     ' */',
     'export const ANSWER_CHECK_MODEL = {',
     `  method: ${quoted(report.method)},`,
@@ -710,13 +768,16 @@ export function answerCheckModelSource(report: CalibrationReport, sha256: string
 }
 
 /**
- * `  calibration: [[score, loss], …] as readonly (readonly [number, 0 | 1])[],`: the points λ was chosen
+ * `  calibration: [[score, loss, collection], …]`: the points λ was chosen
  * on — each question's final score and its loss if released (0 for one that cannot be released) — so
  * the threshold for another α is chosen by the same rule. A list of pairs is one pair per line.
  */
 function calibrationPointsSource(report: CalibrationReport): string {
-  const type = 'readonly (readonly [number, 0 | 1])[]';
-  const points = report.rows.map((row) => `[${numberSource(row.score)}, ${row.releasable ? row.loss : 0}]`);
+  const type = 'readonly (readonly [number, 0 | 1, string])[]';
+  const points = report.rows.map(
+    (row) =>
+      `[${numberSource(row.score)}, ${row.releasable ? row.loss : 0}, '${row.group.replace(/[\\']/g, '')}']`,
+  );
   if (points.length === 0) return `  calibration: [] as ${type},`;
   if (points.length === 1) {
     const flat = `  calibration: [${points[0]}] as ${type},`;

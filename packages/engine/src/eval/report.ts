@@ -497,7 +497,7 @@ export function calibrationMarkdown(report: CalibrationReport): string {
     '',
     `- Model: ${report.model} (L2 ${report.l2}).`,
     `- Threshold: ${report.rule}; α = ${report.alpha}.`,
-    '- Loss: 1 when the question is unanswerable or the answer holds no expected fact (a `must_mention` phrase, or a supported claim for a question without phrases) and it is released; a question whose answer was refused before the check has no features and is left out.',
+    "- Loss: 1 when the question is unanswerable or the answer holds no expected fact (a `must_mention` phrase, or a supported claim for a question without phrases) and it is released. A question refused before the check, or whose answer fails the check's hard conditions (a constraint unmet, no value of the asked type, evidence below the lexical relevance minimum), is never released: it counts in n with loss 0 and is not fitted on.",
     '',
     '## Leave-one-collection-out folds',
     '',
@@ -527,6 +527,17 @@ export function calibrationMarkdown(report: CalibrationReport): string {
     '|---|---:|',
     ...report.features.map((name, index) => `| ${name} | ${(final.weights[index] ?? 0).toFixed(6)} |`),
     `| (bias) | ${final.bias.toFixed(6)} |`,
+    '',
+    '## Per collection',
+    '',
+    "The engine releases a calibrated collection's answers at the λ chosen on that collection's own questions under the final model (later questions asked of it are exchangeable with these; another collection's are not), and a collection it was not calibrated on at the pooled λ above. In sample:",
+    '',
+    '| collection | n | answerable | λ | released | released wrong | false assurance | α | coverage |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.collections.map(
+      (row) =>
+        `| ${row.group} | ${row.n} | ${row.answerable} | ${thresholdText(row.threshold)} | ${row.released} | ${row.released_wrong} | ${row.false_assurance.toFixed(3)} | ${row.alpha} | ${row.coverage.toFixed(3)} |`,
+    ),
     '',
   );
   return `${lines.join('\n')}\n`;
