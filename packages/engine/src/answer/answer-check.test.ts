@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
 import {
@@ -8,7 +11,10 @@ import {
   questionParts,
   scoreFeatures,
 } from './answer-check.js';
+import { ANSWER_CHECK_MODEL } from './answer-check-model.js';
 import type { ComposedClaim } from './compose.js';
+
+const repository = path.resolve(import.meta.dirname, '../../../..');
 
 function source(text: string, citation: RetrievedChunk['citation'], score = 1): RetrievedChunk {
   return { text, citation, score } as RetrievedChunk;
@@ -179,5 +185,15 @@ describe('misread figures', () => {
     expect(check.misread).toBe(true);
     expect(check.answers).toBe(false);
     expect(check.features['hard_fail']).toBe(1);
+  });
+});
+
+describe('the calibrated model', () => {
+  it('names the calibration report it came from by its SHA-256', () => {
+    const report = readFileSync(path.join(repository, 'eval/calibration/report.json'));
+    expect(createHash('sha256').update(report).digest('hex')).toBe(ANSWER_CHECK_MODEL.calibration_sha256);
+    const parsed = JSON.parse(report.toString('utf8')) as { alpha: number; features: string[] };
+    expect(parsed.alpha).toBe(ANSWER_CHECK_MODEL.alpha);
+    expect(parsed.features).toEqual([...ANSWER_CHECK_MODEL.features]);
   });
 });
