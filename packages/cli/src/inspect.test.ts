@@ -54,9 +54,7 @@ describe('saksi inspect on v1.1 certificates', () => {
   });
 
   it('states a v1.2 answer check as the one minimum, and a related outcome', () => {
-    const certificate = structuredClone(read('golden-v1.1-bundle.json').certificate) as Certificate & {
-      answer: { check?: unknown; outcome?: string };
-    };
+    const certificate: Certificate = structuredClone(read('golden-v1.1-bundle.json').certificate);
     certificate.answer.check = {
       method: { id: 'answer-check', version: '1' },
       score: 0.41,

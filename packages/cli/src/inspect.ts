@@ -189,41 +189,6 @@ function describePart(part: NonNullable<Claim['composition']>['parts'][number]):
   return `difference ${part.difference[0]}→${part.difference[1]}`;
 }
 
-/** The certificate's answer check (v1.2) as the issuer stated it, when it has a readable one. */
-function statedCheck(certificate: Certificate):
-  | {
-      score: number;
-      threshold: number;
-      alpha: number;
-      method: { id: string; version: string };
-      asked: string;
-      constraints: string[];
-    }
-  | undefined {
-  const check = (certificate.answer as { check?: unknown }).check as Record<string, unknown> | undefined;
-  if (typeof check !== 'object' || check === null) return undefined;
-  const method = check['method'] as { id?: unknown; version?: unknown } | undefined;
-  const { score, threshold, alpha, asked, constraints } = check;
-  if (
-    typeof score !== 'number' ||
-    typeof threshold !== 'number' ||
-    typeof alpha !== 'number' ||
-    typeof method?.id !== 'string' ||
-    typeof method.version !== 'string' ||
-    typeof asked !== 'string' ||
-    !Array.isArray(constraints)
-  )
-    return undefined;
-  return {
-    score,
-    threshold,
-    alpha,
-    method: { id: method.id, version: method.version },
-    asked,
-    constraints: constraints.filter((item): item is string => typeof item === 'string'),
-  };
-}
-
 function describeRelevance(relevance: ClaimRelevance): string {
   const comparison = relevance.score >= relevance.threshold ? '≥' : '<';
   return `${relevance.score.toFixed(2)} ${comparison} ${relevance.threshold.toFixed(2)} (${safeText(relevance.method.id)} ${safeText(relevance.method.version)})`;
@@ -255,7 +220,7 @@ function statedResults(certificate: Certificate, style: Style): string[] {
         ? ''
         : `, by ${[...verifiers].map(([id, n]) => `${safeText(id)} × ${n}`).join(', ')}`),
   );
-  const check = statedCheck(certificate);
+  const check = answer.check;
   if (check !== undefined) {
     // v1.2: the answer check is the one minimum; the older relevance score is not shown beside it.
     const comparison = check.score >= check.threshold ? '≥' : '<';
@@ -269,9 +234,8 @@ function statedResults(certificate: Certificate, style: Style): string[] {
     lines.push(
       `${label('Relevant')}${answer.relevance ? describeRelevance(answer.relevance) : style.dim(certificate.schema === 'saksi.certificate/v1' ? 'not recorded (certificate v1)' : 'not recorded')}`,
     );
-  const outcome: string | undefined = answer.outcome;
-  if (outcome === 'answered') lines.push('  Answer: answered');
-  else if (outcome === 'related') lines.push('  Answer: related passages, not a confirmed answer');
+  if (answer.outcome === 'answered') lines.push('  Answer: answered');
+  else if (answer.outcome === 'related') lines.push('  Answer: related passages, not a confirmed answer');
   return lines;
 }
 

@@ -11,7 +11,13 @@
  * question was *not answered* (a refusal, AUTHENTIC). A refusal or related passages are never
  * VERIFIED.
  */
-import { type BundleVerification, type ClaimDecision, plural, type RelevanceDecision } from '@saksi/proof';
+import {
+  type BundleVerification,
+  type CheckDecision,
+  type ClaimDecision,
+  plural,
+  type RelevanceDecision,
+} from '@saksi/proof';
 import type { Style } from './io.js';
 import { pad, safeText } from './text.js';
 
@@ -19,25 +25,6 @@ const LABEL_WIDTH = 12;
 
 function score(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '?' : value.toFixed(2);
-}
-
-/** The verifier's decision on a v1.2 answer check (`answer.check` of `verifyBundle`'s result). */
-export interface AnswerCheckView {
-  status: 'answers' | 'not_confirmed';
-  score: number;
-  threshold: number;
-  alpha: number;
-  method: { id: string; version: string };
-  asked: string;
-  constraints: string[];
-  unmet: string[];
-  mismatches: string[];
-}
-
-/** The answer check of a verification result, when its certificate has one (v1.2). */
-export function answerCheckOf(result: BundleVerification): AnswerCheckView | undefined {
-  const check = (result.answer as { check?: unknown }).check;
-  return typeof check === 'object' && check !== null ? (check as AnswerCheckView) : undefined;
 }
 
 /** What a reader is told about an authentic answer: it answers, it is related passages, or it is not answered. */
@@ -50,13 +37,13 @@ export type AnswerOutcome = 'answers' | 'related' | 'refused' | 'not-answered';
  */
 export function answerOutcome(result: BundleVerification): {
   outcome: AnswerOutcome;
-  check?: AnswerCheckView;
+  check?: CheckDecision;
   why?: string;
 } {
   const answer = result.answer;
-  const check = answerCheckOf(result);
+  const check = answer.check;
   const base = check === undefined ? {} : { check };
-  const outcome: string = answer.outcome;
+  const outcome = answer.outcome;
   if (outcome === 'refused') return { ...base, outcome: 'refused' };
   if (outcome === 'related' || check?.status === 'not_confirmed' || answer.relevant.status === 'not_relevant')
     return { ...base, outcome: 'related', why: relatedWhy(check, answer.relevant) };
@@ -82,7 +69,7 @@ function constraintWords(constraint: string): string {
   return `"${safeText(constraint)}"`;
 }
 
-function relatedWhy(check: AnswerCheckView | undefined, relevant: RelevanceDecision): string {
+function relatedWhy(check: CheckDecision | undefined, relevant: RelevanceDecision): string {
   if (check === undefined)
     return relevant.status === 'not_relevant'
       ? 'its evidence is below the relevance threshold'
@@ -107,7 +94,7 @@ export function riskText(alpha: number): string {
 }
 
 /** `answer check 0.91 ≥ 0.62, risk ≤ 5 %` */
-function checkNumbers(check: AnswerCheckView): string {
+function checkNumbers(check: CheckDecision): string {
   const comparison = check.score >= check.threshold ? '≥' : '<';
   return `answer check ${score(check.score)} ${comparison} ${score(check.threshold)}, risk ≤ ${riskText(check.alpha)}`;
 }

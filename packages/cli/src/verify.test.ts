@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type Bundle,
+  type BundleVerification,
+  type CheckDecision,
   parseJson,
   parseTrustedKeys,
   sha256Hex,
@@ -519,15 +521,15 @@ describe.skipIf(!haveGolden || !existsSync(goldenV11))(
 /** The golden v1.1 verification with its answer as a v1.2 verifier decides it (outcome and answer check). */
 async function withAnswerCheck(
   outcome: 'answered' | 'related',
-  check: Record<string, unknown>,
-): Promise<{ bundle: Bundle; result: Awaited<ReturnType<typeof verifyBundle>> }> {
+  check: Partial<CheckDecision>,
+): Promise<{ bundle: Bundle; result: BundleVerification }> {
   const bundle = parseJson(readFileSync(goldenV11, 'utf8')) as Bundle;
   const result = await verifyBundle(bundle, {
     ...goldenOptions(),
     presentedQuestion: GOLDEN_QUESTION,
     vocabulary: SAKSI_VOCABULARY,
   });
-  const decision = {
+  const decision: CheckDecision = {
     status: 'answers',
     score: 0.91,
     threshold: 0.62,
@@ -541,17 +543,17 @@ async function withAnswerCheck(
     ...check,
   };
   const passes = decision.status === 'answers';
-  const answer = {
+  const answer: BundleVerification['answer'] = {
     outcome,
     answered: outcome === 'answered' && passes,
     relevant: {
-      status: passes ? 'relevant' : 'not_relevant',
+      status: outcome === 'answered' && passes ? 'relevant' : 'not_relevant',
       score: decision.score,
       threshold: decision.threshold,
     },
     check: decision,
   };
-  return { bundle, result: { ...result, answer: answer as unknown as typeof result.answer } };
+  return { bundle, result: { ...result, answer } };
 }
 
 describe.skipIf(!existsSync(goldenV11))('saksi verify on a v1.2 answer check', () => {
@@ -563,7 +565,7 @@ describe.skipIf(!existsSync(goldenV11))('saksi verify on a v1.2 answer check', (
     dim: (t: string) => t,
     bold: (t: string) => t,
   };
-  const render = async (outcome: 'answered' | 'related', check: Record<string, unknown>) => {
+  const render = async (outcome: 'answered' | 'related', check: Partial<CheckDecision>) => {
     const { bundle, result } = await withAnswerCheck(outcome, check);
     return renderVerification(bundle, result, { style: plain, columns: 120 });
   };
@@ -598,7 +600,7 @@ describe.skipIf(!existsSync(goldenV11))('saksi verify on a v1.2 answer check', (
   });
 
   it('related passages say why: no value stated, below the threshold, the issuer said so', async () => {
-    const last = async (outcome: 'answered' | 'related', check: Record<string, unknown>) =>
+    const last = async (outcome: 'answered' | 'related', check: Partial<CheckDecision>) =>
       (await render(outcome, check)).trimEnd().split('\n').at(-1);
     expect(await last('related', { status: 'not_confirmed', mismatches: ['VALUE_MISSING'] })).toMatch(
       /\(related passages\): no amount is stated in the passages\.$/,

@@ -31,28 +31,6 @@ export interface ChatVerdict {
   view: 'server';
 }
 
-interface AnswerCheckRecord {
-  score?: unknown;
-  threshold?: unknown;
-  alpha?: unknown;
-  method?: { id?: unknown; version?: unknown };
-}
-
-function checkOf(certificate: Certificate): ChatVerdictCheck | undefined {
-  const check = (certificate.answer as { check?: AnswerCheckRecord }).check;
-  if (typeof check !== 'object' || check === null) return undefined;
-  const { score, threshold, alpha, method } = check;
-  if (
-    typeof score !== 'number' ||
-    typeof threshold !== 'number' ||
-    typeof alpha !== 'number' ||
-    typeof method?.id !== 'string' ||
-    typeof method.version !== 'string'
-  )
-    return undefined;
-  return { score, threshold, alpha, method: { id: method.id, version: method.version } };
-}
-
 /**
  * The server's verdict on `certificate`: its signed outcome, and whether the answer check (score ≥
  * threshold) confirms it answers the question.
@@ -63,8 +41,14 @@ function checkOf(certificate: Certificate): ChatVerdictCheck | undefined {
 export function chatVerdict(certificate: Certificate): ChatVerdict {
   const answer = certificate.answer;
   // A certificate before v1.1 states no outcome: an answer has claims, a refusal none.
-  const signed: string = answer.outcome ?? (certificate.claims.length > 0 ? 'answered' : 'refused');
-  const check = checkOf(certificate);
+  const signed = answer.outcome ?? (certificate.claims.length > 0 ? 'answered' : 'refused');
+  const signedCheck = answer.check;
+  const check: ChatVerdictCheck | undefined = signedCheck && {
+    score: signedCheck.score,
+    threshold: signedCheck.threshold,
+    alpha: signedCheck.alpha,
+    method: { id: signedCheck.method.id, version: signedCheck.method.version },
+  };
   const relevance = answer.relevance;
   const passes =
     check !== undefined

@@ -14,34 +14,7 @@
  * Shared by the verification panel (verdict.ts) and the widget (widget/verdict.ts), so both say the
  * same thing. Pure: no words here, only what the words are chosen by.
  */
-import type { BundleVerification } from '@saksi/proof';
-
-/** Why the verifier's answer check does not confirm an answer (certificate v1.2). */
-export type CheckMismatch =
-  | 'ASKED_TYPE'
-  | 'CONSTRAINTS'
-  | 'CONSTRAINT_UNMET'
-  | 'VALUE_MISSING'
-  | 'BELOW_THRESHOLD'
-  | 'NO_ASKED_RULES';
-
-/** The verifier's decision on a v1.2 answer check (`answer.check` of `verifyBundle`'s result). */
-export interface AnswerCheckDecision {
-  status: 'answers' | 'not_confirmed';
-  score: number;
-  threshold: number;
-  /** The risk the threshold was calibrated for: at most this share of released answers were wrong. */
-  alpha: number;
-  method: { id: string; version: string };
-  calibration_sha256: string;
-  /** The asked type: `amount`, `duration`, `date`, … or `other`. */
-  asked: string;
-  /** The question's constraints: `year:2013`, `regulation:17/2003`, `version:5`, `section:287`. */
-  constraints: string[];
-  /** The constraints no claim's evidence meets. */
-  unmet: string[];
-  mismatches: CheckMismatch[];
-}
+import type { BundleVerification, CheckDecision } from '@saksi/proof';
 
 /** What a reader is shown for an authentic answer. */
 export type ReaderOutcome = 'answers' | 'related' | 'refused' | 'not-answered';
@@ -72,20 +45,14 @@ export type RelatedReason =
 export interface AnswerReading {
   outcome: ReaderOutcome;
   /** The answer check (certificate v1.2), when the certificate has one. */
-  check?: AnswerCheckDecision;
+  check?: CheckDecision;
   /** With `related`: why. */
   related?: RelatedReason;
 }
 
-type AnswerWithCheck = Omit<BundleVerification['answer'], 'outcome'> & {
-  outcome: string;
-  check?: AnswerCheckDecision;
-};
-
 /** The answer check of a verification result, when its certificate has one (v1.2). */
-export function answerCheckOf(result: BundleVerification): AnswerCheckDecision | undefined {
-  const check = (result.answer as AnswerWithCheck).check;
-  return check !== undefined && typeof check === 'object' && check !== null ? check : undefined;
+export function answerCheckOf(result: BundleVerification): CheckDecision | undefined {
+  return result.answer.check;
 }
 
 /** `year:2013` → `{ kind: 'year', value: '2013' }`; an unknown kind keeps its whole text. */
@@ -98,7 +65,10 @@ export function parseConstraint(text: string): Constraint {
   return { kind: 'other', value: text };
 }
 
-function relatedReason(answer: AnswerWithCheck, check: AnswerCheckDecision | undefined): RelatedReason {
+function relatedReason(
+  answer: BundleVerification['answer'],
+  check: CheckDecision | undefined,
+): RelatedReason {
   if (check === undefined)
     return answer.relevant.status === 'not_relevant' ? { kind: 'relevance' } : { kind: 'issuer' };
   const mismatches = new Set(check.mismatches);
@@ -120,7 +90,7 @@ function relatedReason(answer: AnswerWithCheck, check: AnswerCheckDecision | und
  * if (reading.outcome === 'related') showRelatedPassages(reading.related);
  */
 export function readAnswer(result: BundleVerification): AnswerReading {
-  const answer = result.answer as AnswerWithCheck;
+  const answer = result.answer;
   const check = answerCheckOf(result);
   const withCheck = <T extends AnswerReading>(reading: T): T =>
     check === undefined ? reading : { ...reading, check };

@@ -599,8 +599,8 @@ function AssistantMessage(props: {
     [message.text, bundle, message.results],
   );
 
-  // The signed outcome (`related` from certificate v1.2), read as text until the proof types know it.
-  const outcome: string | undefined = bundle?.certificate.answer.outcome;
+  // The signed outcome (`related` since certificate v1.2).
+  const outcome = bundle?.certificate.answer.outcome;
   // Related passages: the issuer said so, or the verifier's answer check did not confirm the answer.
   const related = message.state === 'done' && (outcome === 'related' || verdict?.kind === 'related');
   const refused =

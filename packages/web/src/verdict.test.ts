@@ -1,6 +1,7 @@
 import {
   type Bundle,
   type BundleVerification,
+  type CheckDecision,
   type TrustedKeys,
   toBase64,
   trustOptions,
@@ -22,7 +23,6 @@ import {
   testSecretKey,
 } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
-import type { AnswerCheckDecision } from './answer-reading.js';
 import { type Lang, type MessageKey, translate } from './i18n.js';
 import {
   anchorChains,
@@ -195,13 +195,13 @@ describe('decideVerdict', () => {
 /** The golden bundle's verification with its answer as a v1.2 verifier decides it (outcome and answer check). */
 async function withAnswer(
   outcome: 'answered' | 'related',
-  check: Partial<AnswerCheckDecision>,
+  check: Partial<CheckDecision>,
 ): Promise<BundleVerification> {
   const result = await verifyBundle(golden.bundle, {
     ...trustOptions(golden.keys),
     vocabulary: SAKSI_VOCABULARY,
   });
-  const decision: AnswerCheckDecision = {
+  const decision: CheckDecision = {
     status: 'answers',
     score: 0.91,
     threshold: 0.62,
@@ -215,18 +215,18 @@ async function withAnswer(
     ...check,
   };
   const passes = decision.status === 'answers';
-  const answer = {
+  const answer: BundleVerification['answer'] = {
     outcome,
     answered: outcome === 'answered' && passes,
     relevant: {
-      status: passes ? 'relevant' : 'not_relevant',
+      status: outcome === 'answered' && passes ? 'relevant' : 'not_relevant',
       score: decision.score,
       threshold: decision.threshold,
       method: decision.method,
     },
     check: decision,
   };
-  return { ...result, answer: answer as unknown as BundleVerification['answer'] };
+  return { ...result, answer };
 }
 
 const decide = (result: BundleVerification, lang: Lang = 'en', chains: number[] = []) =>
@@ -290,11 +290,8 @@ describe('the answer check of a v1.2 certificate', () => {
   });
 
   it('says in one sentence why related passages are not an answer', async () => {
-    const why = async (
-      outcome: 'answered' | 'related',
-      check: Partial<AnswerCheckDecision>,
-      lang: Lang = 'en',
-    ) => say(decide(await withAnswer(outcome, check), lang), 'answer', lang);
+    const why = async (outcome: 'answered' | 'related', check: Partial<CheckDecision>, lang: Lang = 'en') =>
+      say(decide(await withAnswer(outcome, check), lang), 'answer', lang);
     expect(await why('related', { status: 'not_confirmed', mismatches: ['VALUE_MISSING'] })).toBe(
       'Not a confirmed answer: no amount is stated in the passages.',
     );
@@ -325,6 +322,48 @@ describe('the answer check of a v1.2 certificate', () => {
     expect(issued.kind).toBe('related');
     expect(issued.lines[0]?.message.key).toBe('verdict.related.issuer');
     expect(issued.lines[2]?.message.key).toBe('verdict.check.issuer');
+  });
+});
+
+describe('real v1.2 certificates', () => {
+  const check = {
+    method: { id: 'answer-check', version: '1' },
+    score: 0.91,
+    threshold: 0.62,
+    alpha: 0.05,
+    calibration_sha256: 'ab'.repeat(32),
+    asked: 'amount',
+    constraints: [] as string[],
+  };
+
+  it('an answer whose check the verifier confirms answers your question', async () => {
+    const verdict = await verdictOf(issue({ check }), keys);
+    expect(verdict.kind).toBe('verified');
+    expect(verdict.heading.key).toBe('verdict.heading.answers');
+    expect(verdict.lines[2]?.message.values).toEqual({ score: '0.91', threshold: '0.62', risk: '5 %' });
+  });
+
+  it('an issuer\'s "answered" for a year its passages do not mention is related passages', async () => {
+    const forged = issue({ question: 'Berapa denda menerobos lampu merah pada 2013?', check });
+    const verdict = await verdictOf(forged, keys);
+    expect(verdict.kind).toBe('related');
+    expect(verdict.verified).toBe(false);
+    expect(verdict.check?.mismatches).toEqual(expect.arrayContaining(['CONSTRAINT_UNMET']));
+    expect(say(verdict, 'answer')).toBe('Not a confirmed answer: the passages do not mention 2013.');
+  });
+
+  it('related passages as the issuer released them are related, never verified', async () => {
+    const related = issue({ outcome: 'related', check: { ...check, score: 0.41 } });
+    const verdict = await verdictOf(related, keys);
+    expect(verdict.kind).toBe('related');
+    expect(statuses(verdict)).toEqual([
+      'answer:related:warn',
+      'authentic:pass:good',
+      'relevant:not_relevant:warn',
+    ]);
+    expect(say(verdict, 'answer')).toBe(
+      'Not a confirmed answer: the answer check scored 0.41, below the 0.62 needed.',
+    );
   });
 });
 

@@ -15,14 +15,15 @@
  * - anything else (not found on chain, asked for another question, a log that forked: `failed`).
  * Pure: the panel renders what this returns.
  */
-import type { BundleVerification, Check, CheckId, ClaimDecision, RenderReason } from '@saksi/proof';
-import {
-  type AnswerCheckDecision,
-  type AnswerReading,
-  type Constraint,
-  type RelatedReason,
-  readAnswer,
-} from './answer-reading.js';
+import type {
+  BundleVerification,
+  Check,
+  CheckDecision,
+  CheckId,
+  ClaimDecision,
+  RenderReason,
+} from '@saksi/proof';
+import { type AnswerReading, type Constraint, type RelatedReason, readAnswer } from './answer-reading.js';
 import { formatNumber, locale } from './format.js';
 import { type Lang, type MessageKey, translate } from './i18n.js';
 import type { TrustStatus } from './key-pinning.js';
@@ -76,7 +77,7 @@ export interface Verdict {
   /** The blockchain(s) the documents are anchored on, in words ("a local test chain"), for the sentences that name it. */
   chain: string;
   /** The answer check of a v1.2 certificate, as the verifier decided it. */
-  check?: AnswerCheckDecision;
+  check?: CheckDecision;
 }
 
 /** Checks whose failure means the bundle's content, or a proof of it, was altered. */

@@ -1,6 +1,5 @@
-import type { BundleVerification, Check, ClaimDecision } from '@saksi/proof';
+import type { BundleVerification, Check, CheckDecision, ClaimDecision } from '@saksi/proof';
 import { describe, expect, it } from 'vitest';
-import type { AnswerCheckDecision } from '../answer-reading.js';
 import { CHECK_WORDS, RELATED_WORDS } from './strings.js';
 import { problemWords, relatedWords, uncheckedVerdict, widgetVerdict } from './verdict.js';
 
@@ -27,11 +26,8 @@ function result(
 const supported = (kind: string) => ({ supported: { kind, method: kind } }) as Partial<ClaimDecision>;
 
 /** A v1.2 answer as the verifier decides it: the outcome and the answer check (passing unless changed). */
-function v12(
-  outcome: 'answered' | 'related',
-  check: Partial<AnswerCheckDecision>,
-): BundleVerification['answer'] {
-  const decision: AnswerCheckDecision = {
+function v12(outcome: 'answered' | 'related', check: Partial<CheckDecision>): BundleVerification['answer'] {
+  const decision: CheckDecision = {
     status: 'answers',
     score: 0.91,
     threshold: 0.62,
@@ -49,12 +45,12 @@ function v12(
     outcome,
     answered: outcome === 'answered' && passes,
     relevant: {
-      status: passes ? 'relevant' : 'not_relevant',
+      status: outcome === 'answered' && passes ? 'relevant' : 'not_relevant',
       score: decision.score,
       threshold: decision.threshold,
     },
     check: decision,
-  } as unknown as BundleVerification['answer'];
+  };
 }
 
 describe('widgetVerdict', () => {
