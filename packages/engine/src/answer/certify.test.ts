@@ -162,7 +162,7 @@ describe('asking writes v1.2 certificates', () => {
     expect(answer.check!.score).toBe(0);
     // The passages are quoted as related, with why they are not the answer.
     expect(result.answer).toMatch(/^Dokumen tidak menjawab pertanyaan ini secara pasti\./);
-    expect(result.answer).toContain('Bagian ini tidak menyebut 300.');
+    expect(result.answer).toContain('Bagian ini tidak menyebut Pasal 300.');
     expect(result.bundle.certificate.claims.length).toBeGreaterThan(0);
     const verification = await verifyBundle(result.bundle, {
       ...trustOptions(test.engine.trustedKeys()),

@@ -270,8 +270,8 @@ describe('the calibration report', () => {
     expect(source).toContain('  alpha: 0.05,');
     expect(source).toContain(`  calibration_sha256: '${'f'.repeat(64)}',`);
     expect(source.trimEnd().endsWith('} as const;')).toBe(true);
-    // The points λ was chosen on: one (final score, loss) pair per question, λ among them.
-    const points = [...source.matchAll(/^ {4}\[([0-9.e-]+), ([01])\],$/gm)];
+    // The points λ was chosen on: one (final score, loss, collection) per question, λ among them.
+    const points = [...source.matchAll(/^ {4}\[([0-9.e-]+), ([01]), '[a-z-]+'\],$/gm)];
     expect(points).toHaveLength(90);
     expect(points.map((point) => Number(point[1]))).toContain(report.final.threshold);
     expect(source).toContain('  ] as readonly (readonly [number, 0 | 1, string])[],');
@@ -331,9 +331,39 @@ describe('calibration rows from evaluation reports', () => {
       ['b', 'lalu-lintas', 'answered', 1],
       ['c', 'lalu-lintas', 'related', 0],
       ['d', 'lalu-lintas', 'answered', 1],
+      // A refusal has no features but counts in n: never released, its loss never counts.
+      ['e', 'lalu-lintas', 'refused', 1],
       ['g', 'apbn', 'answered', 0],
     ]);
-    expect(withoutFeatures).toBe(1);
+    expect(withoutFeatures).toBe(0);
     expect(incompleteFeatures).toBe(1);
+  });
+});
+
+describe('hard fails and per-collection thresholds', () => {
+  it('never releases a hard fail, leaves it out of the weights, and chooses λ per collection', () => {
+    const rows = ['lalu-lintas', 'apbn'].flatMap((group) =>
+      Array.from({ length: 40 }, (_, index) => ({
+        set: `${group}-dev`,
+        id: `${group}-${index}`,
+        group,
+        // Right answers score high; a hard fail is wrong whatever its score would be.
+        features: { relevance: index % 4 === 0 ? 0.2 : 0.9, hard_fail: index % 10 === 1 ? 1 : 0 },
+        answerable: true,
+        outcome: 'answered' as const,
+        loss: (index % 4 === 0 || index % 10 === 1 ? 1 : 0) as 0 | 1,
+      })),
+    );
+    const report = calibrationReport({ rows, alpha: 0.1 });
+    expect(report.features).toEqual(['relevance']);
+    const hardFails = report.rows.filter((row) => row.features['hard_fail'] === 1);
+    expect(hardFails.length).toBe(8);
+    expect(hardFails.every((row) => !row.releasable)).toBe(true);
+    expect(report.collections.map((row) => row.group)).toEqual(['lalu-lintas', 'apbn']);
+    for (const row of report.collections) {
+      expect(row.n).toBe(40);
+      expect(row.false_assurance).toBeLessThanOrEqual(0.1);
+      expect(row.released).toBeGreaterThan(0);
+    }
   });
 });
