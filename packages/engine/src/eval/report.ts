@@ -10,6 +10,7 @@ import {
   type AnswerMetrics,
   type AnswerRecord,
   type AnswersReport,
+  holdsExpectedFact,
   isFalseAssurance,
   RETRIEVAL_CONFIGS,
   type RetrievalConfig,
@@ -99,9 +100,9 @@ const recall5 = (reports: readonly RetrievalReport[], set: string, config: Retri
 
 /** The domains of the answer-quality targets: each pools its dev and dev2 sets by question. */
 export const TARGET_DOMAINS = [
-  { name: 'law', sets: ['lalin-dev', 'lalin-dev2'], mustMention: 0.8 },
-  { name: 'budget', sets: ['apbn-dev', 'apbn-dev2'], mustMention: 0.8 },
-  { name: 'docs', sets: ['redux-dev', 'redux-dev2'], mustMention: 0.6 },
+  { name: 'law', sets: ['lalin-dev', 'lalin-dev2'], mustMention: 0.8, coverage: 0.6 },
+  { name: 'budget', sets: ['apbn-dev', 'apbn-dev2'], mustMention: 0.8, coverage: 0.6 },
+  { name: 'docs', sets: ['redux-dev', 'redux-dev2'], mustMention: 0.6, coverage: 0.5 },
 ] as const;
 
 /** The answer-quality thresholds besides each domain's `must_mention` hit rate. */
@@ -110,6 +111,8 @@ export const TARGET_THRESHOLDS = {
   unanswerable_refused: 0.85,
   answerable_refused_max: 0.1,
   citation_precision: 0.8,
+  /** At most this share of a domain's questions answered without an expected fact (or unanswerable). */
+  false_assurance_max: 0.05,
 } as const;
 
 interface Pool {
@@ -192,6 +195,21 @@ export function checkTargets(
       mustMentionRate(records),
       domain.mustMention,
       partsOf(setPools, mustMentionRate),
+    );
+    check(
+      `${domain.name} false assurance ≤ ${TARGET_THRESHOLDS.false_assurance_max.toFixed(2)} ${named}`,
+      share(records.filter(isFalseAssurance).length, records.length),
+      TARGET_THRESHOLDS.false_assurance_max,
+      partsOf(setPools, (pool) => share(pool.filter(isFalseAssurance).length, pool.length)),
+      true,
+    );
+    const answerableCoverage = (pool: readonly AnswerRecord[]) =>
+      share(pool.filter(holdsExpectedFact).length, pool.filter((record) => record.answerable).length);
+    check(
+      `${domain.name} coverage ≥ ${domain.coverage.toFixed(2)} ${named}`,
+      answerableCoverage(records),
+      domain.coverage,
+      partsOf(setPools, answerableCoverage),
     );
     if (records.length > 0) domains.push({ label: domain.name, records });
   }
