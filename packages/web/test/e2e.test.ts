@@ -117,6 +117,9 @@ function demoPresentation(name: string): {
 const HOSTILE_QUESTION = 'What does the warehouse note say about the door code?';
 /** A question the traffic-law excerpt does not cover: a refusal. */
 const REFUSED_QUESTION = 'How do I bake sourdough bread at home?';
+/** Asks for a year no passage of UU 22/2009 mentions: related passages, not a confirmed answer. */
+const RELATED_QUESTION =
+  'Berapa denda pengendara sepeda motor yang tidak mengenakan helm standar nasional tahun 2013?';
 
 interface Figures {
   firstTextMs?: number;
@@ -465,7 +468,7 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
     await page.close();
   });
 
-  it('shows a refused answer as not answered, never under the verified heading, in both languages', async () => {
+  it('shows a refused answer as not answered and related passages as not a confirmed answer, never under the verified heading, in both languages', async () => {
     const page = await openPage('/');
     await page.getByTestId('collection-picker').selectOption('lalu-lintas');
     await page.getByTestId('chat-input').fill(REFUSED_QUESTION);
@@ -506,6 +509,43 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
     }
     await setTheme(page, 'light');
     await screenshot(page, 'chat-refused-desktop');
+
+    // A year the passages do not mention: authentic quotes, related passages, not a confirmed answer.
+    await page.getByTestId('chat-input').fill(RELATED_QUESTION);
+    await page.getByTestId('chat-send').click();
+    const related = page.getByTestId('message-assistant').last();
+    await expect.poll(() => attribute(related, 'data-state'), { timeout: 20_000 }).toBe('done');
+    const relatedPanel = related.getByTestId('verify-panel');
+    await settled(relatedPanel);
+    expect(await relatedPanel.getAttribute('data-verdict')).toBe('verified');
+    expect(await relatedPanel.getAttribute('data-kind')).toBe('related');
+    expect(await relatedPanel.getAttribute('data-answered')).toBe('false');
+    expect(await relatedPanel.getAttribute('class')).not.toContain('verdict-verified');
+    expect(await relatedPanel.getByTestId('result-answer').getAttribute('data-status')).toBe('related');
+    expect(await relatedPanel.getByTestId('result-relevant').getAttribute('data-status')).toBe(
+      'not_relevant',
+    );
+    expect(await relatedPanel.locator('.result.tone-good').count()).toBe(1); // authentic only
+    expect(await relatedPanel.locator('.claim.ok').count()).toBe(0);
+    // The text is shown as related passages, with the reason; its bundle is downloaded neutrally.
+    expect(await related.getByTestId('answer-text').getAttribute('data-outcome')).toBe('related');
+    await expect
+      .poll(async () => (await related.getByTestId('related-note').textContent()) ?? '')
+      .toMatch(/2013/);
+    expect(await related.getByTestId('refusal-note').count()).toBe(0);
+    for (const [lang, words, download] of [
+      ['id', /Bagian terkait — bukan jawaban yang dikonfirmasi/, /Unduh bundel bertanda tangan/],
+      ['en', /Related passages — not a confirmed answer/, /Download the signed bundle/],
+    ] as const) {
+      await page.getByTestId('lang-switch').selectOption(lang);
+      await expect
+        .poll(async () => (await relatedPanel.locator('.verify-heading').textContent()) ?? '')
+        .toMatch(words);
+      expect((await relatedPanel.getByTestId('download-proof').textContent()) ?? '').toMatch(download);
+    }
+    await checkAccessibility(page, '/ (related passages)');
+    await related.scrollIntoViewIfNeeded();
+    await screenshot(page, 'chat-related-desktop');
     await page.close();
   });
 
