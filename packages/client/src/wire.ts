@@ -99,8 +99,8 @@ export interface Schemas {
     revoked_at: string | null;
   };
   /**
-   * A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1.1, or v1
-   * for older answers; see docs/certificate.md).
+   * A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1.2, or v1.1
+   * or v1 for older answers; see docs/certificate.md).
    */
   Bundle: {
     certificate: Schemas['Certificate'];
@@ -127,7 +127,7 @@ export interface Schemas {
    * of @saksi/proof)
    */
   Certificate: {
-    schema: 'saksi.certificate/v1' | 'saksi.certificate/v1.1';
+    schema: 'saksi.certificate/v1' | 'saksi.certificate/v1.1' | 'saksi.certificate/v1.2';
     certificate_id: string;
     /** ISO 8601 timestamp */
     issued_at: string;

@@ -385,7 +385,7 @@ export const queryResponseSchema = z
 
 export const certificateSchema = z
   .looseObject({
-    schema: z.enum(['saksi.certificate/v1', 'saksi.certificate/v1.1']),
+    schema: z.enum(['saksi.certificate/v1', 'saksi.certificate/v1.1', 'saksi.certificate/v1.2']),
     certificate_id: z.string(),
     issued_at: timestamp,
   })
@@ -411,7 +411,7 @@ export const bundleSchema = z
   .meta({
     id: 'Bundle',
     description:
-      'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1.1, or v1 for older answers; see docs/certificate.md).',
+      'A signed certificate with its log proof and cited chunks (schema saksi.certificate/v1.2, or v1.1 or v1 for older answers; see docs/certificate.md).',
   });
 
 export const verifiableCredentialSchema = z
