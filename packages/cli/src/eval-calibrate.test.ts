@@ -86,9 +86,10 @@ describe('saksi eval calibrate', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'Calibrated the answer check on 150 questions of lalin-dev, lalin-dev2, apbn-dev, redux-dev',
+      'Calibrated the answer check on 154 questions of lalin-dev, lalin-dev2, apbn-dev, redux-dev',
     );
-    expect(result.stdout).toContain('Skipped 4 questions without features.');
+    // The refused questions have no features but count in n: never released.
+    expect(result.stdout).toContain('Skipped no question.');
     expect(result.stdout).toMatch(/Leave-one-collection-out: \d of 3 folds within α/);
     const json = await readFile(path.join(directory, 'calibration/report.json'), 'utf8');
     const written = JSON.parse(json);
@@ -96,9 +97,9 @@ describe('saksi eval calibrate', () => {
     expect(written.features).toEqual(['quoted', 'relevance']);
     expect(written.groups).toEqual(['lalu-lintas', 'apbn', 'docs']);
     expect(written.folds).toHaveLength(3);
-    expect(written.skipped).toEqual({ 'without features': 4, 'with incomplete features': 0 });
+    expect(written.skipped).toEqual({ 'without features': 0, 'with incomplete features': 0 });
     const markdown = await readFile(path.join(directory, 'calibration/report.md'), 'utf8');
-    expect(markdown).toMatch(/^\| lalu-lintas \| 60 \| 60 \|/m);
+    expect(markdown).toMatch(/^\| lalu-lintas \| 62 \| 62 \|/m);
     expect(markdown).toMatch(/^\| relevance \| -?\d+\.\d{6} \|$/m);
     const svg = await readFile(path.join(directory, 'calibration/risk-coverage.svg'), 'utf8');
     expect(svg.match(/<polyline /g)).toHaveLength(3);

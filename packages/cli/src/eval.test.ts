@@ -194,12 +194,15 @@ describe('saksi eval', () => {
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout);
       expect(report.generator).toBe('llm:openai-compatible:echo');
-      expect(report.metrics).toMatchObject({
-        answerable: 2,
-        unanswerable: 1,
-        refusal_accuracy: 1,
-        false_refusal_rate: 0,
-      });
+      expect(report.metrics).toMatchObject({ answerable: 2, unanswerable: 1, refusal_accuracy: 1 });
+      // The model's claims go through the answer check: released, or shown as related passages, never
+      // refused for an answerable question the model answered.
+      const outcomes = (report.questions as { answerable: boolean; outcome: string }[])
+        .filter((question) => question.answerable)
+        .map((question) => question.outcome);
+      expect(outcomes).toHaveLength(2);
+      expect(outcomes.every((outcome) => outcome === 'answered' || outcome === 'related')).toBe(true);
+      expect(outcomes).toContain('answered');
       expect(report.metrics.citation_precision).toBeGreaterThan(0);
       expect(server.requests.length).toBe(3);
       // A model that fails: a clear error, exit 1, no stack.
@@ -303,13 +306,16 @@ describe('saksi eval', () => {
     const answered = JSON.parse(answers.stdout) as {
       metrics: Record<string, number | null>;
       by_intent: { intent: string; questions: number }[];
-      questions: { id: string; refused: boolean; claims: number; supported: number }[];
+      questions: { id: string; outcome: string; refused: boolean; claims: number; supported: number }[];
     };
     expect(answered.metrics['answerable']).toBe(2);
-    // Citations count when their evidence is one of the set's files, stored under another path.
-    const cited = answered.questions.filter((question) => !question.refused && question.claims > 0);
-    expect(cited.length).toBeGreaterThan(0);
-    expect(cited.some((question) => question.supported > 0)).toBe(true);
+    // This collection was never calibrated: its answers are released at the pooled threshold or shown
+    // as related passages, each quoting the set's files; an answer shown as one cites a relevant file
+    // (stored under another path than the set names, as the retrieval figures above show).
+    const quoted = answered.questions.filter((question) => question.id !== 'm3');
+    expect(quoted.every((question) => question.outcome !== 'refused')).toBe(true);
+    for (const question of quoted.filter((item) => item.outcome === 'answered'))
+      expect(question.supported).toBeGreaterThan(0);
     expect(answered.by_intent.reduce((sum, group) => sum + group.questions, 0)).toBe(3);
     const text = await run(['eval', 'answers', '--set', 'redux-mine.jsonl', '--collection', 'mine']);
     expect(text.code).toBe(0);

@@ -404,11 +404,13 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrateRes
     sets.push(set);
   }
   const { rows, withoutFeatures, incompleteFeatures } = calibrationRowsFromReports(reports);
-  if (rows.length === 0)
+  // Refusals are rows without features (never released); with no other row there is nothing to fit.
+  const featureless = rows.filter((row) => Object.keys(row.features).length === 0).length;
+  if (featureless === rows.length)
     throw new CliError(
       sets.length === 0
         ? `No usable rows: ${options.reports} holds no report of ${CALIBRATION_SETS.join(', ')}.`
-        : `No usable rows: none of the questions of ${sets.join(', ')} has features (${plural(withoutFeatures, 'question')} without).`,
+        : `No usable rows: none of the questions of ${sets.join(', ')} has features (${plural(withoutFeatures + featureless, 'question')} without).`,
       {
         exitCode: 2,
         hint: 'Write the reports with saksi eval all from an engine whose answers carry the answer check.',
