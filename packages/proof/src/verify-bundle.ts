@@ -659,7 +659,7 @@ function checkQueryReplay(certificate: Certificate, options: VerifyBundleOptions
   // the signed digest, and certificates signed before the rule compare the same way.
   const presented = sha256Hex(normalizeQuestion(options.presentedQuestion));
   if (hexDigestEqual(presented, sha256Hex(normalizeQuestion(certificate.query.text)))) {
-    checks.pass('query_replay', 'The certificate answers the question that was asked.');
+    checks.pass('query_replay', 'The question in the certificate is the one presented.');
   } else {
     checks.fail(
       'query_replay',

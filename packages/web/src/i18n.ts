@@ -422,7 +422,7 @@ const en = {
     'The quotes do not match your question well enough (relevance {score}, below the {threshold} needed).',
   'verdict.term.answers': 'Answers your question',
   'verdict.check.answers':
-    'Yes: answer check {score}, at least {threshold} needed — risk ≤ {risk} (at most {risk} of the answers released this way were wrong in calibration).',
+    'Yes: answer check {score}, at least {threshold} needed — risk ≤ {risk} (in calibration, at most {risk} of the questions got a wrong answer shown as answering them).',
   'verdict.check.below': 'Not confirmed: answer check {score}, below the {threshold} needed.',
   'verdict.check.rules':
     'Not confirmed: the answer check’s score {score} reaches the {threshold} needed, but the check’s rules are not met (see above).',
@@ -1102,7 +1102,7 @@ const id: Record<MessageKey, string> = {
     'Kutipan kurang cocok dengan pertanyaan Anda (relevansi {score}, di bawah batas {threshold}).',
   'verdict.term.answers': 'Menjawab pertanyaan Anda',
   'verdict.check.answers':
-    'Ya: pemeriksaan jawaban {score}, minimal {threshold} — risiko ≤ {risk} (paling banyak {risk} dari jawaban yang dirilis dengan cara ini keliru saat kalibrasi).',
+    'Ya: pemeriksaan jawaban {score}, minimal {threshold} — risiko ≤ {risk} (saat kalibrasi, paling banyak {risk} dari pertanyaan mendapat jawaban keliru yang ditampilkan sebagai jawaban).',
   'verdict.check.below': 'Tidak dikonfirmasi: pemeriksaan jawaban {score}, di bawah batas {threshold}.',
   'verdict.check.rules':
     'Tidak dikonfirmasi: nilai pemeriksaan jawaban {score} mencapai batas {threshold}, tetapi aturan pemeriksaannya tidak terpenuhi (lihat di atas).',

@@ -135,7 +135,7 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
       'Asli: kutipan tidak diubah, berasal dari dokumen yang diterbitkan, dan tercatat di log publik.',
     explainSupported: 'Didukung: tiap kalimat jawaban sesuai dengan kutipannya.',
     explainRelevant:
-      'Menjawab pertanyaan Anda: pemeriksaan jawaban yang dikalibrasi harus memberi nilai minimal ambangnya; risiko adalah bagian jawaban yang dirilis dengan cara ini yang keliru saat kalibrasi. Bila tidak, kutipan ditampilkan sebagai bagian terkait.',
+      'Menjawab pertanyaan Anda: pemeriksaan jawaban yang dikalibrasi harus memberi nilai minimal ambangnya; risiko adalah bagian pertanyaan kalibrasi yang mendapat jawaban keliru yang ditampilkan sebagai jawaban. Bila tidak, kutipan ditampilkan sebagai bagian terkait.',
     explainSkipped:
       'Tidak diperiksa di sini: catatan di blockchain dan riwayat log; lihat bukti lengkap untuk itu.',
     whatFailed: 'Yang gagal:',
@@ -200,7 +200,7 @@ export const STRINGS: Record<WidgetLang, WidgetStrings> = {
       'Authentic: the quotes are unaltered, come from the published documents and are recorded in the public log.',
     explainSupported: 'Supported: each sentence of the answer follows from its quote.',
     explainRelevant:
-      'Answers your question: a calibrated answer check must score the answer at or above its threshold; the risk is the share of answers released this way that were wrong in calibration. Otherwise the quotes are shown as related passages.',
+      'Answers your question: a calibrated answer check must score the answer at or above its threshold; the risk is the share of calibration questions that got a wrong answer shown as answering them. Otherwise the quotes are shown as related passages.',
     explainSkipped:
       'Not checked here: the blockchain record and the log’s history; see the full proof for those.',
     whatFailed: 'What failed:',
