@@ -35,7 +35,7 @@ export const ANSWER_CHECK_MODEL = {
   bias: -1.177168,
   threshold: 0.6871658726849451,
   alpha: 0.05,
-  calibration_sha256: '474817138b36fde7fb741fbe6fb6ac47b01f2dfd08f05070fa44d3f4ac4f2ac9',
+  calibration_sha256: 'c9f24dfd70f627180c9d9f4ebc44a9265762209db640dd2e4aa84ad0a344bc21',
   calibration: [
     [0.5665377851052346, 0, 'lalu-lintas'],
     [0.6846388235418034, 1, 'lalu-lintas'],

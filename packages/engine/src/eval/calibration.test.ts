@@ -13,6 +13,7 @@ import {
   riskCoverageAt,
   scoreOf,
   sigmoid,
+  splitWithinGroups,
 } from './calibration.js';
 
 /** A separable toy set: wrong answers have a low first feature, right ones a high one. */
@@ -365,5 +366,38 @@ describe('hard fails and per-collection thresholds', () => {
       expect(row.false_assurance).toBeLessThanOrEqual(0.1);
       expect(row.released).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('split-conformal within a held-out collection', () => {
+  it('fits on the other collections and releases each half at the λ of the other half, reproducibly', () => {
+    const rows = ['a', 'b', 'c'].flatMap((group) =>
+      Array.from({ length: 60 }, (_, index) => {
+        const wrong = index % 5 === 0;
+        return {
+          group,
+          x: [wrong ? 0.1 + (index % 7) / 100 : 0.8 + (index % 7) / 100],
+          loss: (wrong ? 1 : 0) as 0 | 1,
+          answerable: true,
+          releasable: true,
+        };
+      }),
+    );
+    const folds = splitWithinGroups(rows, { alpha: 0.05, splits: 8 });
+    expect(folds.map((fold) => fold.group)).toEqual(['a', 'b', 'c']);
+    for (const fold of folds) {
+      expect(fold).toMatchObject({ n: 60, splits: 8, release_nothing: 0 });
+      // Separable, and α too small to allow a wrong release among 30: the right answers are released.
+      expect(fold.false_assurance).toBe(0);
+      // A fifth of the answerable questions have a wrong answer: coverage tops out near 0.8.
+      expect(fold.coverage).toBeGreaterThan(0.75);
+    }
+    expect(splitWithinGroups(rows, { alpha: 0.05, splits: 8 })).toEqual(folds);
+    expect(
+      splitWithinGroups(
+        rows.filter((row) => row.group === 'a'),
+        { alpha: 0.1 },
+      ),
+    ).toEqual([]);
   });
 });

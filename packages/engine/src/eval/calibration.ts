@@ -410,6 +410,93 @@ export function crossValidateByGroup(
   return { folds, scores };
 }
 
+/** One held-out collection calibrated on half of its own questions and tested on the other half. */
+export interface SplitFold {
+  group: string;
+  n: number;
+  alpha: number;
+  /** Random halvings averaged. */
+  splits: number;
+  /** Mean λ chosen on the calibration halves (+∞ halves left out of the mean; `release_nothing` counts them). */
+  threshold: number | null;
+  release_nothing: number;
+  /** Mean released-and-wrong / questions of the test halves. */
+  false_assurance: number;
+  /** Mean released-with-a-fact / answerable questions of the test halves. */
+  coverage: number;
+}
+
+/** A deterministic pseudo-random sequence in [0, 1) (a 32-bit LCG), so the report is the same on every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * Split-conformal within each collection, the way the engine releases a calibrated collection's
+ * answers: the model is fitted on the other collections only, λ is chosen by
+ * {@link conformalThreshold} on a random half of the held-out collection's questions, and the other
+ * half is released at that λ. Averaged over `splits` halvings (deterministic), per collection.
+ */
+export function splitWithinGroups(
+  rows: readonly GroupedRow[],
+  options: CalibrationOptions & { splits?: number },
+): SplitFold[] {
+  const splits = options.splits ?? 20;
+  const groups = [...new Set(rows.map((row) => row.group))];
+  if (groups.length < 2) return [];
+  return groups.map((group, groupIndex) => {
+    const training = rows.filter((row) => row.group !== group && row.releasable);
+    const model = fitLogistic(
+      training.map((row) => ({ x: row.x, y: row.loss === 0 ? 1 : 0 })),
+      options,
+    );
+    const held = rows
+      .filter((row) => row.group === group)
+      .map((row) => ({
+        score: row.releasable ? scoreOf(model, row.x) : 0,
+        loss: row.loss,
+        answerable: row.answerable,
+        releasable: row.releasable,
+      }));
+    const next = random(groupIndex + 1);
+    let falseAssurance = 0;
+    let coverage = 0;
+    let thresholds = 0;
+    let finite = 0;
+    for (let split = 0; split < splits; split++) {
+      const order = held.map((row) => ({ row, key: next() })).sort((a, b) => a.key - b.key);
+      const half = Math.floor(order.length / 2);
+      const calibration = order.slice(0, half).map(({ row }) => row);
+      const test = order.slice(half).map(({ row }) => row);
+      const { threshold } = conformalThreshold(
+        calibration.map((row) => ({ score: row.score, loss: row.releasable ? row.loss : 0 })),
+        options.alpha,
+      );
+      const point = riskCoverageAt(test, threshold);
+      falseAssurance += point.false_assurance;
+      coverage += point.coverage;
+      if (Number.isFinite(threshold)) {
+        thresholds += threshold;
+        finite++;
+      }
+    }
+    return {
+      group,
+      n: held.length,
+      alpha: options.alpha,
+      splits,
+      threshold: finite > 0 ? thresholds / finite : null,
+      release_nothing: splits - finite,
+      false_assurance: falseAssurance / splits,
+      coverage: coverage / splits,
+    };
+  });
+}
+
 /** One question of a calibration: where it is from, the check's features, and its release facts. */
 export interface CalibrationRow {
   set: string;
@@ -475,6 +562,8 @@ export interface CalibrationReport {
    * at the pooled λ of {@link CalibrationReport.final} on a collection it was not calibrated on.
    */
   collections: (Omit<CalibrationFold, 'threshold' | 'trained_on'> & { threshold: JsonThreshold })[];
+  /** {@link splitWithinGroups}: each collection held out of the fit, calibrated and tested on halves of itself. */
+  within_collection: SplitFold[];
 }
 
 /** Weights and bias rounded to 6 decimals: the model written out is the model scored. */
@@ -598,6 +687,7 @@ export function calibrationReport(input: {
       conformal_bound: (threshold.releasedWrong + 1) / (threshold.n + 1),
     },
     collections,
+    within_collection: splitWithinGroups(grouped, options),
   };
 }
 

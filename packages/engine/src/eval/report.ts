@@ -558,5 +558,19 @@ export function calibrationMarkdown(report: CalibrationReport): string {
     ),
     '',
   );
+  if (report.within_collection.length > 0)
+    lines.push(
+      '## Held out, calibrated on itself',
+      '',
+      "The engine's way with a calibrated collection, held out: the model is fitted on the other collections only, λ is chosen on a random half of the collection's questions and the other half is released at it; the mean over the halvings (a fixed seed). False assurance is over the test half's questions, coverage over its answerable ones.",
+      '',
+      '| collection | n | halvings | mean λ | halvings releasing nothing | false assurance | α | within α | coverage |',
+      '|---|---:|---:|---:|---:|---:|---:|---|---:|',
+      ...report.within_collection.map(
+        (row) =>
+          `| ${row.group} | ${row.n} | ${row.splits} | ${row.threshold === null ? '—' : row.threshold.toFixed(4)} | ${row.release_nothing} | ${row.false_assurance.toFixed(3)} | ${row.alpha} | ${row.false_assurance <= row.alpha + 1e-9 ? 'yes' : 'NO'} | ${row.coverage.toFixed(3)} |`,
+      ),
+      '',
+    );
   return `${lines.join('\n')}\n`;
 }
