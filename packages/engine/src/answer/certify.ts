@@ -8,6 +8,7 @@
  */
 import {
   type Anchor,
+  type AnswerCheck as AnswerCheckRecord,
   type Bundle,
   type Certificate,
   type ClaimRelevance,
@@ -102,19 +103,6 @@ export interface CertifyInput {
   requireAnchor: boolean;
 }
 
-type BuildInput = Parameters<typeof buildCertificate>[0];
-
-/** The certificate's `answer.check` (v1.2, docs/certificate.md "The answer check"). */
-export interface AnswerCheckRecord {
-  method: { id: string; version: string };
-  score: number;
-  threshold: number;
-  alpha: number;
-  calibration_sha256: string;
-  asked: string;
-  constraints: string[];
-}
-
 /** The certificate's record of the answer check: method, score, threshold, α, report hash and reading. */
 export function checkRecord(check: AnswerCheck): AnswerCheckRecord {
   return {
@@ -200,7 +188,7 @@ export function certifyAnswer(input: CertifyInput): {
         ? { relevance: relevanceRecord(input.answerRelevance) }
         : {}),
       ...(input.outcome !== 'refused' && input.answerCheck ? { check: checkRecord(input.answerCheck) } : {}),
-    } as BuildInput['answer'],
+    },
     claims,
     policy: { confidence_threshold: input.confidenceThreshold, require_anchor: input.requireAnchor },
   });
