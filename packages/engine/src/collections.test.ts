@@ -7,6 +7,7 @@ import { utf8Encode } from '@saksi/proof';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  answerRiskOf,
   type CollectionProfile,
   checkedProfile,
   collectionPresentation,
@@ -141,6 +142,22 @@ describe('collection presentation: title, description, example questions', () =>
     }
     const stored = await getCollection(test.engine.db, 'presented-bad');
     expect(collectionPresentation(stored!)).toEqual({ title: {}, description: {}, examples: {} });
+  });
+
+  it("takes a collection's own answer risk α between 0.01 and 0.5, refuses anything else, and null restores the default", async () => {
+    await test.engine.collections.ensure('risky', { workspaceId: DEFAULT_WORKSPACE });
+    for (const answer_risk of [0, 0.001, 0.6, 1, -0.05, Number.NaN, '0.1', true])
+      expect(
+        await codeOf(
+          test.engine.collections.configure('risky', { answer_risk } as unknown as CollectionProfile),
+        ),
+        String(answer_risk),
+      ).toBe('INVALID_INPUT');
+    expect(answerRiskOf((await getCollection(test.engine.db, 'risky'))!)).toBeUndefined();
+    await test.engine.collections.configure('risky', { answer_risk: 0.1 });
+    expect(answerRiskOf((await getCollection(test.engine.db, 'risky'))!)).toBe(0.1);
+    await test.engine.collections.configure('risky', { answer_risk: null });
+    expect(answerRiskOf((await getCollection(test.engine.db, 'risky'))!)).toBeUndefined();
   });
 
   it('gives every demo collection a title, a description and three example questions in both languages', () => {
