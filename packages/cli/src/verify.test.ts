@@ -20,6 +20,7 @@ import {
   signCertificate,
 } from '@saksi/proof/issue';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
+import { answerDecision } from '@saksi/test-support/answer-decision';
 import {
   GOLDEN_DOCUMENTS,
   GOLDEN_ORIGIN,
@@ -529,30 +530,7 @@ async function withAnswerCheck(
     presentedQuestion: GOLDEN_QUESTION,
     vocabulary: SAKSI_VOCABULARY,
   });
-  const decision: CheckDecision = {
-    status: 'answers',
-    score: 0.91,
-    threshold: 0.62,
-    alpha: 0.05,
-    method: { id: 'answer-check', version: '1' },
-    calibration_sha256: 'ab'.repeat(32),
-    asked: 'amount',
-    constraints: [],
-    unmet: [],
-    mismatches: [],
-    ...check,
-  };
-  const passes = decision.status === 'answers';
-  const answer: BundleVerification['answer'] = {
-    outcome,
-    answered: outcome === 'answered' && passes,
-    relevant: {
-      status: outcome === 'answered' && passes ? 'relevant' : 'not_relevant',
-      score: decision.score,
-      threshold: decision.threshold,
-    },
-    check: decision,
-  };
+  const answer = answerDecision(outcome, check);
   return { bundle, result: { ...result, answer } };
 }
 

@@ -15,6 +15,7 @@ import {
   MemoryLog,
 } from '@saksi/proof/issue';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
+import { answerDecision } from '@saksi/test-support/answer-decision';
 import {
   buildGoldenFixture,
   GOLDEN_LABELLED_DOCUMENTS,
@@ -201,31 +202,7 @@ async function withAnswer(
     ...trustOptions(golden.keys),
     vocabulary: SAKSI_VOCABULARY,
   });
-  const decision: CheckDecision = {
-    status: 'answers',
-    score: 0.91,
-    threshold: 0.62,
-    alpha: 0.05,
-    method: { id: 'answer-check', version: '1' },
-    calibration_sha256: 'ab'.repeat(32),
-    asked: 'amount',
-    constraints: [],
-    unmet: [],
-    mismatches: [],
-    ...check,
-  };
-  const passes = decision.status === 'answers';
-  const answer: BundleVerification['answer'] = {
-    outcome,
-    answered: outcome === 'answered' && passes,
-    relevant: {
-      status: outcome === 'answered' && passes ? 'relevant' : 'not_relevant',
-      score: decision.score,
-      threshold: decision.threshold,
-      method: decision.method,
-    },
-    check: decision,
-  };
+  const answer = answerDecision(outcome, check);
   return { ...result, answer };
 }
 

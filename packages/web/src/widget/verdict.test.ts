@@ -1,4 +1,5 @@
 import type { BundleVerification, Check, CheckDecision, ClaimDecision } from '@saksi/proof';
+import { answerDecision } from '@saksi/test-support/answer-decision';
 import { describe, expect, it } from 'vitest';
 import { CHECK_WORDS, RELATED_WORDS } from './strings.js';
 import { problemWords, relatedWords, uncheckedVerdict, widgetVerdict } from './verdict.js';
@@ -27,30 +28,7 @@ const supported = (kind: string) => ({ supported: { kind, method: kind } }) as P
 
 /** A v1.2 answer as the verifier decides it: the outcome and the answer check (passing unless changed). */
 function v12(outcome: 'answered' | 'related', check: Partial<CheckDecision>): BundleVerification['answer'] {
-  const decision: CheckDecision = {
-    status: 'answers',
-    score: 0.91,
-    threshold: 0.62,
-    alpha: 0.05,
-    method: { id: 'answer-check', version: '1' },
-    calibration_sha256: 'ab'.repeat(32),
-    asked: 'amount',
-    constraints: [],
-    unmet: [],
-    mismatches: [],
-    ...check,
-  };
-  const passes = decision.status === 'answers';
-  return {
-    outcome,
-    answered: outcome === 'answered' && passes,
-    relevant: {
-      status: outcome === 'answered' && passes ? 'relevant' : 'not_relevant',
-      score: decision.score,
-      threshold: decision.threshold,
-    },
-    check: decision,
-  };
+  return answerDecision(outcome, check);
 }
 
 describe('widgetVerdict', () => {
