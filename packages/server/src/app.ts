@@ -19,7 +19,7 @@ import {
 } from '@saksi/engine';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type Access, type AccessOptions, createAccess, isPublicCollection, peerAddress } from './access.js';
+import { type Access, type AccessOptions, createAccess, isPublicCollection } from './access.js';
 import { routeMounter } from './api-spec/mount.js';
 import { readJsonBody, validate } from './body.js';
 import { chatVerdict } from './chat-verdict.js';
@@ -143,7 +143,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
           401,
           'GET /metrics needs "Authorization: Bearer <SAKSI_METRICS_KEY>".',
         );
-    } else if (!isLoopback(peerAddress(c))) {
+    } else if (!isLoopback(access.clientAddress(c))) {
+      // The resolved client, not the TCP peer: behind a proxy on this machine every peer is loopback.
       throw new ApiError(
         'FORBIDDEN',
         403,

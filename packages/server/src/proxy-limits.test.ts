@@ -62,3 +62,23 @@ describe('the per-address limit', () => {
     });
   });
 });
+
+describe('/metrics behind a trusted proxy on the same machine', () => {
+  const metrics = async (url: string, headers: Record<string, string>) => {
+    const response = await fetch(`${url}/metrics`, { headers });
+    await response.arrayBuffer();
+    return response.status;
+  };
+
+  it('is refused to a forwarded client, and not bought by a forged loopback hop', async () => {
+    const trustProxy = { hops: 1, header: 'x-forwarded-for' as const };
+    await withServer({ trustProxy }, async (url) => {
+      // The proxy (the loopback peer) names the client: the client is not on this machine.
+      expect(await metrics(url, { 'x-forwarded-for': '8.8.8.8' })).toBe(403);
+      // A client that writes a loopback hop itself: the proxy appends the address it really saw.
+      expect(await metrics(url, { 'x-forwarded-for': '127.0.0.1, 8.8.8.8' })).toBe(403);
+      // A scraper on this machine that bypasses the proxy has no forwarded hop: it is loopback.
+      expect(await metrics(url, {})).toBe(200);
+    });
+  });
+});
