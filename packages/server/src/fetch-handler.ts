@@ -164,6 +164,9 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
   };
 }
 
+/** The shortest `CRON_SECRET` accepted (as `SAKSI_METRICS_KEY`): a short one can be guessed. */
+const MIN_CRON_SECRET = 16;
+
 /**
  * The configuration with what a serverless platform needs: PostgreSQL, the keys from the
  * environment, anchoring off or on a remote chain, no in-process worker, and (unless set) one trusted
@@ -180,6 +183,11 @@ export function serverlessConfig(env: Record<string, string | undefined>, cwd: s
     cwd,
   );
   const refuse = (message: string) => new EngineError('CONFIG_INVALID', message);
+  const cronSecret = env['CRON_SECRET'];
+  if (cronSecret !== undefined && cronSecret !== '' && cronSecret.length < MIN_CRON_SECRET)
+    throw refuse(
+      `CRON_SECRET must be at least ${MIN_CRON_SECRET} characters: it lets its holder run the job queue and anchoring.`,
+    );
   if (!config.databaseUrl)
     throw refuse(
       'A serverless deployment keeps nothing on local disk: set DATABASE_URL to a PostgreSQL database with pgvector.',

@@ -144,6 +144,12 @@ describe('the serverless function, configured wrong', () => {
       await keyed.stop();
       expect(local.status).toBe(503);
       expect(local.json['error'].message).toContain('SAKSI_ANCHOR=local');
+      // A cron secret anyone could guess: refused before anything else is tried.
+      const guessable = await coldInstance({ LOG_LEVEL: 'silent', CRON_SECRET: 'x' }, cwd);
+      const cron = await call(guessable, 'GET', '/api/cron', { headers: { authorization: 'Bearer x' } });
+      await guessable.stop();
+      expect(cron.status).toBe(503);
+      expect(cron.json['error'].message).toContain('CRON_SECRET');
     } finally {
       await instance.stop();
       expect(await readdir(cwd)).toEqual([]);
