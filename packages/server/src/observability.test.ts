@@ -33,6 +33,17 @@ describe('redaction', () => {
     expect(redactText(`key 0x${'ab'.repeat(32)} session ses_${'0f'.repeat(16)} upload ?token=abc&x=1`)).toBe(
       'key [redacted] session ses_[redacted] upload ?token=[redacted]&x=1',
     );
+    // A transaction hash has a key's form but is public, and what an operator looks up on the chain.
+    const tx = `0x${'cd'.repeat(32)}`;
+    expect(redactText(`Anchored 1 document root (round 3): tx ${tx} in block 7`)).toContain(tx);
+    expect(redact({ tx_hash: tx, txHash: tx, block_hash: tx, key: tx, value: tx })).toEqual({
+      tx_hash: tx,
+      txHash: tx,
+      block_hash: tx,
+      key: '[redacted]',
+      value: '[redacted]',
+    });
+    expect(redactText(`SAKSI_ANCHOR_PRIVATE_KEY=${tx}`)).toBe('SAKSI_ANCHOR_PRIVATE_KEY=[redacted]');
     expect(redact({ password: 'p', apiKey: 'k', nested: { Authorization: 'x', ok: 'fine' } })).toEqual({
       password: '[redacted]',
       apiKey: '[redacted]',

@@ -22,6 +22,10 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 const SECRET_FIELD =
   /authorization|cookie|password|passwd|secret|token|api[-_]?key|private[-_]?key|credential/i;
 
+/** Fields whose 32-byte hex value is public (a transaction or block hash, a Merkle root), not a key. */
+const PUBLIC_HASH_FIELD = /(?:^|_)(?:tx|transaction|hash|root)$|Hash$|Root$/;
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+
 /** Secret-looking pieces of any string, with what replaces them. */
 const SECRET_TEXT: readonly [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
@@ -31,8 +35,12 @@ const SECRET_TEXT: readonly [RegExp, string][] = [
   [/\bses_[0-9a-f]{16,}/g, 'ses_[redacted]'],
   // user:password@ in URLs (database, RPC).
   [/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:[redacted]@'],
-  // 32-byte hex keys (an anchoring account's private key).
-  [/\b0x[0-9a-fA-F]{64}\b/g, '[redacted]'],
+  // 32-byte hex keys (an anchoring account's private key); the same form named as a transaction,
+  // block or hash (public on the chain, and what an operator looks up) is kept.
+  [
+    /(?<!\b(?:tx|transaction|block|hash|root)(?:[ _-]?hash)?\s*[:=]?\s*)\b0x[0-9a-fA-F]{64}\b/gi,
+    '[redacted]',
+  ],
   // Query parameters that carry credentials (upload URLs, RPC keys).
   [/([?&](?:token|key|api[-_]?key|signature)=)[^&\s]+/gi, '$1[redacted]'],
 ];
@@ -62,7 +70,11 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(value)) {
-      out[key] = SECRET_FIELD.test(key) ? '[redacted]' : redact(field, depth + 1);
+      out[key] = SECRET_FIELD.test(key)
+        ? '[redacted]'
+        : PUBLIC_HASH_FIELD.test(key) && typeof field === 'string' && HASH.test(field)
+          ? field
+          : redact(field, depth + 1);
     }
     return out;
   }
