@@ -28,6 +28,7 @@ export type ProofErrorCode =
   // Certificates and bundles
   | 'CERTIFICATE_INVALID'
   | 'BUNDLE_INVALID'
+  | 'BUNDLE_LIMIT_EXCEEDED'
   | 'CREDENTIAL_INVALID'
   | 'KEY_INVALID';
 

@@ -15,6 +15,13 @@ export {
   statesAskedValue,
 } from './answer-check.js';
 export {
+  BUNDLE_LIMITS,
+  type BundleLimit,
+  type BundleLimits,
+  type BundleSize,
+  measureBundle,
+} from './bundle-limits.js';
+export {
   concatBytes,
   constantTimeEqual,
   fromBase64,
@@ -187,6 +194,7 @@ export {
   parseAmounts,
   unsupportedFigures,
 } from './numbers.js';
+export { plainLabel } from './plain-label.js';
 export { plural } from './plural.js';
 export {
   type AnswerDecision,
@@ -203,6 +211,15 @@ export {
   unsupportedQualifiers,
   type Vocabulary,
 } from './render-policy.js';
+export {
+  MAX_SESSION_ID_LENGTH,
+  matchSessionReference,
+  SESSION_REFERENCE_PREFIX,
+  type SessionReferenceMatch,
+  sessionReference,
+  UNKEYED_SESSION_REFERENCE_PREFIX,
+  unkeyedSessionReference,
+} from './session-reference.js';
 export {
   type CompositionLanguage,
   type CompositionTemplate,
