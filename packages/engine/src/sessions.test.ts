@@ -1,11 +1,13 @@
 /**
  * Chat sessions are bounded (docs/api.md, "Sessions"): one with no question for its time-to-live has
  * ended (continuing or reading it is NOT_FOUND) and the job worker deletes it with its messages but not
- * its certificates; a session keeps only its newest turns; a prompt's conversation is cut to size.
+ * its certificates; a session keeps only its newest turns; a prompt's conversation is cut to size;
+ * the certificates of one session share nothing that links them, but its id tells they belong to it.
  */
-import { utf8Encode } from '@saksi/proof';
+import { type Bundle, matchSessionReference, utf8Encode } from '@saksi/proof';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskResult } from './answer/ask.js';
 import { isEngineError } from './errors.js';
 import {
   boundedConversation,
@@ -148,6 +150,73 @@ describe('chat sessions', () => {
     expect(await deleteEndedSessions(test.engine.db, 2 * DAY)).toBe(0);
     await age(open.session_id, 400);
     expect(await deleteEndedSessions(test.engine.db, 0)).toBe(0);
+  });
+});
+
+/** Every value in a bundle's certificate and chunks, as JSON, so that strings and numbers compare. */
+function publicValues(bundle: Bundle): Set<string> {
+  const values = new Set<string>();
+  const walk = (value: unknown, key: string) => {
+    // Time is not the session's: answers asked in the same second share it whoever asked them.
+    if (key === 'issued_at') return;
+    if (value !== null && typeof value === 'object')
+      for (const [name, item] of Object.entries(value)) walk(item, name);
+    else values.add(JSON.stringify(value));
+  };
+  walk({ certificate: bundle.certificate, chunks: bundle.chunks }, '');
+  return values;
+}
+
+/** The values every one of `bundles` holds. */
+function sharedValues(bundles: readonly Bundle[]): string[] {
+  const [first, ...rest] = bundles.map(publicValues);
+  return [...first!].filter((value) => rest.every((values) => values.has(value)));
+}
+
+describe('the session a certificate records', () => {
+  // Three personal questions about one traffic ticket, each standing on its own (not a follow-up).
+  const TICKET = [
+    'Berapa denda tidak memakai helm saat naik motor?',
+    'Berapa lama kurungan karena tidak memakai helm standar?',
+    'Apakah penumpang sepeda motor juga wajib memakai helm?',
+  ];
+
+  it('does not link the answers of one session: their public bundles share nothing answers of different sessions do not', async () => {
+    const inSession: AskResult[] = [];
+    for (const question of TICKET) {
+      const previous = inSession.at(-1)?.session_id;
+      inSession.push(
+        await test.engine.ask('hukum', { question, ...(previous ? { session_id: previous } : {}) }),
+      );
+    }
+    const sessionId = inSession[0]!.session_id;
+    expect(inSession.map((answer) => answer.session_id)).toEqual([sessionId, sessionId, sessionId]);
+    // The same questions, each in a session of its own, answered afresh.
+    await test.engine.db.query('DELETE FROM answer_cache');
+    const apart: AskResult[] = [];
+    for (const question of TICKET) apart.push(await test.engine.ask('hukum', { question }));
+    expect(new Set(apart.map((answer) => answer.session_id)).size).toBe(3);
+
+    const bundles = inSession.map((answer) => answer.bundle);
+    const references = bundles.map((bundle) => bundle.certificate.query.session_id);
+    expect(references.every((reference) => typeof reference === 'string')).toBe(true);
+    expect(new Set(references).size).toBe(3);
+    // Nothing the three share is the session's: the questions' collection, documents, settings and
+    // issuer are shared as much by three answers asked in three sessions.
+    const apartShared = new Set(sharedValues(apart.map((answer) => answer.bundle)));
+    expect(sharedValues(bundles).filter((value) => !apartShared.has(value))).toEqual([]);
+    // The session id, which reads the conversation, is nowhere in a bundle.
+    for (const bundle of bundles) expect(JSON.stringify(bundle)).not.toContain(sessionId.slice(4));
+    // Its holder can still tell all three belong to it; no other session's id can.
+    for (const bundle of bundles) {
+      expect(matchSessionReference(bundle.certificate, sessionId)).toEqual({
+        status: 'belongs',
+        form: 'keyed',
+      });
+      expect(matchSessionReference(bundle.certificate, apart[0]!.session_id).status).toBe('other');
+    }
+    for (const answer of apart)
+      expect(matchSessionReference(answer.bundle.certificate, sessionId).status).toBe('other');
   });
 });
 

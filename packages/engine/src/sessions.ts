@@ -6,7 +6,6 @@
  * (reading or continuing it is NOT_FOUND, and the job worker deletes it), only its newest turns are
  * kept, and only the last few of those, cut to a length, reach a language model's prompt.
  */
-import { createHash } from 'node:crypto';
 import type { Queryable } from './db/database.js';
 import { EngineError } from './errors.js';
 
@@ -99,16 +98,6 @@ export async function getChatSession(
 export async function deleteChatSession(db: Queryable, sessionId: string): Promise<void> {
   const deleted = await db.query('DELETE FROM chat_sessions WHERE id = $1', [sessionId]);
   if (deleted.rowCount === 0) throw notFound(sessionId);
-}
-
-/**
- * What a certificate records of the session it was answered in: `sesref_` and 32 hex digits of a hash
- * of the session id. It tells which answers belong to one conversation without being the id, which
- * reads the conversation (for a public collection, with no key) and so must not travel with a shared
- * certificate.
- */
-export function sessionReference(sessionId: string): string {
-  return `sesref_${createHash('sha256').update(`saksi session reference\n${sessionId}`).digest('hex').slice(0, 32)}`;
 }
 
 /** Whether session `s` has ended, given the time-to-live in seconds as `$2` (0: never). */

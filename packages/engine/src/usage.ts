@@ -3,9 +3,10 @@
  * period, the questions answered with a certificate, how many were refused, how many got feedback
  * (and how many thumbs up and down), the answer latency; and the refused questions asked most often.
  *
- * Every figure counts questions: one per certificate issued, answered or refused, and one per question
- * answered again from the answer cache (`answer_hits`: the earlier certificate's outcome, its own time
- * and latency; feedback stays with the certificate). A day is a calendar day in the time zone asked
+ * Every figure counts questions: one per certificate issued, answered or refused — a question answered
+ * from the answer cache gets a certificate of its own, issued again for its asker — and one per hit of
+ * `answer_hits`, the questions the cache answered before it issued certificates again (the earlier
+ * certificate's outcome, the hit's own time and latency; feedback stays with the certificate). A day is a calendar day in the time zone asked
  * for; the period ends today and has no gaps (a day without questions is a row of zeros). Latency is
  * `latency_ms`, unknown (null) for certificates issued before it was recorded; its percentiles are
  * over the questions that have it.
@@ -113,8 +114,8 @@ const SCOPED = `
        AND c.issued_at >= (p.first_day::timestamp AT TIME ZONE $4)
        AND c.issued_at < ((p.last_day + 1)::timestamp AT TIME ZONE $4)
     UNION ALL
-    -- Questions answered from the cache: no certificate of their own (id null, so feedback is not
-    -- counted twice), the outcome and question of the certificate they were given.
+    -- Questions answered from the cache before it issued certificates again: no certificate of their
+    -- own (id null, so feedback is not counted twice), the outcome and question of the one they were given.
     SELECT NULL, h.asked_at, h.asked_at, (h.asked_at AT TIME ZONE $4)::date,
            c.certificate->'answer'->>'outcome', h.latency_ms, c.certificate->'query'->>'text'
       FROM answer_hits h

@@ -40,6 +40,7 @@ import { generateKeyPair, getPublicKey, sign } from './ed25519.js';
 import { ProofError } from './errors.js';
 import { sha256Hex } from './hash.js';
 import { canonicalizeToBytes } from './jcs.js';
+import { sessionReference } from './session-reference.js';
 import type { CompositionTemplates } from './templates.js';
 import { fail } from './validate.js';
 import { COMPOSITION_TEMPLATES } from './vocabulary.js';
@@ -122,7 +123,20 @@ export interface CertificateInput {
   certificate_id?: string;
   issued_at?: string;
   issuer: Issuer;
-  query: { text: string; nonce?: string; mode?: QueryMode; selection?: string; session_id?: string };
+  query: {
+    text: string;
+    nonce?: string;
+    mode?: QueryMode;
+    selection?: string;
+    /**
+     * The chat session the question was asked in: its id, a secret that never enters the
+     * certificate. The builder records `session_id` as the session's keyed reference for this
+     * certificate's id (`sessionReference`, docs/certificate.md, "The session reference").
+     */
+    session?: string;
+    /** A session reference written as given (give `session` instead, so it is the keyed one). */
+    session_id?: string;
+  };
   retrieval: Retrieval;
   answer: {
     text: string;
@@ -228,6 +242,11 @@ export function buildCertificate(input: CertificateInput): {
   };
   if (input.query.selection !== undefined)
     query.selection_sha256 = sha256Hex(normalizeText(input.query.selection));
+  if (input.query.session !== undefined && input.query.session_id !== undefined)
+    throw new ProofError('CERTIFICATE_INVALID', 'Give the session (its id) or its reference, not both.');
+  const certificateId = input.certificate_id ?? uuidv7(Date.parse(issuedAt));
+  if (input.query.session !== undefined)
+    query.session_id = sessionReference(input.query.session, certificateId);
   if (input.query.session_id !== undefined) query.session_id = input.query.session_id;
   const answer: Answer = {
     text: answerText,
@@ -242,7 +261,7 @@ export function buildCertificate(input: CertificateInput): {
     answer.check = { ...check, method: { ...check.method }, constraints: [...check.constraints] };
   const certificate: Certificate = {
     schema: input.schema ?? CERTIFICATE_SCHEMA,
-    certificate_id: input.certificate_id ?? uuidv7(Date.parse(issuedAt)),
+    certificate_id: certificateId,
     issued_at: issuedAt,
     issuer: input.issuer,
     query,

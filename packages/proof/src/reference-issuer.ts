@@ -98,6 +98,8 @@ export interface IssueBundleInput {
   issued_at?: string;
   certificate_id?: string;
   nonce?: string;
+  /** The chat session's id: the certificate records its keyed reference (docs/certificate.md). */
+  session?: string;
   policy?: Partial<Omit<Policy, 'fail_closed'>>;
 }
 
@@ -216,7 +218,12 @@ export function issueBundle(input: IssueBundleInput): Bundle {
     ...(input.certificate_id ? { certificate_id: input.certificate_id } : {}),
     ...(input.issued_at ? { issued_at: input.issued_at } : {}),
     issuer: issuerFromSecretKey(input.issuerName, input.issuerSecretKey),
-    query: { text: input.question, ...(input.nonce ? { nonce: input.nonce } : {}), mode: 'full' },
+    query: {
+      text: input.question,
+      ...(input.nonce ? { nonce: input.nonce } : {}),
+      mode: 'full',
+      ...(input.session !== undefined ? { session: input.session } : {}),
+    },
     retrieval: {
       collection: input.collection ?? 'default',
       parameters: {

@@ -4,8 +4,16 @@
  * certificates still checks. node:crypto computes the same HMAC-SHA256 and SHA-256 as @noble/hashes.
  */
 import { createHash, createHmac } from 'node:crypto';
+import {
+  GOLDEN_DOCUMENTS,
+  GOLDEN_ISSUER,
+  GOLDEN_ORIGIN,
+  GOLDEN_QUESTION,
+  testSecretKey,
+} from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
 import { isProofError } from './errors.js';
+import { buildCertificate, createNoteSigner, issueBundle, issuerFromSecretKey, MemoryLog } from './issue.js';
 import { matchSessionReference, sessionReference, unkeyedSessionReference } from './session-reference.js';
 
 const SESSION = 'ses_01a2002dd4797794bc6da490a1b1d78f';
@@ -116,5 +124,53 @@ describe('matchSessionReference', () => {
     });
     for (const hostile of [null, undefined, 'certificate', [], { query: null }])
       expect(matchSessionReference(hostile, SESSION)).toEqual({ status: 'none' });
+  });
+});
+
+describe('buildCertificate given the session', () => {
+  it("records the session's keyed reference for the certificate's own id, never the id", () => {
+    const issue = (session: string) =>
+      issueBundle({
+        documents: GOLDEN_DOCUMENTS,
+        question: GOLDEN_QUESTION,
+        answer: 'Dokumen tidak memuat jawaban untuk pertanyaan ini.',
+        claims: [],
+        retrieved: ['uu22-p287-a3'],
+        outcome: 'refused',
+        refusal: { reason: 'NOT_COVERED' },
+        issuerName: GOLDEN_ISSUER,
+        issuerSecretKey: testSecretKey('issuer'),
+        log: new MemoryLog(GOLDEN_ORIGIN),
+        logSigner: createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log')),
+        session,
+      });
+    const [first, second] = [issue(SESSION), issue(SESSION)];
+    for (const bundle of [first!, second!]) {
+      const { certificate } = bundle;
+      expect(certificate.query.session_id).toBe(sessionReference(SESSION, certificate.certificate_id));
+      expect(matchSessionReference(certificate, SESSION)).toEqual({ status: 'belongs', form: 'keyed' });
+      expect(JSON.stringify(bundle)).not.toContain(SESSION.slice(4));
+    }
+    expect(first!.certificate.query.session_id).not.toBe(second!.certificate.query.session_id);
+  });
+
+  it('refuses the session and a reference together', () => {
+    let code = '';
+    try {
+      buildCertificate({
+        issuer: issuerFromSecretKey(GOLDEN_ISSUER, testSecretKey('issuer')),
+        query: { text: GOLDEN_QUESTION, session: SESSION, session_id: 'sesref_0' },
+        retrieval: {
+          collection: 'c',
+          parameters: { top_k: 1, rrf_k: 60, weights: {}, rewrite_variants: [] },
+          results: [],
+        },
+        answer: { text: '', generator: { kind: 'extractive', model: 'm', version: '1' } },
+        claims: [],
+      });
+    } catch (error) {
+      code = isProofError(error) ? error.code : String(error);
+    }
+    expect(code).toBe('CERTIFICATE_INVALID');
   });
 });

@@ -32,10 +32,12 @@ const UNKEYED_CONTEXT = 'saksi session reference\n';
  * The reference a certificate `certificateId` records of session `sessionId`: `sesmac_` and
  * HMAC-SHA256(key = session id, `saksi.session-reference/v2\n` ‖ certificate id) in lowercase hex.
  *
+ * `buildCertificate` of `@saksi/proof/issue` records it when given the session:
+ *
  * @example
  * ```ts
- * const certificateId = uuidv7();
- * buildCertificate({ certificate_id: certificateId, query: { text, session_id: sessionReference(sessionId, certificateId) }, … });
+ * buildCertificate({ …, query: { text: question, session: sessionId } }); // query.session_id = sessionReference(sessionId, certificate_id)
+ * sessionReference('ses_01a2…', '01a2002d-d388-7935-85c8-7c86b835e811'); // 'sesmac_…' (64 hex digits)
  * ```
  */
 export function sessionReference(sessionId: string, certificateId: string): string {

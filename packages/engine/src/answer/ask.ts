@@ -57,13 +57,13 @@ import {
   recordCacheHit,
   storeCachedAnswer,
 } from './cache.js';
-import { certifyAnswer } from './certify.js';
+import { certifyAnswer, reissueCertificate } from './certify.js';
 import { type CheckedClaim, type ClaimJudge, checkClaims } from './check.js';
 import type { ComposedClaim } from './compose.js';
 import type { ClaimDecomposer } from './decompose.js';
 import { followUpVariant, followUpVariants } from './follow-up.js';
 import { generateWithModel, promptProfileOf } from './generate-llm.js';
-import { ensureSession, persistAnswer, recordTurn } from './persist.js';
+import { ensureSession, persistAnswer } from './persist.js';
 import { breadth, type QuestionTerms, questionTerms } from './relevance.js';
 import { selectClaims } from './select.js';
 import { continuationAfter, mergeGrounded, selectionChunks } from './selection.js';
@@ -637,8 +637,10 @@ function answerShape(context: AskContext, input: AskInput, page: readonly string
 }
 
 /**
- * A question answered from the cache: the turn is recorded in the asker's session (its answer refers
- * to the earlier certificate) and the earlier answer, results and bundle are returned as they were.
+ * A question answered from the cache: the earlier answer and results, in a certificate issued again
+ * for this asker (its own id, time and session reference; `reissueCertificate`), appended to the log
+ * with the turn in the asker's session. The earlier certificate names the session it was asked in, so
+ * it is never handed to another asker.
  */
 async function answerFromCache(
   context: AskContext,
@@ -655,30 +657,33 @@ async function answerFromCache(
 ): Promise<AskResult> {
   const { hit, sessionId } = turn;
   const sessions = context.sessions ?? DEFAULT_SESSION_POLICY;
-  const latencyMs = Math.round(performance.now() - turn.started);
-  await context.db.transaction(async (tx) => {
-    await recordTurn(tx, {
-      sessionId,
-      question: turn.question,
-      answer: hit.answer,
-      certificateId: hit.certificateId,
-      maxTurns: sessions.maxTurns,
-    });
-    await recordCacheHit(tx, {
-      collectionId: collection.id,
-      key: turn.cacheKey,
-      certificateId: hit.certificateId,
-      latencyMs,
-    });
-  });
   onEvent({ type: 'retrieval', results: hit.results, timings: NO_TIMINGS });
   for (const piece of hit.answer.match(/\S+\s*/g) ?? []) onEvent({ type: 'delta', text: piece });
-  onEvent({ type: 'bundle', bundle: hit.bundle });
+  // The bundle, as for a fresh answer, only once its log entry is durable.
+  const certifyStart = performance.now();
+  const { certificate, signature } = reissueCertificate(hit.bundle.certificate, {
+    keys: context.keys,
+    sessionId,
+  });
+  const bundle = await persistAnswer(context.log, context.sequencer, {
+    certificate,
+    signature,
+    chunks: hit.bundle.chunks,
+    collection,
+    sessionId,
+    question: turn.question,
+    answer: hit.answer,
+    generatorModel: certificate.answer.generator.model,
+    maxTurns: sessions.maxTurns,
+    latencyMs: Math.round(performance.now() - turn.started),
+  });
+  await recordCacheHit(context.db, { collectionId: collection.id, key: turn.cacheKey });
+  onEvent({ type: 'bundle', bundle });
   return {
     session_id: sessionId,
     found: hit.found,
     answer: hit.answer,
-    bundle: hit.bundle,
+    bundle,
     results: hit.results,
     plan: turn.plan,
     cached: true,
@@ -686,7 +691,7 @@ async function answerFromCache(
       ...NO_TIMINGS,
       total_ms: Math.round((performance.now() - turn.started) * 100) / 100,
       answer_ms: 0,
-      certify_ms: 0,
+      certify_ms: Math.round((performance.now() - certifyStart) * 100) / 100,
     },
   };
 }

@@ -1,10 +1,11 @@
 /**
  * The answer cache (docs/engine.md, "The answer cache") on a real engine: a question asked again on
- * unchanged content gets the earlier answer and its certificate, which verifies for the new asker;
- * any change to the collection's documents, another setting, a follow-up or a selection question is
- * answered afresh; certificates carry a reference to the session, never its id.
+ * unchanged content gets the earlier answer in a certificate issued again for the new asker, which
+ * verifies and names the new asker's session, never the first asker's; any change to the collection's
+ * documents, another setting, a follow-up or a selection question is answered afresh; certificates
+ * carry a keyed reference to the session, never its id.
  */
-import { trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import { matchSessionReference, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ async function entries(): Promise<number> {
 }
 
 describe('the answer cache', () => {
-  it('answers a question asked again with the earlier answer and certificate, which verifies for the new asker', async () => {
+  it('answers a question asked again with the earlier answer, in a certificate of the new asker that verifies', async () => {
     const first = await test.engine.ask('hukum', { question: QUESTION });
     expect(first.cached).toBe(false);
     expect(first.found).toBe(true);
@@ -58,26 +59,41 @@ describe('the answer cache', () => {
     expect(again.cached).toBe(true);
     expect(again.session_id).not.toBe(first.session_id);
     expect(again.answer).toBe(first.answer);
-    expect(again.bundle).toEqual(first.bundle);
     expect(again.results.map((result) => result.chunk_id)).toEqual(
       first.results.map((result) => result.chunk_id),
     );
+    // The earlier answer, its question, retrieval and claims as they were, in a certificate of its own.
+    const earlier = first.bundle.certificate;
+    const reissued = again.bundle.certificate;
+    expect(reissued.certificate_id).not.toBe(earlier.certificate_id);
+    expect([reissued.query.text, reissued.retrieval, reissued.answer, reissued.claims]).toEqual([
+      earlier.query.text,
+      earlier.retrieval,
+      earlier.answer,
+      earlier.claims,
+    ]);
+    expect(again.bundle.chunks).toEqual(first.bundle.chunks);
+    expect(again.bundle.log.leaf_index).toBeGreaterThan(first.bundle.log.leaf_index);
     const verification = await verifyBundle(again.bundle, {
       ...trustOptions(test.engine.trustedKeys()),
       presentedQuestion: `  ${QUESTION}\n`,
       vocabulary: SAKSI_VOCABULARY,
     });
     expect(verification.verdict).toBe('verified');
-    // The turn is in the new asker's session, pointing at the earlier certificate.
+    // Each certificate names the session it was asked in, never the first asker's, and never by its id.
+    expect(reissued.query.session_id).toBeDefined();
+    expect(reissued.query.session_id).not.toBe(earlier.query.session_id);
+    expect(matchSessionReference(reissued, again.session_id)).toEqual({ status: 'belongs', form: 'keyed' });
+    expect(matchSessionReference(reissued, first.session_id)).toEqual({ status: 'other', form: 'keyed' });
+    expect(matchSessionReference(earlier, first.session_id)).toEqual({ status: 'belongs', form: 'keyed' });
+    expect(JSON.stringify(again.bundle)).not.toContain(first.session_id.slice(4));
+    expect(JSON.stringify(first.bundle)).not.toContain(first.session_id.slice(4));
+    // The turn is in the new asker's session, pointing at the new asker's certificate.
     const session = await getChatSession(test.engine.db, again.session_id);
     expect(session.messages.map((message) => message.certificate_id)).toEqual([
       null,
-      first.bundle.certificate.certificate_id,
+      reissued.certificate_id,
     ]);
-    // The certificate names the first session by a reference, not by its id (which reads the chat).
-    const reference = first.bundle.certificate.query.session_id;
-    expect(reference).toMatch(/^sesref_[0-9a-f]{32}$/);
-    expect(reference).not.toContain(first.session_id.slice(4));
     const hits = await test.engine.db.query<{ hits: number }>('SELECT hits FROM answer_cache');
     expect(hits.rows.map((row) => row.hits)).toEqual([1]);
   });

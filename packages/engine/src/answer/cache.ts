@@ -1,9 +1,10 @@
 /**
  * The answer cache (docs/engine.md, "The answer cache"). A question asked again on a collection
- * whose content has not changed since is answered with the earlier answer and the bundle of its
- * certificate. That certificate proves what was answered then, to the same question: the key holds
- * the question as the verifier normalizes it, so the bundle passes the replay check for the new asker
- * too. Every setting that shapes an answer is part of the key, and the collection's content version
+ * whose content has not changed since is answered with the earlier answer, its results and its
+ * certificate's content, which the engine issues again for the new asker (`reissueCertificate`: its
+ * own id, time and session reference), since the earlier certificate names the session it was asked
+ * in. The key holds the question as the verifier normalizes it, so the certificate passes the replay
+ * check for the new asker too. Every setting that shapes an answer is part of the key, and the collection's content version
  * (bumped by the database whenever a document becomes or stops being READY, or a READY one's root,
  * anchor state or metadata changes) must match. Answers that depend on a conversation (a follow-up read
  * with an earlier question, a model shown earlier turns) and selection questions are not cached.
@@ -99,22 +100,18 @@ export async function cachedAnswer(
 }
 
 /**
- * Counts a hit on `key` and records the question it answered (`answer_hits`, which usage figures count),
- * in the transaction that records the turn.
+ * Counts a hit on `key`. The question it answered is counted in usage figures by the certificate
+ * issued again for its asker (`reissueCertificate`); `answer_hits` holds the hits served before cached
+ * answers were issued again, which had no certificate of their own.
  */
 export async function recordCacheHit(
   db: Queryable,
-  hit: { collectionId: string; key: string; certificateId: string; latencyMs: number },
+  hit: { collectionId: string; key: string },
 ): Promise<void> {
   await db.query(
     'UPDATE answer_cache SET hits = hits + 1, last_hit_at = now() WHERE collection_id = $1 AND key = $2',
     [hit.collectionId, hit.key],
   );
-  await db.query('INSERT INTO answer_hits (collection_id, certificate_id, latency_ms) VALUES ($1, $2, $3)', [
-    hit.collectionId,
-    hit.certificateId,
-    hit.latencyMs,
-  ]);
 }
 
 /**

@@ -16,13 +16,15 @@ import {
   decideRender,
   type RefusalReason,
   type RelevanceMethod,
+  sessionReference,
+  toHex,
+  validateCertificate,
 } from '@saksi/proof';
-import { buildCertificate, type ClaimInput, signCertificate } from '@saksi/proof/issue';
+import { buildCertificate, type ClaimInput, signCertificate, uuidv7 } from '@saksi/proof/issue';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import type { Collection } from '../collections.js';
 import type { SigningKeys } from '../keys.js';
 import type { RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
-import { sessionReference } from '../sessions.js';
 import { ANSWER_CHECK_METHOD, type AnswerCheck } from './answer-check.js';
 import { ANSWER_CHECK_MODEL } from './answer-check-model.js';
 import type { Refusal } from './answerability.js';
@@ -163,8 +165,9 @@ export function certifyAnswer(input: CertifyInput): {
       text: input.question,
       mode: input.mode,
       ...(input.mode === 'selection' && input.selection ? { selection: input.selection } : {}),
-      // Not the session id itself: that is the key to the conversation, and certificates are shared.
-      session_id: sessionReference(input.sessionId),
+      // Not the session id, which reads the conversation: its keyed reference for this certificate
+      // alone, which links it to no other answer of the session for anyone without the id.
+      session: input.sessionId,
     },
     retrieval: {
       collection: input.collection.name,
@@ -207,4 +210,32 @@ export function certifyAnswer(input: CertifyInput): {
   });
   const signature = signCertificate(certificate, input.keys.issuerSecretKey);
   return { certificate, signature, chunks };
+}
+
+/**
+ * A cached answer's certificate issued again for the asker it is served to (docs/engine.md, "The
+ * answer cache"): the question, retrieval, answer, claims and policy exactly as signed before, with a
+ * certificate id, time and nonce of its own and the asker's session reference, signed with the
+ * current issuer key. So every certificate in the log names only the session it was asked in.
+ */
+export function reissueCertificate(
+  earlier: Certificate,
+  input: { keys: SigningKeys; sessionId: string },
+): { certificate: Certificate; signature: string } {
+  const issuedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const certificateId = uuidv7(Date.parse(issuedAt));
+  const copy = structuredClone(earlier);
+  const certificate: Certificate = {
+    ...copy,
+    certificate_id: certificateId,
+    issued_at: issuedAt,
+    issuer: { ...input.keys.issuer },
+    query: {
+      ...copy.query,
+      nonce: toHex(crypto.getRandomValues(new Uint8Array(16))),
+      session_id: sessionReference(input.sessionId, certificateId),
+    },
+  };
+  validateCertificate(certificate);
+  return { certificate, signature: signCertificate(certificate, input.keys.issuerSecretKey) };
 }
