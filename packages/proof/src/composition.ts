@@ -266,6 +266,49 @@ export function isVerbatimComposition(composition: Composition): boolean {
   return spans === 1;
 }
 
+/** A citation marker of a composition and the evidence it cites (docs/certificate.md, "Citation markers"). */
+export interface CompositionMarker {
+  /** The index of the marker part. */
+  part: number;
+  /** Its number: the `n` of "[n]". */
+  marker: number;
+  /**
+   * The evidence indices the parts since the previous marker read (a `span`, `cite` or `spelled`
+   * part reads one, a `difference` two), in order and without repeats: what the marker cites.
+   */
+  evidence: number[];
+}
+
+/**
+ * The citation markers of `composition`, each with the evidence it cites: the evidence read by the
+ * parts between it and the previous marker (or the start). Parts after the last marker cite nothing.
+ * Reads the structure only (indices are not checked against any evidence); never throws.
+ *
+ * @example
+ * compositionMarkers({ template: 'law.provision', language: 'id', parts: [{ fixed: 'Menurut ' }, { cite: 0 }, { fixed: ': ' }, { span: 0 }, { fixed: ' ' }, { marker: 2 }] });
+ * // [{ part: 5, marker: 2, evidence: [0] }]
+ */
+export function compositionMarkers(composition: Composition): CompositionMarker[] {
+  const markers: CompositionMarker[] = [];
+  let evidence: number[] = [];
+  const read = (index: unknown) => {
+    if (typeof index === 'number' && !evidence.includes(index)) evidence.push(index);
+  };
+  const parts: unknown = composition?.parts;
+  if (!Array.isArray(parts)) return markers;
+  parts.forEach((part: CompositionPart, index) => {
+    if (typeof part !== 'object' || part === null) return;
+    if ('marker' in part) {
+      markers.push({ part: index, marker: part.marker, evidence });
+      evidence = [];
+    } else if ('span' in part) read(part.span);
+    else if ('cite' in part) read(part.cite);
+    else if ('spelled' in part) read(part.spelled);
+    else if ('difference' in part && Array.isArray(part.difference)) part.difference.forEach(read);
+  });
+  return markers;
+}
+
 /**
  * The text of each non-fixed part (spans, citation labels, markers, differences, spelled amounts) of
  * a rendered composition.

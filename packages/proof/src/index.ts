@@ -98,10 +98,13 @@ export {
   parseCheckpoint,
   verifyCheckpoint,
 } from './checkpoint.js';
+export { citationLabel, regulationShortName } from './citation-label.js';
 export {
   type CompositionEvidence,
+  type CompositionMarker,
   type CompositionProblem,
   type CompositionRendering,
+  compositionMarkers,
   formatRupiah,
   isVerbatimComposition,
   MAX_COMPOSITION_PARTS,

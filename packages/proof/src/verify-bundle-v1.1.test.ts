@@ -284,19 +284,21 @@ const COMPARISON: Composition = {
     { cite: 0 },
     { fixed: ': ' },
     { span: 0 },
+    { fixed: ' ' },
+    { marker: 1 },
     { fixed: '; menurut ' },
     { cite: 1 },
     { fixed: ': ' },
     { span: 1 },
+    { fixed: ' ' },
+    { marker: 2 },
     { fixed: '. Selisihnya ' },
     { difference: [0, 1] },
     { fixed: '.' },
-    { fixed: ' ' },
-    { marker: 1 },
   ],
 };
 const COMPARISON_TEXT =
-  'Menurut Pasal 4 ayat (1) UU 6/2021: Rp1.510.001.200.000.000,00; menurut Pasal 4 ayat (1) UU 28/2022: Rp2.021.223.677.000.000,00. Selisihnya Rp511.222.477.000.000,00. [1]';
+  'Menurut Pasal 4 ayat (1) UU 6/2021: Rp1.510.001.200.000.000,00 [1]; menurut Pasal 4 ayat (1) UU 28/2022: Rp2.021.223.677.000.000,00 [2]. Selisihnya Rp511.222.477.000.000,00.';
 const COMPARISON_QUESTION = 'Penerimaan perpajakan 2022 dan 2023 selisihnya berapa?';
 const comparisonClaim = (text = COMPARISON_TEXT) => ({
   text,
@@ -350,6 +352,30 @@ describe('a difference part', () => {
     rewriteClaim(bundle, 0, wrong);
     const result = await verifyBundle(resign(bundle), { ...options, presentedQuestion: COMPARISON_QUESTION });
     expect(result.codes).toEqual(['COMPOSITION_MISMATCH']);
+    expect(result.claims[0]!.rendered).toBe(false);
+  });
+
+  it('one marker after both documents cites two sources at once: MARKER_MISMATCH', async () => {
+    // Each document is a source of its own, numbered by its own marker (docs/certificate.md,
+    // "Citation markers"); one "[1]" for both would send a reader to one of them only.
+    const single: Composition = {
+      ...COMPARISON,
+      parts: [
+        ...COMPARISON.parts.filter((part) => !('marker' in part) && !('fixed' in part && part.fixed === ' ')),
+        { fixed: ' ' },
+        { marker: 1 },
+      ],
+    };
+    const text =
+      'Menurut Pasal 4 ayat (1) UU 6/2021: Rp1.510.001.200.000.000,00; menurut Pasal 4 ayat (1) UU 28/2022: Rp2.021.223.677.000.000,00. Selisihnya Rp511.222.477.000.000,00. [1]';
+    const bundle = issue({
+      documents: APBN,
+      question: COMPARISON_QUESTION,
+      answer: text,
+      claims: [{ ...comparisonClaim(text), composition: single }],
+    });
+    const result = await verifyBundle(bundle, { ...options, presentedQuestion: COMPARISON_QUESTION });
+    expect(result.codes).toEqual(['MARKER_MISMATCH']);
     expect(result.claims[0]!.rendered).toBe(false);
   });
 

@@ -222,7 +222,8 @@ describe('tampering is detected with the right code', () => {
     const empty = clone();
     empty.certificate.claims = [];
     const result = await verifyBundle(empty, full);
-    expect(result.codes).toEqual(['SIGNATURE_INVALID', 'LOG_PROOF_INVALID']);
+    // Its chunk is cited by no claim now: text nothing commits to.
+    expect(result.codes).toEqual(['SIGNATURE_INVALID', 'UNCITED_CHUNK', 'LOG_PROOF_INVALID']);
     expect(result.summary).toEqual({ verified: 0, blocked: 0, total: 0 });
   });
 
@@ -337,7 +338,8 @@ describe('tampering is detected with the right code', () => {
     expect(await codesOf(bundle, { ...full, requiredCosignatures: 1 })).toEqual([]);
     const duplicated = clone();
     duplicated.log.cosignatures = [duplicated.log.cosignatures[0]!, duplicated.log.cosignatures[0]!];
-    expect(await codesOf(duplicated)).toEqual(['COSIGNATURES_MISSING']);
+    // The repeated line is reported as such, and counts once.
+    expect(await codesOf(duplicated)).toEqual(['DUPLICATE_ENTRY', 'COSIGNATURES_MISSING']);
   });
 
   it('unknown issuer', async () => {

@@ -14,6 +14,7 @@ import {
   type Anchor,
   type Bundle,
   type Certificate,
+  type Claim,
   issuerKeyId,
   logLeafInput,
   normalizeQuestion,
@@ -21,14 +22,15 @@ import {
   validateBundle,
 } from './certificate.js';
 import { type Checkpoint, parseCheckpoint, verifyCheckpoint } from './checkpoint.js';
-import { renderComposition } from './composition.js';
+import { citationLabel } from './citation-label.js';
+import { compositionMarkers, renderComposition } from './composition.js';
 import { createCosignatureVerifier, verifyCosignatures } from './cosignature.js';
 import { verify } from './ed25519.js';
 import { isProofError } from './errors.js';
 import { sha256Hex } from './hash.js';
 import { canonicalizeToBytes } from './jcs.js';
 import { hashLeaf, verifyConsistencyProof, verifyInclusionProof } from './merkle.js';
-import { createNoteVerifier, type NoteVerifier } from './note.js';
+import { createNoteVerifier, type NoteVerifier, parseNote } from './note.js';
 import { plural } from './plural.js';
 import {
   type AnswerDecision,
@@ -38,7 +40,11 @@ import {
   type Vocabulary,
 } from './render-policy.js';
 
-/** Integrity failure codes (docs/certificate.md, "Verification result"). */
+/**
+ * Integrity failure codes (docs/certificate.md, "Verification result"). `OPTIONS_INVALID` is the
+ * caller's mistake, not the bundle's (no vocabulary, no trusted keys): nothing can be checked, so
+ * nothing is verified.
+ */
 export type IntegrityCode =
   | 'MALFORMED'
   | 'SIGNATURE_INVALID'
@@ -54,7 +60,12 @@ export type IntegrityCode =
   | 'CHECKPOINT_SIGNATURE_INVALID'
   | 'CHECKPOINT_INCONSISTENT'
   | 'COSIGNATURES_MISSING'
-  | 'QUERY_MISMATCH';
+  | 'QUERY_MISMATCH'
+  | 'CITATION_LABEL_MISMATCH'
+  | 'MARKER_MISMATCH'
+  | 'UNCITED_CHUNK'
+  | 'DUPLICATE_ENTRY'
+  | 'OPTIONS_INVALID';
 
 /** The checks, in the order they are reported. */
 export type CheckId =
@@ -248,6 +259,11 @@ export async function verifyBundle(
   options: VerifyBundleOptions,
 ): Promise<BundleVerification> {
   const checks = new Checks();
+  const misconfigured = optionsProblem(options);
+  if (misconfigured !== undefined) {
+    checks.fail('structure', 'OPTIONS_INVALID', misconfigured.message, misconfigured.field);
+    return finish(checks, null, [], NO_ANSWER, null);
+  }
   let bundle: Bundle;
   try {
     bundle = validateBundle(input);
@@ -270,6 +286,7 @@ export async function verifyBundle(
   checkSpans(bundle, checks);
   checkCompositions(certificate, options.vocabulary, checks);
   checkCitations(certificate, checks);
+  checkCosignatureLines(bundle, checks);
   checkDocumentProofs(certificate, checks);
   const anchoredClaims = await checkAnchors(certificate, options, checks);
   checkQueryReplay(certificate, options, checks);
@@ -284,6 +301,79 @@ export async function verifyBundle(
 
 /** The answer reading of a bundle that could not be read at all. */
 const NO_ANSWER: AnswerDecision = { outcome: 'unknown', relevant: { status: 'unknown' }, answered: false };
+
+const VOCABULARY_HINT = 'pass Saksi\'s SAKSI_VOCABULARY of "@saksi/proof/vocabulary", or your own';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/**
+ * What is wrong with the verifier's own options, or undefined: a call without a vocabulary (or with
+ * one that is not a template registry and word lists), without trusted issuers and logs, or with an
+ * option of the wrong type. Such a call verifies nothing (`OPTIONS_INVALID`) instead of throwing a
+ * `TypeError` midway.
+ */
+function optionsProblem(options: unknown): { message: string; field: string } | undefined {
+  if (!isRecord(options))
+    return {
+      message: `The verifier was called without options: give the trusted keys and a vocabulary (${VOCABULARY_HINT}).`,
+      field: 'options',
+    };
+  const vocabulary = options['vocabulary'];
+  if (vocabulary === undefined)
+    return {
+      message: `The verifier was called without a vocabulary (options.vocabulary): ${VOCABULARY_HINT}.`,
+      field: 'options.vocabulary',
+    };
+  if (!isRecord(vocabulary))
+    return {
+      message: `options.vocabulary is not a vocabulary: ${VOCABULARY_HINT}.`,
+      field: 'options.vocabulary',
+    };
+  if (!isRecord(vocabulary['templates']))
+    return {
+      message: 'options.vocabulary.templates is not a template registry.',
+      field: 'options.vocabulary.templates',
+    };
+  for (const list of ['negations', 'quantifiers'] as const)
+    if (!isStringList(vocabulary[list]))
+      return {
+        message: `options.vocabulary.${list} is not a list of words.`,
+        field: `options.vocabulary.${list}`,
+      };
+  if (vocabulary['asked'] !== undefined && !Array.isArray(vocabulary['asked']))
+    return {
+      message: 'options.vocabulary.asked is not a list of asked rules.',
+      field: 'options.vocabulary.asked',
+    };
+  for (const list of ['trustedIssuers', 'trustedLogs'] as const)
+    if (!Array.isArray(options[list]))
+      return { message: `options.${list} is not a list of trusted keys.`, field: `options.${list}` };
+  for (const list of ['witnesses', 'consistencyProof', 'trustedRegistries'] as const)
+    if (options[list] !== undefined && !Array.isArray(options[list]))
+      return { message: `options.${list} is not a list.`, field: `options.${list}` };
+  for (const text of ['lastCheckpoint', 'presentedQuestion'] as const)
+    if (options[text] !== undefined && typeof options[text] !== 'string')
+      return { message: `options.${text} is not a string.`, field: `options.${text}` };
+  for (const call of ['anchorLookup', 'fetchConsistencyProof'] as const)
+    if (options[call] !== undefined && typeof options[call] !== 'function')
+      return { message: `options.${call} is not a function.`, field: `options.${call}` };
+  const required = options['requiredCosignatures'];
+  if (
+    required !== undefined &&
+    (typeof required !== 'number' || !Number.isSafeInteger(required) || required < 0)
+  )
+    return {
+      message: 'options.requiredCosignatures is not a whole number of witnesses.',
+      field: 'options.requiredCosignatures',
+    };
+  return undefined;
+}
 
 function finish(
   checks: Checks,
@@ -374,12 +464,28 @@ function checkHashes(bundle: Bundle, checks: Checks): void {
   const cited = new Map<string, string>();
   for (const claim of certificate.claims)
     for (const evidence of claim.evidence) cited.set(evidence.chunk_id, evidence.chunk_sha256);
+  // The bundle carries the text of cited chunks and nothing else (docs/certificate.md, "Bundle"): a
+  // chunk no evidence cites, or a second copy of one, is text nothing commits to.
+  const carried = new Set<string>();
   bundle.chunks.forEach((chunk, index) => {
-    const committed = cited.get(chunk.chunk_id);
-    if (committed !== undefined) {
-      expect(committed, chunk.text, `chunks[${index}].text`);
-      count++;
+    const field = `chunks[${index}]`;
+    if (carried.has(chunk.chunk_id)) {
+      checks.fail('hashes', 'DUPLICATE_ENTRY', `Chunk ${chunk.chunk_id} is in the bundle twice.`, field);
+      return;
     }
+    carried.add(chunk.chunk_id);
+    const committed = cited.get(chunk.chunk_id);
+    if (committed === undefined) {
+      checks.fail(
+        'hashes',
+        'UNCITED_CHUNK',
+        `Chunk ${chunk.chunk_id} is cited by no evidence: nothing commits to its text.`,
+        field,
+      );
+      return;
+    }
+    expect(committed, chunk.text, `${field}.text`);
+    count++;
   });
   checks.pass(
     'hashes',
@@ -455,15 +561,19 @@ function checkSpans(bundle: Bundle, checks: Checks): void {
 /**
  * Recomputes every composed claim (v1.1) from its evidence and the template registry: the template
  * and language are known, every fixed word is the template's, indices are in range, every evidence
- * item is used, and the rendered text is the claim's text.
+ * item is used, and the rendered text is the claim's text. Then its citation markers: each cites
+ * the evidence of one chunk, the claim's chunks in order, and a number names one chunk in the whole
+ * answer (docs/certificate.md, "Citation markers").
  */
 function checkCompositions(certificate: Certificate, vocabulary: Vocabulary, checks: Checks): void {
   let composed = 0;
+  const sources = new Map<number, { chunk_id: string; claim: string }>();
   certificate.claims.forEach((claim, c) => {
     const composition = claim.composition;
     if (composition === undefined) return;
     composed++;
     const field = `certificate.claims[${c}].composition`;
+    checkMarkers(claim, field, sources, checks);
     const rendered = renderComposition(composition, claim.evidence, vocabulary.templates);
     if (!rendered.ok) {
       checks.fail(
@@ -489,11 +599,91 @@ function checkCompositions(certificate: Certificate, vocabulary: Vocabulary, che
   );
 }
 
+/**
+ * The citation markers of a composed claim (docs/certificate.md, "Citation markers"). A marker
+ * "[n]" numbers a source of the answer, so it cites the evidence the parts before it read (since
+ * the previous marker): at least one item, all of one chunk. The claim's markers name its evidence
+ * chunks in the order the evidence lists them (so a reader that takes the k-th marker to the k-th
+ * chunk, as the web app does, agrees), and across the answer's composed claims a number names one
+ * chunk. `sources` holds the numbers seen so far.
+ */
+function checkMarkers(
+  claim: Claim,
+  field: string,
+  sources: Map<number, { chunk_id: string; claim: string }>,
+  checks: Checks,
+): void {
+  const markers = compositionMarkers(claim.composition!);
+  const named: string[] = [];
+  let consistent = true;
+  for (const { part, marker, evidence } of markers) {
+    const where = `${field}.parts[${part}]`;
+    const chunks = [...new Set(evidence.map((index) => claim.evidence[index]?.chunk_id))];
+    if (chunks.includes(undefined)) return; // An index out of range: COMPOSITION_MISMATCH says so.
+    if (chunks.length !== 1) {
+      checks.fail(
+        'compositions',
+        'MARKER_MISMATCH',
+        chunks.length === 0
+          ? `Marker [${marker}] of claim ${claim.claim_id} cites no evidence: no part before it reads any.`
+          : `Marker [${marker}] of claim ${claim.claim_id} cites the evidence of ${chunks.length} chunks at once.`,
+        where,
+      );
+      consistent = false;
+      continue;
+    }
+    const chunk = chunks[0]!;
+    if (!named.includes(chunk)) named.push(chunk);
+    const seen = sources.get(marker);
+    if (seen === undefined) sources.set(marker, { chunk_id: chunk, claim: claim.claim_id });
+    else if (seen.chunk_id !== chunk) {
+      checks.fail(
+        'compositions',
+        'MARKER_MISMATCH',
+        `Marker [${marker}] of claim ${claim.claim_id} cites chunk ${chunk}, but [${marker}] of claim ${seen.claim} cites chunk ${seen.chunk_id}.`,
+        where,
+      );
+    }
+  }
+  if (!consistent || markers.length === 0) return;
+  const listed = [...new Set(claim.evidence.map((evidence) => evidence.chunk_id))];
+  if (listed.length !== named.length || listed.some((chunk, index) => chunk !== named[index])) {
+    checks.fail(
+      'compositions',
+      'MARKER_MISMATCH',
+      `The markers of claim ${claim.claim_id} do not cite its evidence chunks, in the order its evidence lists them.`,
+      field,
+    );
+  }
+}
+
+/**
+ * Every evidence chunk is one of the retrieved results (same document and hash), and every citation
+ * label is the one `citationLabel` derives from the citation's signed fields (docs/certificate.md,
+ * "Citation labels"): a label, shown as the source and put into composed claims by `cite` parts,
+ * says no more than its Pasal, ayat, sections and document title.
+ */
 function checkCitations(certificate: Certificate, checks: Checks): void {
   const results = new Map<string, { document_id: string; chunk_sha256: string }>();
   for (const result of certificate.retrieval.results) results.set(result.chunk_id, result);
+  let labels = 0;
   certificate.claims.forEach((claim, c) => {
     claim.evidence.forEach((evidence, e) => {
+      const label = evidence.citation.label;
+      if (label !== undefined) {
+        labels++;
+        const derived = citationLabel(evidence.citation);
+        if (label !== derived) {
+          checks.fail(
+            'citations',
+            'CITATION_LABEL_MISMATCH',
+            derived === undefined
+              ? `The citation label ${JSON.stringify(label.slice(0, 100))} names no Pasal the citation has.`
+              : `The citation label ${JSON.stringify(label.slice(0, 100))} is not the one its citation reads as (${JSON.stringify(derived)}).`,
+            `certificate.claims[${c}].evidence[${e}].citation.label`,
+          );
+        }
+      }
       const result = results.get(evidence.chunk_id);
       if (
         result === undefined ||
@@ -511,7 +701,11 @@ function checkCitations(certificate: Certificate, checks: Checks): void {
   });
   checks.pass(
     'citations',
-    'Every cited chunk is one of the retrieved results, with the same document and hash.',
+    `Every cited chunk is one of the retrieved results, with the same document and hash${
+      labels === 0
+        ? ''
+        : `; ${plural(labels, 'citation label')} ${labels === 1 ? 'reads' : 'read'} as ${labels === 1 ? 'its citation' : 'their citations'}`
+    }.`,
   );
 }
 
@@ -678,6 +872,36 @@ function logVerifierFor(origin: string, options: VerifyBundleOptions): NoteVerif
     } catch {}
   }
   return undefined;
+}
+
+/**
+ * The cosignature lines themselves, whether or not any witness is trusted: each is one C2SP signature
+ * line (`— name base64(key id ‖ signature)`) and no witness key signs twice (docs/certificate.md,
+ * "Cosignatures"). A repeated or unreadable line is text no signature check covers.
+ */
+function checkCosignatureLines(bundle: Bundle, checks: Checks): void {
+  const signers = new Set<string>();
+  bundle.log.cosignatures.forEach((line, index) => {
+    const field = `log.cosignatures[${index}]`;
+    let signer: string;
+    try {
+      const signatures = parseNote(`cosignature line\n\n${line}\n`).signatures;
+      if (signatures.length !== 1) throw new Error('not one line');
+      signer = `${signatures[0]!.name} ${toHex(signatures[0]!.keyId)}`;
+    } catch {
+      checks.fail('cosignatures', 'MALFORMED', 'The cosignature line is not a signature line.', field);
+      return;
+    }
+    if (signers.has(signer)) {
+      checks.fail(
+        'cosignatures',
+        'DUPLICATE_ENTRY',
+        `Witness key ${signer} cosigns the checkpoint more than once.`,
+        field,
+      );
+    }
+    signers.add(signer);
+  });
 }
 
 function checkLog(bundle: Bundle, options: VerifyBundleOptions, checks: Checks): Checkpoint | null {
