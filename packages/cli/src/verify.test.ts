@@ -519,6 +519,138 @@ describe.skipIf(!haveGolden || !existsSync(goldenV11))(
   },
 );
 
+describe.skipIf(!haveGolden)('saksi verify --session', () => {
+  const SESSION = 'ses_01a2002dd4797794bc6da490a1b1d78f';
+  const OTHER_SESSION = 'ses_01a2002e5c1b7d2a9f3e4b6c8d0a1f2e';
+  // Three personal questions about one traffic ticket, asked in one chat session.
+  const TICKET = [
+    'Berapa denda menerobos lampu merah?',
+    'Apakah SIM saya bisa dicabut karena menerobos lampu merah?',
+    'Berapa lama kurungan untuk menerobos lampu merah?',
+  ];
+  const refusedIn = (session: string, question: string) =>
+    signedWithGoldenKeys((input) => ({
+      ...input,
+      question,
+      answer: 'Dokumen tidak memuat jawaban untuk pertanyaan ini.',
+      retrieved: ['uu22-p287-a3'],
+      outcome: 'refused',
+      refusal: { reason: 'NOT_COVERED' },
+      session,
+    }));
+  const inSession: string[] = [];
+  let bundles: Bundle[] = [];
+  let otherSession: string;
+  let tamperedFile: string;
+
+  beforeAll(async () => {
+    bundles = TICKET.map((question) => refusedIn(SESSION, question));
+    for (const [index, bundle] of bundles.entries()) {
+      const file = `ticket-${index + 1}.json`;
+      await writeFile(path.join(directory, file), JSON.stringify(bundle));
+      inSession.push(file);
+    }
+    otherSession = 'other-session.json';
+    await writeFile(path.join(directory, otherSession), JSON.stringify(refusedIn(OTHER_SESSION, TICKET[0]!)));
+    tamperedFile = 'ticket-tampered.json';
+    await writeFile(
+      path.join(directory, tamperedFile),
+      JSON.stringify({ ...bundles[0]!, signature: flipLast(bundles[0]!.signature) }),
+    );
+  });
+
+  it('proves that three answers belong to the session, which nothing in their bundles shows to anyone else', async () => {
+    // Without the session id, the three certificates share no reference (nor the id).
+    const references = bundles.map((bundle) => bundle.certificate.query.session_id);
+    expect(new Set(references).size).toBe(3);
+    for (const bundle of bundles) expect(JSON.stringify(bundle)).not.toContain(SESSION.slice(4));
+    const result = await run(['verify', '--session', SESSION, ...inSession, '--trust', goldenKeys]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    for (const [index, bundle] of bundles.entries())
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^ {2}✓ ticket-${index + 1}\\.json\\s+${bundle.certificate.certificate_id}\\s+belongs to the session\\s+AUTHENTIC$`,
+          ),
+        ),
+      );
+    expect(result.stdout).toContain(
+      '\nSession: 3 of 3 bundles belong to the session (ticket-1.json, ticket-2.json, ticket-3.json).\n',
+    );
+    // The id reads the conversation: it is never printed.
+    expect(result.stdout + result.stderr).not.toContain(SESSION);
+  });
+
+  it('rejects a bundle of another session, one that records none and one that does not verify', async () => {
+    const result = await run([
+      'verify',
+      '--session',
+      SESSION,
+      ...inSession,
+      otherSession,
+      goldenBundle,
+      tamperedFile,
+      '--trust',
+      goldenKeys,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/\n {2}✗ other-session\.json\s+\S+\s+not of this session\s+AUTHENTIC\n/);
+    expect(result.stdout).toMatch(/\n {2}✗ \S+golden-bundle\.json\s+\S+\s+records no session\s+VERIFIED\n/);
+    expect(result.stdout).toMatch(
+      /\n {2}✗ ticket-tampered\.json\s+\S+\s+not checked: FAILED \(SIGNATURE_INVALID, LOG_PROOF_INVALID\)\n/,
+    );
+    expect(result.stdout).toContain(
+      '\nSession: 3 of 6 bundles belong to the session (ticket-1.json, ticket-2.json, ticket-3.json); 2 do not; 1 failed verification (not checked).\n',
+    );
+    // The other session's holder sees it the other way round.
+    const other = await run([
+      'verify',
+      '--session',
+      OTHER_SESSION,
+      otherSession,
+      ...inSession,
+      '--trust',
+      goldenKeys,
+    ]);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain(
+      '\nSession: 1 of 4 bundles belongs to the session (other-session.json); 3 do not.\n',
+    );
+  });
+
+  it('--json gives each bundle its session check and its verifyBundle result', async () => {
+    const result = await run([
+      'verify',
+      '--session',
+      SESSION,
+      inSession[0]!,
+      otherSession,
+      '--trust',
+      goldenKeys,
+      '--json',
+    ]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as {
+      bundles: { file: string; session: unknown; result: BundleVerification }[];
+    };
+    expect(report.bundles.map(({ file, session }) => [file, session])).toEqual([
+      [inSession[0], { status: 'belongs', form: 'keyed' }],
+      [otherSession, { status: 'other', form: 'keyed' }],
+    ]);
+    expect(report.bundles.map(({ result }) => result.verdict)).toEqual(['verified', 'verified']);
+    expect(result.stdout).not.toContain(SESSION);
+  });
+
+  it('needs a session id and at least one bundle; one bundle without --session as before', async () => {
+    expect((await run(['verify', '--session', SESSION, '--trust', goldenKeys])).code).toBe(2);
+    expect((await run(['verify', '--session', ' ', inSession[0]!, '--trust', goldenKeys])).code).toBe(2);
+    expect((await run(['verify', ...inSession, '--trust', goldenKeys])).code).toBe(2);
+    const help = await run(['verify', '--help']);
+    expect(help.stdout).toContain('--session <session_id>');
+  });
+});
+
 /** The golden v1.1 verification with its answer as a v1.2 verifier decides it (outcome and answer check). */
 async function withAnswerCheck(
   outcome: 'answered' | 'related',

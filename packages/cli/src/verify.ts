@@ -15,9 +15,12 @@ import {
   fromBase64,
   isProofError,
   issuerKeyId,
+  MAX_SESSION_ID_LENGTH,
+  matchSessionReference,
   parseTrustedKeys,
   parseVerifierKey,
   plural,
+  type SessionReferenceMatch,
   type TrustedKeys,
   trustOptions,
   type VerifyBundleOptions,
@@ -35,7 +38,7 @@ import {
 import { readJsonFile, readTextFile } from './files.js';
 import { CliError, type Io, type Style, styleFor, UsageError } from './io.js';
 import { pad, pick, safeText, truncate } from './text.js';
-import { resultLines, verdictLine } from './verify-results.js';
+import { answerOutcome, resultLines, verdictLine } from './verify-results.js';
 
 /** The name of a trusted-keys file: this machine's in its keys folder, a server's at /.well-known/. */
 export const DEFAULT_TRUST_FILE = 'saksi-keys.json';
@@ -47,7 +50,8 @@ const MAX_PROBLEMS_SHOWN = 10;
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Check a bundle: signature, hashes, spans, document and log proofs',
-  usage: 'saksi verify <bundle.json> [--trust keys.json] [options]',
+  usage:
+    'saksi verify <bundle.json> [--trust keys.json] [options]  |  saksi verify --session <session_id> <bundle.json>…',
   help: `Checks every proof in a bundle against the keys you pin, and decides claim by claim,
 fail-closed, what may be shown as verified.
 
@@ -72,7 +76,14 @@ Options:
                                or https://sepolia.base.org). Without it the on-chain check is skipped
   --cosignatures <n>           Distinct trusted witness cosignatures required on the log
                                checkpoint (overrides the keys file; alias --require-cosignatures)
-  --json                       Print the verifyBundle result as JSON
+  --session <session_id>       Check that the bundles (one or more) were answered in this chat
+                               session: each certificate's session reference must be the
+                               session's keyed reference for that certificate (or, for a
+                               certificate issued before, its unkeyed one). Only the holder of
+                               the session id can check it; the id reads the conversation, so it
+                               is never printed. Prints one line per bundle
+  --json                       Print the verifyBundle result as JSON (with --session:
+                               {"bundles":[{file, session, result}]})
 
 The last line says what is verified:
   VERIFIED    the quoted passages are authentic and answer the question (for certificate
@@ -83,7 +94,8 @@ The last line says what is verified:
 
 Exit status: 0 authentic (VERIFIED or AUTHENTIC: every integrity check passed; whether it answers
 the question is the verdict line, and "answer" in --json), 1 an integrity check failed (FAILED),
-2 unreadable input or bad usage.`,
+2 unreadable input or bad usage. With --session: 0 when every bundle is authentic and belongs to
+the session, 1 when one is not authentic or does not belong to it.`,
   options: {
     trust: { type: 'string' },
     checkpoint: { type: 'string' },
@@ -92,12 +104,15 @@ the question is the verdict line, and "answer" in --json), 1 an integrity check 
     'require-cosignatures': { type: 'string' },
     cosignatures: { type: 'string' },
     rpc: { type: 'string' },
+    session: { type: 'string' },
     json: { type: 'boolean' },
   },
   run: runVerify,
 };
 
 async function runVerify(values: OptionValues, positionals: readonly string[], io: Io): Promise<number> {
+  const session = stringOption(values, 'session');
+  if (session !== undefined) return runSessionVerify(session, values, positionals, io);
   const [bundleFile] = expectPositionals(positionals, ['<bundle.json>']) as [string];
   const requiredCosignatures = cosignatureOption(values);
   const bundle = await readJsonFile(io.cwd, bundleFile, 'bundle');
@@ -115,6 +130,112 @@ async function runVerify(values: OptionValues, positionals: readonly string[], i
     io.stdout.write(renderVerification(bundle, result, { style, columns: io.stdout.columns ?? 100 }));
   }
   return result.verdict === 'verified' ? 0 : 1;
+}
+
+/** The most bundles one `saksi verify --session` checks. */
+const MAX_SESSION_BUNDLES = 1_000;
+
+/** One bundle of `saksi verify --session`: its verification and what its session reference says. */
+export interface SessionBundleCheck {
+  file: string;
+  /** `belongs` only for an authentic certificate whose reference is the session's. */
+  session: SessionReferenceMatch | { status: 'not_checked' };
+  result: BundleVerification;
+}
+
+/**
+ * `saksi verify --session <id> <bundle…>`: verifies each bundle and checks, for each authentic one,
+ * that its certificate's session reference is the session's (`matchSessionReference` of
+ * `@saksi/proof`). A reference is the issuer's signed word only in an authentic certificate, so one
+ * that fails verification is not checked. The session id is never printed.
+ */
+async function runSessionVerify(
+  session: string,
+  values: OptionValues,
+  positionals: readonly string[],
+  io: Io,
+): Promise<number> {
+  if (session.trim().length === 0 || session.length > MAX_SESSION_ID_LENGTH)
+    throw new UsageError(`--session must be a chat session id (1 to ${MAX_SESSION_ID_LENGTH} characters)`);
+  if (positionals.length === 0) throw new UsageError('missing <bundle.json>…');
+  if (positionals.length > MAX_SESSION_BUNDLES)
+    throw new UsageError(`give at most ${MAX_SESSION_BUNDLES} bundles at a time`);
+  const requiredCosignatures = cosignatureOption(values);
+  const bundles = [];
+  for (const file of positionals) bundles.push({ file, bundle: await readJsonFile(io.cwd, file, 'bundle') });
+  const { options, trust } = await verifyOptions(values, io);
+  if (requiredCosignatures !== undefined) options.requiredCosignatures = requiredCosignatures;
+
+  const checks: SessionBundleCheck[] = [];
+  for (const { file, bundle } of bundles) {
+    const result = await verifyBundle(bundle, options);
+    const certificate = (bundle as { certificate?: unknown } | null)?.certificate;
+    checks.push({
+      file,
+      session: result.authentic
+        ? matchSessionReference(certificate, session.trim())
+        : { status: 'not_checked' },
+      result,
+    });
+  }
+  if (flag(values, 'json')) {
+    io.stderr.write(`${trustLines(trust, styleFor(io.stderr, io.env)).join('\n')}\n`);
+    io.stdout.write(`${JSON.stringify({ bundles: checks }, null, 2)}\n`);
+  } else {
+    const style = styleFor(io.stdout, io.env);
+    io.stdout.write(`${trustLines(trust, style).join('\n')}\n\n`);
+    io.stdout.write(renderSessionChecks(checks, style));
+  }
+  return checks.every((check) => check.session.status === 'belongs') ? 0 : 1;
+}
+
+/** The report of `saksi verify --session`: a line per bundle, then how many belong to the session. */
+export function renderSessionChecks(checks: readonly SessionBundleCheck[], style: Style): string {
+  const fileWidth = Math.min(60, Math.max(...checks.map((check) => safeText(check.file).length)));
+  const lines = [
+    `${style.bold(pad('Session', 13))}the one given with --session (the id reads the conversation; not printed)`,
+  ];
+  for (const check of checks) {
+    const { session, result } = check;
+    const belongs = session.status === 'belongs';
+    const mark = belongs ? style.green('✓') : style.red('✗');
+    const id = result.certificate_id ?? '(no certificate id)';
+    lines.push(
+      `  ${mark} ${pad(safeText(check.file), fileWidth)}  ${pad(safeText(id), 36)}  ${sessionText(check, style)}`,
+    );
+  }
+  const belonging = checks.filter((check) => check.session.status === 'belongs');
+  const failed = checks.filter((check) => check.session.status === 'not_checked').length;
+  const others = checks.length - belonging.length - failed;
+  const names = belonging.map((check) => safeText(check.file)).slice(0, 20);
+  lines.push(
+    '',
+    `Session: ${belonging.length} of ${plural(checks.length, 'bundle')} ${belonging.length === 1 ? 'belongs' : 'belong'} to the session` +
+      (names.length > 0 ? ` (${names.join(', ')}${belonging.length > names.length ? ', …' : ''})` : '') +
+      (others > 0 ? `; ${others} ${others === 1 ? 'does' : 'do'} not` : '') +
+      (failed > 0 ? `; ${failed} failed verification (not checked)` : '') +
+      '.',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** What one bundle's line says: whether it belongs, and the verdict of its bundle. */
+function sessionText(check: SessionBundleCheck, style: Style): string {
+  const { session, result } = check;
+  if (session.status === 'not_checked')
+    return `${style.red('not checked')}: ${style.red(style.bold('FAILED'))} (${result.codes.join(', ')})`;
+  const verdict =
+    answerOutcome(result).outcome === 'answers' ? style.green('VERIFIED') : style.yellow('AUTHENTIC');
+  switch (session.status) {
+    case 'belongs':
+      return session.form === 'keyed'
+        ? `${style.green('belongs to the session')}  ${verdict}`
+        : `${style.green('belongs to the session')} (an earlier certificate: its unkeyed reference is the same for all the session's answers)  ${verdict}`;
+    case 'other':
+      return `${style.red('not of this session')}${session.form === 'unknown' ? ' (a reference of no known form)' : ''}  ${verdict}`;
+    default:
+      return `${style.red('records no session')}  ${verdict}`;
+  }
 }
 
 /** `--cosignatures <k>` (the name the witness docs use) or its older spelling `--require-cosignatures`. */
