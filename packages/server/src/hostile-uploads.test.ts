@@ -74,8 +74,10 @@ describe('hostile files through POST /api/v1/documents', () => {
       const id = body.document!.id;
       const document = await waitForDocument(server.url, id, auth);
       const chunks = await storedChunks(test.engine, id);
-      // The stored name is one path segment without control characters, whatever was sent.
-      expect(document['filename']).not.toMatch(/[/\\\u0000-\u001f]/);
+      // The stored name and title are one path segment without control or format characters (a
+      // right-to-left override, a zero-width space), whatever was sent.
+      expect(document['filename']).not.toMatch(/[/\\\p{Cc}\p{Cf}]/u);
+      expect(document['title']).not.toMatch(/[\p{Cc}\p{Cf}]/u);
       if (document['status'] === 'READY') {
         expect(chunks).toBeGreaterThan(0);
         expect(chunks).toBe(document['chunk_count']);

@@ -3,6 +3,7 @@
  * with the file in `file` and metadata fields, read within the size limit before anything is parsed.
  */
 import type { Engine, IngestInput } from '@saksi/engine';
+import { plainLabel } from '@saksi/proof';
 import type { Context } from 'hono';
 import type { ZodType, z } from 'zod';
 import { readBodyLimited, validate } from './body.js';
@@ -94,11 +95,8 @@ export async function parseUpload(
   };
 }
 
-/** The last path segment without control characters, at most 255 characters. */
+/** The last path segment without control or format characters (`plainLabel`), at most 255 characters. */
 export function safeFilename(name: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 255);
+  const base = plainLabel(name.split(/[\\/]/).pop() ?? '').slice(0, 255);
   return base.length > 0 ? base : 'upload';
 }

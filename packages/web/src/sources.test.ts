@@ -26,6 +26,16 @@ describe('formatCitation', () => {
       formatCitation({ document_title: 'Redux', section_path: ['Core', 'Reducers'], page: 3 }, 'halaman'),
     ).toBe('Redux, Core › Reducers, halaman 3');
   });
+
+  it('shows names without the bidi overrides and invisible characters that would reorder them', () => {
+    // "laporan\u202Efdp.exe" would read "laporanexe.pdf", and push the source's "[1]" inside it.
+    expect(
+      formatCitation({
+        document_title: 'laporan\u202Efdp.exe',
+        section_path: ['Bab\u2067 I\u2069', 'Isi\u200B'],
+      }),
+    ).toBe('laporanfdp.exe, Bab I › Isi');
+  });
 });
 
 describe('citationHref', () => {

@@ -3,16 +3,26 @@
  * only the composer's markers and words read as Markdown), the links it may make, citation text and
  * link, evidence highlighting by code-point offsets.
  */
-import type { Bundle, Citation, Claim, CompositionPart, Evidence } from '@saksi/proof';
+import {
+  type Bundle,
+  type Citation,
+  type Claim,
+  type CompositionPart,
+  type Evidence,
+  plainLabel,
+} from '@saksi/proof';
 import { type Block, escapeMarkdown, parseMarkdown, safeHref } from './markdown.js';
 
-/** "UU 22/2009, Pasal 287 ayat (2)" or "Title, page 4" or "Title › Section › Sub". */
+/**
+ * "UU 22/2009, Pasal 287 ayat (2)" or "Title, page 4" or "Title › Section › Sub"; names without
+ * control or format characters, which could reorder what is shown around them.
+ */
 export function formatCitation(citation: Citation, pageWord = 'page'): string {
-  const parts = [citation.document_title];
+  const parts = [plainLabel(citation.document_title)];
   if (citation.pasal !== undefined) {
     parts.push(`Pasal ${citation.pasal}${citation.ayat !== undefined ? ` ayat (${citation.ayat})` : ''}`);
   } else if (citation.section_path !== undefined && citation.section_path.length > 0) {
-    parts.push(citation.section_path.join(' › '));
+    parts.push(citation.section_path.map(plainLabel).join(' › '));
   }
   if (citation.page !== undefined) parts.push(`${pageWord} ${citation.page}`);
   return parts.join(', ');

@@ -10,6 +10,7 @@
  * - Known binary formats (images, legacy `.doc`, archives, executables) are `UNSUPPORTED_TYPE`
  *   whatever their name; so is anything with NUL bytes or invalid UTF-8 offered as text.
  */
+import { plainLabel } from '@saksi/proof';
 import { IngestError } from './errors.js';
 
 export type SupportedType = 'markdown' | 'html' | 'docx' | 'pdf' | 'text';
@@ -67,7 +68,7 @@ export function titleFromFilename(filename: string): string {
   const base = baseName(filename).trim();
   const dot = base.lastIndexOf('.');
   const stem = dot > 0 ? base.slice(0, dot) : base;
-  return stem.normalize('NFC') || 'Untitled document';
+  return plainLabel(stem) || 'Untitled document';
 }
 
 /**

@@ -19,7 +19,13 @@ import {
   workspaceStorage,
 } from './async.js';
 import { type IngestListener, notifyIngested } from './ingest-report.js';
-import { type IngestInput, type IngestProgress, type IngestResult, ingestDocument } from './pipeline.js';
+import {
+  type IngestInput,
+  type IngestProgress,
+  type IngestResult,
+  ingestDocument,
+  withPlainNames,
+} from './pipeline.js';
 
 export interface IngestOptions extends EnsureCollectionOptions {
   onProgress?: (progress: IngestProgress) => void;
@@ -70,7 +76,7 @@ export class Ingestion {
         ...(signal ? { signal } : {}),
       },
       collection,
-      input,
+      withPlainNames(input),
     );
   }
 
@@ -86,7 +92,7 @@ export class Ingestion {
     const result = await submitDocument(
       { db, workspaceId: options.workspaceId, quotas, maxAttempts: config.jobs.maxAttempts },
       collection,
-      input,
+      withPlainNames(input),
     );
     if (!result.deduplicated) this.parts.onQueued();
     return result;

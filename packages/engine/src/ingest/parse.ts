@@ -3,6 +3,7 @@
  * type → final clean-up (NFC, LF, trimmed, no empty blocks). Every failure is an
  * {@link IngestError}; a parser's unexpected exception becomes `MALFORMED_FILE` with its cause kept.
  */
+import { plainLabel } from '@saksi/proof';
 import type { ParsedDocument } from '../types.js';
 import { baseName, decodeText, detectType, MIME_TYPES } from './detect.js';
 import { parseDocx } from './docx.js';
@@ -108,7 +109,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
     );
   }
   const result: ParsedDocument = {
-    title: document.title.replace(/\s+/g, ' ').trim().normalize('NFC') || baseName(filename),
+    title: plainLabel(document.title.replace(/\s+/g, ' ')) || plainLabel(baseName(filename)),
     mime: document.mime || MIME_TYPES[type],
     metadata: document.metadata,
     blocks,

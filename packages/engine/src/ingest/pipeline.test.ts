@@ -251,3 +251,25 @@ function wrapDatabase(db: Database, before: (sql: string) => Promise<void>): Dat
   };
   return wrapped;
 }
+
+describe('names that cannot disguise themselves', () => {
+  it('stores file names, titles and section paths without bidi overrides or invisible characters', async () => {
+    const bytes = new TextEncoder().encode(
+      '# Laporan\u2067 Keuangan\u2069\n\n## Belanja\u202e\u200b Negara\n\nBelanja negara naik pada tahun anggaran ini.\n',
+    );
+    const { document } = await engine.ingest('plain-names', {
+      bytes,
+      filename: 'arsip/laporan\u202Efdp.exe.md',
+      title: '\u202eJudul\u202c yang diberikan',
+    });
+    expect(document.filename).toBe('arsip/laporanfdp.exe.md');
+    expect(document.title).toBe('Judul yang diberikan');
+    const sections = await engine.db.query<{ section_path: string[] }>(
+      'SELECT section_path FROM chunks WHERE document_id = $1',
+      [document.id],
+    );
+    const names = sections.rows.flatMap((row) => row.section_path);
+    expect(names).toContain('Belanja Negara');
+    expect(names.join('')).not.toMatch(/[\p{Cf}\p{Cc}]/u);
+  });
+});

@@ -11,7 +11,7 @@
  * the same collection return the existing document.
  */
 
-import { toHex } from '@saksi/proof';
+import { plainLabel, toHex } from '@saksi/proof';
 import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import { type Database, type Queryable, runsOnPostgres } from '../db/database.js';
@@ -49,6 +49,17 @@ export interface IngestInput {
   fiscal_year?: number;
   source?: string;
   uploader?: string;
+}
+
+/**
+ * `input` with its file name and title as names are shown (`plainLabel`: no bidi overrides or other
+ * invisible characters; docs/security.md), before either is stored, logged or parsed.
+ */
+export function withPlainNames(input: IngestInput): IngestInput {
+  const filename = plainLabel(input.filename) || 'document';
+  const title = input.title === undefined ? undefined : plainLabel(input.title);
+  const { title: _given, ...rest } = input;
+  return title ? { ...rest, filename, title } : { ...rest, filename };
 }
 
 export interface IngestProgress {

@@ -2,6 +2,7 @@
  * Plain text documents, and the small helpers every parser shares: text cleaning (NFC, LF, no
  * control characters, trimmed) and a {@link BlockBuilder} that keeps section paths by heading level.
  */
+import { plainLabel } from '@saksi/proof';
 import type { Block, BlockKind, ParsedDocument } from '../types.js';
 import { MIME_TYPES, titleFromFilename } from './detect.js';
 import type { HeadingSlugger } from './heading-anchors.js';
@@ -53,11 +54,14 @@ export class BlockBuilder {
 
   /** Adds a heading of `level` (clamped to 1–6); empty headings are ignored. */
   heading(level: number, text: string, extras: BlockExtras = {}): void {
-    const title = cleanText(text, 'heading')
-      .split('\n')
-      .map((part) => part.trim())
-      .filter((part) => part !== '')
-      .join(' ');
+    // A heading is a name too: it becomes the section path citations show.
+    const title = plainLabel(
+      cleanText(text, 'heading')
+        .split('\n')
+        .map((part) => part.trim())
+        .filter((part) => part !== '')
+        .join(' '),
+    );
     if (title === '') return;
     const clamped = Math.min(6, Math.max(1, Math.round(level)));
     while (this.#stack.length > 0 && (this.#stack[this.#stack.length - 1]?.level ?? 0) >= clamped) {

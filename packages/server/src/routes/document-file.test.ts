@@ -86,6 +86,21 @@ describe('GET /api/v1/documents/{id}/file', () => {
     expect(refused).toEqual({ status: 403, code: 'FORBIDDEN' });
   });
 
+  it('stores, titles and names for download a file name without the right-to-left override it came with', async () => {
+    // Shown as "ringkasanexe.md" (the override reverses what follows it); stored as it really is.
+    const document = await submit(
+      new TextEncoder().encode('# Ringkasan\n\nTeks ringkasan.\n'),
+      'ringkasan\u202Edm.exe\u200B.md',
+    );
+    expect(document.filename).toBe('ringkasandm.exe.md');
+    expect(document.title).toBe('ringkasandm.exe.md');
+    const response = await get(`/documents/${document.id}/file`, reader);
+    await response.arrayBuffer();
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="ringkasandm.exe.md"; filename*=UTF-8''ringkasandm.exe.md`,
+    );
+  });
+
   it('streams a file of several stored parts, through the typed client over a real socket', async () => {
     const bytes = new Uint8Array(randomBytes(3 * BLOB_PART_BYTES + 777));
     const document = await submit(bytes, 'scan.pdf', DEFAULT_WORKSPACE, 'application/pdf');
@@ -194,5 +209,9 @@ describe('Content-Disposition', () => {
       /^attachment; filename="_+\.docx"; filename\*=UTF-8''%D0%9F/,
     );
     expect(contentDisposition('\u0000')).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
+    // A name stored before ingestion made names plain: its bidi controls are not sent either.
+    expect(contentDisposition('laporan\u202Efdp.exe\u2066')).toBe(
+      `attachment; filename="laporanfdp.exe"; filename*=UTF-8''laporanfdp.exe`,
+    );
   });
 });

@@ -17,6 +17,7 @@ import {
   type RetrievedChunk,
   type SubmitResult,
 } from '@saksi/engine';
+import { plainLabel } from '@saksi/proof';
 import type { Access, Principal } from '../access.js';
 import type { Mount } from '../api-spec/mount.js';
 import { readBodyLimited } from '../body.js';
@@ -447,7 +448,8 @@ function downloadMediaType(mime: string): string {
  * `attr-char` is left as is), so no name can add a header parameter or break the header.
  */
 export function contentDisposition(filename: string): string {
-  const name = filename.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'download';
+  // Stored names are plain since ingestion strips them; one stored before is made plain here.
+  const name = plainLabel(filename.replace(/[\u0000-\u001f\u007f]/g, '')) || 'download';
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(
     /['()*]/g,

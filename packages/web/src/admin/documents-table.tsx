@@ -1,4 +1,5 @@
 /** The documents table: filters, paging, archive / restore / delete (with a confirmation dialog). */
+import { plainLabel } from '@saksi/proof';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { errorText } from '../error-text.js';
 import { formatNumber } from '../format.js';
@@ -116,7 +117,7 @@ export function DocumentsTable(props: {
   const act = useCallback(
     async (document: AdminDocument, action: 'archive' | 'restore' | 'delete') => {
       setBusyId(document.id);
-      const title = document.title || document.filename;
+      const title = plainLabel(document.title || document.filename);
       try {
         if (action === 'delete') {
           await deleteDocument(session, document.id);
@@ -280,7 +281,9 @@ export function DocumentsTable(props: {
       >
         <h3 id={`${ids}-confirm-title`}>{t('admin.confirm.title')}</h3>
         <p id={`${ids}-confirm-body`}>
-          {t('admin.confirm.body', { title: pendingDelete?.title || pendingDelete?.filename || '' })}
+          {t('admin.confirm.body', {
+            title: plainLabel(pendingDelete?.title || pendingDelete?.filename || ''),
+          })}
         </p>
         <div className="dialog-actions">
           <button
@@ -314,7 +317,7 @@ function DocumentRow(props: {
 }) {
   const { t, lang } = useT();
   const { document } = props;
-  const title = document.title || document.filename;
+  const title = plainLabel(document.title || document.filename);
   const status = statusKey(document.status);
   const anchorKey = ANCHOR_KEYS[document.anchor_state];
   const explorer = safeUrl(document.anchor?.explorer_url);

@@ -1,4 +1,5 @@
 /** Upload form: a drop zone around a real file input, the budget metadata, and live ingest progress. */
+import { plainLabel } from '@saksi/proof';
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { errorText } from '../error-text.js';
 import { formatBytes } from '../format.js';
@@ -79,7 +80,7 @@ export function UploadForm(props: {
       setProgress(1);
       setFile(undefined);
       if (fileInput.current) fileInput.current.value = '';
-      const title = document.title || document.filename;
+      const title = plainLabel(document.title || document.filename);
       toast('success', t(deduplicated ? 'admin.upload.duplicate' : 'admin.upload.done', { title }));
       props.onUploaded(document);
     } catch (error) {

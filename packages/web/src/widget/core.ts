@@ -2,6 +2,7 @@
  * The widget's pure parts (no DOM): its options from the `<script>` tag, the request body, the
  * answer's paragraphs, the retrieved and the cited sources, and where each "[n]" marker points.
  */
+import { plainLabel } from '@saksi/proof';
 
 export type WidgetLang = 'id' | 'en';
 export type WidgetPosition = 'bottom-right' | 'bottom-left';
@@ -137,20 +138,21 @@ function record(value: unknown): Loose {
 
 /**
  * How a citation reads: its `label` when it has one ("Pasal 287 ayat (2) UU 22/2009"), else
- * "Title › last section › Pasal n" without repeats (bidi controls removed).
+ * "Title › last section › Pasal n" without repeats (control and format characters removed: names
+ * cannot reorder what is around them).
  */
 export function citationTitle(value: unknown): string {
   const citation = record(value);
   const text = (key: string) => (typeof citation[key] === 'string' ? (citation[key] as string).trim() : '');
-  if (text('label') !== '') return text('label').replace(BIDI_CONTROLS, '');
+  if (text('label') !== '') return plainLabel(text('label'));
   const section = Array.isArray(citation['section_path'])
     ? citation['section_path'].filter((part): part is string => typeof part === 'string')
     : [];
   const pasal = text('pasal') !== '' ? `Pasal ${text('pasal')}` : '';
   return [text('document_title'), ...section.slice(-1), pasal]
+    .map(plainLabel)
     .filter((part, index, all) => part !== '' && part !== all[index - 1])
-    .join(' › ')
-    .replace(BIDI_CONTROLS, '');
+    .join(' › ');
 }
 
 /** The sources of a `retrieval` event (malformed entries are skipped). */
