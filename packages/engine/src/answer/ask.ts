@@ -386,6 +386,15 @@ export async function ask(
       {
         ...(context.judge ? { judge: context.judge } : {}),
         ...(context.decomposer ? { decomposer: context.decomposer } : {}),
+        // The conversation reached the model as context: a claim that only it supports is not supported.
+        ...(conversation.length > 0
+          ? {
+              history: {
+                text: conversation.map((turn) => `${turn.question}\n${turn.answer}`).join('\n'),
+                question,
+              },
+            }
+          : {}),
       },
       plan,
       terms,

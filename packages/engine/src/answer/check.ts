@@ -51,6 +51,12 @@ export const COMPOSITION_VERIFIER = { id: 'composition', version: '1' } as const
 export interface CheckContext {
   judge?: ClaimJudge;
   decomposer?: ClaimDecomposer;
+  /**
+   * The chat's earlier turns (a session's or a client's `messages[]`) and the current question: never
+   * evidence. A claim whose unsupported words, codes or figures are in them is not supported
+   * (`HISTORY_ONLY`, entailment.ts), whatever a judge says.
+   */
+  history?: { text: string; question: string };
 }
 
 /** Where a claim's evidence comes from: its text and the headings of its citation. */
@@ -64,25 +70,37 @@ async function verifyStatement(
   statement: string,
   spans: string[],
   language: Language,
+  headings: string,
 ): Promise<ClaimVerification> {
-  const entailment = checkEntailment(statement, spans.join(' '), language);
+  const entailment = checkEntailment(statement, spans.join(' '), language, {
+    context: headings,
+    ...(context.history ? { history: context.history.text, question: context.history.question } : {}),
+  });
   const lexical: ClaimVerification = {
     label: entailment.label,
     confidence: Math.round(entailment.confidence * 1000) / 1000,
     verifier: { id: VERIFIER_ID, version: VERIFIER_VERSION },
   };
-  return context.judge ? context.judge.judge(statement, spans, lexical) : lexical;
+  if (!context.judge) return lexical;
+  const judged = await context.judge.judge(statement, spans, lexical);
+  // What only the chat's history says is not evidence, whatever the judge concluded.
+  return entailment.reasons.includes('HISTORY_ONLY') && judged.label === 'entailed'
+    ? { ...judged, label: 'not_supported' }
+    : judged;
 }
 
 /**
  * The lexical verifier (always), then the judge when one is configured; no evidence is not
  * supported. With a decomposer, each atomic statement is verified and the claim gets their conjunction.
+ * `headings` are the headings of the claim's citations (labels, section paths, document titles): a
+ * code such as "Pasal 287 ayat (2)" may align to them.
  */
 export async function verifyGenerated(
   context: CheckContext,
   statement: string,
   spans: string[],
   language: Language,
+  headings = '',
 ): Promise<ClaimVerification> {
   if (spans.length === 0)
     return {
@@ -93,10 +111,10 @@ export async function verifyGenerated(
   if (context.decomposer) {
     const atoms = await context.decomposer.decompose(statement, language);
     const verdicts: ClaimVerification[] = [];
-    for (const atom of atoms) verdicts.push(await verifyStatement(context, atom, spans, language));
+    for (const atom of atoms) verdicts.push(await verifyStatement(context, atom, spans, language, headings));
     return conjunction(verdicts, context.decomposer);
   }
-  return verifyStatement(context, statement, spans, language);
+  return verifyStatement(context, statement, spans, language, headings);
 }
 
 /**
@@ -195,7 +213,13 @@ export async function checkClaims(
       });
       continue;
     }
-    const verification = await verifyGenerated(context, claim.statement, spans, language);
+    const headings = claim.evidence
+      .flatMap(({ sourceIndex }) => {
+        const citation = sources[sourceIndex]!.citation;
+        return [citation.label ?? '', ...(citation.section_path ?? []), citation.document_title];
+      })
+      .join('\n');
+    const verification = await verifyGenerated(context, claim.statement, spans, language, headings);
     checked.push({
       claim,
       verification,

@@ -34,7 +34,7 @@ const AYAT_285_1 = line(llaj, '(1) Setiap orang yang mengemudikan Sepeda Motor d
 describe('checkEntailment', () => {
   it('names itself', () => {
     expect(VERIFIER_ID).toBe('lexical-entailment');
-    expect(VERIFIER_VERSION).toBe('2');
+    expect(VERIFIER_VERSION).toBe('3');
   });
 
   it('entails the exact sentence, with or without its citation marker', () => {
@@ -172,5 +172,181 @@ describe('instructions planted in evidence', () => {
       ),
     ).toBe(false);
     expect(isInstructionLike('The reducer must ignore actions it does not handle.')).toBe(false);
+  });
+});
+
+// Each claim below shares at least 80 % of its stemmed words with its evidence, which verifier 2
+// found entailed; verifier 3 aligns its codes, actors and polarity words and fails it.
+const PEJABAT = 'Pejabat yang tidak melaksanakan kewajiban sebagaimana dimaksud dikenai denda administratif.';
+const JALAN = line(
+  llaj,
+  '(1) Setiap penyelenggara Jalan yang tidak dengan segera dan patut memperbaiki Jalan',
+);
+const HELM = line(llaj, '(8) Setiap orang yang mengemudikan Sepeda Motor dan Penumpang Sepeda Motor wajib');
+const UJI = line(llaj, '(2) Penyelenggara Jalan wajib melaksanakan uji kelaikan fungsi Jalan sebelum');
+const HEADINGS_287 =
+  'Pasal 287 ayat (2) UU 22/2009\nUndang-Undang Nomor 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan';
+
+describe('alignment of codes, actors and polarity (verifier 3)', () => {
+  it('fails a code the evidence does not have: Pasal, ayat, huruf, regulation, plate', () => {
+    // AYAT_287_2 cites "Pasal 106 ayat (4) huruf c"; its figures (2, 4, 106) are all in it.
+    const original = checkEntailment(AYAT_287_2, AYAT_287_2, 'id', { context: HEADINGS_287 });
+    expect(original.label).toBe('entailed');
+    for (const swapped of [
+      AYAT_287_2.replace('Pasal 106 ayat (4) huruf c', 'Pasal 106 ayat (4) huruf a'),
+      AYAT_287_2.replace('Pasal 106 ayat (4)', 'Pasal 2 ayat (4)'),
+      AYAT_287_2.replace('Pasal 106 ayat (4)', 'Pasal 106 ayat (2)'),
+    ]) {
+      const result = checkEntailment(swapped, AYAT_287_2, 'id', { context: HEADINGS_287 });
+      expect(result).toMatchObject({ label: 'not_supported', confidence: 1 });
+      expect(result.reasons).toEqual(['UNALIGNED_CODE']);
+      expect(result.coverage).toBeGreaterThanOrEqual(ENTAILMENT_COVERAGE_THRESHOLD);
+    }
+    // A regulation aligns with its other spelling in the citation's headings; another number does not.
+    // A regulation aligns with its other spelling; another number (whose figures the evidence has) does not.
+    const evidence =
+      'Menurut Undang-Undang Nomor 22 Tahun 2009, Kendaraan Bermotor B 1234 XYZ wajib diuji paling lambat 14 hari.';
+    const claim = (reference: string) => evidence.replace('Undang-Undang Nomor 22 Tahun 2009', reference);
+    expect(checkEntailment(claim('UU 22/2009'), evidence, 'id').label).toBe('entailed');
+    expect(checkEntailment(claim('UU No. 22 Tahun 2009'), evidence, 'id').label).toBe('entailed');
+    expect(checkEntailment(claim('UU 14/2009'), evidence, 'id').reasons).toEqual(['UNALIGNED_CODE']);
+    expect(checkEntailment(claim('PP 22/2009'), evidence, 'id').reasons).toEqual(['UNALIGNED_CODE']);
+    expect(checkEntailment(evidence.replace('B 1234 XYZ', 'B 1234 XYA'), evidence, 'id').reasons).toEqual([
+      'UNALIGNED_CODE',
+    ]);
+    // A Pasal the claim names aligns with the headings of its citation.
+    const cited = `Menurut Pasal 287 ayat (2), ${AYAT_287_2.slice(4)}`;
+    expect(checkEntailment(cited, `${AYAT_287_2} Pasal 287`, 'id', { context: HEADINGS_287 }).label).toBe(
+      'entailed',
+    );
+  });
+
+  it('fails a swapped identifier, flag, error code, status or version in English', () => {
+    const evidence =
+      'Call store.dispatch() with an action object; configureStore enables the devTools option, install it with npm install --save-dev @reduxjs/toolkit, and a missing reducer throws MISSING_REDUCER_ERROR with HTTP 400 since version 5.0.1.';
+    expect(checkEntailment(evidence, evidence, 'en').label).toBe('entailed');
+    for (const [from, to] of [
+      ['store.dispatch()', 'store.subscribe()'],
+      ['configureStore', 'createStore'],
+      ['--save-dev', '--global'],
+      ['MISSING_REDUCER_ERROR', 'INVALID_REDUCER_ERROR'],
+      ['@reduxjs/toolkit', '@reduxjs/query'],
+      ['devTools', 'dev_tools'],
+      ['HTTP 400', 'HTTP 404'],
+      ['version 5.0.1', 'version 4.0.1'],
+    ] as const) {
+      const result = checkEntailment(evidence.replace(from, to), evidence, 'en');
+      expect(result.label, to).toBe('not_supported');
+      expect(result.reasons, to).toContain('UNALIGNED_CODE');
+    }
+  });
+
+  it('fails an actor the evidence does not name, the audit\'s "warga" for "pejabat" among them', () => {
+    expect(checkEntailment(PEJABAT, PEJABAT, 'id').label).toBe('entailed');
+    for (const claim of [
+      PEJABAT.replace('Pejabat', 'Warga'),
+      JALAN.replace('Setiap penyelenggara Jalan', 'Setiap penumpang'),
+      JALAN.replace('Setiap penyelenggara Jalan', 'Setiap polisi'),
+    ]) {
+      const result = checkEntailment(
+        claim,
+        claim === PEJABAT.replace('Pejabat', 'Warga') ? PEJABAT : JALAN,
+        'id',
+      );
+      expect(result.label, claim).toBe('not_supported');
+      expect(result.reasons, claim).toContain('UNALIGNED_ACTOR');
+    }
+    const admins = 'Admins can delete any project in the workspace settings.';
+    expect(checkEntailment(admins.replace('Admins', 'Users'), admins, 'en').reasons).toEqual([
+      'UNALIGNED_ACTOR',
+    ]);
+    // An agent noun aligns with the verb of its evidence: "pengemudi" with "mengemudikan".
+    expect(
+      checkEntailment('Pengemudi Sepeda Motor wajib mengenakan helm standar nasional Indonesia.', HELM, 'id')
+        .label,
+    ).toBe('entailed');
+  });
+
+  it('contradicts a reversed polarity word, the audit\'s "dibebaskan dari denda" among them', () => {
+    const exempt = checkEntailment(
+      'Setiap orang yang mengemudikan Kendaraan Bermotor di Jalan yang melanggar aturan perintah Alat Pemberi Isyarat Lalu Lintas dibebaskan dari denda.',
+      AYAT_287_2,
+      'id',
+    );
+    expect(exempt.label).toBe('contradicted');
+    expect(exempt.reasons).toContain('POLARITY_REVERSED');
+    for (const [claim, evidence, language] of [
+      [HELM.replace('wajib', 'boleh'), HELM, 'id'],
+      [
+        'Setiap orang diperbolehkan mengemudikan Kendaraan Bermotor tanpa Surat Izin Mengemudi.',
+        'Setiap orang dilarang mengemudikan Kendaraan Bermotor tanpa Surat Izin Mengemudi.',
+        'id',
+      ],
+      [UJI.replace('sebelum', 'sesudah'), UJI, 'id'],
+      [
+        'Belanja negara tahun 2023 turun dibandingkan tahun 2022.',
+        'Belanja negara tahun 2023 naik dibandingkan tahun 2022.',
+        'id',
+      ],
+      ['Reducers may mutate the existing state.', 'Reducers must not mutate the existing state.', 'en'],
+      ['Tests must run in watch mode.', 'Tests may run in watch mode.', 'en'],
+      ['The devTools option is disabled by default.', 'The devTools option is enabled by default.', 'en'],
+      ['Spending will decrease next year.', 'Spending will increase next year.', 'en'],
+    ] as const) {
+      const result = checkEntailment(claim, evidence, language);
+      expect(result.label, claim).toBe('contradicted');
+      expect(result.reasons, claim).toContain('POLARITY_REVERSED');
+    }
+    // Words of the same value align: "harus" with "wajib", "shall not" with "must not".
+    expect(checkEntailment(HELM.replace('wajib', 'harus'), HELM, 'id').label).toBe('entailed');
+    expect(
+      checkEntailment(
+        'Reducers shall not mutate the existing state.',
+        'Reducers must not mutate the existing state.',
+        'en',
+      ).label,
+    ).toBe('entailed');
+  });
+
+  it('fails a polarity word whose class the evidence lacks: an added "hanya" or "only"', () => {
+    const hanya = checkEntailment(`Hanya ${UJI.slice(4)}`, UJI, 'id');
+    expect(hanya).toMatchObject({ label: 'not_supported', reasons: ['UNALIGNED_POLARITY'] });
+    const only = checkEntailment(
+      'Reducers must only make immutable updates by copying the existing state.',
+      'Reducers must make immutable updates by copying the existing state.',
+      'en',
+    );
+    expect(only).toMatchObject({ label: 'not_supported', reasons: ['UNALIGNED_POLARITY'] });
+  });
+
+  it("fails a word put in place of the evidence's own: a vehicle class, a unit", () => {
+    const vehicle = checkEntailment(HELM.replace(/Sepeda Motor/g, 'Mobil'), HELM, 'id');
+    expect(vehicle).toMatchObject({ label: 'not_supported', reasons: ['UNALIGNED_TERM'] });
+    const unit = checkEntailment(
+      'Setiap penyelenggara Jalan yang tidak dengan segera memperbaiki Jalan yang rusak dipidana dengan penjara paling lama 6 (enam) tahun.',
+      JALAN,
+      'id',
+    );
+    expect(unit).toMatchObject({ label: 'not_supported', reasons: ['UNALIGNED_TERM'] });
+  });
+
+  it('fails a claim whose unsupported words come from the chat history, not from the question', () => {
+    const claim = 'Setiap orang yang mengemudikan Sepeda Motor wajib mengenakan helm berwarna kuning.';
+    const history = {
+      history: 'Ingat: helm harus berwarna kuning.',
+      question: 'Naik motor wajib pakai helm?',
+    };
+    const result = checkEntailment(claim, HELM, 'id', history);
+    expect(result.label).toBe('not_supported');
+    expect(result.reasons).toContain('HISTORY_ONLY');
+    // The same words asked in the question are not history.
+    expect(
+      checkEntailment(claim, HELM, 'id', {
+        history: history.history,
+        question: 'Helm berwarna kuning wajib?',
+      }).reasons,
+    ).not.toContain('HISTORY_ONLY');
+    // A claim the evidence supports is not history's, whatever the history repeats.
+    expect(checkEntailment(HELM, HELM, 'id', { history: HELM, question: 'Helm?' }).label).toBe('entailed');
   });
 });

@@ -664,6 +664,14 @@ export function recheckClaims(input: unknown, language: 'id' | 'en'): boolean[] 
   return certificate.claims.map((claim) => {
     if (claim.evidence.length === 0) return false;
     const spans = claim.evidence.map((evidence) => evidence.span.text).join('\n');
-    return checkEntailment(claim.text, spans, language).label === 'entailed';
+    // A code the claim cites ("Pasal 287 ayat (2)") may align to its citation's headings.
+    const headings = claim.evidence
+      .flatMap(({ citation }) => [
+        citation.label ?? '',
+        ...(citation.section_path ?? []),
+        citation.document_title,
+      ])
+      .join('\n');
+    return checkEntailment(claim.text, spans, language, { context: headings }).label === 'entailed';
   });
 }
