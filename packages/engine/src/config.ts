@@ -3,12 +3,26 @@
  * down. Nothing deeper in the engine reads the environment.
  */
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
 import { DEFAULT_INGEST_LIMITS, DEFAULT_OCR_SETTINGS, type OcrSettings } from './ingest/limits.js';
 import { type LlmConfig, parseLlmConfig } from './llm/config.js';
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './sessions.js';
+
+/**
+ * Verification work units a caller may spend a minute on `POST /api/v1/verify` (docs/api.md,
+ * "Verification work"): about 400 ordinary bundles, or two at the limits per bundle.
+ */
+export const DEFAULT_VERIFY_WORK_PER_MINUTE = 20_000;
+/** Verifications that may wait for a verification thread before the route answers 503. */
+export const DEFAULT_VERIFY_QUEUE = 16;
+
+/** One verification thread per core but one, which the server's event loop keeps; at least one. */
+export function defaultVerifyWorkers(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
 
 const schema = z.object({
   SAKSI_DATA_DIR: z.string().min(1).optional(),
@@ -64,6 +78,9 @@ const schema = z.object({
   SAKSI_RATE_LIMIT_KEY: z.coerce.number().int().min(0).default(600),
   SAKSI_RATE_LIMIT_IP: z.coerce.number().int().min(0).default(300),
   SAKSI_PUBLIC_CHAT_LIMIT: z.coerce.number().int().min(0).default(100),
+  SAKSI_VERIFY_WORK_LIMIT: z.coerce.number().int().min(0).default(DEFAULT_VERIFY_WORK_PER_MINUTE),
+  SAKSI_VERIFY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  SAKSI_VERIFY_QUEUE: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_VERIFY_QUEUE),
   SAKSI_MAX_PAGES: z.coerce.number().int().min(1).default(5_000),
   SAKSI_MAX_CHUNKS: z.coerce.number().int().min(1).default(DEFAULT_INGEST_LIMITS.maxChunks),
   SAKSI_MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(DEFAULT_INGEST_LIMITS.maxTextChars),
@@ -211,6 +228,12 @@ export interface SaksiConfig {
   };
   /** Requests per minute per API key and per client address; 0 turns a limit off. */
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; publicChatPerHour: number };
+  /**
+   * `POST /api/v1/verify` (docs/api.md): the threads that verify bundles off the server's event loop
+   * (0: on it), how many verifications may wait for one, and the work units a caller may spend a
+   * minute (0: no limit).
+   */
+  verification: { workers: number; queue: number; workPerMinute: number };
   /** Defaults for every workspace (a workspace's own `quotas` override them). */
   quotas: { maxDocumentBytes: number; maxPages: number; maxStorageBytes: number };
   /**
@@ -363,6 +386,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       perKeyPerMinute: values.SAKSI_RATE_LIMIT_KEY,
       perIpPerMinute: values.SAKSI_RATE_LIMIT_IP,
       publicChatPerHour: values.SAKSI_PUBLIC_CHAT_LIMIT,
+    },
+    verification: {
+      workers: values.SAKSI_VERIFY_WORKERS ?? defaultVerifyWorkers(),
+      queue: values.SAKSI_VERIFY_QUEUE,
+      workPerMinute: values.SAKSI_VERIFY_WORK_LIMIT,
     },
     quotas: {
       maxDocumentBytes: values.SAKSI_MAX_UPLOAD_BYTES,

@@ -247,6 +247,11 @@ export class Engine {
   verify(bundle: unknown, options: Partial<VerifyBundleOptions> = {}): Promise<BundleVerification> {
     return this.answers.verify(bundle, options);
   }
+
+  /** The options {@link verify} runs `verifyBundle` with; see {@link Answers.verificationOptions}. */
+  verificationOptions(options: Partial<VerifyBundleOptions> = {}): VerifyBundleOptions {
+    return this.answers.verificationOptions(options);
+  }
 }
 
 export function createEmbeddingModel(config: SaksiConfig): EmbeddingModel {

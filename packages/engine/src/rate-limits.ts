@@ -24,23 +24,27 @@ export interface SharedRateLimitResult {
 }
 
 /**
- * Counts one request of `key` under `limit`. A refused request is counted too (capped at one past the
+ * Counts one request of `key` under `limit`, as `cost` hits (default 1; the verification route
+ * charges its work units, docs/api.md). A refused request is counted too (capped at one past the
  * limit), so hammering a closed window never lengthens it.
  */
 export async function chargeSharedRateLimit(
   db: Queryable,
   limit: SharedRateLimit,
   key: string,
+  cost = 1,
 ): Promise<SharedRateLimitResult> {
+  if (!Number.isSafeInteger(cost) || cost < 1)
+    throw new RangeError(`A rate-limit charge must be a positive whole number, not ${cost}.`);
   const subject = createHash('sha256').update(`${limit.name}\n${key}`).digest('hex');
   const result = await db.query<{ hits: number; seconds_left: number }>(
     `INSERT INTO rate_limits AS r (subject, window_end, hits)
-       VALUES ($1, now() + make_interval(secs => $2), 1)
+       VALUES ($1, now() + make_interval(secs => $2), least($4::integer, $3::integer + 1))
      ON CONFLICT (subject) DO UPDATE SET
        window_end = CASE WHEN r.window_end <= now() THEN EXCLUDED.window_end ELSE r.window_end END,
-       hits = CASE WHEN r.window_end <= now() THEN 1 ELSE least(r.hits + 1, $3::integer + 1) END
+       hits = CASE WHEN r.window_end <= now() THEN EXCLUDED.hits ELSE least(r.hits + $4, $3::integer + 1) END
      RETURNING hits, extract(epoch FROM r.window_end - now())::float8 AS seconds_left`,
-    [subject, limit.windowSeconds, limit.limit],
+    [subject, limit.windowSeconds, limit.limit, cost],
   );
   const row = result.rows[0]!;
   const allowed = row.hits <= limit.limit;

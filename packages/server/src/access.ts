@@ -40,7 +40,13 @@ import {
   clientAddress as resolveClientAddress,
 } from './client-address.js';
 import { ApiError } from './errors.js';
-import { DatabaseWindowLimiter, enforce, type Limiter, limiterFromRate } from './rate-limit.js';
+import {
+  DatabaseWindowLimiter,
+  enforce,
+  type Limiter,
+  limiterFromRate,
+  RateLimitError,
+} from './rate-limit.js';
 
 export const SESSION_COOKIE = 'saksi_session';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -106,6 +112,12 @@ export interface Access {
    * the public chat's answers, in a budget of its own.
    */
   chargeFeedback(c: Context): Promise<void>;
+  /**
+   * Charges `units` of verification work (`POST /verify`, docs/api.md "Verification work") to the
+   * caller's budget of `SAKSI_VERIFY_WORK_LIMIT` units a minute: the key's, the admin's or, without
+   * either, the client address's. A request costing more than the whole budget is charged the budget.
+   */
+  chargeVerification(c: Context, principal: Principal | null, units: number): Promise<void>;
   clientAddress(c: Context): string;
   /** Whether the request came over https, as the TCP peer or a trusted proxy says. */
   isHttps(c: Context): boolean;
@@ -124,6 +136,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
   const perIp = limiter('address', limits.perIpPerMinute, 60);
   const publicChat = limiter('public-chat', limits.publicChatPerHour, 3600);
   const feedback = limiter('feedback', limits.publicChatPerHour, 3600);
+  const verifyWork = limiter('verify-work', engine.config.verification.workPerMinute, 60);
   const trust = resolveProxyTrust(engine, options.trustProxy);
   const secret = () => engine.authSecret();
   const clientAddress = (c: Context) => address(c, trust);
@@ -261,6 +274,22 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     },
     async chargeFeedback(c) {
       await enforce(feedback, clientAddress(c), 'address on feedback');
+    },
+    async chargeVerification(c, principal, units) {
+      const budget = engine.config.verification.workPerMinute;
+      const [key, what] =
+        principal === null
+          ? [`address:${clientAddress(c)}`, 'address']
+          : principal.kind === 'api_key'
+            ? [`key:${principal.key_id}`, 'API key']
+            : [`admin:${principal.email}`, 'admin'];
+      if (verifyWork === null) return;
+      const result = await verifyWork.take(key, Math.min(units, budget));
+      if (!result.allowed)
+        throw new RateLimitError(
+          `This ${what} has used its verification budget of ${budget} work units a minute (this bundle is ${units}); try again in ${result.retryAfterSeconds} s.`,
+          result.retryAfterSeconds,
+        );
     },
     clientAddress,
     isHttps(c) {

@@ -21,7 +21,7 @@ import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Access, type AccessOptions, createAccess, isPublicCollection } from './access.js';
 import { routeMounter } from './api-spec/mount.js';
-import { readJsonBody, validate } from './body.js';
+import { readBodyLimited } from './body.js';
 import { chatVerdict } from './chat-verdict.js';
 import { cors } from './cors.js';
 import type { ErrorReporter } from './error-reports.js';
@@ -35,9 +35,11 @@ import { registerSessionRoutes } from './routes/sessions.js';
 import { registerTileRoutes } from './routes/tiles.js';
 import { collectionInfo, registerV1Routes } from './routes/v1.js';
 import { registerWitnessRoutes } from './routes/witness.js';
-import { type ChatRequest, conversationOf, IDENTIFIER, questionOf, verifyWrapperSchema } from './schemas.js';
+import { type ChatRequest, conversationOf, IDENTIFIER, questionOf } from './schemas.js';
 import { streamEvents } from './sse.js';
 import type { RequestTrace, Tracing } from './tracing.js';
+import { type BundleVerifier, createBundleVerifier } from './verify-pool.js';
+import { trustOf, VERIFY_BODY_LIMIT } from './verify-request.js';
 
 export interface AppOptions {
   /** A directory of built web assets served at `/` (single-page app: unknown paths get index.html). */
@@ -55,11 +57,13 @@ export interface AppOptions {
   errors?: ErrorReporter;
   /** Where request and answer spans go (`OTEL_EXPORTER_OTLP_ENDPOINT`; default nowhere). */
   tracing?: Tracing;
+  /**
+   * What runs `POST /verify` (verify-pool.ts; default: threads as `SAKSI_VERIFY_WORKERS` says). The
+   * caller closes one it passes; the default's threads never keep the process alive.
+   */
+  verifier?: BundleVerifier;
 }
 
-/** Largest JSON body of chat and query requests. */
-/** Largest bundle accepted by /verify (a bundle carries its cited chunks). */
-const VERIFY_LIMIT = 16 * 1024 * 1024;
 /** The media type of a credential (VC Data Model 2.0, "Media Types"; registered with IANA). */
 const VC_MEDIA_TYPE = 'application/vc';
 /** Characters of chunk text and parent context in chat results (the full text is in the bundle). */
@@ -72,6 +76,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy },
   );
   const logger = options.logger ?? createLogger(engine.config.logLevel);
+  const verifier = options.verifier ?? createBundleVerifier(engine.config.verification);
   const metrics = options.metrics ?? new Metrics();
   const reportInternal = (c: Context, error: unknown) => {
     const requestId = requestIds.get(c.req.raw);
@@ -237,25 +242,24 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     });
   });
 
+  // Verified on a verification thread (verify-pool.ts): parsing, the limits per bundle, hashing and
+  // signatures never run on this event loop; the caller's budget is charged in work units.
   mount('verify', async (c) => {
-    if ((await access.principal(c)) === null) await access.chargeAnonymous(c);
-    const body = await readJsonBody(c.req.raw, VERIFY_LIMIT);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError(
-        'INVALID_INPUT',
-        400,
-        'Send a bundle (or {"bundle": …, "question": …}) as a JSON object.',
-      );
-    }
-    const wrapped = 'bundle' in body && !('certificate' in body);
-    if (!wrapped) return c.json(await engine.verify(body));
-    const request = validate(verifyWrapperSchema, body, 'verify request');
-    return c.json(
-      await engine.verify(request.bundle, {
-        ...(request.question != null ? { presentedQuestion: request.question } : {}),
-        ...(request.last_checkpoint != null ? { lastCheckpoint: request.last_checkpoint } : {}),
-      }),
-    );
+    const principal = await access.principal(c);
+    if (principal === null) await access.chargeAnonymous(c);
+    verifier.admit();
+    const bytes = await readBodyLimited(c.req.raw, VERIFY_BODY_LIMIT);
+    const options = engine.verificationOptions();
+    const { fetchConsistencyProof, anchorLookup } = options;
+    const json = await verifier.verify(bytes, {
+      trust: trustOf(options),
+      callbacks: {
+        ...(fetchConsistencyProof ? { fetchConsistencyProof } : {}),
+        ...(anchorLookup ? { anchorLookup } : {}),
+      },
+      charge: (units) => access.chargeVerification(c, principal, units),
+    });
+    return c.body(json, 200, { 'Content-Type': 'application/json' });
   });
 
   // `?format=vc`: the certificate as a W3C Verifiable Credential instead of the bundle (docs/api.md).

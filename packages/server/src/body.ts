@@ -5,12 +5,10 @@
  * (duplicate keys, lone surrogates and deep nesting rejected) into typed errors.
  */
 import { readLimited } from '@saksi/engine';
-import { parseJson } from '@saksi/proof';
 import type { ZodType } from 'zod';
 import { ApiError, type ServerErrorCode } from './errors.js';
+import { describeIssues, parseJsonBytes, RequestProblem } from './request-text.js';
 
-/** Deepest JSON nesting a request body may have; real bodies (bundles included) stay under 10. */
-const MAX_JSON_DEPTH = 64;
 /** Reads the whole body, failing with 413 `tooLargeCode` once it is longer than `limit` bytes. */
 export async function readBodyLimited(
   request: Request,
@@ -31,31 +29,22 @@ export async function readBodyLimited(
 /** Reads and parses a JSON body (any content type is accepted, as `curl -d` sends form encoding). */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const bytes = await readBodyLimited(request, limit);
-  if (bytes.byteLength === 0)
-    throw new ApiError('INVALID_JSON', 400, 'The request body is empty; send a JSON object.');
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch (cause) {
-    throw new ApiError('INVALID_JSON', 400, 'The request body is not valid UTF-8; send UTF-8 JSON.', {
-      cause,
-    });
+    return parseJsonBytes(bytes, limit);
+  } catch (error) {
+    throw apiErrorOf(error);
   }
-  try {
-    return parseJson(text, { maxDepth: MAX_JSON_DEPTH, maxLength: limit });
-  } catch (cause) {
-    const detail = cause instanceof Error ? ` (${cause.message})` : '';
-    throw new ApiError('INVALID_JSON', 400, `The request body is not valid JSON${detail}.`, { cause });
-  }
+}
+
+/** A {@link RequestProblem} as the server's `ApiError` (anything else unchanged). */
+export function apiErrorOf(error: unknown): unknown {
+  if (!(error instanceof RequestProblem)) return error;
+  return new ApiError(error.code, error.status, error.message, { cause: error.cause });
 }
 
 /** Validates `value` with a zod schema; the first problem becomes a 400 `INVALID_INPUT` naming the field. */
 export function validate<T>(schema: ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.slice(0, 3).map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : what;
-    return `${field}: ${issue.message}`;
-  });
-  throw new ApiError('INVALID_INPUT', 400, `Invalid ${what}: ${issues.join('; ')}.`, { cause: parsed.error });
+  throw new ApiError('INVALID_INPUT', 400, describeIssues(parsed.error, what), { cause: parsed.error });
 }

@@ -20,6 +20,7 @@ export type ServerErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
 export class ApiError extends SaksiError<ServerErrorCode> {
@@ -43,6 +44,22 @@ export class RateLimitError extends ApiError {
   }
 }
 
+/**
+ * The server is busy and the request was not started (verify-pool.ts: every verification thread is
+ * working and the queue is full): HTTP 503 with `Retry-After: retryAfterSeconds`.
+ */
+export class UnavailableError extends ApiError {
+  override readonly name = 'UnavailableError';
+  declare readonly code: 'UNAVAILABLE';
+  declare readonly status: 503;
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super('UNAVAILABLE', 503, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** The JSON body of every error response. */
 export interface ErrorBody {
   /** `message_id`: the same message in Indonesian, where the error has one (language-model failures). */
@@ -54,7 +71,7 @@ export interface MappedError {
   body: ErrorBody;
   /** True when the error is not one the caller caused or can act on: log it, send a generic message. */
   internal: boolean;
-  /** Response headers the error needs (`Retry-After` on 429). */
+  /** Response headers the error needs (`Retry-After` on 429 and 503). */
   headers?: Record<string, string>;
 }
 
@@ -74,6 +91,14 @@ export function toErrorResponse(error: unknown): MappedError {
     return {
       status: 429,
       body: body('RATE_LIMITED', error.message),
+      internal: false,
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) },
+    };
+  }
+  if (error instanceof UnavailableError) {
+    return {
+      status: 503,
+      body: body('UNAVAILABLE', error.message),
       internal: false,
       headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) },
     };

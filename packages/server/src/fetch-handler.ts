@@ -15,6 +15,7 @@ import { createErrorReporter, type ErrorReporter } from './error-reports.js';
 import { toErrorResponse } from './errors.js';
 import { createLogger, type Logger, sameSecret } from './observability.js';
 import { startTracing, type Tracing } from './tracing.js';
+import { inlineVerifier } from './verify-pool.js';
 
 /** What the platform passes beside the request (Vercel: `waitUntil`, which keeps the instance alive). */
 export interface PlatformContext {
@@ -86,6 +87,9 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
       const tracing = await startTracing(config.traces, { version: ENGINE_VERSION });
       const app = createApp(engine, {
         logger,
+        // A function instance serves one request at a time and may not start threads: verify inline,
+        // with the same limits per bundle and work budget (docs/deploy.md).
+        verifier: inlineVerifier(),
         ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
         ...(errors ? { errors } : {}),
         ...(tracing ? { tracing } : {}),

@@ -96,9 +96,12 @@ export class TokenBucketLimiter {
   }
 }
 
-/** Something that charges a request to a key: a bucket in memory or a window in the database. */
+/**
+ * Something that charges a request to a key: a bucket in memory or a window in the database. `cost`
+ * (default 1) is what the request counts for: 1 for a request, its work units on `POST /verify`.
+ */
 export interface Limiter {
-  take(key: string): RateLimitResult | Promise<RateLimitResult>;
+  take(key: string, cost?: number): RateLimitResult | Promise<RateLimitResult>;
 }
 
 /** Ended windows are deleted at most this often, by whichever request comes first (in the background). */
@@ -126,14 +129,14 @@ export class DatabaseWindowLimiter implements Limiter {
     this.#limit = limit;
   }
 
-  async take(key: string): Promise<RateLimitResult> {
+  async take(key: string, cost = 1): Promise<RateLimitResult> {
     if (Date.now() - this.#sweptAt >= SWEEP_INTERVAL_MS) {
       this.#sweptAt = Date.now();
       this.#store.sweep().catch((error: unknown) => {
         console.error(`[saksi] deleting ended rate-limit windows failed: ${(error as Error).message}`);
       });
     }
-    return this.#store.charge(this.#limit, key);
+    return this.#store.charge(this.#limit, key, cost);
   }
 }
 

@@ -10,17 +10,9 @@ import {
   MAX_USAGE_DAYS,
 } from '@saksi/engine';
 import { z } from 'zod';
+import { text } from './request-text.js';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** A string of at most `max` characters that PostgreSQL and RFC 8785 can both hold. */
-export function text(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters')
-    .refine((value) => !LONE_SURROGATE.test(value), 'must be well-formed Unicode (no lone surrogates)');
-}
+export { text };
 
 /** Collection names as the engine creates them. */
 export const COLLECTION_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
@@ -189,13 +181,6 @@ export const certificateQuerySchema = z.object({
     .enum(['vc'])
     .optional()
     .describe('`vc`: the certificate as a W3C Verifiable Credential instead of the bundle'),
-});
-
-/** `POST /api/v1/verify` when wrapped: `{ bundle, question?, last_checkpoint? }`. */
-export const verifyWrapperSchema = z.object({
-  bundle: z.unknown(),
-  question: text(4_000).nullish(),
-  last_checkpoint: text(10_000).nullish(),
 });
 
 /** A certificate id as the issuer writes it: a lowercase UUID (docs/certificate.md). */

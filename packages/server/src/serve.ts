@@ -5,6 +5,7 @@ import type { Engine } from '@saksi/engine';
 import { type AppOptions, createApp } from './app.js';
 import { reportFailedIngestion } from './error-reports.js';
 import { Metrics } from './observability.js';
+import { createBundleVerifier } from './verify-pool.js';
 
 export interface ServerOptions extends AppOptions {
   /** 0 picks a free port. */
@@ -22,7 +23,9 @@ export interface RunningServer {
 /** Starts listening; resolves once the port is bound (rejects when it cannot be, e.g. EADDRINUSE). */
 export function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
   const metrics = options.metrics ?? new Metrics();
+  const verifier = options.verifier ?? createBundleVerifier(engine.config.verification);
   const app = createApp(engine, {
+    verifier,
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.errors !== undefined ? { errors: options.errors } : {}),
@@ -39,6 +42,7 @@ export function startServer(engine: Engine, options: ServerOptions): Promise<Run
   return new Promise((resolve, reject) => {
     const failed = (error: Error) => {
       unobserve();
+      if (options.verifier === undefined) void verifier.close();
       reject(error);
     };
     const server = serve(
@@ -52,7 +56,11 @@ export function startServer(engine: Engine, options: ServerOptions): Promise<Run
           close: () =>
             new Promise<void>((done, fail) => {
               unobserve();
-              server.close((error) => (error ? fail(error) : done()));
+              server.close((error) => {
+                // The verification threads end once no request can reach them (a passed verifier is the caller's).
+                const closed = options.verifier === undefined ? verifier.close() : Promise.resolve();
+                closed.then(() => (error ? fail(error) : done()), fail);
+              });
               // Idle keep-alive connections would otherwise hold close() open until they time out.
               if ('closeIdleConnections' in server) server.closeIdleConnections();
             }),

@@ -14,7 +14,13 @@ import {
   RateLimitedError,
 } from '@saksi/engine';
 import { describe, expect, it } from 'vitest';
-import { ApiError, RateLimitError, type ServerErrorCode, toErrorResponse } from './errors.js';
+import {
+  ApiError,
+  RateLimitError,
+  type ServerErrorCode,
+  toErrorResponse,
+  UnavailableError,
+} from './errors.js';
 
 /** Every code a response, an SSE `error` event or a job's `error` can carry; `UNAVAILABLE` is fetch-handler.ts's 503. */
 type EmittedCode = ServerErrorCode | EngineErrorCode | IngestErrorCode | LlmErrorCode | 'UNAVAILABLE';
@@ -34,6 +40,7 @@ const SERVER: Record<ServerErrorCode, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 const ENGINE: Record<EngineErrorCode, true> = {
@@ -101,6 +108,7 @@ describe('wire error codes', () => {
       ...keys(LLM).map((code) => new LlmError(code)),
       new RateLimitError('x', 3),
       new RateLimitedError(3),
+      new UnavailableError('x', 2),
       new Error('x'),
       'not an error',
     ];

@@ -167,15 +167,24 @@ export class Answers {
 
   /** Verifies a bundle against this server's own keys (the same `verifyBundle` the CLI and browser run). */
   verify(bundle: unknown, options: Partial<VerifyBundleOptions> = {}): Promise<BundleVerification> {
+    return verifyBundle(bundle, this.verificationOptions(options));
+  }
+
+  /**
+   * The options {@link verify} passes to `verifyBundle`: this server's trusted keys, its log's
+   * consistency proofs and its chain's anchor lookup, then `options`. The server's verification
+   * threads take the data from it and call the two functions back on the server's thread.
+   */
+  verificationOptions(options: Partial<VerifyBundleOptions> = {}): VerifyBundleOptions {
     const { db, keys, log, anchoring } = this.parts;
     const anchorLookup = anchoring.lookup();
-    return verifyBundle(bundle, {
+    return {
       ...trustOptions(keys.trusted),
       fetchConsistencyProof: async (first, second) => (await log.consistencyProof(db, first, second)).proof,
       ...(anchorLookup ? { anchorLookup } : {}),
       ...options,
       vocabulary: options.vocabulary ?? SAKSI_VOCABULARY,
-    });
+    };
   }
 }
 
