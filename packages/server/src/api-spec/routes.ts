@@ -563,6 +563,11 @@ export const ROUTES = [
     path: '/verify',
     operationId: 'verify',
     summary: 'Verify a bundle against this server’s keys (a failed verdict is still 200)',
+    description:
+      'Verified on the server’s verification threads, never on its event loop. A bundle over a limit per bundle ' +
+      '(claims, evidence items, cited chunks, proof nodes, anchored batch roots, cosignatures) is refused before anything is hashed. ' +
+      'Each verification costs the caller work units (about one per claim, evidence item and cited chunk) from a budget of ' +
+      '`SAKSI_VERIFY_WORK_LIMIT` a minute, per address without a key, per key with one.',
     tags: ['certificates'],
     security: 'public',
     request: {
@@ -571,8 +576,25 @@ export const ROUTES = [
       // result, not a 400. The handler validates only the wrapped form.
       readBy: 'handler',
     },
-    responses: { 200: { description: 'The verification', schema: verificationSchema } },
-    errors: [400, 413],
+    responses: {
+      200: { description: 'The verification', schema: verificationSchema },
+      413: errorWith(
+        'Body over 16 MiB, or a bundle over a limit per bundle (`BODY_TOO_LARGE`; the message names the limit and its value)',
+      ),
+      429: {
+        description:
+          'The caller’s verification work budget or request limit is spent (`RATE_LIMITED`); see Retry-After',
+        schema: errorSchema,
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: z.int() } },
+      },
+      503: {
+        description:
+          'Every verification thread is busy and the queue is full (`UNAVAILABLE`); see Retry-After',
+        schema: errorSchema,
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: z.int() } },
+      },
+    },
+    errors: [400],
   },
 
   // Transparency log
