@@ -4,7 +4,8 @@
  * verified: VERIFIED (authentic passages that answer the question), AUTHENTIC (an authentic refusal
  * or related passages, not a confirmed answer) or FAILED. Exit 0 when authentic (every integrity
  * check passed, whatever the answer's outcome), 1 when an integrity check failed, 2 when the input
- * could not be read.
+ * could not be read. With `--session <id>` it checks one or more bundles and says which were answered
+ * in that chat session (docs/verification.md, "Answers of one conversation").
  */
 
 import { existsSync } from 'node:fs';

@@ -217,6 +217,16 @@ describe('the session a certificate records', () => {
     }
     for (const answer of apart)
       expect(matchSessionReference(answer.bundle.certificate, sessionId).status).toBe('other');
+    // A short follow-up is searched with the question before it, but its certificate does not quote
+    // that question: it would tie the two answers together.
+    const followUp = await test.engine.ask('hukum', {
+      question: 'Kalau penumpangnya?',
+      session_id: sessionId,
+    });
+    expect(followUp.session_id).toBe(sessionId);
+    const followUpBundle = JSON.stringify(followUp.bundle);
+    for (const question of TICKET) expect(followUpBundle).not.toContain(question.slice(0, -1));
+    expect(matchSessionReference(followUp.bundle.certificate, sessionId).status).toBe('belongs');
   });
 });
 

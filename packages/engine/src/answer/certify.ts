@@ -33,6 +33,13 @@ import type { CheckedClaim } from './check.js';
 /** The verifier id of a composed claim: its support is its recomputation from the evidence. */
 export const COMPOSITION_VERIFIER = { id: 'composition', version: '1' } as const;
 
+/**
+ * Query variants made from the session's earlier questions (a follow-up's, follow-up.ts). A certificate
+ * does not record them: their text is an earlier question of the conversation, which would tie this
+ * answer to that one for anyone (docs/certificate.md, "The session reference").
+ */
+const SESSION_VARIANT_KINDS: ReadonlySet<string> = new Set(['follow-up', 'follow-up-legal']);
+
 /** Versions of the relevance methods the engine records, by method id. */
 const RELEVANCE_VERSIONS: Record<string, string> = { 'lexical-v3': '3', 'lexical-v4': '4' };
 
@@ -171,7 +178,12 @@ export function certifyAnswer(input: CertifyInput): {
     },
     retrieval: {
       collection: input.collection.name,
-      parameters: input.retrieval.parameters,
+      parameters: {
+        ...input.retrieval.parameters,
+        rewrite_variants: input.retrieval.parameters.rewrite_variants.filter(
+          (variant) => !SESSION_VARIANT_KINDS.has(variant.kind),
+        ),
+      },
       results: input.sources.map((result, index) => ({
         chunk_id: result.chunk_id,
         document_id: result.document_id,

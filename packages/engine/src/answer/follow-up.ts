@@ -1,7 +1,8 @@
 /**
  * Follow-up questions (docs/engine.md, "Retrieval"): a short or elliptical question in a
  * chat session ("kalau motor?", "what about appeals?") is retrieved together with the session's
- * previous question, as one more query variant. The certificate still records the user's own text.
+ * previous question, as one more query variant. The certificate still records the user's own text,
+ * and not these variants: their text is an earlier question of the session (certify.ts).
  */
 import type { Database } from '../db/database.js';
 import type { QueryVariant } from '../retrieve/retrieve.js';

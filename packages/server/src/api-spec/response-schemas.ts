@@ -502,7 +502,9 @@ export const chatResponseSchema = z
     found: z.boolean().describe('False when the documents hold no good evidence'),
     cached: z
       .boolean()
-      .describe('The earlier answer to the same question on unchanged content, with its certificate'),
+      .describe(
+        'The earlier answer to the same question on unchanged content, in a certificate issued again for this asker',
+      ),
     bundle: bundleSchema,
     results: z.array(resultSummarySchema),
     timings: z.record(z.string(), z.number()),
