@@ -136,7 +136,8 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
   const perIp = limiter('address', limits.perIpPerMinute, 60);
   const publicChat = limiter('public-chat', limits.publicChatPerHour, 3600);
   const feedback = limiter('feedback', limits.publicChatPerHour, 3600);
-  const verifyWork = limiter('verify-work', engine.config.verification.workPerMinute, 60);
+  // Made on the first verification: most apps never verify.
+  let verifyWork: Limiter | null | undefined;
   const trust = resolveProxyTrust(engine, options.trustProxy);
   const secret = () => engine.authSecret();
   const clientAddress = (c: Context) => address(c, trust);
@@ -277,6 +278,7 @@ export function createAccess(engine: Engine, options: AccessOptions = {}): Acces
     },
     async chargeVerification(c, principal, units) {
       const budget = engine.config.verification.workPerMinute;
+      verifyWork ??= limiter('verify-work', budget, 60);
       const [key, what] =
         principal === null
           ? [`address:${clientAddress(c)}`, 'address']

@@ -76,7 +76,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy },
   );
   const logger = options.logger ?? createLogger(engine.config.logLevel);
-  const verifier = options.verifier ?? createBundleVerifier(engine.config.verification);
+  // The default verifier is made on the first verification: most apps never start its threads.
+  let verifier = options.verifier;
   const metrics = options.metrics ?? new Metrics();
   const reportInternal = (c: Context, error: unknown) => {
     const requestId = requestIds.get(c.req.raw);
@@ -247,6 +248,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   mount('verify', async (c) => {
     const principal = await access.principal(c);
     if (principal === null) await access.chargeAnonymous(c);
+    verifier ??= createBundleVerifier(engine.config.verification);
     verifier.admit();
     const bytes = await readBodyLimited(c.req.raw, VERIFY_BODY_LIMIT);
     const options = engine.verificationOptions();
