@@ -172,6 +172,22 @@ describe('decideVerdict', () => {
     expect(failureKind(registry)).toBe('untrusted');
   });
 
+  it("a repeated cosignature line is the bundle's fault, not other keys; an uncited chunk is tampering", async () => {
+    const repeated = structuredClone(golden.bundle);
+    repeated.log.cosignatures.push(repeated.log.cosignatures[0]!);
+    const result = await verifyBundle(repeated, {
+      ...trustOptions(golden.keys),
+      vocabulary: SAKSI_VOCABULARY,
+    });
+    expect(result.codes).toEqual(['DUPLICATE_ENTRY']);
+    expect(failureKind(result)).toBe('failed');
+    const extra = structuredClone(golden.bundle);
+    extra.chunks.push({ chunk_id: 'uu22-p289', text: 'Pelanggar tidak dipidana.' });
+    const verdict = await verdictOf(extra, golden.keys);
+    expect(verdict.kind).toBe('tampered');
+    expect(verdict.verified).toBe(false);
+  });
+
   it('calls what is not a bundle malformed, naming where it breaks', async () => {
     const broken = structuredClone(golden.bundle) as unknown as {
       certificate: { answer: { relevance: unknown } };

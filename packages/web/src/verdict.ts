@@ -108,7 +108,13 @@ export function failureKind(result: BundleVerification): 'tampered' | 'untrusted
   if (checkpoint?.problems.some((problem) => problem.field !== 'log.origin')) return 'tampered';
   if (issuer || checkpoint) return 'untrusted';
   if (failed('anchor_proofs')) return 'tampered';
-  if (failed('cosignatures') && result.checks.filter((check) => check.status === 'fail').length === 1)
+  // Witnesses this browser does not know are another server's; a repeated or unreadable cosignature
+  // line (DUPLICATE_ENTRY, MALFORMED) is the bundle's own fault.
+  const cosignatures = failed('cosignatures');
+  if (
+    cosignatures?.problems.every((problem) => problem.code === 'COSIGNATURES_MISSING') &&
+    result.checks.filter((check) => check.status === 'fail').length === 1
+  )
     return 'untrusted';
   return 'failed';
 }
