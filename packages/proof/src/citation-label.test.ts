@@ -18,6 +18,10 @@ describe('regulationShortName', () => {
     );
     expect(regulationShortName('Peraturan Menteri Perhubungan Nomor 12 Tahun 2019')).toBe('Permen 12/2019');
     expect(regulationShortName('UU 22/2009')).toBe('UU 22/2009');
+    // A scan's stray spaces in the number and the year.
+    expect(
+      regulationShortName('UNDANG-UNDANG REPUBLIK INDONESIA NOMOR 1 8 TAHUN 20 1 6 TENTANG ANGGARAN'),
+    ).toBe('UU 18/2016');
   });
 
   it('reads an elucidation published on its own, and a title that is a file name', () => {

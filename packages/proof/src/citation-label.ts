@@ -32,7 +32,7 @@ const GENERAL_ELUCIDATION = /^(?:[IV]+\.\s*)?Umum$/iu;
 /** The first section of an elucidation's citations. */
 const ELUCIDATION = 'Penjelasan';
 
-/** OCR digits in a number or year: "2OI7" → "2017", "20 1 6" → "2016". */
+/** OCR digits in a number or year: "2OI7" → "2017", "20 1 6" → "2016" (a scan's stray spaces). */
 function ocrDigits(value: string): string {
   return value
     .replace(/[OoD]/g, '0')
@@ -42,7 +42,7 @@ function ocrDigits(value: string): string {
 
 /**
  * The short name of the regulation a document title names: "UU 22/2009", "PP 55/2012", "PMK
- * 201/2020" (for "201/PMK.07/2020"). Reads OCR'd digits ("TAHUN 2OI7"), a title that opens with
+ * 201/2020" (for "201/PMK.07/2020"). Reads OCR'd digits ("TAHUN 2OI7", "TAHUN 20 1 6"), a title that opens with
  * "Penjelasan" or "Penjelasan atas", and a title that is a file name ("uu-2015-3"). Undefined when no
  * kind, number and year are found.
  *
@@ -60,7 +60,7 @@ export function regulationShortName(title: string): string | undefined {
   const kind = REGULATION_KINDS.find(([pattern]) => pattern.test(head))?.[1];
   if (kind) {
     const match =
-      /\b(?:NOMOR|No\.?|Nomor)\s*([0-9OIl][0-9OIl ]{0,5}?)(?:\/[A-Z.0-9]+)?\s+(?:TAHUN|Tahun)\s+([0-9OIlL][0-9OIlL ]{3,6}?)(?=\s|$|[^0-9OIlL ])/i.exec(
+      /\b(?:NOMOR|No\.?|Nomor)\s*([0-9OIl][0-9OIl ]{0,5}?)(?:\/[A-Z.0-9]+)?\s+(?:TAHUN|Tahun)\s+([0-9OIlL](?: ?[0-9OIlL]){3})(?=\s|$|[^0-9OIlL ])/i.exec(
         head,
       ) ??
       /\b(\d{1,4})\s*\/\s*PMK\.?[\d.]*\s*\/\s*(\d{4})\b/i.exec(head) ??

@@ -516,7 +516,10 @@ export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]>
       const last = samePasal.findIndex((claim) => claim.evidence[0]!.sourceIndex === ruleIndex);
       const rules = samePasal.slice(0, last + 1);
       const letters = quotedItems(extractive.claims.filter((claim) => claim.source_index === ruleIndex));
-      const sanction = sanctionQuote(input, found.sanction, found.rule, letters, rules.length + 1);
+      // The next source number after the rules' own: a quote of another Pasal may have taken one
+      // between them, and a number names one source (docs/certificate.md, "Citation markers").
+      const next = Math.max(0, ...rules.map((claim) => Number(/\[(\d+)\]$/.exec(claim.text)?.[1] ?? 0))) + 1;
+      const sanction = sanctionQuote(input, found.sanction, found.rule, letters, next);
       return [...rules, { ...sanction, linked: true }];
     }
   }

@@ -12,6 +12,7 @@
  * introduced by a reference word and is not followed by "ayat", "huruf", lower-case text or another
  * law's name. The Penjelasan is split at `Pasal N` markers that follow one another in order.
  */
+import { regulationShortName as titleRegulation } from '@saksi/proof';
 import type { Block, LegalRef, ParsedDocument } from '../types.js';
 
 const PASAL_LINE = /^Pasal\s+(\d+)([A-Z]?)$/;
@@ -623,28 +624,12 @@ export function regulationOutline(document: ParsedDocument): RegulationOutline {
   return outline;
 }
 
-const REGULATION_KINDS: [RegExp, string][] = [
-  [/^(?:UNDANG-UNDANG|UU)\b/i, 'UU'],
-  [/^(?:PERATURAN\s+PEMERINTAH\s+PENGGANTI\s+UNDANG-UNDANG|PERPPU)\b/i, 'Perppu'],
-  [/^(?:PERATURAN\s+PEMERINTAH|PP)\b/i, 'PP'],
-  [/^(?:PERATURAN\s+PRESIDEN|PERPRES)\b/i, 'Perpres'],
-  [/^(?:PERATURAN\s+MENTERI\s+KEUANGAN|PMK)\b/i, 'PMK'],
-  [/^(?:PERATURAN\s+KEPOLISIAN|PERPOL)\b/i, 'Perpol'],
-  [/^(?:PERATURAN\s+MENTERI|PERMEN)\b/i, 'Permen'],
-  [/^(?:PERATURAN\s+DAERAH|PERDA)\b/i, 'Perda'],
-];
-
-/** OCR digits in a number or year: "2OI7" → "2017", "20 1 6" → "2016". */
-function ocrDigits(value: string): string {
-  return value
-    .replace(/[OoD]/g, '0')
-    .replace(/[IlL|!]/g, '1')
-    .replace(/\s+/g, '');
-}
-
 /**
  * A short name for a regulation from its title (or file name): "UU 22/2009", "PP 55/2012",
  * "PMK 201/PMK.07/2020" is kept as "PMK 201/2020". Undefined when no kind, number and year are found.
+ * The title is read by the proof package's `regulationShortName`, the one a verifier recomputes
+ * citation labels with; a certificate's labels never use the file name, which it does not carry
+ * (docs/certificate.md, "Citation labels").
  *
  * @example
  * regulationShortName('UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan') // 'UU 22/2009'
@@ -652,32 +637,10 @@ function ocrDigits(value: string): string {
  * regulationShortName('', 'uu-2015-3.md') // 'UU 3/2015'
  */
 export function regulationShortName(title: string, filename?: string): string | undefined {
-  const head = title.replace(/\s+/g, ' ').trim();
-  const kind = REGULATION_KINDS.find(([pattern]) => pattern.test(head))?.[1];
-  if (kind) {
-    const match =
-      /\b(?:NOMOR|No\.?|Nomor)\s*([0-9OIl][0-9OIl ]{0,5}?)(?:\/[A-Z.0-9]+)?\s+(?:TAHUN|Tahun)\s+([0-9OIlL][0-9OIlL ]{3,6}?)(?=\s|$|[^0-9OIlL ])/i.exec(
-        head,
-      ) ??
-      /\b(\d{1,4})\s*\/\s*PMK\.?[\d.]*\s*\/\s*(\d{4})\b/i.exec(head) ??
-      /\b(\d{1,4})\s*(?:\/|\s+TAHUN\s+|\s+Tahun\s+)(\d{4})\b/.exec(head);
-    if (match) {
-      const year = ocrDigits(match[2]!).slice(0, 4);
-      const number = String(Number.parseInt(ocrDigits(match[1]!), 10));
-      if (/^\d{4}$/.test(year) && number !== 'NaN') return `${kind} ${number}/${year}`;
-    }
-  }
-  // File names of the form "uu-2015-3.md" (kind-year-number) or "uu-22-2009-llaj.md" (kind-number-year).
-  const base = filename?.replace(/\.[a-z]+$/i, '').toLowerCase();
-  const file = base ? /^(uu|pp|perpres|pmk|permen|perpol|perppu|perda)-(\d+)-(\d+)/.exec(base) : null;
-  if (file) {
-    const fileKind =
-      REGULATION_KINDS.find(([pattern]) => pattern.test(file[1]!))?.[1] ?? file[1]!.toUpperCase();
-    const [a, b] = [file[2]!, file[3]!];
-    const [number, year] = a.length === 4 && b.length < 4 ? [b, a] : [a, b];
-    return `${fileKind} ${Number.parseInt(number, 10)}/${year}`;
-  }
-  return undefined;
+  return (
+    titleRegulation(title) ??
+    (filename === undefined ? undefined : titleRegulation(filename.replace(/\.[a-z]+$/i, '')))
+  );
 }
 
 /**

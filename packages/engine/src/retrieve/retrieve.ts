@@ -7,12 +7,11 @@
  * fiscal year and archived state; each result with its citation, parent context, table HTML and the
  * data a certificate needs (hash, document root, proof path).
  */
+import { citationLabel } from '@saksi/proof';
 import { type Collection, vectorSearchType } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
-import { baseName } from '../ingest/detect.js';
-import { legalCitationLabel, regulationShortName } from '../ingest/legal-structure.js';
 import { citationUrl } from '../ingest/page-url.js';
 import { withoutStopwords } from '../language/stopwords.js';
 import type { LegalRef } from '../types.js';
@@ -481,11 +480,14 @@ export function toRetrievedChunk(
   ranking: Pick<RetrievedChunk, 'score' | 'rank' | 'ranks'>,
 ): RetrievedChunk {
   const legal = row.legal ?? null;
-  const label = legalCitationLabel(
-    legal,
-    regulationShortName(row.title, baseName(row.filename)),
-    row.section_path,
-  );
+  // The label a verifier recomputes from the citation's signed fields, and nothing else (not the
+  // file name): docs/certificate.md, "Citation labels".
+  const label = citationLabel({
+    document_title: row.title,
+    section_path: row.section_path,
+    ...(legal?.pasal ? { pasal: legal.pasal } : {}),
+    ...(legal?.ayat ? { ayat: legal.ayat } : {}),
+  });
   const url = citationUrl({
     baseUrl: row.base_url,
     baseFolder: row.base_url_folder,
