@@ -3,8 +3,9 @@
  * claim by its evidence, with every code, actor and polarity word of the claim aligned to the
  * evidence (alignment.ts).
  *
- * 1. Numeric fidelity: every figure in the claim must occur in the evidence after normalizing
- *    Indonesian and English number formats (`unsupportedFigures` from `@saksi/proof`), otherwise
+ * 1. Numeric fidelity: every figure in the claim must occur in the evidence (or in the headings of
+ *    its citation, `options.context`, as the render policy reads them) after normalizing Indonesian
+ *    and English number formats (`unsupportedFigures` from `@saksi/proof`), otherwise
  *    `not_supported` with `NUMBER_MISMATCH`.
  * 2. Codes: every identifier of the claim (a Pasal, ayat or regulation, a plate, an error code, a
  *    `snake_case`/`camelCase` name, a flag, a version, an HTTP status…) must occur in the evidence or
@@ -141,7 +142,9 @@ export function checkEntailment(
   const claimStems = [...claimWords.all].filter((stem) => !/^\d+$/.test(stem));
   const reasons: EntailmentReason[] = [];
 
-  const missingFigures = unsupportedFigures(claimText, [evidence]);
+  // A Pasal or page number may come from the citation's headings, as the render policy allows
+  // (`@saksi/proof`'s render-policy.ts).
+  const missingFigures = unsupportedFigures(claimText, [evidence, options.context ?? '']);
   const figuresMissing = missingFigures.length > 0;
   if (figuresMissing) reasons.push('NUMBER_MISMATCH');
 
