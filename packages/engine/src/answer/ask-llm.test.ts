@@ -140,7 +140,7 @@ describe('answers from a language model', () => {
     expect(claim?.render.rendered).toBe(false);
     expect(claim?.verification).toMatchObject({
       label: 'not_supported',
-      verifier: { id: 'lexical-entailment', version: '2' },
+      verifier: { id: 'lexical-entailment', version: '3' },
     });
   });
 
