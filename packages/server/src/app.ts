@@ -249,19 +249,24 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
     const principal = await access.principal(c);
     if (principal === null) await access.chargeAnonymous(c);
     verifier ??= createBundleVerifier(engine.config.verification);
-    verifier.admit();
-    const bytes = await readBodyLimited(c.req.raw, VERIFY_BODY_LIMIT);
-    const options = engine.verificationOptions();
-    const { fetchConsistencyProof, anchorLookup } = options;
-    const json = await verifier.verify(bytes, {
-      trust: trustOf(options),
-      callbacks: {
-        ...(fetchConsistencyProof ? { fetchConsistencyProof } : {}),
-        ...(anchorLookup ? { anchorLookup } : {}),
-      },
-      charge: (units) => access.chargeVerification(c, principal, units),
-    });
-    return c.body(json, 200, { 'Content-Type': 'application/json' });
+    // A place on the threads first: a busy server refuses before it reads the body (503).
+    const place = verifier.reserve();
+    try {
+      const bytes = await readBodyLimited(c.req.raw, VERIFY_BODY_LIMIT);
+      const options = engine.verificationOptions();
+      const { fetchConsistencyProof, anchorLookup } = options;
+      const json = await place.verify(bytes, {
+        trust: trustOf(options),
+        callbacks: {
+          ...(fetchConsistencyProof ? { fetchConsistencyProof } : {}),
+          ...(anchorLookup ? { anchorLookup } : {}),
+        },
+        charge: (units) => access.chargeVerification(c, principal, units),
+      });
+      return c.body(json, 200, { 'Content-Type': 'application/json' });
+    } finally {
+      place.release();
+    }
   });
 
   // `?format=vc`: the certificate as a W3C Verifiable Credential instead of the bundle (docs/api.md).

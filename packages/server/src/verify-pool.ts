@@ -4,8 +4,9 @@
  * (`SAKSI_VERIFY_QUEUE`), so that verifying a large bundle never holds the server's event loop. Each
  * thread runs one verification at a time (verify-worker.ts); the server's thread keeps the I/O —
  * the caller's work budget, the log's consistency proofs, the chain's anchors — and answers the
- * thread's questions by message. When every thread is busy and the queue is full, a request is
- * refused at once with 503 `UNAVAILABLE` and `Retry-After`, before its body is parsed.
+ * thread's questions by message. A request reserves its place before its body is read; when every
+ * thread is busy and the queue is full, it is refused at once with 503 `UNAVAILABLE` and
+ * `Retry-After`, so the server never holds more bodies than it can verify.
  *
  * Where threads are not wanted (the serverless handler, `SAKSI_VERIFY_WORKERS=0`), {@link inlineVerifier}
  * runs the same steps on the server's thread: the limits per bundle and the work budget still apply.
@@ -21,12 +22,24 @@ import { RequestProblem } from './request-text.js';
 import { type VerificationContext, verifyRequestBody } from './verify-request.js';
 import type { FromWorker, ToWorker } from './verify-worker.js';
 
+/** A place for one verification, reserved before the request's body is read. */
+export interface VerificationPlace {
+  /** Verifies in this place: the JSON text of the result, or a typed error (400, 413, 429). */
+  verify(bytes: Uint8Array, context: VerificationContext): Promise<string>;
+  /** Gives the place back unused (a body that could not be read); does nothing once it was used. */
+  release(): void;
+}
+
 /** Runs verifications: the JSON text of each result, or a typed error (400, 413, 429, 503). */
 export interface BundleVerifier {
-  /** Throws 503 `UNAVAILABLE` when a verification asked for now would be refused (before its body is read). */
-  admit(): void;
+  /**
+   * Reserves a place (running or waiting) for a verification about to be asked, so that no more
+   * bodies are held than can be verified; 503 `UNAVAILABLE` when none is left.
+   */
+  reserve(): VerificationPlace;
+  /** Reserves a place and verifies in it. */
   verify(bytes: Uint8Array, context: VerificationContext): Promise<string>;
-  /** Stops the threads; verifications still running fail. */
+  /** Stops the threads; verifications still running or waiting fail (503). */
   close(): Promise<void>;
 }
 
@@ -37,15 +50,16 @@ export function createBundleVerifier(options: { workers: number; queue: number }
 
 /** Verifies on the calling thread (serverless functions; `SAKSI_VERIFY_WORKERS=0`). */
 export function inlineVerifier(): BundleVerifier {
+  const verify = async (bytes: Uint8Array, context: VerificationContext) => {
+    try {
+      return await verifyRequestBody(bytes, context);
+    } catch (error) {
+      throw apiErrorOf(error);
+    }
+  };
   return {
-    admit() {},
-    async verify(bytes, context) {
-      try {
-        return await verifyRequestBody(bytes, context);
-      } catch (error) {
-        throw apiErrorOf(error);
-      }
-    },
+    reserve: () => ({ verify, release() {} }),
+    verify,
     async close() {},
   };
 }
@@ -77,6 +91,7 @@ export class VerifyPool implements BundleVerifier {
   readonly #waiting: Job[] = [];
   #nextId = 0;
   #averageMs = FIRST_ESTIMATE_MS;
+  #reserved = 0;
   #closed = false;
 
   constructor(options: { workers: number; queue: number }) {
@@ -88,32 +103,53 @@ export class VerifyPool implements BundleVerifier {
     this.queue = options.queue;
   }
 
-  /** Verifications running and waiting. */
-  get load(): { running: number; waiting: number } {
+  /** Verifications running, waiting, and places reserved for requests whose bodies are being read. */
+  get load(): { running: number; waiting: number; reserved: number } {
     return {
       running: this.#threads.filter((thread) => thread.job !== null).length,
       waiting: this.#waiting.length,
+      reserved: this.#reserved,
     };
   }
 
-  admit(): void {
+  reserve(): VerificationPlace {
     if (this.#closed) throw new UnavailableError('The server is shutting down.', 5);
-    const busy = this.#threads.length >= this.size && this.#threads.every((thread) => thread.job !== null);
-    if (busy && this.#waiting.length >= this.queue) {
+    const { running, waiting, reserved } = this.load;
+    if (running + waiting + reserved >= this.size + this.queue) {
       const seconds = this.#retryAfterSeconds();
       throw new UnavailableError(
         `The server is busy verifying other bundles (${this.size} at a time, ${this.queue} waiting); try again in ${seconds} s.`,
         seconds,
       );
     }
+    this.#reserved++;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.#reserved--;
+    };
+    return {
+      verify: (bytes, context) => {
+        if (!held) return Promise.reject(new Error('This verification place was used or released already.'));
+        release();
+        return this.#enqueue(bytes, context);
+      },
+      release,
+    };
   }
 
   verify(bytes: Uint8Array, context: VerificationContext): Promise<string> {
     try {
-      this.admit();
+      return this.reserve().verify(bytes, context);
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** Starts a verification on an idle thread (starting one if fewer than `size` run), or queues it. */
+  #enqueue(bytes: Uint8Array, context: VerificationContext): Promise<string> {
+    if (this.#closed) return Promise.reject(new UnavailableError('The server is shutting down.', 5));
     const idle = this.#idleThread();
     return new Promise<string>((resolve, reject) => {
       const job: Job = { id: this.#nextId++, bytes, context, resolve, reject, settled: false, startedAt: 0 };
