@@ -230,22 +230,33 @@ export interface Stalls {
   longest: number;
   /** The longest turn during which the process ran for at least 80 % of it: held by its own work. */
   longestBusy: number;
+  /**
+   * The longest turn during which the event loop's own thread ran for at least 80 % of it (Linux;
+   * -1 elsewhere): held by work on that thread, not by the verification threads beside it.
+   */
+  longestHeld?: number;
 }
+
+const STALL = /^saksi-bench-stall (\d+) (\d+) \d+(?: (-?\d+))?$/gm;
 
 export function stallsOf(stderr: string): Stalls {
   let longest = 0;
   let longestBusy = 0;
-  for (const match of stderr.matchAll(/^saksi-bench-stall (\d+) (\d+) \d+$/gm)) {
+  let longestHeld = 0;
+  for (const match of stderr.matchAll(STALL)) {
     const held = Number(match[1]);
     longest = Math.max(longest, held);
     if (Number(match[2]) >= 0.8 * held) longestBusy = Math.max(longestBusy, held);
+    const thread = match[3] === undefined ? -1 : Number(match[3]);
+    if (thread < 0) longestHeld = -1;
+    else if (longestHeld >= 0 && thread >= 0.8 * held) longestHeld = Math.max(longestHeld, held);
   }
-  return { longest, longestBusy };
+  return { longest, longestBusy, longestHeld };
 }
 
 /** `stderr` without the stall reports of `loop-monitor.mjs`. */
 export function withoutStalls(stderr: string): string {
-  return stderr.replace(/^saksi-bench-stall \d+ \d+ \d+\n/gm, '');
+  return stderr.replace(/^saksi-bench-stall \d+ \d+ \d+(?: -?\d+)?\n/gm, '');
 }
 
 /** `saksi serve --port 0 --no-demo` (compiled CLI, own process group); resolves once it listens. */

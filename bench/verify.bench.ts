@@ -23,7 +23,14 @@ import { BUNDLE_LIMITS, measureBundle } from '@saksi/proof';
 import { buildGoldenFixture } from '@saksi/test-support/golden';
 import { VERIFY_BODY_LIMIT, verificationWork } from '../packages/server/src/verify-request.js';
 import { check, fixed, gitRevision, nowMs, percentile, printTable, writeResults } from './engine-harness.js';
-import { buildCli, pollHealth, type RunningServe, stallsOf, startServe } from './hostile-harness.js';
+import {
+  buildCli,
+  pollHealth,
+  type RunningServe,
+  type Stalls,
+  stallsOf,
+  startServe,
+} from './hostile-harness.js';
 
 const smoke = process.argv.includes('--smoke');
 const PARALLEL = 8;
@@ -89,7 +96,7 @@ function maximalBundle(claims: number, evidenceLimit: number, fillBody: boolean)
 
 interface Phase {
   health: { n: number; p50: number; p99: number; max: number; failures: number };
-  stall: { longest: number; longestBusy: number };
+  stall: Stalls;
   statuses: Record<string, number>;
   seconds: number;
 }
@@ -187,11 +194,12 @@ async function main(): Promise<void> {
     fixed(p.health.p99, 0),
     fixed(p.health.max, 0),
     fixed(p.health.p99 / baseline, 2),
+    String(p.stall.longestHeld),
     String(p.stall.longestBusy),
     String(p.stall.longest),
   ];
   printTable(
-    `POST /api/v1/verify, ${PARALLEL} bundles at once (health every 50 ms; stalls: event-loop turns over 20 ms)`,
+    `POST /api/v1/verify, ${PARALLEL} bundles at once (health every 50 ms from the scheduled time; event-loop turns over 20 ms: held = its thread ran ≥ 80 % of the turn, busy = the process did)`,
     [
       'server',
       'phase',
@@ -201,7 +209,8 @@ async function main(): Promise<void> {
       'p99 ms',
       'max ms',
       'p99 × idle',
-      'longest busy turn ms',
+      'held ms',
+      'busy ms',
       'longest turn ms',
     ],
     runs.flatMap((run) => [row(run.name, 'idle', run.idle), row(run.name, 'attack', run.attack)]),
@@ -212,7 +221,7 @@ async function main(): Promise<void> {
     `target: health p99 ≤ ${HEALTH_TARGET_P99_MS} ms under attack (threads) — ${met(threads.health.p99 <= HEALTH_TARGET_P99_MS)} (${fixed(threads.health.p99, 0)} ms)`,
   );
   console.log(
-    `target: no event-loop turn held by the server over ${STALL_TARGET_MS} ms (threads) — ${met(threads.stall.longestBusy <= STALL_TARGET_MS)} (${threads.stall.longestBusy} ms; longest turn ${threads.stall.longest} ms)`,
+    `target: no event-loop turn held by its own thread over ${STALL_TARGET_MS} ms (threads) — ${met((threads.stall.longestHeld ?? 0) <= STALL_TARGET_MS)} (${threads.stall.longestHeld} ms; process busy ${threads.stall.longestBusy} ms; longest turn ${threads.stall.longest} ms)`,
   );
   writeResults(smoke ? 'verify-smoke' : 'verify', gitRevision(), {
     bundle: { bytes, ...size, units },
