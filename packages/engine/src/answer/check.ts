@@ -72,7 +72,8 @@ async function verifyStatement(
   language: Language,
   headings: string,
 ): Promise<ClaimVerification> {
-  const entailment = checkEntailment(statement, spans.join(' '), language, {
+  // One span a line: words joining two spans are no edit of either (entailment.ts).
+  const entailment = checkEntailment(statement, spans.join('\n'), language, {
     context: headings,
     ...(context.history ? { history: context.history.text, question: context.history.question } : {}),
   });

@@ -22,7 +22,8 @@
  *    evidence stating none of its class → `not_supported` with `UNALIGNED_POLARITY` (an added "hanya").
  * 5. Edited wording: a run of up to three content words of the claim that the evidence lacks, between
  *    two words that stand at most that many words apart in the evidence, replaces or inserts words in
- *    the evidence's own sentence ("Sepeda Motor" → "Mobil", "bulan" → "tahun") → `not_supported`
+ *    the evidence's own sentence ("Sepeda Motor" → "Mobil", "bulan" → "tahun"; the words a template
+ *    puts between two spans, one span a line, are no edit) → `not_supported`
  *    with `UNALIGNED_TERM`. A lexical check cannot tell a synonym there from a swap, so it does not
  *    certify either.
  * 6. History: with `options.history` (earlier turns of a chat, which are never evidence), a claim
@@ -228,26 +229,41 @@ const HARD_REASONS: ReadonlySet<EntailmentReason> = new Set([
 /** The longest run of unaligned claim words read as an edit of the evidence's wording. */
 const MAX_EDIT_WORDS = 3;
 
-/** A text's content words in order, as stems (figures included: they anchor positions too). */
-function contentSequence(text: string, language: Language): string[] {
-  const stems: string[] = [];
+/**
+ * A text's content words in order, as stems (figures included: they anchor positions too), each with
+ * its segment: a line (spans of the evidence are joined by line breaks), or in a claim also a clause
+ * (up to `.;:!?` and a space: where a composed claim's template joins its spans).
+ */
+function contentSequence(
+  text: string,
+  language: Language,
+  clauses: boolean,
+): { stem: string; segment: number }[] {
+  const words: { stem: string; segment: number }[] = [];
   // Codes are aligned whole (step 2): "UU 22/2009" for "Undang-Undang Nomor 22 Tahun 2009" is no edit.
   let folded = foldText(text);
   for (const code of codesOf(text)) folded = folded.split(foldText(code.text)).join(' ');
-  for (const [token] of folded.matchAll(/\p{L}+|\p{N}+/gu)) {
+  let segment = 0;
+  const breaks = clauses ? /\p{L}+|\p{N}+|\n|[.;:!?](?=\s)/gu : /\p{L}+|\p{N}+|\n/gu;
+  for (const [token] of folded.matchAll(breaks)) {
+    if (!/[\p{L}\p{N}]/u.test(token)) {
+      segment += 1;
+      continue;
+    }
     if (isStopword(token, language)) continue;
     const stem = stemWord(token, language);
-    if (!isStopword(stem, language)) stems.push(stem);
+    if (!isStopword(stem, language)) words.push({ stem, segment });
   }
-  return stems;
+  return words;
 }
 
 /**
  * Whether the claim replaces or inserts words inside the evidence's own wording: a run of at most
  * {@link MAX_EDIT_WORDS} claim words the evidence lacks (figures and codes aside: steps 1 and 2),
- * whose neighbours in the claim occur in the evidence in the same order at most
- * {@link MAX_EDIT_WORDS} + 1 words apart; or such a run ending the claim right after a word the
- * evidence continues with words the claim lacks ("… paling lama 6 (enam) tahun" for "… bulan").
+ * whose neighbours in the same clause of the claim occur in one line of the evidence in the same
+ * order at most {@link MAX_EDIT_WORDS} + 1 words apart; or such a run ending a clause right after a
+ * word the evidence's line goes on from with words the claim lacks ("… paling lama 6 (enam) tahun"
+ * for "… bulan"). Words joining two spans (a template's "menurut") are no edit.
  */
 function editedTerms(
   claim: string,
@@ -255,34 +271,58 @@ function editedTerms(
   evidenceStems: ReadonlySet<string>,
   language: Language,
 ): boolean {
-  const claimSequence = contentSequence(claim, language);
-  const claimStems = new Set(claimSequence);
-  const evidenceSequence = contentSequence(evidence, language);
+  const claimSequence = contentSequence(claim, language, true);
+  const claimStems = new Set(claimSequence.map((word) => word.stem));
+  const evidenceSequence = contentSequence(evidence, language, false);
   const positions = new Map<string, number[]>();
-  evidenceSequence.forEach((stem, index) => {
+  evidenceSequence.forEach(({ stem }, index) => {
     const list = positions.get(stem);
     if (list) list.push(index);
     else positions.set(stem, [index]);
   });
+  const aligned = (index: number) => evidenceStems.has(claimSequence[index]!.stem);
   let index = 0;
   while (index < claimSequence.length) {
-    if (evidenceStems.has(claimSequence[index]!)) {
+    if (aligned(index)) {
       index += 1;
       continue;
     }
     const start = index;
-    while (index < claimSequence.length && !evidenceStems.has(claimSequence[index]!)) index += 1;
+    const segment = claimSequence[start]!.segment;
+    while (index < claimSequence.length && !aligned(index) && claimSequence[index]!.segment === segment)
+      index += 1;
     const run = claimSequence.slice(start, index);
-    if (start === 0 || run.length > MAX_EDIT_WORDS || run.some((stem) => /\d/.test(stem))) continue;
-    const before = positions.get(claimSequence[start - 1]!) ?? [];
-    if (index === claimSequence.length) {
-      const next = (p: number) => evidenceSequence[p + 1];
+    const previous = claimSequence[start - 1];
+    if (
+      previous === undefined ||
+      previous.segment !== segment ||
+      run.length > MAX_EDIT_WORDS ||
+      run.some((word) => /\d/.test(word.stem))
+    )
+      continue;
+    const before = positions.get(previous.stem) ?? [];
+    const following = claimSequence[index];
+    if (following === undefined || following.segment !== segment) {
+      const next = (p: number) => {
+        const word = evidenceSequence[p + 1];
+        return word && word.segment === evidenceSequence[p]!.segment ? word.stem : undefined;
+      };
       if (before.some((p) => next(p) !== undefined && !/\d/.test(next(p)!) && !claimStems.has(next(p)!)))
         return true;
       continue;
     }
-    const after = positions.get(claimSequence[index]!) ?? [];
-    if (before.some((p) => after.some((q) => q > p && q - p <= MAX_EDIT_WORDS + 1))) return true;
+    const after = positions.get(following.stem) ?? [];
+    if (
+      before.some((p) =>
+        after.some(
+          (q) =>
+            q > p &&
+            q - p <= MAX_EDIT_WORDS + 1 &&
+            evidenceSequence[p]!.segment === evidenceSequence[q]!.segment,
+        ),
+      )
+    )
+      return true;
   }
   return false;
 }
