@@ -21,13 +21,27 @@ export function configFrom(io: Io, overrides: Record<string, string | undefined>
   }
 }
 
-/** Opens the engine; `applicationName` tells this process's PostgreSQL connections apart. */
+/**
+ * PGlite's `shared_buffers` for a command that opens the engine for one task and exits (ingest, ask,
+ * keys, …): PostgreSQL's 128 MB default is memory of this process, and such a command reads too little
+ * to fill it. `saksi serve`, `saksi worker` and the evaluation keep the default.
+ */
+export const ONE_SHOT_SHARED_BUFFERS = '16MB';
+
+/**
+ * Opens the engine; `applicationName` tells this process's PostgreSQL connections apart, and
+ * `longRunning` (a server, a worker, an evaluation) keeps PGlite's default buffer pool.
+ */
 export async function openEngine(
   config: SaksiConfig,
-  options: { applicationName?: string } = {},
+  options: { applicationName?: string; longRunning?: boolean } = {},
 ): Promise<Engine> {
   try {
-    return await Engine.open({ config, ...options });
+    return await Engine.open({
+      config,
+      ...(options.applicationName ? { applicationName: options.applicationName } : {}),
+      ...(options.longRunning ? {} : { pgliteSharedBuffers: ONE_SHOT_SHARED_BUFFERS }),
+    });
   } catch (error) {
     if (isEngineError(error)) {
       const busy = /lock|already|EBUSY|in use/i.test(String((error as { cause?: unknown }).cause ?? ''));

@@ -259,7 +259,8 @@ async function freshDemoEngine(
     SAKSI_ANSWER_CACHE: 'off',
   };
   delete env['DATABASE_URL'];
-  const engine = await openEngine(configFrom({ ...io, env }));
+  // Many questions over the whole demo corpus: PGlite's default buffer pool, as a server has.
+  const engine = await openEngine(configFrom({ ...io, env }), { longRunning: true });
   const started = performance.now();
   const result = await loadDemoCollections(engine, path.join(repositoryRoot(), 'corpora'));
   say(
@@ -302,6 +303,7 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
         SAKSI_ANSWER_CACHE: 'off',
         ...llmOverrides(values),
       }),
+      { longRunning: true },
     );
     try {
       await engine.collections.get(collection);

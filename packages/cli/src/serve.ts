@@ -10,7 +10,7 @@ import {
   loadDemoCollections,
 } from '@saksi/engine';
 import { plural } from '@saksi/proof';
-import { createErrorReporter, createLogger, type Logger, startServer, startTracing } from '@saksi/server';
+import type { Logger } from '@saksi/server';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine, repositoryRoot } from './engine-io.js';
 import { CliError, type Io } from './io.js';
@@ -52,12 +52,14 @@ async function runServe(values: OptionValues, _positionals: readonly string[], i
   say(
     `Saksi: data in ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'}), embeddings ${config.embedding.provider}:${config.embedding.model}`,
   );
+  // The server (Hono, the API's schemas) is loaded by the commands that serve, not by every command.
+  const { createErrorReporter, createLogger, startServer, startTracing } = await import('@saksi/server');
   // After the start-up lines people read, events are JSON log lines at LOG_LEVEL (docs/operations.md).
   const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
   const errors = config.errorReports ? createErrorReporter(config.errorReports) : undefined;
   // Without OTEL_EXPORTER_OTLP_ENDPOINT nothing of OpenTelemetry is loaded (docs/operations.md).
   const tracing = await startTracing(config.traces, { version: ENGINE_VERSION });
-  const engine = await openEngine(config, { applicationName: 'saksi-serve' });
+  const engine = await openEngine(config, { applicationName: 'saksi-serve', longRunning: true });
   await createFirstAdmin(engine, io, say);
   if (config.demo) {
     const existing = await engine.collections.list();

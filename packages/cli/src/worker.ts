@@ -6,15 +6,7 @@
 
 import { hostname } from 'node:os';
 import { ENGINE_VERSION, type Engine, type IngestReport } from '@saksi/engine';
-import {
-  createErrorReporter,
-  createLogger,
-  type ErrorReporter,
-  type Logger,
-  reportFailedIngestion,
-  startTracing,
-  type Tracing,
-} from '@saksi/server';
+import type { ErrorReporter, Logger, Tracing } from '@saksi/server';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { configFrom, openEngine } from './engine-io.js';
 import { CliError, type Io, UsageError } from './io.js';
@@ -60,15 +52,19 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
         'runs a worker in-process. For a PGlite data directory that no server has open, add --allow-pglite.',
     });
   }
+  // The server package (its logger, error reports, traces) is loaded by the commands that use it.
+  const { createErrorReporter, createLogger, reportFailedIngestion, startTracing } = await import(
+    '@saksi/server'
+  );
   // JSON lines at LOG_LEVEL, credentials and session ids redacted (docs/operations.md).
   const logger = createLogger(config.logLevel, (line) => io.stdout.write(line));
   // Failed jobs go to SENTRY_DSN when set (docs/operations.md).
   const errors = config.errorReports ? createErrorReporter(config.errorReports) : undefined;
   // Each ingestion is a trace when OTEL_EXPORTER_OTLP_ENDPOINT is set; else nothing is loaded.
   const tracing = await startTracing(config.traces, { version: ENGINE_VERSION });
-  const engine = await openEngine(config, { applicationName: 'saksi-worker' });
+  const engine = await openEngine(config, { applicationName: 'saksi-worker', longRunning: true });
   const workerId = `${hostname()}-${process.pid}`;
-  const observe = ingestionObserver(errors, tracing);
+  const observe = ingestionObserver(errors, tracing, reportFailedIngestion);
   engine.ingestion.observe(observe);
   try {
     const reporter = await finishedJobReporter(engine, workerId, logger);
@@ -114,6 +110,7 @@ async function runWorker(values: OptionValues, positionals: readonly string[], i
 function ingestionObserver(
   errors: ErrorReporter | undefined,
   tracing: Tracing | null,
+  reportFailedIngestion: (errors: ErrorReporter, report: IngestReport) => void,
 ): (report: IngestReport) => void {
   return (report) => {
     if (errors) reportFailedIngestion(errors, report);

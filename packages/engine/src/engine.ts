@@ -16,7 +16,7 @@ import { backfillBudgetFigures } from './budget/figure-table.js';
 import { Collections, type InWorkspace } from './collection-service.js';
 import type { SaksiConfig } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
-import { migrate } from './db/migrate.js';
+import { loadMigrations, migrate } from './db/migrate.js';
 import { Documents } from './documents.js';
 import { createHashEmbeddingModel } from './embed/hash.js';
 import type { EmbeddingModel } from './embed/model.js';
@@ -44,6 +44,8 @@ export interface EngineOptions {
   answerModel?: AnswerModel | null;
   /** PostgreSQL `application_name` of this process's connections (`saksi-serve`, `saksi-worker`). */
   applicationName?: string;
+  /** PGlite's `shared_buffers` (`DatabaseOptions.sharedBuffers`); PostgreSQL ignores it. */
+  pgliteSharedBuffers?: string;
 }
 
 export class Engine {
@@ -127,6 +129,7 @@ export class Engine {
     const keys = config.keySecrets
       ? keysFromSecrets(config.keySecrets)
       : await loadOrCreateKeys(config.keysDir);
+    const migrations = loadMigrations();
     const pgliteDir =
       options.pgliteDataDir === null ? undefined : (options.pgliteDataDir ?? `${config.dataDir}/pglite`);
     const db = await openDatabase(
@@ -137,12 +140,13 @@ export class Engine {
             maxReplicaLagSeconds: config.replicaMaxLagSeconds,
             ...(options.applicationName ? { applicationName: options.applicationName } : {}),
           }
-        : pgliteDir
-          ? { dataDir: pgliteDir }
-          : {},
+        : {
+            ...(pgliteDir ? { dataDir: pgliteDir, migrations } : {}),
+            ...(options.pgliteSharedBuffers ? { sharedBuffers: options.pgliteSharedBuffers } : {}),
+          },
     );
     try {
-      await migrate(db);
+      await migrate(db, migrations);
     } catch (cause) {
       await db.close().catch(() => undefined);
       throw new EngineError('DATABASE_ERROR', 'Applying database migrations failed.', { cause });

@@ -2,8 +2,9 @@
  * One database interface over PGlite (embedded Postgres, the default) and PostgreSQL (`DATABASE_URL`).
  * Both run the same SQL and the same migrations (docs/architecture.md, "Storage").
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { EngineError } from '../errors.js';
+import { seedFromTemplate } from './pglite-template.js';
 import type { Queryable, Transactional } from './queryable.js';
 import { createReplicaReader, type ReplicaStatus } from './replica.js';
 
@@ -40,6 +41,16 @@ export interface DatabaseOptions {
   maxReplicaLagSeconds?: number;
   /** `application_name` of the connections, so an operator can tell the processes apart. */
   applicationName?: string;
+  /**
+   * PGlite only: the migrations the caller applies next (`loadMigrations()`). With them a new data
+   * directory is unpacked from the template holding them, not made by initdb (`pglite-template.ts`).
+   */
+  migrations?: readonly { version: number; name: string; sql: string }[];
+  /**
+   * PGlite only: PostgreSQL's `shared_buffers` (`16MB`, `128MB`; default PGlite's, 128 MB). The pages
+   * are memory of this process; a smaller pool suits a command that opens the database for one task.
+   */
+  sharedBuffers?: string;
 }
 
 /** Opens the configured database and makes sure the `vector` extension exists. */
@@ -51,18 +62,43 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     );
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options)
-    : await openPglite(options.dataDir);
+    : await openPglite(options);
   await database.exec('CREATE EXTENSION IF NOT EXISTS vector');
   return database;
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  const { dataDir, sharedBuffers, migrations } = options;
+  if (sharedBuffers !== undefined && !/^[1-9]\d*(kB|MB|GB)$/.test(sharedBuffers))
+    throw new EngineError(
+      'CONFIG_INVALID',
+      `shared_buffers must be a size such as 16MB, not ${sharedBuffers}.`,
+    );
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
+  // A new data directory is unpacked from the template rather than made by PGlite's initdb, which
+  // runs a second PGlite in this process (pglite-template.ts).
+  const seeded = dataDir && migrations ? await seedFromTemplate(dataDir, migrations) : false;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const create = () =>
+    PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      extensions: { vector },
+      ...(sharedBuffers
+        ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] }
+        : {}),
+    });
   let db: InstanceType<typeof PGlite>;
   try {
-    db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
+    try {
+      db = await create();
+    } catch (error) {
+      if (!seeded || !dataDir) throw error;
+      // PostgreSQL refused the directory made from the template: make it afresh with initdb.
+      rmSync(dataDir, { recursive: true, force: true });
+      mkdirSync(dataDir, { recursive: true });
+      db = await create();
+    }
   } catch (cause) {
     throw new EngineError('DATABASE_ERROR', `Cannot open the embedded database in ${dataDir ?? 'memory'}.`, {
       cause,

@@ -15,11 +15,15 @@
  * appears in an error message.
  */
 
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, embedMany, RetryError } from 'ai';
+import type { APICallError } from 'ai';
 import { readLimited } from '../util/read-limited.js';
 import { EmbeddingError } from './errors.js';
 import type { EmbeddingModel, EmbeddingModelCallOptions, EmbeddingModelResult } from './model.js';
+
+/** The AI SDK's embedding model of an OpenAI-compatible provider. */
+type SdkEmbeddingModel = ReturnType<
+  ReturnType<typeof import('@ai-sdk/openai-compatible').createOpenAICompatible>['embeddingModel']
+>;
 
 export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
 export const DEFAULT_OPENAI_MAX_EMBEDDINGS_PER_CALL = 64;
@@ -114,9 +118,13 @@ export function createOpenAICompatibleEmbeddingModel(
   const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (apiKey === undefined && basicAuthorization !== undefined) headers['authorization'] = basicAuthorization;
 
+  // The AI SDK and its provider load at the first call (`load` below): a process that embeds nothing
+  // (the hash model, or a command that never embeds) does not load them. Set before the SDK calls back.
+  let ai: typeof import('ai') | undefined;
+
   /** A failure the SDK retries: an `APICallError` marked retryable, carrying the typed error. */
   const retryable = (error: EmbeddingError, response?: Response): APICallError =>
-    new APICallError({
+    new ai!.APICallError({
       message: error.message,
       url: displayEndpoint,
       requestBodyValues: {},
@@ -214,6 +222,7 @@ export function createOpenAICompatibleEmbeddingModel(
 
   /** The typed error for whatever `embedMany` threw. */
   function typedError(thrown: unknown): EmbeddingError {
+    const { APICallError, RetryError } = ai!;
     const error = RetryError.isInstance(thrown) ? thrown.lastError : thrown;
     if (error instanceof EmbeddingError) return error;
     if (APICallError.isInstance(error) && error.cause instanceof EmbeddingError) return error.cause;
@@ -234,15 +243,28 @@ export function createOpenAICompatibleEmbeddingModel(
     );
   }
 
-  const provider = createOpenAICompatible({
-    name: 'saksi',
-    baseURL,
-    ...(apiKey === undefined ? {} : { apiKey }),
-    headers,
-    ...(queryParams === undefined ? {} : { queryParams }),
-    fetch: guardedFetch,
-  });
-  const sdkModel = provider.embeddingModel(options.modelId);
+  let loading: Promise<SdkEmbeddingModel> | undefined;
+  const load = (): Promise<SdkEmbeddingModel> => {
+    if (!loading) {
+      loading = Promise.all([import('ai'), import('@ai-sdk/openai-compatible')]).then(([sdk, compatible]) => {
+        ai = sdk;
+        const provider = compatible.createOpenAICompatible({
+          name: 'saksi',
+          baseURL,
+          ...(apiKey === undefined ? {} : { apiKey }),
+          headers,
+          ...(queryParams === undefined ? {} : { queryParams }),
+          fetch: guardedFetch,
+        });
+        return provider.embeddingModel(options.modelId);
+      });
+      // A failed load is tried again at the next call.
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
 
   return {
     specificationVersion: 'v1',
@@ -259,8 +281,9 @@ export function createOpenAICompatibleEmbeddingModel(
         );
       }
       if (values.length === 0) return { embeddings: [] };
+      const sdkModel = await load();
       try {
-        const result = await embedMany({
+        const result = await ai!.embedMany({
           model: sdkModel,
           values,
           maxRetries,

@@ -16,7 +16,7 @@ import { baseName } from './detect.js';
 import { buildDocumentTree } from './document-tree.js';
 import { parseRegulation } from './legal-structure.js';
 import { quotaExceeded } from './limits.js';
-import type { OcrOptions } from './ocr.js';
+import type { OcrOptions } from './ocr-options.js';
 import { parseDocument } from './parse.js';
 
 export interface ExtractInput {

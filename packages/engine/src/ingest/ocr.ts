@@ -20,21 +20,11 @@ import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { IngestError } from './errors.js';
-import { type OcrSettings, quotaExceeded } from './limits.js';
+import { quotaExceeded } from './limits.js';
+import type { OcrLanguage } from './ocr-options.js';
 import type { PositionedText } from './positioned-text.js';
 
-/** Tesseract's language codes for the collection languages: Indonesian and English. */
-export type OcrLanguage = 'ind' | 'eng';
-
-/** What `parsePdf` needs to run OCR: the settings and the language to read. */
-export interface OcrOptions extends OcrSettings {
-  language: OcrLanguage;
-}
-
-/** The recognition language for a collection or document language (`id` → `ind`, `en` → `eng`). */
-export function ocrLanguageOf(language: string | undefined): OcrLanguage {
-  return language === 'en' ? 'eng' : 'ind';
-}
+export { type OcrLanguage, type OcrOptions, ocrLanguageOf } from './ocr-options.js';
 
 const require = createRequire(import.meta.url);
 

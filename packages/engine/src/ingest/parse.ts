@@ -6,13 +6,11 @@
 import { plainLabel } from '@saksi/proof';
 import type { ParsedDocument } from '../types.js';
 import { baseName, decodeText, detectType, MIME_TYPES } from './detect.js';
-import { parseDocx } from './docx.js';
 import { IngestError } from './errors.js';
 import { parseHtml } from './html.js';
 import { quotaExceeded } from './limits.js';
 import { parseMarkdown } from './markdown.js';
-import type { OcrOptions } from './ocr.js';
-import { parsePdf } from './pdf.js';
+import type { OcrOptions } from './ocr-options.js';
 import { normalizeBlocks, parseText } from './text.js';
 
 /** Default upload limit: 50 MB. */
@@ -59,11 +57,15 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
     if (maxTextChars !== undefined) checkTextSize(text.length, maxTextChars, filename);
     return text;
   };
+  // The PDF (pdf.js, OCR) and Word (mammoth) parsers are loaded at first use, so reading Markdown,
+  // HTML or text never loads them; outside the try below, so a broken install is no malformed file.
+  const pdf = type === 'pdf' ? await import('./pdf.js') : undefined;
+  const docx = type === 'docx' ? await import('./docx.js') : undefined;
   let document: ParsedDocument;
   try {
     switch (type) {
       case 'pdf':
-        document = await parsePdf(bytes, filename, {
+        document = await pdf!.parsePdf(bytes, filename, {
           ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
           ...(maxTextChars !== undefined ? { maxTextChars } : {}),
           ocr: options.ocr,
@@ -72,7 +74,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
         });
         break;
       case 'docx':
-        document = await parseDocx(bytes, filename);
+        document = await docx!.parseDocx(bytes, filename);
         break;
       case 'markdown':
         document = parseMarkdown(decode(), filename);

@@ -33,7 +33,7 @@ import {
 import { extractInProcess } from './extract-process.js';
 import { IngestClock, type IngestListener, notifyIngested } from './ingest-report.js';
 import { DEFAULT_INGEST_LIMITS, DEFAULT_OCR_SETTINGS, type IngestLimits } from './limits.js';
-import { ocrLanguageOf } from './ocr.js';
+import { ocrLanguageOf } from './ocr-options.js';
 import { foregroundBusy, giveWayToForeground } from './priority.js';
 
 export type IngestStage = 'queued' | 'parsing' | 'chunking' | 'embedding' | 'storing' | 'done';

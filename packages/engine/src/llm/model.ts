@@ -15,19 +15,7 @@
  * - every failure is an {@link LlmError}; the AI SDK's own `maxRetries` is switched off so there is
  *   exactly one retry policy.
  */
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import {
-  APICallError,
-  EmptyResponseBodyError,
-  InvalidResponseDataError,
-  JSONParseError,
-  type LanguageModel,
-  NoOutputGeneratedError,
-  RetryError,
-  streamText,
-  TypeValidationError,
-} from 'ai';
+import type { LanguageModel } from 'ai';
 import type { LlmConfig } from './config.js';
 import { LlmError } from './errors.js';
 
@@ -88,6 +76,9 @@ class Aborted extends Error {
 /** The stream ended in a way no answer can come from (no finish, no text, a provider error). */
 class BadStream extends Error {}
 
+/** The AI SDK (`ai`), loaded with the provider package at the first call (see {@link createAnswerModel}). */
+type AiSdk = typeof import('ai');
+
 /** Retry-After (seconds or HTTP date) or retry-after-ms, in milliseconds. */
 export function retryAfterMs(
   headers: Record<string, string> | undefined,
@@ -119,8 +110,11 @@ function isNetworkError(error: unknown): boolean {
   return error.cause !== undefined && error.cause !== error && isNetworkError(error.cause);
 }
 
-/** Maps anything the AI SDK or fetch throws to an {@link LlmError}. */
-function classify(error: unknown, partial: boolean): LlmError {
+/**
+ * Maps anything the AI SDK or fetch throws to an {@link LlmError}; `ai` is the loaded SDK, undefined
+ * when loading it failed (then nothing it throws can have been thrown).
+ */
+function classify(error: unknown, partial: boolean, ai: AiSdk | undefined): LlmError {
   if (error instanceof LlmError) return error;
   if (error instanceof BadStream) return new LlmError('LLM_BAD_RESPONSE', { partial, detail: error.message });
   if (error instanceof Aborted) {
@@ -128,6 +122,9 @@ function classify(error: unknown, partial: boolean): LlmError {
       ? new LlmError('LLM_ABORTED', { partial })
       : new LlmError('LLM_TIMEOUT', { partial, detail: error.reason === 'stall' ? 'stalled' : 'timed out' });
   }
+  if (ai === undefined) return new LlmError('LLM_UNAVAILABLE', { cause: error, partial });
+  const { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError } = ai;
+  const { NoOutputGeneratedError, RetryError, TypeValidationError } = ai;
   const inner = RetryError.isInstance(error) ? (error.lastError ?? error) : error;
   if (APICallError.isInstance(inner)) {
     const status = inner.statusCode;
@@ -181,15 +178,20 @@ function classify(error: unknown, partial: boolean): LlmError {
   return new LlmError('LLM_UNAVAILABLE', { cause: inner, partial });
 }
 
-function languageModelFor(config: LlmConfig, fetchImpl: typeof globalThis.fetch | undefined): LanguageModel {
+async function languageModelFor(
+  config: LlmConfig,
+  fetchImpl: typeof globalThis.fetch | undefined,
+): Promise<LanguageModel> {
   const fetchOption = fetchImpl === undefined ? {} : { fetch: fetchImpl };
   if (config.provider === 'google') {
+    const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
     return createGoogleGenerativeAI({
       baseURL: config.baseUrl,
       apiKey: config.apiKey ?? '',
       ...fetchOption,
     })(config.modelId);
   }
+  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
   return createOpenAICompatible({
     name: config.provider,
     baseURL: config.baseUrl,
@@ -227,10 +229,26 @@ const FINISH_REASONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Builds the {@link AnswerModel} for a parsed configuration. Nothing is contacted until `doStream`.
+ * Builds the {@link AnswerModel} for a parsed configuration. Nothing is contacted until `doStream`,
+ * and the AI SDK and the provider's package are loaded only then (once): a process that never asks a
+ * language model does not load them.
  */
 export function createAnswerModel(config: LlmConfig, options: CreateAnswerModelOptions = {}): AnswerModel {
-  const model = languageModelFor(config, options.fetch);
+  let loading: Promise<{ ai: AiSdk; model: LanguageModel }> | undefined;
+  let ai: AiSdk | undefined;
+  const load = (): Promise<{ ai: AiSdk; model: LanguageModel }> => {
+    if (!loading) {
+      loading = Promise.all([import('ai'), languageModelFor(config, options.fetch)]).then(([sdk, model]) => {
+        ai = sdk;
+        return { ai: sdk, model };
+      });
+      // A failed load is tried again at the next call.
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
   const initialDelay = options.initialRetryDelayMs ?? DEFAULT_INITIAL_RETRY_DELAY_MS;
   const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
   const random = options.random ?? Math.random;
@@ -241,6 +259,8 @@ export function createAnswerModel(config: LlmConfig, options: CreateAnswerModelO
     callSignal: AbortSignal,
     abortCause: () => AbortCause | null,
   ): AsyncGenerator<LlmStreamPart> {
+    // Loading the SDK (the first call only) is not the model stalling: the stall timer starts after.
+    const { ai, model } = await load();
     const controller = new AbortController();
     let stalled = false;
     let stallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -262,7 +282,7 @@ export function createAnswerModel(config: LlmConfig, options: CreateAnswerModelO
     callSignal.addEventListener('abort', onCallAbort, { once: true });
     armStall();
     try {
-      const result = streamText({
+      const result = ai.streamText({
         model,
         system: request.system,
         prompt: request.prompt,
@@ -342,7 +362,7 @@ export function createAnswerModel(config: LlmConfig, options: CreateAnswerModelO
           }
           return;
         } catch (error) {
-          const failure = classify(error, textSeen);
+          const failure = classify(error, textSeen, ai);
           if (textSeen || !failure.retryable || retry >= config.maxRetries) throw failure;
           let delay = Math.min(maxDelay, initialDelay * 2 ** retry);
           delay = delay / 2 + (delay / 2) * random(); // "equal jitter"
@@ -353,7 +373,7 @@ export function createAnswerModel(config: LlmConfig, options: CreateAnswerModelO
           try {
             await sleep(Math.round(delay), call.signal);
           } catch {
-            throw classify(new Aborted(cause ?? 'caller'), false);
+            throw classify(new Aborted(cause ?? 'caller'), false, ai);
           }
         }
       }
