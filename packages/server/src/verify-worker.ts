@@ -5,7 +5,6 @@
  * server's thread charges the caller's work budget and answers the two I/O questions a verification
  * may ask (a consistency proof from the log's database, an anchor from the chain), by message.
  */
-import { getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { Anchor, AnchorRecord } from '@saksi/proof';
 import { RequestProblem } from './request-text.js';
@@ -49,18 +48,6 @@ class Refused extends Error {}
 
 const port = parentPort;
 if (port === null) throw new Error('verify-worker.ts runs as a worker thread (verify-pool.ts).');
-
-/** How much nicer than the server's event loop a verification thread runs (niceness is capped at 19). */
-const VERIFICATION_NICENESS = 10;
-// Verification is background work: on a busy machine the event loop (health, other requests) goes
-// first. Linux gives each thread its own niceness; elsewhere this would lower the whole server.
-if (process.platform === 'linux') {
-  try {
-    setPriority(Math.min(19, getPriority() + VERIFICATION_NICENESS));
-  } catch {
-    // Not allowed here (a container's policy): the thread runs at the server's priority.
-  }
-}
 
 const charges = new Map<number, (ok: boolean) => void>();
 const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
