@@ -23,7 +23,7 @@ export function configFrom(io: Io, overrides: Record<string, string | undefined>
 
 /**
  * PGlite's `shared_buffers` for a command that opens the engine for one task and exits (ingest, ask,
- * keys, …): PostgreSQL's 128 MB default is memory of this process, and such a command reads too little
+ * anchor, …): PostgreSQL's 128 MB default is memory of this process, and such a command reads too little
  * to fill it. `saksi serve`, `saksi worker` and the evaluation keep the default.
  */
 export const ONE_SHOT_SHARED_BUFFERS = '16MB';
