@@ -6,6 +6,8 @@
  * `GET /api/v1/health` is polled every 50 ms on an open-loop schedule and the server reports each turn
  * of its event loop over 20 ms. The baseline is the same server left idle for as long, in the same run.
  *
+ * The eight come from a child process, so that sending them never delays this process's polls.
+ *
  * Three servers, one after the other:
  * - `threads`: the default (verification threads), rate limits and work budget off, so all eight run;
  * - `inline`: `SAKSI_VERIFY_WORKERS=0`, verification on the event loop as before the threads (the
@@ -16,7 +18,8 @@
  * asserted about time; it fails only on a broken setup (a server that does not start, an answer that
  * is neither a verification nor a typed refusal).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BUNDLE_LIMITS, measureBundle } from '@saksi/proof';
@@ -37,6 +40,7 @@ const PARALLEL = 8;
 const HEALTH_TARGET_P99_MS = 200;
 const STALL_TARGET_MS = 100;
 const IDLE_MS = smoke ? 3_000 : 6_000;
+const GOLDEN = JSON.stringify(buildGoldenFixture({ version: 'v1.1' }).bundle);
 
 // biome-ignore lint/suspicious/noExplicitAny: the attack edits a bundle freely
 type Loose = any;
@@ -126,20 +130,41 @@ async function phase(server: RunningServe, work: (() => Promise<number[]>) | nul
   };
 }
 
-/** Eight bundles at once from this process (one address); the status of each answer. */
-function attack(url: string, body: string): () => Promise<number[]> {
-  return () =>
-    Promise.all(
-      Array.from({ length: PARALLEL }, async () => {
-        const response = await fetch(`${url}/api/v1/verify`, { method: 'POST', body });
-        const json = (await response.json()) as Loose;
-        check(
-          response.status === 200 ? typeof json.verdict === 'string' : typeof json.error?.code === 'string',
-          `a verification or a typed refusal, not ${response.status} ${JSON.stringify(json).slice(0, 200)}`,
-        );
-        return response.status;
-      }),
+/**
+ * A child process that sends `PARALLEL` copies of the body in `file` at once (one address) and
+ * prints the status of each answer; a separate process, so that sending 128 MiB does not delay this
+ * process's health polls.
+ */
+const ATTACKER = `
+import { readFileSync } from 'node:fs';
+const [url, file, parallel] = process.argv.slice(1);
+const body = readFileSync(file, 'utf8');
+const statuses = await Promise.all(Array.from({ length: Number(parallel) }, async () => {
+  const response = await fetch(url + '/api/v1/verify', { method: 'POST', body });
+  const json = await response.json();
+  const typed = response.status === 200 ? typeof json.verdict === 'string' : typeof json.error?.code === 'string';
+  if (!typed) throw new Error('neither a verification nor a typed refusal: ' + response.status + ' ' + JSON.stringify(json).slice(0, 200));
+  return response.status;
+}));
+process.stdout.write(JSON.stringify(statuses));
+`;
+
+/** Eight bundles at once from one address (a child process); the status of each answer. */
+function attack(url: string, file: string): () => Promise<number[]> {
+  return async () => {
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', ATTACKER, url, file, String(PARALLEL)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     );
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    check(code === 0, `the attacking process exited with ${code}`);
+    return JSON.parse(output) as number[];
+  };
 }
 
 interface ServerRun {
@@ -148,14 +173,16 @@ interface ServerRun {
   attack: Phase;
 }
 
-async function runServer(name: string, env: Record<string, string>, body: string): Promise<ServerRun> {
+async function runServer(name: string, env: Record<string, string>, file: string): Promise<ServerRun> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `saksi-verify-bench-${name}-`));
   const server = await startServe(dataDir, { LOG_LEVEL: 'warn', ...env });
   try {
-    // A warm-up: the first verification starts the threads and compiles the verifier.
-    await attack(server.url, body)().catch(() => undefined);
+    // A warm-up: the first verification starts the threads and compiles the verifier. One golden
+    // bundle (15 units), so the budget server still has its minute's budget for the attack.
+    const warmUp = await fetch(`${server.url}/api/v1/verify`, { method: 'POST', body: GOLDEN });
+    check(warmUp.status === 200, `the warm-up verification answered ${warmUp.status}`);
     const idle = await phase(server, null);
-    const attacked = await phase(server, attack(server.url, body));
+    const attacked = await phase(server, attack(server.url, file));
     check(server.alive(), `the ${name} server is still running`);
     return { name, idle, attack: attacked };
   } finally {
@@ -176,11 +203,19 @@ async function main(): Promise<void> {
   console.log(
     `bundle: ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${size.claims} claims, ${size.evidence} evidence items, ${size.chunks} chunks, ${size.proofNodes} proof nodes, ${size.anchorRoots} batch roots, ${size.cosignatures} cosignatures = ${units} work units; ${PARALLEL} at once from one address`,
   );
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'saksi-verify-bench-'));
+  const file = path.join(directory, 'bundle.json');
+  writeFileSync(file, body);
   const off = { SAKSI_RATE_LIMIT_IP: '0', SAKSI_VERIFY_WORK_LIMIT: '0' };
-  const runs: ServerRun[] = [await runServer('threads', off, body)];
-  if (!smoke) {
-    runs.push(await runServer('inline', { ...off, SAKSI_VERIFY_WORKERS: '0' }, body));
-    runs.push(await runServer('budget', {}, body));
+  const runs: ServerRun[] = [];
+  try {
+    runs.push(await runServer('threads', off, file));
+    if (!smoke) {
+      runs.push(await runServer('inline', { ...off, SAKSI_VERIFY_WORKERS: '0' }, file));
+      runs.push(await runServer('budget', {}, file));
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
   }
   const baseline = runs[0]!.idle.health.p99;
   const row = (name: string, label: string, p: Phase) => [
