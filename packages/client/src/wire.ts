@@ -138,7 +138,10 @@ export interface Schemas {
     answer: string;
     /** False when the documents hold no good evidence */
     found: boolean;
-    /** The earlier answer to the same question on unchanged content, in a certificate issued again for this asker */
+    /**
+     * The earlier answer to the same question on unchanged content, in a certificate issued again for
+     * this asker
+     */
     cached: boolean;
     bundle: Schemas['Bundle'];
     results: Schemas['ResultSummary'][];
