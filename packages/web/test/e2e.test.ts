@@ -20,7 +20,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createAdmin, demoCollections, type LocalizedList, type LocalizedText } from '@saksi/engine';
-import { type Bundle, type TrustedKeys, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
+import {
+  type Bundle,
+  matchSessionReference,
+  type TrustedKeys,
+  trustOptions,
+  utf8Encode,
+  verifyBundle,
+} from '@saksi/proof';
 import { issueBundle, MemoryLog } from '@saksi/proof/issue';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import type { RunningServer } from '@saksi/server';
@@ -365,10 +372,21 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
     await settled(followUp.getByTestId('verify-panel'));
     const id = ((await followUp.getByTestId('verify-link').getAttribute('href')) ?? '').split('/verify/')[1];
     const bundle = (await (await fetch(`${server.url}/api/v1/certificates/${id}`)).json()) as Bundle;
-    // The certificate keeps the user's own words, and the session is the restored one.
+    // The certificate keeps the user's own words, and the session is the restored one: both answers'
+    // references belong to the session the page remembers, though they share no value.
     expect(bundle.certificate.query.text).toBe('kalau penumpangnya?');
     const first = JSON.parse(bundleJson) as Bundle;
-    expect(bundle.certificate.query.session_id).toBe(first.certificate.query.session_id);
+    const sessionIds = await page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((key) => key.startsWith('saksi.session.'))
+        .map((key) => localStorage.getItem(key)),
+    );
+    const restoredSession = sessionIds.filter(
+      (id) => id !== null && matchSessionReference(first.certificate, id).status === 'belongs',
+    );
+    expect(restoredSession).toHaveLength(1);
+    expect(matchSessionReference(bundle.certificate, restoredSession[0]!).status).toBe('belongs');
+    expect(bundle.certificate.query.session_id).not.toBe(first.certificate.query.session_id);
     await page.close();
   });
 

@@ -69,7 +69,7 @@ describe('SAKSI_CLAIMS=llm on a real engine', () => {
     expect(claim?.text).toContain('disita');
     expect(claim?.verification).toMatchObject({
       label: 'not_supported',
-      verifier: { id: 'llm-decomposition+lexical-entailment', version: '1+openai-compatible:test-model/2' },
+      verifier: { id: 'llm-decomposition+lexical-entailment', version: '1+openai-compatible:test-model/3' },
     });
     expect(claim?.render.rendered).toBe(false);
     expect(
