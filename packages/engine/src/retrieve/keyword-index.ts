@@ -25,6 +25,11 @@ import { type Queryable, runsOnPostgres } from '../db/database.js';
  * document is rewritten by every statement that adds to it).
  */
 export const BLOCK_CHUNKS = { pglite: 32, postgres: 1_024 } as const;
+/**
+ * Tokens indexed per statement on PGlite at most: a block of 32 chunks of many distinct words (the
+ * 20,000-heading file) took 150–320 ms, about 20–40 µs a token, so a block stays near 40 ms.
+ */
+export const BLOCK_TOKENS_PGLITE = 1_000;
 
 /** {@link BLOCK_CHUNKS} for `db`. */
 function blockChunks(db: Queryable): number {
@@ -465,10 +470,52 @@ async function indexBlocks(
   block: number,
   between: () => Promise<void> | void,
 ): Promise<void> {
-  for (let first = 0; first <= lastPosition; first += block) {
-    await db.query('SELECT saksi_index_keywords($1, $2, $3)', [documentId, first, first + block - 1]);
+  for (const [first, last] of await blockRanges(db, documentId, lastPosition, block)) {
+    await db.query('SELECT saksi_index_keywords($1, $2, $3)', [documentId, first, last]);
     await between();
   }
+}
+
+/**
+ * The position ranges of a document's statements: `block` chunks each, and on PGlite also no more
+ * than {@link BLOCK_TOKENS_PGLITE} tokens (a range holds one chunk at least), since a statement's
+ * time grows with the tokens it indexes and, there, holds the server's thread.
+ */
+async function blockRanges(
+  db: Queryable,
+  documentId: string,
+  lastPosition: number,
+  block: number,
+): Promise<[number, number][]> {
+  const ranges: [number, number][] = [];
+  if (runsOnPostgres(db)) {
+    for (let first = 0; first <= lastPosition; first += block) ranges.push([first, first + block - 1]);
+    return ranges;
+  }
+  const chunks = await db.query<{ position: number; tokens: number }>(
+    'SELECT position, token_count AS tokens FROM chunks WHERE document_id = $1 ORDER BY position',
+    [documentId],
+  );
+  let first: number | undefined;
+  let last = 0;
+  let count = 0;
+  let tokens = 0;
+  for (const chunk of chunks.rows) {
+    if (first !== undefined && (count >= block || tokens + chunk.tokens > BLOCK_TOKENS_PGLITE)) {
+      ranges.push([first, last]);
+      first = undefined;
+    }
+    if (first === undefined) {
+      first = chunk.position;
+      count = 0;
+      tokens = 0;
+    }
+    last = chunk.position;
+    count += 1;
+    tokens += chunk.tokens;
+  }
+  if (first !== undefined) ranges.push([first, last]);
+  return ranges;
 }
 
 /**
