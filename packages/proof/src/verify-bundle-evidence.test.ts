@@ -16,13 +16,12 @@ import {
   testSecretKey,
 } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
-import { signCertificate } from './build-certificate.js';
-import { toHex } from './bytes.js';
-import { type Bundle, codePointLength, logLeafInput } from './certificate.js';
+import { cosigners, issuerKey, logSigner, resign, rewriteClaim } from '../test/resign.js';
+import { type Bundle, codePointLength } from './certificate.js';
 import { cosignatureLine, createCosigner } from './cosignature.js';
 import { sha256Hex } from './hash.js';
 import { MemoryLog } from './memory-log.js';
-import { createNoteSigner, parseNote } from './note.js';
+import { parseNote } from './note.js';
 import { issueBundle } from './reference-issuer.js';
 import { parseTrustedKeys, trustOptions } from './trust.js';
 import { type CheckId, type VerifyBundleOptions, verifyBundle } from './verify-bundle.js';
@@ -39,46 +38,7 @@ const options: VerifyBundleOptions = {
 };
 /** For bundles issued here, for other questions than the golden one. */
 const anyQuestion: VerifyBundleOptions = { ...trustOptions(keys), vocabulary: SAKSI_VOCABULARY };
-const issuerKey = testSecretKey('issuer');
-const logSigner = createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log'));
-const cosigners = GOLDEN_WITNESSES.map((name) =>
-  createCosigner(name, testSecretKey(name), () => 1_795_000_500),
-);
-
 const clone = (): Bundle => structuredClone(committed);
-
-/** Signs, logs and cosigns the certificate again with the real keys. */
-function resign(bundle: Bundle): Bundle {
-  bundle.signature = signCertificate(bundle.certificate, issuerKey);
-  const log = new MemoryLog(GOLDEN_ORIGIN);
-  const index = log.append(logLeafInput(bundle.certificate, bundle.signature));
-  const checkpoint = log.signedCheckpoint(logSigner);
-  bundle.log = {
-    origin: GOLDEN_ORIGIN,
-    leaf_index: index,
-    inclusion_proof: log.inclusionProof(index).map(toHex),
-    checkpoint,
-    cosignatures: cosigners.map((cosigner) => cosignatureLine(parseNote(checkpoint).text, cosigner)),
-  };
-  return bundle;
-}
-
-/** Rewrites claim `index`'s text (and the answer, hashes and offsets around it) consistently. */
-function rewriteClaim(bundle: Bundle, index: number, text: string): Bundle {
-  const certificate = bundle.certificate;
-  const claim = certificate.claims[index]!;
-  const delta = codePointLength(text) - codePointLength(claim.text);
-  certificate.answer.text = certificate.answer.text.replace(claim.text, text);
-  certificate.answer.sha256 = sha256Hex(certificate.answer.text);
-  claim.text = text;
-  claim.sha256 = sha256Hex(text);
-  claim.answer_end += delta;
-  for (const later of certificate.claims.slice(index + 1)) {
-    later.answer_start += delta;
-    later.answer_end += delta;
-  }
-  return bundle;
-}
 
 async function problemsOf(bundle: unknown, check: CheckId, given: VerifyBundleOptions = options) {
   const result = await verifyBundle(bundle, given);

@@ -12,25 +12,20 @@ import {
   GOLDEN_ORIGIN,
   GOLDEN_QUESTION,
   GOLDEN_RELEVANCE,
-  GOLDEN_WITNESSES,
-  testSecretKey,
 } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/codes.js';
-import { buildCertificate, issuerFromSecretKey, signCertificate } from './build-certificate.js';
-import { toHex } from './bytes.js';
+import { cosigners, issuerKey, logSigner, resign, rewriteClaim } from '../test/resign.js';
+import { buildCertificate, issuerFromSecretKey } from './build-certificate.js';
 import {
   type Bundle,
   type ClaimRelevance,
   type Composition,
   codePointLength,
-  logLeafInput,
   validateCertificate,
 } from './certificate.js';
-import { cosignatureLine, createCosigner } from './cosignature.js';
 import { sha256Hex } from './hash.js';
 import { MemoryLog } from './memory-log.js';
-import { createNoteSigner, parseNote } from './note.js';
 import { type IssueBundleInput, issueBundle, type SourceDocument } from './reference-issuer.js';
 import { decideAnswer, decideRender } from './render-policy.js';
 import { parseTrustedKeys, trustOptions } from './trust.js';
@@ -46,46 +41,7 @@ const options: VerifyBundleOptions = {
   presentedQuestion: GOLDEN_QUESTION,
   vocabulary: SAKSI_VOCABULARY,
 };
-const issuerKey = testSecretKey('issuer');
-const logSigner = createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log'));
-const cosigners = GOLDEN_WITNESSES.map((name) =>
-  createCosigner(name, testSecretKey(name), () => 1_795_000_500),
-);
-
 const clone = (): Bundle => structuredClone(committed);
-
-/** Signs, logs and cosigns the certificate again with the real keys: a compromised or buggy issuer. */
-function resign(bundle: Bundle): Bundle {
-  bundle.signature = signCertificate(bundle.certificate, issuerKey);
-  const log = new MemoryLog(GOLDEN_ORIGIN);
-  const index = log.append(logLeafInput(bundle.certificate, bundle.signature));
-  const checkpoint = log.signedCheckpoint(logSigner);
-  bundle.log = {
-    origin: GOLDEN_ORIGIN,
-    leaf_index: index,
-    inclusion_proof: log.inclusionProof(index).map(toHex),
-    checkpoint,
-    cosignatures: cosigners.map((cosigner) => cosignatureLine(parseNote(checkpoint).text, cosigner)),
-  };
-  return bundle;
-}
-
-/** Rewrites claim `index`'s text (and the answer, hashes and offsets around it) consistently. */
-function rewriteClaim(bundle: Bundle, index: number, text: string): Bundle {
-  const certificate = bundle.certificate;
-  const claim = certificate.claims[index]!;
-  const delta = codePointLength(text) - codePointLength(claim.text);
-  certificate.answer.text = certificate.answer.text.replace(claim.text, text);
-  certificate.answer.sha256 = sha256Hex(certificate.answer.text);
-  claim.text = text;
-  claim.sha256 = sha256Hex(text);
-  claim.answer_end += delta;
-  for (const later of certificate.claims.slice(index + 1)) {
-    later.answer_start += delta;
-    later.answer_end += delta;
-  }
-  return bundle;
-}
 
 /** Issues a real bundle signed with the golden keys, in a log of its own. */
 function issue(
