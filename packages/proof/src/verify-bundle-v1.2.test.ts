@@ -12,26 +12,21 @@ import {
   GOLDEN_QUESTION,
   GOLDEN_RELEVANCE,
   GOLDEN_V11_CLAIMS,
-  GOLDEN_WITNESSES,
-  testSecretKey,
 } from '@saksi/test-support/golden';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/codes.js';
-import { buildCertificate, issuerFromSecretKey, signCertificate } from './build-certificate.js';
-import { toHex } from './bytes.js';
+import { cosigners, issuerKey, logSigner, resign } from '../test/resign.js';
+import { buildCertificate, issuerFromSecretKey } from './build-certificate.js';
 import {
   type AnswerCheck,
   type Bundle,
   CERTIFICATE_SCHEMA_V1_1,
   CERTIFICATE_SCHEMA_V1_2,
-  logLeafInput,
   validateCertificate,
 } from './certificate.js';
-import { cosignatureLine, createCosigner } from './cosignature.js';
 import { isProofError } from './errors.js';
 import { sha256Hex } from './hash.js';
 import { MemoryLog } from './memory-log.js';
-import { createNoteSigner, parseNote } from './note.js';
 import { type IssueBundleInput, issueBundle } from './reference-issuer.js';
 import { decideAnswer, decideRender } from './render-policy.js';
 import { parseTrustedKeys, trustOptions } from './trust.js';
@@ -49,11 +44,6 @@ const optionsFor = (question: string): VerifyBundleOptions => ({
   vocabulary: SAKSI_VOCABULARY,
 });
 const options = optionsFor(GOLDEN_QUESTION);
-const issuerKey = testSecretKey('issuer');
-const logSigner = createNoteSigner(GOLDEN_ORIGIN, testSecretKey('log'));
-const cosigners = GOLDEN_WITNESSES.map((name) =>
-  createCosigner(name, testSecretKey(name), () => 1_795_000_500),
-);
 
 /** The answer check the good answer carries: "Kalau nerobos lampu merah kena denda berapa?" asks an amount. */
 const CHECK: AnswerCheck = {
@@ -99,22 +89,6 @@ function inputOf(input: Partial<IssueBundleInput>): IssueBundleInput {
     issued_at: '2026-11-29T10:00:00Z',
     ...input,
   };
-}
-
-/** Signs, logs and cosigns the certificate again with the real keys: a compromised or buggy issuer. */
-function resign(bundle: Bundle): Bundle {
-  bundle.signature = signCertificate(bundle.certificate, issuerKey);
-  const log = new MemoryLog(GOLDEN_ORIGIN);
-  const index = log.append(logLeafInput(bundle.certificate, bundle.signature));
-  const checkpoint = log.signedCheckpoint(logSigner);
-  bundle.log = {
-    origin: GOLDEN_ORIGIN,
-    leaf_index: index,
-    inclusion_proof: log.inclusionProof(index).map(toHex),
-    checkpoint,
-    cosignatures: cosigners.map((cosigner) => cosignatureLine(parseNote(checkpoint).text, cosigner)),
-  };
-  return bundle;
 }
 
 const good = issue();
