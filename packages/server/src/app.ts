@@ -19,7 +19,7 @@ import {
 } from '@saksi/engine';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type Access, type AccessOptions, createAccess, isPublicCollection } from './access.js';
+import { type Access, type AccessOptions, createAccess, isPublicCollection, peerAddress } from './access.js';
 import { routeMounter } from './api-spec/mount.js';
 import { readBodyLimited } from './body.js';
 import { chatVerdict } from './chat-verdict.js';
@@ -149,8 +149,9 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
           401,
           'GET /metrics needs "Authorization: Bearer <SAKSI_METRICS_KEY>".',
         );
-    } else if (!isLoopback(access.clientAddress(c))) {
-      // The resolved client, not the TCP peer: behind a proxy on this machine every peer is loopback.
+    } else if (!isLoopback(peerAddress(c)) || !isLoopback(access.clientAddress(c))) {
+      // Both the TCP peer and the resolved client: behind a proxy on this machine every peer is
+      // loopback, and a platform's function has no peer on its machine, whatever it forwards.
       throw new ApiError(
         'FORBIDDEN',
         403,
