@@ -18,25 +18,31 @@ import {
   CALIBRATION_SETS,
   CalibrationError,
   type CalibrationReport,
+  type CrossSet,
   calibrationMarkdown,
   calibrationReport,
   calibrationRowsFromReports,
   calibrationSha256,
   checkTargets,
+  crossCorpusComparison,
+  crossCorpusTable,
   DEFAULT_CONFIG,
   type EvalSet,
   evaluateAnswers,
   evaluateRetrieval,
   gateFailures,
   ingestBeirCorpus,
+  ingestCrossCorpus,
   intentTable,
   JSONL_SET_KINDS,
   type JsonlSetKind,
   knownSetKind,
   loadBeirSet,
+  loadCrossSets,
   loadEvalSet,
   loadSquadSet,
   type MetricDirection,
+  OVERFITTING_GAP,
   RETRIEVAL_CONFIGS,
   type RetrievalConfig,
   type RetrievalReport,
@@ -124,7 +130,7 @@ export const evalCommand: Command = {
   name: 'eval',
   summary: 'Measure retrieval and answers on the evaluation sets, calibrate the answer check; the CI gate',
   usage:
-    'saksi eval retrieval|answers --set <file.jsonl> --collection <name> [--kind K] [--config C] [--json] | saksi eval all [--out DIR] | saksi eval calibrate [--reports DIR] [--alpha A] [--out DIR] | saksi eval gate --baseline FILE [--write]',
+    'saksi eval retrieval|answers --set <file.jsonl> --collection <name> [--kind K] [--config C] [--json] | saksi eval all [--out DIR] | saksi eval cross [--out DIR] | saksi eval calibrate [--reports DIR] [--alpha A] [--out DIR] | saksi eval gate --baseline FILE [--write]',
   help: `Sub-commands:
   retrieval --set F --collection C   Recall@1/3/5/10, full recall, Precision@5, MRR, nDCG@10 of the set's
                                      answerable questions (top 10) against the data directory's engine.
@@ -151,6 +157,13 @@ export const evalCommand: Command = {
                                      default ${DEFAULT_FACQA_SAMPLE}; 0 = all) and squad2-dev (SQuAD 2.0, English, 646
                                      paragraphs; every k-th question, --squad-sample N of 6,078, default
                                      ${DEFAULT_SQUAD_SAMPLE}; 0 = all), retrieval and answers.
+  cross [--out eval/reports]         The cross-corpus sets (--cross, default eval/cross: collections no
+                                     answer rule was written for, ingested as a user's own documents:
+                                     their language, no profile) beside the dev sets they are compared
+                                     with, in the default configuration: each metric's dev and
+                                     cross-corpus figure and the gap; a gap above ${OVERFITTING_GAP} is called
+                                     overfitting. Writes cross-corpus.md and each cross set's reports.
+                                     \`all\` runs the cross-corpus sets too and adds the table to README.md.
   calibrate [--reports eval/reports] [--alpha ${DEFAULT_CALIBRATION_ALPHA}] [--out eval/calibration]
                                      Reads the <set>.json reports of ${CALIBRATION_SETS.join(', ')}
                                      that exist, and fits the answer check on their questions' features:
@@ -172,6 +185,7 @@ export const evalCommand: Command = {
 
 Options:
   --sets <dir>      Where the sets are (default ../shared/data/eval beside the repository)
+  --cross <dir>     Where the cross-corpus sets are (default eval/cross in the repository)
   --data-dir <dir>  The data directory for retrieval/answers (default $SAKSI_DATA_DIR or ./.saksi)
   --json            Print the report as JSON
 
@@ -184,6 +198,7 @@ directory, without a question that has features, or with alpha outside (0, 1)).`
     config: { type: 'string' },
     out: { type: 'string' },
     sets: { type: 'string' },
+    cross: { type: 'string' },
     baseline: { type: 'string' },
     write: { type: 'boolean' },
     'squad-sample': { type: 'string' },
@@ -244,6 +259,103 @@ function setsDirectory(values: OptionValues, io: Io): string {
     io.cwd,
     stringOption(values, 'sets') ?? path.join(repositoryRoot(), '../shared/data/eval'),
   );
+}
+
+function crossDirectory(values: OptionValues, io: Io): string {
+  return path.resolve(io.cwd, stringOption(values, 'cross') ?? path.join(repositoryRoot(), 'eval/cross'));
+}
+
+/** Ingests each cross-corpus set's folder into its own collection; a file that fails ends the run. */
+async function ingestCrossSets(engine: Engine, sets: readonly CrossSet[], say: (text: string) => void) {
+  for (const cross of sets) {
+    const started = performance.now();
+    const result = await ingestCrossCorpus(engine, cross);
+    say(
+      `Ingested ${plural(result.added, `${cross.set.name} document`)} (${result.failed.length} failed) in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    );
+    for (const failure of result.failed) say(`  ${failure.file}: ${failure.error}`);
+    if (result.failed.length > 0)
+      throw new CliError(
+        `${plural(result.failed.length, `${cross.set.name} document`)} failed to ingest; the evaluation would be meaningless.`,
+      );
+  }
+}
+
+/** Writes a set's Markdown and JSON reports to `out`. */
+async function writeSetReports(
+  out: string,
+  set: EvalSet,
+  retrieval: RetrievalReport[],
+  answers: AnswersReport | undefined,
+): Promise<void> {
+  await writeFile(path.join(out, `${set.name}.md`), setMarkdown(set.name, retrieval, answers));
+  await writeFile(
+    path.join(out, `${set.name}.json`),
+    `${JSON.stringify({ set: set.name, collection: set.collection, retrieval, answers: answers ?? null }, null, 2)}\n`,
+  );
+}
+
+/** `saksi eval cross`: the cross-corpus sets beside the dev sets, in the default configuration. */
+async function runCross(values: OptionValues, io: Io, say: (text: string) => void): Promise<number> {
+  const started = performance.now();
+  const out = path.resolve(io.cwd, stringOption(values, 'out') ?? 'eval/reports');
+  const crossSets = await loadCross(values, io);
+  if (crossSets.length === 0)
+    throw new CliError(
+      `No cross-corpus sets: ${path.join(crossDirectory(values, io), 'sets.json')} is missing.`,
+      {
+        exitCode: 2,
+      },
+    );
+  const directory = setsDirectory(values, io);
+  const devSets = await Promise.all(GATE_SETS.map((name) => loadSet(path.join(directory, `${name}.jsonl`))));
+  const { engine, done } = await freshDemoEngine(io, say);
+  const retrieval: RetrievalReport[] = [];
+  const answers: AnswersReport[] = [];
+  try {
+    await ingestCrossSets(engine, crossSets, say);
+    await mkdir(out, { recursive: true });
+    for (const set of [...devSets, ...crossSets.map((cross) => cross.set)]) {
+      const ranked = await evaluateRetrieval(engine, set, DEFAULT_CONFIG);
+      const answered = await evaluateAnswers(engine, set);
+      say(
+        `${set.name}: Recall@5 ${ranked.metrics['recall@5'].toFixed(3)}, answers ${JSON.stringify(answered.metrics)}`,
+      );
+      retrieval.push(ranked);
+      answers.push(answered);
+      if (crossSets.some((cross) => cross.set.name === set.name))
+        await writeSetReports(out, set, [ranked], answered);
+    }
+  } finally {
+    await done();
+  }
+  const table = crossCorpusTable(
+    crossCorpusComparison(
+      retrieval,
+      answers,
+      crossSets.map((cross) => cross.set),
+    ),
+  );
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  await writeFile(
+    path.join(out, 'cross-corpus.md'),
+    `# Dev and cross-corpus sets\n\nWritten by \`saksi eval cross\` (${new Date().toISOString().slice(0, 10)}, ${seconds} s) with the offline defaults. ${CROSS_EXPLANATION}\n\n${table}\n`,
+  );
+  if (flag(values, 'json')) io.stdout.write(`${JSON.stringify({ retrieval, answers }, null, 2)}\n`);
+  else io.stdout.write(`${table}\n\nReports written to ${out} in ${seconds} s.\n`);
+  return 0;
+}
+
+/** What the dev and cross-corpus table shows, for the reports. */
+const CROSS_EXPLANATION = `Each cross-corpus set (eval/cross: collections no answer rule was written for, ingested as a user's own documents, with questions written before any rule change and never used to tune) beside the dev sets of its kind pooled by question (docs: redux-dev + redux-dev2; regulations: lalin-dev, lalin-dev2, apbn-dev, apbn-dev2). The gap is how much worse the cross-corpus figure is; above ${OVERFITTING_GAP} it is called overfitting (eval/cross/README.md).`;
+
+async function loadCross(values: OptionValues, io: Io): Promise<CrossSet[]> {
+  try {
+    return await loadCrossSets(crossDirectory(values, io));
+  } catch (error) {
+    if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
+    throw error;
+  }
 }
 
 /** A fresh engine in a temporary data directory (always PGlite) with the demo collections loaded. */
@@ -337,6 +449,7 @@ async function runEval(values: OptionValues, positionals: readonly string[], io:
     }
   }
   if (sub === 'all') return runAll(values, io, say);
+  if (sub === 'cross') return runCross(values, io, say);
   if (sub === 'calibrate') return runCalibrate(values, io);
   if (sub === 'gate') return runGate(values, io, say);
   throw new UsageError(
@@ -538,10 +651,13 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
     if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
     throw error;
   }
+  const crossSets = await loadCross(values, io);
+  runs.push(...crossSets.map((cross) => ({ set: cross.set, answers: cross.set })));
   const { engine, done } = await freshDemoEngine(io, say);
   const retrieval: RetrievalReport[] = [];
   const answers: AnswersReport[] = [];
   try {
+    await ingestCrossSets(engine, crossSets, say);
     await mkdir(out, { recursive: true });
     for (const { set, answers: answerSet } of runs) {
       if (set.kind === 'beir') {
@@ -563,11 +679,7 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
       if (setAnswers) say(`${set.name} answers: ${JSON.stringify(setAnswers.metrics)} (${setAnswers.ms} ms)`);
       retrieval.push(...setRetrieval);
       if (setAnswers) answers.push(setAnswers);
-      await writeFile(path.join(out, `${set.name}.md`), setMarkdown(set.name, setRetrieval, setAnswers));
-      await writeFile(
-        path.join(out, `${set.name}.json`),
-        `${JSON.stringify({ set: set.name, collection: set.collection, retrieval: setRetrieval, answers: setAnswers ?? null }, null, 2)}\n`,
-      );
+      await writeSetReports(out, set, setRetrieval, setAnswers);
     }
   } finally {
     await done();
@@ -609,6 +721,16 @@ async function runAll(values: OptionValues, io: Io, say: (text: string) => void)
       facqaSample,
       squadSample,
       alpha,
+      cross:
+        crossSets.length === 0
+          ? undefined
+          : crossCorpusTable(
+              crossCorpusComparison(
+                retrieval,
+                answers,
+                crossSets.map((cross) => cross.set),
+              ),
+            ),
     }),
   );
   if (flag(values, 'json')) io.stdout.write(`${JSON.stringify({ retrieval, answers, targets }, null, 2)}\n`);
@@ -625,6 +747,8 @@ function reportsReadme(run: {
   facqaSample: number;
   squadSample: number;
   alpha: number;
+  /** The dev and cross-corpus table, when the run had cross-corpus sets. */
+  cross: string | undefined;
 }): string {
   const domains = TARGET_DOMAINS.map(
     (domain) =>
@@ -653,6 +777,7 @@ function reportsReadme(run: {
     '',
     run.targets,
     '',
+    ...(run.cross ? ['## Dev and cross-corpus', '', CROSS_EXPLANATION, '', run.cross, ''] : []),
     '## Retrieval',
     '',
     retrievalTable(run.retrieval),

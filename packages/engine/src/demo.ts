@@ -159,12 +159,13 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
   ];
 }
 
-async function walk(directory: string): Promise<string[]> {
+/** The files of a corpus folder a collection is made of, in name order (not its LICENSE, README or SOURCE). */
+export async function corpusFiles(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true });
   const files: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) files.push(...(await walk(full)));
+    if (entry.isDirectory()) files.push(...(await corpusFiles(full)));
     else if (entry.isFile() && isSupportedFile(entry.name) && !/^(LICENSE|README|SOURCE)/i.test(entry.name))
       files.push(full);
   }
@@ -201,7 +202,7 @@ export async function loadDemoCollections(
   let added = 0;
   let failed = 0;
   for (const collection of demoCollections(corporaDirectory)) {
-    const files = await walk(collection.directory);
+    const files = await corpusFiles(collection.directory);
     for (const [index, file] of files.entries()) {
       // Stored relative to the corpus folder, as `saksi ingest <folder>` stores it (docs/api/Store.md).
       const relative = path.relative(collection.directory, file).split(path.sep).join('/');

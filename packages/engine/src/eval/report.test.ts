@@ -5,6 +5,8 @@ import {
   answersTable,
   calibrationMarkdown,
   checkTargets,
+  crossCorpusComparison,
+  crossCorpusTable,
   intentTable,
   recallChartSvg,
   retrievalTable,
@@ -265,5 +267,47 @@ describe('evaluation reports', () => {
     expect(markdown).toMatch(/^\| overlap \| -?\d+\.\d{6} \|$/m);
     expect(markdown).toMatch(/^\| support \| -?\d+\.\d{6} \|$/m);
     expect(markdown).toMatch(/^\| \(bias\) \|/m);
+  });
+});
+
+describe('the dev and cross-corpus comparison', () => {
+  it('pools the dev sets of the cross set’s kind, and calls a gap above 0.10 the wrong way overfitting', () => {
+    const retrieval = [
+      report('redux-dev', 'hybrid+rewrite', [true, true]),
+      report('redux-dev2', 'hybrid+rewrite', [true, false]),
+      report('redux-dev', 'lexical', [false, false]),
+      report('other-docs', 'hybrid+rewrite', [true, false, false, false]),
+    ];
+    const answered = [
+      answers('redux-dev', [record('a', { phrases: [true, true] }), record('b', { phrases: [true, false] })]),
+      answers('redux-dev2', [record('c', { answerable: false, refused: true })]),
+      answers('other-docs', [
+        record('d', { phrases: [true, false, false, false], claims: 2, supported: 1 }),
+        record('e', { refused: true, phrases: [false] }),
+        record('f', { answerable: false }),
+      ]),
+    ];
+    const rows = crossCorpusComparison(retrieval, answered, [{ name: 'other-docs', kind: 'docs' }]);
+    const row = (metric: string) => rows.find((entry) => entry.metric === metric);
+    // Recall@5: dev 3 of 4 (hybrid+rewrite only), cross 1 of 4.
+    expect(row('Recall@5')).toMatchObject({ dev: 0.75, cross: 0.25, gap: 0.5, overfitting: true });
+    expect(row('must_mention hit rate')).toMatchObject({ dev: 0.75, cross: 0.2, overfitting: true });
+    expect(row('must_mention hit rate')?.target).toEqual({ text: '≥ 0.50', met: false });
+    // Lower is better: more answerable questions refused on the cross set is a positive gap.
+    expect(row('answerable refused')).toMatchObject({ dev: 0, cross: 0.5, gap: 0.5, overfitting: true });
+    // One unanswerable question each side: refused on dev, answered on the cross set.
+    expect(row('unanswerable refused')).toMatchObject({ dev: 1, cross: 0, gap: 1 });
+    expect(row('false assurance')?.cross).toBeCloseTo(1 / 3);
+    const table = crossCorpusTable(rows);
+    expect(table).toContain(
+      '| other-docs | Recall@5 | 0.750 | 0.250 | +0.500 overfitting | ≥ 0.90: MISSED |',
+    );
+    // A set within the gap is not overfitting; a regulation set is compared with the law and budget sets.
+    const within = crossCorpusComparison(
+      [report('lalin-dev', 'hybrid+rewrite', [true, true]), report('regs', 'hybrid+rewrite', [true, true])],
+      [],
+      [{ name: 'regs', kind: 'legal' }],
+    );
+    expect(within.find((entry) => entry.metric === 'Recall@5')).toMatchObject({ gap: 0, overfitting: false });
   });
 });

@@ -245,6 +245,140 @@ export function targetsTable(targets: readonly TargetResult[]): string {
   ].join('\n');
 }
 
+/** The dev sets a cross-corpus set of each kind is compared with, pooled by question. */
+export const CROSS_DEV_POOLS: Record<'legal' | 'budget' | 'docs', readonly string[]> = {
+  legal: ['lalin-dev', 'lalin-dev2', 'apbn-dev', 'apbn-dev2'],
+  budget: ['apbn-dev', 'apbn-dev2'],
+  docs: ['redux-dev', 'redux-dev2'],
+};
+
+/** A dev figure above its cross-corpus figure by more than this (the wrong way) is overfitting. */
+export const OVERFITTING_GAP = 0.1;
+
+/** One metric of one cross-corpus set beside the same metric of its dev pool. */
+export interface CrossComparison {
+  set: string;
+  metric: string;
+  dev: number | undefined;
+  cross: number | undefined;
+  /** How much worse the cross-corpus figure is (positive: worse), when both exist. */
+  gap: number | undefined;
+  overfitting: boolean;
+  /** The target the cross-corpus figure is held to, and whether it meets it. */
+  target?: { text: string; met: boolean };
+}
+
+interface CrossMetric {
+  name: string;
+  lowerIsBetter: boolean;
+  value: (questions: readonly { 'hit@5': boolean }[], records: readonly AnswerRecord[]) => number | undefined;
+  target?: (kind: 'legal' | 'budget' | 'docs') => { threshold: number; atMost: boolean };
+}
+
+const CROSS_METRICS: readonly CrossMetric[] = [
+  {
+    name: 'Recall@5',
+    lowerIsBetter: false,
+    value: (questions) => share(questions.filter((question) => question['hit@5']).length, questions.length),
+    target: () => ({ threshold: TARGET_THRESHOLDS['recall@5'], atMost: false }),
+  },
+  {
+    name: 'must_mention hit rate',
+    lowerIsBetter: false,
+    value: (_, records) => mustMentionRate(records),
+    target: (kind) => ({ threshold: kind === 'docs' ? 0.5 : 0.7, atMost: false }),
+  },
+  {
+    name: 'answerable refused',
+    lowerIsBetter: true,
+    value: (_, records) => refusedRate(records, true),
+    target: () => ({ threshold: TARGET_THRESHOLDS.answerable_refused_max, atMost: true }),
+  },
+  {
+    name: 'unanswerable refused',
+    lowerIsBetter: false,
+    value: (_, records) => refusedRate(records, false),
+    target: () => ({ threshold: TARGET_THRESHOLDS.unanswerable_refused, atMost: false }),
+  },
+  { name: 'citation precision', lowerIsBetter: false, value: (_, records) => citationPrecision(records) },
+  {
+    name: 'false assurance',
+    lowerIsBetter: true,
+    value: (_, records) => share(records.filter(isFalseAssurance).length, records.length),
+    target: () => ({ threshold: TARGET_THRESHOLDS.false_assurance_max, atMost: true }),
+  },
+];
+
+/**
+ * Each cross-corpus set's figures beside its dev pool's ({@link CROSS_DEV_POOLS}): Recall@5 of the
+ * default configuration and the answer metrics, the gap (positive when the cross-corpus figure is
+ * worse) and whether it is above {@link OVERFITTING_GAP}.
+ */
+export function crossCorpusComparison(
+  retrieval: readonly RetrievalReport[],
+  answers: readonly AnswersReport[],
+  crossSets: readonly { name: string; kind: string }[],
+): CrossComparison[] {
+  const pooled = (sets: readonly string[]) => ({
+    questions: retrieval
+      .filter((report) => sets.includes(report.set) && report.config === 'hybrid+rewrite')
+      .flatMap((report) => report.questions),
+    records: answers.filter((report) => sets.includes(report.set)).flatMap((report) => report.questions),
+  });
+  const rows: CrossComparison[] = [];
+  for (const crossSet of crossSets) {
+    const kind = crossSet.kind === 'docs' || crossSet.kind === 'budget' ? crossSet.kind : 'legal';
+    const dev = pooled(CROSS_DEV_POOLS[kind]);
+    const cross = pooled([crossSet.name]);
+    for (const metric of CROSS_METRICS) {
+      const devValue = metric.value(dev.questions, dev.records);
+      const crossValue = metric.value(cross.questions, cross.records);
+      const gap =
+        devValue === undefined || crossValue === undefined
+          ? undefined
+          : metric.lowerIsBetter
+            ? crossValue - devValue
+            : devValue - crossValue;
+      const target = metric.target?.(kind);
+      rows.push({
+        set: crossSet.name,
+        metric: metric.name,
+        dev: devValue,
+        cross: crossValue,
+        gap,
+        overfitting: gap !== undefined && gap > OVERFITTING_GAP + 1e-9,
+        ...(target && crossValue !== undefined
+          ? {
+              target: {
+                text: `${target.atMost ? '≤' : '≥'} ${target.threshold.toFixed(2)}`,
+                met: target.atMost
+                  ? crossValue <= target.threshold + 1e-9
+                  : crossValue >= target.threshold - 1e-9,
+              },
+            }
+          : {}),
+      });
+    }
+  }
+  return rows;
+}
+
+/** The comparison as a Markdown table: dev, cross-corpus, the gap, overfitting, the target. */
+export function crossCorpusTable(rows: readonly CrossComparison[]): string {
+  return [
+    '| cross-corpus set | metric | dev | cross-corpus | gap | target (cross-corpus) |',
+    '|---|---|---:|---:|---:|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.set} | ${row.metric} | ${fixed(row.dev)} | ${fixed(row.cross)} | ${
+          row.gap === undefined
+            ? '—'
+            : `${row.gap >= 0 ? '+' : ''}${row.gap.toFixed(3)}${row.overfitting ? ' overfitting' : ''}`
+        } | ${row.target ? `${row.target.text}: ${row.target.met ? 'met' : 'MISSED'}` : '—'} |`,
+    ),
+  ].join('\n');
+}
+
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

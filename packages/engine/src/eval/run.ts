@@ -82,8 +82,10 @@ export function matchRelevant(
 ): string | null {
   for (const item of relevant) {
     if (kind === 'legal') {
-      // Pasal level: the body of the Pasal or its elucidation (Penjelasan Pasal demi Pasal) both count.
-      if (samePasal(item.pasal, located.pasal)) return item.key;
+      // Pasal level: the body of the Pasal or its elucidation (Penjelasan Pasal demi Pasal) both count;
+      // in the named document when the set names one.
+      if (item.document !== undefined && item.document !== baseName(located.filename)) continue;
+      if (item.pasal === undefined || samePasal(item.pasal, located.pasal)) return item.key;
     } else if (kind === 'budget' || kind === 'beir') {
       if (item.document !== baseName(located.filename)) continue;
       if (item.pasal === undefined || samePasal(item.pasal, located.pasal)) return item.key;

@@ -114,7 +114,14 @@ export function parseRow(kind: EvalSetKind, row: Record<string, unknown>, where:
   const mustMention = strings(row['must_mention']);
   const relevant: RelevantItem[] = [];
   if (kind === 'legal') {
-    for (const pasal of pasalList(row['relevant_pasal'])) relevant.push({ key: `pasal:${pasal}`, pasal });
+    // A set over several regulations names them (`documents`): a Pasal counts in those documents only.
+    const documents = strings(row['documents']);
+    for (const pasal of pasalList(row['relevant_pasal'])) {
+      if (documents.length === 0) relevant.push({ key: `pasal:${pasal}`, pasal });
+      for (const document of documents) relevant.push({ key: `${document}#${pasal}`, document, pasal });
+    }
+    if (pasalList(row['relevant_pasal']).length === 0)
+      for (const document of documents) relevant.push({ key: document, document });
   } else if (kind === 'budget') {
     const byDoc = (row['relevant_pasal_by_doc'] ?? {}) as Record<string, unknown>;
     for (const document of strings(row['documents'])) {
