@@ -30,8 +30,8 @@ describe('cross-corpus manifests', () => {
     // A Pasal counts in the regulations the row names: one item per document and Pasal.
     expect(cross?.set.questions[0]?.relevant.map((item) => item.key)).toEqual([
       'pmk-1#I',
-      'pmk-2#I',
       'pmk-1#3',
+      'pmk-2#I',
       'pmk-2#3',
     ]);
   });

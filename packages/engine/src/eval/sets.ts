@@ -114,14 +114,21 @@ export function parseRow(kind: EvalSetKind, row: Record<string, unknown>, where:
   const mustMention = strings(row['must_mention']);
   const relevant: RelevantItem[] = [];
   if (kind === 'legal') {
-    // A set over several regulations names them (`documents`): a Pasal counts in those documents only.
+    // A set over several regulations names them (`documents`): a Pasal counts in those documents only,
+    // in the one `relevant_pasal_by_doc` gives it when the row has that.
     const documents = strings(row['documents']);
-    for (const pasal of pasalList(row['relevant_pasal'])) {
-      if (documents.length === 0) relevant.push({ key: `pasal:${pasal}`, pasal });
-      for (const document of documents) relevant.push({ key: `${document}#${pasal}`, document, pasal });
+    const pasals = pasalList(row['relevant_pasal']);
+    const byDoc = row['relevant_pasal_by_doc'];
+    const pasalsOf = (document: string) =>
+      byDoc && typeof byDoc === 'object' && !Array.isArray(byDoc)
+        ? pasalList((byDoc as Record<string, unknown>)[document])
+        : pasals;
+    if (documents.length === 0) for (const pasal of pasals) relevant.push({ key: `pasal:${pasal}`, pasal });
+    for (const document of documents) {
+      const own = pasalsOf(document);
+      if (own.length === 0) relevant.push({ key: document, document });
+      for (const pasal of own) relevant.push({ key: `${document}#${pasal}`, document, pasal });
     }
-    if (pasalList(row['relevant_pasal']).length === 0)
-      for (const document of documents) relevant.push({ key: document, document });
   } else if (kind === 'budget') {
     const byDoc = (row['relevant_pasal_by_doc'] ?? {}) as Record<string, unknown>;
     for (const document of strings(row['documents'])) {
