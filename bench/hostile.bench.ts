@@ -18,12 +18,12 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { HostileCase } from '../packages/engine/src/attack/hostile-case.js';
 import {
+  type HostileCase,
   hostileCorpus,
   type WrittenHostileFile,
   writeHostileCorpus,
-} from '../packages/engine/src/attack/hostile-files.js';
+} from '@saksi/test-support/hostile';
 import {
   check,
   dataRoot,

@@ -6,9 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { hostileBytes, hostileCorpus } from '@saksi/engine/attack';
 import { bearer, storedChunks, testApiKey, waitForDocument } from '@saksi/test-support/api-key';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
+import { hostileBytes, hostileCorpus } from '@saksi/test-support/hostile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from './serve.js';
 

@@ -30,16 +30,6 @@ export {
   recheckClaims,
   runAttackHarness,
 } from './harness.js';
-export type { HostileCase, HostileFamily, HostileOutcome } from './hostile-case.js';
-export {
-  diskName,
-  HOSTILE_CI_SUBSET,
-  type HostileCorpusOptions,
-  hostileBytes,
-  hostileCorpus,
-  type WrittenHostileFile,
-  writeHostileCorpus,
-} from './hostile-files.js';
 export {
   BOOTSTRAP_RESAMPLES,
   type BootstrapOptions,

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { hostileBytes, hostileCorpus } from '@saksi/test-support/hostile';
 import { describe, expect, it } from 'vitest';
 import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
-import { hostileBytes, hostileCorpus } from '../attack/hostile-files.js';
 import { MAX_DOCX_XML_BYTES, parseDocx } from './docx.js';
 import { parseDocument } from './parse.js';
 

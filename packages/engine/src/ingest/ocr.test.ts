@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { concatBytes, PdfWriter, repeatedDeflate } from '@saksi/test-support/hostile';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
-import { concatBytes, PdfWriter, repeatedDeflate } from '../attack/hostile-formats.js';
 import {
   characterErrorRate,
   imageOnlyPdf,

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
+import { diskName, hostileBytes, hostileCorpus } from '@saksi/test-support/hostile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diskName, hostileBytes, hostileCorpus } from '../attack/hostile-files.js';
 import type { Engine } from '../engine.js';
 import { isEngineError } from '../errors.js';
 import { isIngestError } from './errors.js';

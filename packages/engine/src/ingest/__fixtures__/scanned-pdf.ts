@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { PdfWriter, pdfString } from '../../attack/hostile-formats.js';
+import { PdfWriter, pdfString } from '@saksi/test-support/hostile';
 import { toGrey } from '../ocr.js';
 
 const require = createRequire(import.meta.url);

@@ -4,6 +4,7 @@
  * prompt injection; HTML; file names.
  */
 
+import type { Random } from '@saksi/engine/attack';
 import {
   type AddHostileCase,
   HOSTILE_UPLOAD_LIMIT,
@@ -19,7 +20,6 @@ import {
   words,
 } from './hostile-case.js';
 import { ascii, concatBytes, pageContent, pdfString, textPdf } from './hostile-formats.js';
-import type { Random } from './metrics.js';
 
 // ---------------------------------------------------------------------------------------------
 // Markdown: heading bombs, size, long lines, nesting, the CommonMark pathological inputs

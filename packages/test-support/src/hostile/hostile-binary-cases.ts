@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createRandom, type Random } from '@saksi/engine/attack';
 import {
   type AddHostileCase,
   ANY_TYPED,
@@ -33,7 +34,6 @@ import {
   wordParagraph,
   zipArchive,
 } from './hostile-formats.js';
-import { createRandom, type Random } from './metrics.js';
 
 // ---------------------------------------------------------------------------------------------
 // PDF

@@ -1,8 +1,4 @@
 import { inflateRawSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-import { listZipEntries } from '../ingest/detect.js';
-import { parseDocx } from '../ingest/docx.js';
-import { parsePdf } from '../ingest/pdf.js';
 import {
   ascii,
   deflated,
@@ -12,7 +8,11 @@ import {
   wordDocumentXml,
   wordParagraph,
   zipArchive,
-} from './hostile-formats.js';
+} from '@saksi/test-support/hostile';
+import { describe, expect, it } from 'vitest';
+import { listZipEntries } from './detect.js';
+import { parseDocx } from './docx.js';
+import { parsePdf } from './pdf.js';
 
 const text = (blocks: { text: string }[]) => blocks.map((block) => block.text).join('\n');
 

@@ -3,17 +3,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listZipEntries } from '../ingest/detect.js';
-import type { IngestErrorCode } from '../ingest/errors.js';
-import type { HostileCase, HostileOutcome } from './hostile-case.js';
 import {
   diskName,
   HOSTILE_CI_SUBSET,
+  type HostileCase,
+  type HostileOutcome,
   hostileBytes,
   hostileCorpus,
   writeHostileCorpus,
-} from './hostile-files.js';
+} from '@saksi/test-support/hostile';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listZipEntries } from './detect.js';
+import type { IngestErrorCode } from './errors.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const sharedFiles = path.resolve(repoRoot, '../shared/data/files');
