@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citationLabel, regulationShortName } from './citation-label.js';
+import { acceptedCitationLabels, citationLabel, regulationShortName } from './citation-label.js';
 
 const UU22 = 'UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan';
 
@@ -13,9 +13,16 @@ describe('regulationShortName', () => {
     expect(regulationShortName('PERATURAN PEMERINTAH REPUBLIK INDONESIA NOMOR 55 TAHUN 2012')).toBe(
       'PP 55/2012',
     );
+    // A ministry's numbering is kept as printed.
     expect(regulationShortName('Peraturan Menteri Keuangan Nomor 201/PMK.07/2020 tentang DAK')).toBe(
-      'PMK 201/2020',
+      'PMK 201/PMK.07/2020',
     );
+    expect(
+      regulationShortName(
+        'PERATURAN MENTERI KEUANGAN REPUBLIK INDONESIA NOMOR 16/PMK.07/2014 TENTANG PERUBAHAN KEDUA ATAS PERATURAN MENTERI KEUANGAN NOMOR 20/PMK.07/2013',
+      ),
+    ).toBe('PMK 16/PMK.07/2014');
+    expect(regulationShortName('PMK 16/2014')).toBe('PMK 16/2014');
     expect(regulationShortName('Peraturan Menteri Perhubungan Nomor 12 Tahun 2019')).toBe('Permen 12/2019');
     expect(regulationShortName('UU 22/2009')).toBe('UU 22/2009');
     // A scan's stray spaces in the number and the year.
@@ -70,5 +77,18 @@ describe('citationLabel', () => {
       citationLabel({ document_title: UU22, section_path: ['Penjelasan', 'Pasal demi Pasal'] }),
     ).toBeUndefined();
     expect(citationLabel({ document_title: UU22, section_path: ['BAB I', 'Umum'] })).toBeUndefined();
+  });
+});
+
+describe('acceptedCitationLabels', () => {
+  it('accepts the label of certificates made before a ministry numbering was kept, after the current one', () => {
+    const title =
+      'PERATURAN MENTERI KEUANGAN REPUBLIK INDONESIA NOMOR 186/PMK.07/2011 TENTANG PERKIRAAN ALOKASI';
+    expect(acceptedCitationLabels({ document_title: title, pasal: '2', ayat: '2' })).toEqual([
+      'Pasal 2 ayat (2) PMK 186/PMK.07/2011',
+      'Pasal 2 ayat (2) PMK 186/2011',
+    ]);
+    expect(acceptedCitationLabels({ document_title: UU22, pasal: '287' })).toEqual(['Pasal 287 UU 22/2009']);
+    expect(acceptedCitationLabels({ document_title: title, section_path: ['Pembukaan'] })).toEqual([]);
   });
 });

@@ -41,17 +41,26 @@ function ocrDigits(value: string): string {
 }
 
 /**
- * The short name of the regulation a document title names: "UU 22/2009", "PP 55/2012", "PMK
- * 201/2020" (for "201/PMK.07/2020"). Reads OCR'd digits ("TAHUN 2OI7", "TAHUN 20 1 6"), a title that opens with
- * "Penjelasan" or "Penjelasan atas", and a title that is a file name ("uu-2015-3"). Undefined when no
- * kind, number and year are found.
+ * The short name of the regulation a document title names: "UU 22/2009", "PP 55/2012", and a
+ * ministry's numbering as printed, "PMK 201/PMK.07/2020" (for "NOMOR 201/PMK.07/2020"). Reads OCR'd
+ * digits ("TAHUN 2OI7", "TAHUN 20 1 6"), a title that opens with "Penjelasan" or "Penjelasan atas",
+ * and a title that is a file name ("uu-2015-3"). Undefined when no kind, number and year are found.
  *
  * @example
  * regulationShortName('UU No. 22 Tahun 2009 tentang Lalu Lintas dan Angkutan Jalan'); // 'UU 22/2009'
  * regulationShortName('UNDANG-UNDANG REPUBLIK INDONESIA NOMOR 15 TAHUN 2OI7 TENTANG …'); // 'UU 15/2017'
+ * regulationShortName('PERATURAN MENTERI KEUANGAN NOMOR 186/PMK.07/2011 TENTANG …'); // 'PMK 186/PMK.07/2011'
  * regulationShortName('uu-2015-3'); // 'UU 3/2015'
  */
 export function regulationShortName(title: string): string | undefined {
+  return shortName(title, true);
+}
+
+/**
+ * Certificates made before a ministry's numbering was kept labelled "NOMOR 201/PMK.07/2020" as
+ * "PMK 201/2020"; a verifier still accepts that label (docs/certificate.md, "Citation labels").
+ */
+function shortName(title: string, ministryNumbering: boolean): string | undefined {
   if (typeof title !== 'string') return undefined;
   const head = title
     .replace(/\s+/g, ' ')
@@ -59,6 +68,20 @@ export function regulationShortName(title: string): string | undefined {
     .replace(/^PENJELASAN\s+(?:ATAS\s+)?/i, '');
   const kind = REGULATION_KINDS.find(([pattern]) => pattern.test(head))?.[1];
   if (kind) {
+    // A ministry's numbering, "186/PMK.07/2011": the unit's code between the number and the year.
+    // Only the regulation's own number, before its subject ("TENTANG …" may name another's).
+    const ministry =
+      /\b(\d{1,4})\s*\/\s*([A-Z][A-Z0-9.-]*(?:\s*\/\s*[A-Z][A-Z0-9.-]*)*)\s*\/\s*((?:19|20)\d\d)(?!\d)/.exec(
+        head.split(/\bTENTANG\b/i)[0]!,
+      );
+    if (
+      ministryNumbering &&
+      ministry &&
+      /\b(?:NOMOR|No\.?|Nomor)\s*:?\s*$/i.test(head.slice(0, ministry.index))
+    ) {
+      const code = ministry[2]!.replace(/\s+/g, '');
+      return `${kind} ${Number.parseInt(ministry[1]!, 10)}/${code}/${ministry[3]}`;
+    }
     const match =
       /\b(?:NOMOR|No\.?|Nomor)\s*([0-9OIl][0-9OIl ]{0,5}?)(?:\/[A-Z.0-9]+)?\s+(?:TAHUN|Tahun)\s+([0-9OIlL](?: ?[0-9OIlL]){3})(?=\s|$|[^0-9OIlL ])/i.exec(
         head,
@@ -109,4 +132,24 @@ export function citationLabel(
   }
   const regulation = regulationShortName(citation.document_title);
   return regulation ? `${where} ${regulation}` : where;
+}
+
+/**
+ * The labels a verifier accepts for a citation: {@link citationLabel}'s first, then the one
+ * certificates made before a ministry's numbering was kept read ("Pasal 2 PMK 186/2011" for
+ * "NOMOR 186/PMK.07/2011"), when it differs. Empty when the citation has no label.
+ *
+ * @example
+ * acceptedCitationLabels({ document_title: 'PERATURAN MENTERI KEUANGAN NOMOR 186/PMK.07/2011', pasal: '2' });
+ * // ['Pasal 2 PMK 186/PMK.07/2011', 'Pasal 2 PMK 186/2011']
+ */
+export function acceptedCitationLabels(
+  citation: Pick<Citation, 'document_title' | 'pasal' | 'ayat' | 'section_path'>,
+): string[] {
+  const label = citationLabel(citation);
+  if (label === undefined) return [];
+  const current = regulationShortName(citation.document_title);
+  const earlier = shortName(citation.document_title, false);
+  if (current === undefined || earlier === undefined || earlier === current) return [label];
+  return [label, `${label.slice(0, label.length - current.length)}${earlier}`];
 }

@@ -98,7 +98,7 @@ export {
   parseCheckpoint,
   verifyCheckpoint,
 } from './checkpoint.js';
-export { citationLabel, regulationShortName } from './citation-label.js';
+export { acceptedCitationLabels, citationLabel, regulationShortName } from './citation-label.js';
 export {
   type CompositionEvidence,
   type CompositionMarker,

@@ -22,7 +22,7 @@ import {
   validateBundle,
 } from './certificate.js';
 import { type Checkpoint, parseCheckpoint, verifyCheckpoint } from './checkpoint.js';
-import { citationLabel } from './citation-label.js';
+import { acceptedCitationLabels } from './citation-label.js';
 import { compositionMarkers, renderComposition } from './composition.js';
 import { createCosignatureVerifier, verifyCosignatures } from './cosignature.js';
 import { verify } from './ed25519.js';
@@ -659,7 +659,7 @@ function checkMarkers(
 
 /**
  * Every evidence chunk is one of the retrieved results (same document and hash), and every citation
- * label is the one `citationLabel` derives from the citation's signed fields (docs/certificate.md,
+ * label is one `acceptedCitationLabels` derives from the citation's signed fields (docs/certificate.md,
  * "Citation labels"): a label, shown as the source and put into composed claims by `cite` parts,
  * says no more than its Pasal, ayat, sections and document title.
  */
@@ -672,8 +672,9 @@ function checkCitations(certificate: Certificate, checks: Checks): void {
       const label = evidence.citation.label;
       if (label !== undefined) {
         labels++;
-        const derived = citationLabel(evidence.citation);
-        if (label !== derived) {
+        const accepted = acceptedCitationLabels(evidence.citation);
+        const derived = accepted[0];
+        if (!accepted.includes(label)) {
           checks.fail(
             'citations',
             'CITATION_LABEL_MISMATCH',

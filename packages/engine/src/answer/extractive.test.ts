@@ -186,6 +186,37 @@ describe('extractiveAnswer on UU 22/2009', () => {
     expect(isStatement(ayat(287, 2))).toBe(true);
   });
 
+  it('quotes a line in capitals that states something: a regulation title, one figure with its label', () => {
+    expect(
+      isStatement(
+        'PERATURAN MENTERI KEUANGAN REPUBLIK INDONESIA NOMOR 186/PMK.07/2011 TENTANG PERUBAHAN ATAS PERATURAN MENTERI KEUANGAN NOMOR 19/PMK.07/2011',
+      ),
+    ).toBe(true);
+    expect(
+      isStatement('JUMLAH DANA ALOKASI UMUM NASIONAL TAHUN ANGGARAN 2017 SEBESAR Rp401.129.780.828.000,00.'),
+    ).toBe(true);
+    // Headings in capitals with nothing to quote stay out.
+    expect(
+      isStatement('RINCIAN ALOKASI DANA ALOKASI UMUM MENURUT PROVINSI KABUPATEN KOTA TAHUN ANGGARAN 2017'),
+    ).toBe(false);
+    expect(
+      isStatement('DANA ALOKASI UMUM 401.129.780.828 DANA ALOKASI KHUSUS 58.345.120.000 DANA DESA.'),
+    ).toBe(false);
+    const title = source(
+      'PERATURAN MENTERI KEUANGAN REPUBLIK INDONESIA NOMOR 186/PMK.07/2011 TENTANG PERKIRAAN ALOKASI DANA BAGI HASIL SUMBER DAYA ALAM KEHUTANAN TAHUN ANGGARAN 2011',
+      0,
+      {},
+    );
+    const answer = extractiveAnswer(
+      'Peraturan menteri keuangan tentang perkiraan alokasi dana bagi hasil kehutanan 2011',
+      [title],
+      {
+        language: 'id',
+      },
+    );
+    expect(answer.claims.map((claim) => claim.source_index)).toEqual([0]);
+  });
+
   it('says "not found" for an unrelated question and never invents', () => {
     const answer = extractiveAnswer('Siapa presiden pertama?', sources287, { language: 'id' });
     expect(answer).toEqual({ found: false, text: NOT_FOUND_TEXT.id, claims: [] });

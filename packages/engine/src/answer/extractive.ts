@@ -229,14 +229,27 @@ export function paragraphFollowing(
 
 /**
  * A flattened table or a run of headings in capitals ("POSTUR APBN TAHUN ANGGARAN 2018 A. PENDAPATAN
- * NEGARA I. …", rows of figures): mostly words in capitals, or mostly numbers. Not a statement.
+ * NEGARA I. …", rows of figures): mostly numbers, or mostly words in capitals that say nothing one
+ * can quote. Not a statement. Capitals alone are no reason: a regulation's title ("PERATURAN MENTERI
+ * KEUANGAN NOMOR 186/PMK.07/2011 TENTANG …") or one line in capitals with its one figure ("DANA
+ * ALOKASI UMUM SEBESAR Rp401.129.780.828.000,00") is a statement; capitals with outline markers
+ * between them ("A. …", "I. …", "1. …"), several figures, or no figure and no title are not.
  */
 function isTableRun(text: string): boolean {
   const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu) ?? [];
   if (tokens.length < 4) return false;
-  const capitals = tokens.filter((token) => /^\p{Lu}{2,}[\p{Lu}.,]*$/u.test(token)).length;
   const numbers = tokens.filter((token) => /^\d[\d.,]*$/.test(token)).length;
-  return capitals / tokens.length > 0.5 || numbers / tokens.length > 0.4;
+  if (numbers / tokens.length > 0.4) return true;
+  const capitals = tokens.filter((token) => /^\p{Lu}{2,}[\p{Lu}.,]*$/u.test(token)).length;
+  if (capitals / tokens.length <= 0.5) return false;
+  const outline = text.match(/(?:^|\s)(?:[A-Z]|[IVXL]{1,4}|\d{1,2})\.(?=\s)/g)?.length ?? 0;
+  if (outline >= 2) return true;
+  // Grouped amounts and percentages, each counted once ("Rp401.129.780.828.000,00" is one).
+  const figures =
+    text.match(/(?<![\d.,])\d{1,3}(?:[.,]\d{3})+(?:,\d+)?(?![\d.,]?\d)|\d+(?:,\d+)?\s*(?:%|persen\b)/gi)
+      ?.length ?? 0;
+  const title = /\bNOMOR\b/.test(text) && /\bTENTANG\b/.test(text);
+  return !(figures === 1 || (figures === 0 && title));
 }
 
 /** Short lines without sentence punctuation: headings and labels kept in chunk text, not claims. */

@@ -8,16 +8,18 @@
  * Limits (`limits.ts`) are checked as early as each format allows; passing one throws
  * `QUOTA_EXCEEDED`, so nothing beyond the limit is built.
  */
-import { hashLeaf, normalizeText, sha256, toHex, utf8Encode } from '@saksi/proof';
+import { hashLeaf, normalizeText, plainLabel, sha256, toHex, utf8Encode } from '@saksi/proof';
 import { EngineError } from '../errors.js';
 import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { baseName } from './detect.js';
 import { buildDocumentTree } from './document-tree.js';
-import { parseRegulation } from './legal-structure.js';
+import { parseRegulation, parseRegulationBlocks } from './legal-structure.js';
 import { quotaExceeded } from './limits.js';
 import type { OcrOptions } from './ocr-options.js';
 import { parseDocument } from './parse.js';
+import { leadingFiscalYear } from './regulation-identity.js';
+import { storableDocument } from './storable.js';
 
 export interface ExtractInput {
   bytes: Uint8Array;
@@ -89,17 +91,44 @@ export async function extractDocument(
       `${baseName(input.filename)} has ${parsed.pages} pages`,
     );
   }
-  // Regulations in text or Markdown form: BAB / Bagian / Pasal / ayat / Penjelasan structure.
-  if (parsed.mime === 'text/markdown' || parsed.mime === 'text/plain') {
-    // The file's own name, not its folders: a regulation without a title line is named after it.
-    const regulation = parseRegulation(new TextDecoder().decode(input.bytes), baseName(input.filename));
-    if (regulation)
-      parsed = {
-        ...regulation,
-        mime: parsed.mime,
-        metadata: { ...parsed.metadata, ...regulation.metadata },
-      };
+  // Regulations, found by their content whatever their format: BAB / Bagian / Pasal / ayat /
+  // Penjelasan structure, and the regulation's identity as title and metadata (docs/engine.md,
+  // "Regulations"). Text and Markdown are read from their bytes; a PDF or Word document from its
+  // blocks, which keep their pages and tables.
+  // The file's own name, not its folders: a regulation without a title line is named after it.
+  const regulation =
+    parsed.mime === 'text/markdown' || parsed.mime === 'text/plain'
+      ? parseRegulation(new TextDecoder().decode(input.bytes), baseName(input.filename))
+      : parsed.mime !== 'text/html'
+        ? parseRegulationBlocks(parsed.blocks, baseName(input.filename))
+        : null;
+  if (regulation)
+    parsed = {
+      ...regulation,
+      // A PDF or Word regulation without a title block keeps the title its parser found.
+      title:
+        regulation.title === baseName(input.filename) &&
+        parsed.mime !== 'text/markdown' &&
+        parsed.mime !== 'text/plain'
+          ? parsed.title
+          : plainLabel(regulation.title) || parsed.title,
+      mime: parsed.mime,
+      metadata: { ...parsed.metadata, ...regulation.metadata },
+      ...(parsed.pages !== undefined ? { pages: parsed.pages } : {}),
+    };
+  // A budget document that is no regulation (an annex, an allocation table) records the fiscal year
+  // its heading names, so retrieval keeps documents of different years apart.
+  if (!regulation && parsed.metadata['fiscal_year'] === undefined && parsed.mime !== 'text/html') {
+    const leading = parsed.blocks
+      .slice(0, 8)
+      .map((block) => block.text)
+      .join('\n');
+    const fiscalYear = leadingFiscalYear(parsed.title, leading);
+    if (fiscalYear !== undefined)
+      parsed = { ...parsed, metadata: { ...parsed.metadata, fiscal_year: fiscalYear } };
   }
+  // The one boundary for parsed text: no NUL (or other C0 control) reaches the database.
+  parsed = storableDocument(parsed);
   onStage('chunking');
   const drafts = chunkDocument(parsed);
   if (drafts.length > options.maxChunks) {

@@ -280,7 +280,7 @@ describe('citation labels', () => {
       'Perpres 98/2021',
     );
     expect(regulationShortName('Peraturan Menteri Keuangan Nomor 201/PMK.07/2020 tentang DAK')).toBe(
-      'PMK 201/2020',
+      'PMK 201/PMK.07/2020',
     );
     expect(regulationShortName('Peraturan Kepolisian Negara Republik Indonesia Nomor 7 Tahun 2021')).toBe(
       'Perpol 7/2021',

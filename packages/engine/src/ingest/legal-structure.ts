@@ -14,6 +14,7 @@
  */
 import { regulationShortName as titleRegulation } from '@saksi/proof';
 import type { Block, LegalRef, ParsedDocument } from '../types.js';
+import { identityMetadata, regulationIdentity } from './regulation-identity.js';
 
 const PASAL_LINE = /^Pasal\s+(\d+)([A-Z]?)$/;
 const ROMAN_PASAL_LINE = /^Pasal\s+([IVX]+)$/;
@@ -25,28 +26,47 @@ const LETTER_POINT = /^([a-z])\.\s+\S/;
 const NUMBER_POINT = /^(\d{1,3})\.\s+\S/;
 /** The closing formula after the last Pasal ("Agar setiap orang mengetahuinya, …"). */
 const CLOSING = /Agar\s+setiap\s+orang\s+mengetahuinya/;
+/** A numbered change of an amending regulation: "1. Ketentuan Pasal 5 diubah …", "2. Di antara … disisipkan …". */
+const CHANGE_ITEM =
+  /^\d{1,3}\.\s+(?:Ketentuan|Di\s*antara|Pasal|Judul|Penjelasan|Lampiran|BAB|Bagian|Paragraf)\b.{0,300}?\b(?:diubah|disisipkan|dihapus|ditambahkan|ditambah)\b/;
 const PENJELASAN_MARK = /P\s?E\s?N\s?J\s?E\s?L\s?A\s?S\s?A\s?N(\s+A\s?T\s?A\s?S)?/;
 /** A heading may jump ahead this far when it sits inside a line (an earlier heading lost to OCR). */
 const INLINE_WINDOW = 3;
 /** … and this far when it stands alone on its line (amending laws list only the changed Pasal). */
 const LINE_WINDOW = 60;
 
-const REGULATION_TITLE =
-  /^\s*(?:UNDANG-UNDANG|PERATURAN\s+(?:PEMERINTAH|PRESIDEN|MENTERI|KEPOLISIAN|DAERAH|BADAN|GUBERNUR|BUPATI|WALI\s*KOTA))\b[^\n]{0,120}?\bNOMOR\b/i;
+/** The conventions of UU 12/2011 between the title block and the first Pasal. */
+const DRAFTING_MARKS: readonly RegExp[] = [
+  /DENGAN\s+RAHMAT\s+TUHAN\s+YANG\s+MAHA\s+ESA/i,
+  /^\s*Menimbang\b/im,
+  /^\s*Mengingat\b/im,
+  /^\s*MEMUTUSKAN\s*:?\s*$/im,
+  /^\s*Menetapkan\s*:/im,
+];
 
 /**
- * True when `text` reads like a regulation: five `Pasal N` heading lines, or two under a regulation
- * title ("PERATURAN PEMERINTAH … NOMOR …") in its first lines.
+ * True when `text` reads like a regulation, by its content wherever it starts: five `Pasal N`
+ * heading lines; or a regulation's title block (`regulation-identity.ts`: "PERATURAN … NOMOR …",
+ * after a gazette header or a letterhead too) with two Pasal lines, Arabic or Roman (an amending
+ * regulation's "Pasal I" and "Pasal II"); or the title block, one Pasal line and two of the drafting
+ * conventions ("DENGAN RAHMAT TUHAN YANG MAHA ESA", Menimbang, Mengingat, MEMUTUSKAN, Menetapkan).
  */
 export function looksLikeRegulation(text: string): boolean {
-  const needed = REGULATION_TITLE.test(text.slice(0, 2_000)) ? 2 : 5;
   let count = 0;
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
-    if ((PASAL_LINE.test(trimmed) || /^Pasa[l1I]\s+\d+\s*\(1\)\s/.test(trimmed)) && ++count >= needed)
+    if (
+      (PASAL_LINE.test(trimmed) ||
+        ROMAN_PASAL_LINE.test(trimmed) ||
+        /^Pasa[l1I]\s+\d+\s*\(1\)\s/.test(trimmed)) &&
+      ++count >= 5
+    )
       return true;
   }
-  return false;
+  if (count === 0 || regulationIdentity(text.slice(0, 6_000)) === undefined) return false;
+  if (count >= 2) return true;
+  const head = text.slice(0, 20_000);
+  return DRAFTING_MARKS.filter((mark) => mark.test(head)).length >= 2;
 }
 
 /**
@@ -274,23 +294,142 @@ function splitLine(line: string, scan: ScanState, inPasal: boolean): string[] {
 /** Parses a regulation; returns null when the text does not look like one. */
 export function parseRegulation(raw: string, filename: string): ParsedDocument | null {
   if (!looksLikeRegulation(raw)) return null;
+  return parseRegulationText(raw, filename, undefined);
+}
+
+/** A page break in the text {@link parseRegulationBlocks} reads: "\uE000p3\uE001" alone on its line. */
+const PAGE_MARK = /^\uE000p(\d+)\uE001$/;
+/** A table held aside, by its index: "\uE000t0\uE001" alone on its line. */
+const TABLE_MARK = /^\uE000t(\d+)\uE001$/;
+const ANY_MARK = /\uE000[pt]\d+\uE001/g;
+
+/**
+ * Page furniture a PDF's layout may leave between the lines of a regulation: a page number ("- 3 -",
+ * "3"), a gazette's running header ("2014, No.128 2", "3 2014, No.128") and a publisher's address
+ * ("www.peraturan.go.id"). Alone on its line, it is dropped so it never lands inside a sentence.
+ */
+const PAGE_FURNITURE =
+  /^(?:[-–—]\s*\d{1,4}\s*[-–—]|\d{1,4}|(?:\d{1,4}\s+)?(?:19|20)\d\d\s*,\s*No\.\s*\d{1,5}(?:\s+\d{1,4})?|(?:https?:\/\/)?(?:www\.|jdih\.)[a-z0-9.-]+\.go\.id\S*)$/i;
+
+/**
+ * Parses the blocks of a PDF or Word document as a regulation (docs/engine.md, "Regulations"): the
+ * text of its blocks, one a line, read like a text regulation, whatever is on its first line
+ * (detection by content, {@link looksLikeRegulation}). Every block keeps the page its first line
+ * came from; a sentence broken across lines or pages is one block (running page numbers, gazette
+ * headers and publisher addresses between them dropped, a word hyphenated at a line end rejoined);
+ * tables stay tables, under the Pasal they sit in. Null when the text is no regulation.
+ */
+export function parseRegulationBlocks(blocks: readonly Block[], filename: string): ParsedDocument | null {
+  const plain = blocks.map((block) => block.text).join('\n');
+  if (!looksLikeRegulation(plain)) return null;
+  const tables: Block[] = [];
+  const lines: string[] = [];
+  let page: number | undefined;
+  for (const block of blocks) {
+    if (block.page !== undefined && block.page !== page) {
+      page = block.page;
+      lines.push(`\uE000p${page}\uE001`);
+    }
+    if (block.kind === 'table') {
+      lines.push(`\uE000t${tables.length}\uE001`);
+      tables.push(block);
+      continue;
+    }
+    for (const line of block.text.split('\n')) if (!PAGE_FURNITURE.test(line.trim())) lines.push(line);
+  }
+  return parseRegulationText(joinHyphenated(lines).join('\n'), filename, tables);
+}
+
+/**
+ * Rejoins a word hyphenated at a line end ("penyalur-" + "an …" → "penyaluran …"), across a page
+ * break too; a compound or reduplication keeps its hyphen ("Undang-" + "Undang", "masing-" +
+ * "masing", "sehari-" + "hari": the next part starts with a capital or one part holds the other).
+ */
+function joinHyphenated(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    let line = lines[index]!;
+    for (;;) {
+      const hyphen = /(\p{L}+)-$/u.exec(line.trimEnd());
+      if (!hyphen) break;
+      // The next line of text, past page and table marks.
+      let next = index + 1;
+      while (next < lines.length && /^\uE000p\d+\uE001$/.test(lines[next]!)) next++;
+      const following = lines[next]?.trimStart();
+      const word = following === undefined ? undefined : /^\p{L}+/u.exec(following)?.[0];
+      if (following === undefined || word === undefined) break;
+      const left = hyphen[1]!.toLowerCase();
+      const right = word.toLowerCase();
+      const compound = /^\p{Lu}/u.test(word) || left.includes(right) || right.includes(left);
+      // The page marks skipped stay before the joined line, so it keeps the page it started on.
+      for (let skipped = index + 1; skipped < next; skipped++) out.push(lines[skipped]!);
+      line = `${line.trimEnd().slice(0, compound ? undefined : -1)}${following}`;
+      index = next;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** A line that starts an ayat, a point or a list item: "(2) …", "a. …", "3. …". */
+const ITEM_START = /^(?:\(\d+[a-z]?\)|[a-z]\.|\d{1,3}\.)\s/;
+
+/** The parts of a preamble that start a line: "Menimbang :", "MEMUTUSKAN:", "DENGAN RAHMAT …". */
+const PREAMBLE_START = /^(?:Menimbang|Mengingat|Memperhatikan|MEMUTUSKAN|Menetapkan|DENGAN\s+RAHMAT)\b/;
+
+/**
+ * The lines of a PDF's block, rewrapped as a text regulation has them: one line per ayat, point or
+ * list item, so a sentence (and an item's figure: "(IIUPH) sebesar" / "Rp32.237.776.417,00") the
+ * layout broke over lines or pages is one line again. A line still ends where the next starts an
+ * item or a part of the preamble, after a sentence or clause end (".", ";", ":"), and around a line
+ * in capitals (a title block's lines).
+ */
+function unwrapLines(lines: readonly string[]): string {
+  const capitals = (line: string) => /\p{Lu}{2}/u.test(line) && !/\p{Ll}/u.test(line);
+  let out = '';
+  let previous = '';
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (!line) continue;
+    const breaks =
+      ITEM_START.test(line) ||
+      PREAMBLE_START.test(line) ||
+      /[.;:]$/.test(previous) ||
+      capitals(line) ||
+      capitals(previous);
+    out = out === '' ? line : `${out}${breaks ? '\n' : ' '}${line}`;
+    previous = line;
+  }
+  return out;
+}
+
+function parseRegulationText(raw: string, filename: string, tables: Block[] | undefined): ParsedDocument {
   const text = cleanRegulationText(raw);
   const mark = PENJELASAN_MARK.exec(text);
   const body = mark ? text.slice(0, mark.index) : text;
   const elucidation = mark ? text.slice(mark.index + mark[0].length) : '';
+  /** The page the line being read is on (a PDF's blocks), and the page each open piece started on. */
+  let page: number | undefined;
+  const onPage = (): { page: number } | Record<string, never> => (page === undefined ? {} : { page });
 
   const blocks: Block[] = [];
   const context: Context = {};
   const state: ScanState = { lastPasal: 0, lastAyat: 0, lastLetter: 0, lastNumber: 0, previousWord: '' };
   let started = false;
-  let current: { lines: string[]; legal: LegalRef; path: string[] } | undefined;
+  let current: { lines: string[]; legal: LegalRef; path: string[]; page?: number } | undefined;
+  const open = (lines: string[], legal: LegalRef) => {
+    current = { lines, legal, path: sectionPath(context), ...onPage() };
+  };
   const flush = () => {
     if (current?.lines.join(' ').trim()) {
       blocks.push({
         kind: 'paragraph',
-        text: current.lines.join('\n').trim(),
+        text: (tables === undefined ? current.lines.join('\n') : unwrapLines(current.lines))
+          .replace(ANY_MARK, '')
+          .trim(),
         section_path: current.path,
         legal: current.legal,
+        ...(current.page === undefined ? {} : { page: current.page }),
       });
     }
     current = undefined;
@@ -303,28 +442,57 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
       level,
       section_path: sectionPath(context).slice(0, level - 1),
       legal: legalRef(context),
+      ...onPage(),
     });
   };
   let preamble: string[] = [];
+  let preamblePage: number | undefined;
+  const flushPreamble = () => {
+    if (preamble.length === 0) return;
+    blocks.push({
+      kind: 'paragraph',
+      text: tables === undefined ? preamble.join('\n') : unwrapLines(preamble),
+      section_path: ['Pembukaan'],
+      ...(preamblePage === undefined ? {} : { page: preamblePage }),
+    });
+    preamble = [];
+  };
   let closing: string[] = [];
+  /** The Roman Pasal of an amending regulation being read ("Pasal I"), whose changes quote other Pasal. */
+  let amending: string | undefined;
   const startPasal = (label: string) => {
-    if (preamble.length > 0) {
-      blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
-      preamble = [];
-    }
+    flushPreamble();
     started = true;
     context.pasal = label;
     state.lastAyat = 0;
     state.lastLetter = 0;
     state.lastNumber = 0;
     heading(`Pasal ${label}`, 4);
-    current = { lines: [], legal: legalRef(context), path: sectionPath(context) };
+    open([], legalRef(context));
   };
 
   const queue = body.split('\n').reverse();
   while (queue.length > 0) {
     const next = queue.pop()!.trim();
     if (!next) continue;
+    if (tables !== undefined) {
+      const pageMark = PAGE_MARK.exec(next);
+      if (pageMark) {
+        page = Number.parseInt(pageMark[1]!, 10);
+        continue;
+      }
+      const tableMark = TABLE_MARK.exec(next);
+      const table = tableMark ? tables[Number.parseInt(tableMark[1]!, 10)] : undefined;
+      if (table) {
+        // A table stays a table, under the Pasal (and ayat) it sits in.
+        const legal = started ? (current?.legal ?? legalRef(context)) : undefined;
+        const path = started ? (current?.path ?? sectionPath(context)) : ['Pembukaan'];
+        flush();
+        if (!started) flushPreamble();
+        blocks.push({ ...table, section_path: path, ...(legal ? { legal } : {}) });
+        continue;
+      }
+    }
     const pieces = splitLine(next, state, started && context.pasal !== undefined);
     const line = pieces[0]!;
     for (let i = pieces.length - 1; i >= 1; i--) queue.push(pieces[i]!);
@@ -359,15 +527,22 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
     // Amending laws: "Pasal I" (the changes) and "Pasal II" (entry into force).
     const roman = ROMAN_PASAL_LINE.exec(line);
     if (roman && (started || preamble.length > 0)) {
+      amending = roman[1]!;
       startPasal(roman[1]!);
+      continue;
+    }
+    // Inside an amending Pasal, a numbered change ("2. Ketentuan Pasal 5 diubah …", "3. Di antara
+    // Pasal 7 dan Pasal 8 disisipkan …") is the amending Pasal's own text again, not the end of the
+    // Pasal the previous change quoted.
+    if (amending !== undefined && context.pasal !== amending && CHANGE_ITEM.test(line)) {
+      flush();
+      context.pasal = amending;
+      open([line], legalRef(context));
       continue;
     }
     const bab = BAB_LINE.exec(line);
     if (bab && (started || preamble.length > 0)) {
-      if (preamble.length > 0) {
-        blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
-        preamble = [];
-      }
+      flushPreamble();
       context.bab = bab[1]!;
       context.babTitle = bab[2]!.trim();
       delete context.bagian;
@@ -403,6 +578,7 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
       continue;
     }
     if (!started) {
+      if (preamble.length === 0) preamblePage = page;
       preamble.push(line);
       continue;
     }
@@ -412,7 +588,7 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
       state.lastAyat = Number.parseInt(ayat[1]!, 10);
       state.lastLetter = 0;
       state.lastNumber = 0;
-      current = { lines: [line], legal: legalRef(context, { ayat: ayat[1]! }), path: sectionPath(context) };
+      open([line], legalRef(context, { ayat: ayat[1]! }));
       continue;
     }
     const letter = LETTER_POINT.exec(line);
@@ -422,62 +598,128 @@ export function parseRegulation(raw: string, filename: string): ParsedDocument |
       state.lastNumber = Number.parseInt(number[1]!, 10);
       state.lastLetter = 0;
     }
-    if (!current) current = { lines: [], legal: legalRef(context), path: sectionPath(context) };
-    current.lines.push(line);
+    if (!current) open([], legalRef(context));
+    current!.lines.push(line);
   }
   flush();
-  if (preamble.length > 0)
-    blocks.push({ kind: 'paragraph', text: preamble.join('\n'), section_path: ['Pembukaan'] });
-  const closingText = closing
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .join('\n');
-  if (closingText) blocks.push({ kind: 'paragraph', text: closingText, section_path: ['Penutup'] });
+  flushPreamble();
+  blocks.push(...closingBlocks(closing, tables, page));
 
   if (elucidation.trim()) {
     const bodyPasal = blocks.filter((b) => b.kind === 'heading' && b.level === 4).map((b) => b.legal!.pasal!);
-    blocks.push(...parseElucidation(elucidation, bodyPasal));
+    const marks = tables === undefined ? [] : [...body.matchAll(/\uE000p(\d+)\uE001/g)];
+    const lastPage = marks.length > 0 ? Number.parseInt(marks.at(-1)![1]!, 10) : undefined;
+    blocks.push(...parseElucidation(elucidation, bodyPasal, tables === undefined ? undefined : lastPage));
   }
-  // The title line with the number ("… NOMOR 22 TAHUN 2009 TENTANG …"), else the first with "TENTANG".
+  // The title block ("PERATURAN MENTERI KEUANGAN … NOMOR 186/PMK.07/2011 TENTANG …", wherever it
+  // starts and however many lines it takes), else the first line with a number and "TENTANG".
+  const identity = regulationIdentity(raw.replace(ANY_MARK, ''));
   const titleLine = (raw.match(
     /(?:UNDANG-UNDANG|PERATURAN)[^\n]{0,150}?NOMOR[^\n]{0,200}?TENTANG[^\n]{0,200}/,
   ) ?? raw.match(/(?:UNDANG-UNDANG|PERATURAN)[^\n]{0,200}?TENTANG[^\n]{0,200}/))?.[0];
   return {
-    title: titleLine ? titleLine.replace(/\s+/g, ' ').trim() : filename,
+    title: identity?.title ?? (titleLine ? titleLine.replace(/\s+/g, ' ').trim() : filename),
     mime: 'text/markdown',
-    metadata: {},
+    metadata: identity ? identityMetadata(identity) : {},
     blocks: blocks.filter((block) => block.text.trim().length > 0),
   };
+}
+
+/**
+ * The closing after the last Pasal ("Agar setiap orang mengetahuinya, …", the signatures) and what
+ * follows it: one "Penutup" block, or — for a PDF's blocks (`tables` given) — one block per page,
+ * with its tables, and a "LAMPIRAN" (annex) from its heading on under "Lampiran".
+ */
+function closingBlocks(
+  lines: readonly string[],
+  tables: Block[] | undefined,
+  startPage: number | undefined,
+): Block[] {
+  if (tables === undefined) {
+    const text = lines
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .join('\n');
+    return text ? [{ kind: 'paragraph', text, section_path: ['Penutup'] }] : [];
+  }
+  const blocks: Block[] = [];
+  let page = startPage;
+  let section = 'Penutup';
+  let text: string[] = [];
+  const flush = () => {
+    if (text.length > 0)
+      blocks.push({
+        kind: 'paragraph',
+        text: text.join('\n'),
+        section_path: [section],
+        ...(page === undefined ? {} : { page }),
+      });
+    text = [];
+  };
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (!line) continue;
+    const pageMark = PAGE_MARK.exec(line);
+    const tableMark = TABLE_MARK.exec(line);
+    if (pageMark) {
+      flush();
+      page = Number.parseInt(pageMark[1]!, 10);
+    } else if (tableMark) {
+      flush();
+      const table = tables[Number.parseInt(tableMark[1]!, 10)];
+      if (table) blocks.push({ ...table, section_path: [section] });
+    } else {
+      if (/^LAMPIRAN\b/.test(line) && section !== 'Lampiran') {
+        flush();
+        section = 'Lampiran';
+      }
+      text.push(line);
+    }
+  }
+  flush();
+  return blocks;
 }
 
 /**
  * The Penjelasan: "I. UMUM" as one block, then one block per Pasal (per ayat where it says "Ayat (n)"),
  * split at the `Pasal N` markers that name the body's Pasal in order.
  */
-function parseElucidation(text: string, bodyPasal: string[]): Block[] {
+function parseElucidation(text: string, bodyPasal: string[], startPage: number | undefined): Block[] {
   const blocks: Block[] = [];
+  // A PDF's page marks stay in the flattened text until each block's page is read from them.
   const flat = text.replace(/\s+/g, ' ').trim();
+  const pageAt = (offset: number): { page: number } | Record<string, never> => {
+    let page = startPage;
+    for (const mark of flat.slice(0, offset).matchAll(/\uE000p(\d+)\uE001/g))
+      page = Number.parseInt(mark[1]!, 10);
+    return page === undefined ? {} : { page };
+  };
+  const unmarked = (value: string) => value.replace(ANY_MARK, ' ').replace(/ {2,}/g, ' ').trim();
   const pasalDemiPasal = /II\.\s*PASAL\s+DEMI\s+PASAL/i.exec(flat);
   const umum = /\bI\.\s*UMUM\b/.exec(flat);
   const general = (pasalDemiPasal ? flat.slice(0, pasalDemiPasal.index) : flat).slice(
     umum && (!pasalDemiPasal || umum.index < pasalDemiPasal.index) ? umum.index : 0,
   );
   const rest = pasalDemiPasal ? flat.slice(pasalDemiPasal.index + pasalDemiPasal[0].length) : '';
-  if (general.trim()) {
+  if (unmarked(general)) {
+    const where = pageAt(umum && (!pasalDemiPasal || umum.index < pasalDemiPasal.index) ? umum.index : 0);
     blocks.push({
       kind: 'heading',
       text: 'Penjelasan Umum',
       level: 1,
       section_path: [],
       legal: { penjelasan: true },
+      ...where,
     });
     blocks.push({
       kind: 'paragraph',
-      text: general.trim(),
+      text: unmarked(general),
       section_path: ['Penjelasan', 'Umum'],
       legal: { penjelasan: true },
+      ...where,
     });
   }
+  const restStart = pasalDemiPasal ? pasalDemiPasal.index + pasalDemiPasal[0].length : flat.length;
   // Pasal markers in order: "Pasal 1 Cukup jelas. Pasal 2 Huruf a …"
   const markers: { index: number; label: string; length: number }[] = [];
   let next = 0;
@@ -493,17 +735,22 @@ function parseElucidation(text: string, bodyPasal: string[]): Block[] {
   }
   markers.forEach((marker, i) => {
     const end = i + 1 < markers.length ? markers[i + 1]!.index : rest.length;
-    const content = rest.slice(marker.index + marker.length, end).trim();
-    if (!content) return;
+    const contentStart = marker.index + marker.length;
+    const content = rest.slice(contentStart, end);
+    if (!unmarked(content)) return;
     // "Ayat (1) … Ayat (2) …" inside a Pasal's elucidation: one block per ayat.
-    const parts = content.split(/(?=\bAyat\s+\(\d+[a-z]?\)\s)/);
-    for (const part of parts) {
+    let offset = restStart + contentStart;
+    for (const part of content.split(/(?=\bAyat\s+\(\d+[a-z]?\)\s)/)) {
       const ayat = /^Ayat\s+\((\d+[a-z]?)\)/.exec(part)?.[1];
+      const where = pageAt(offset);
+      offset += part.length;
+      if (!unmarked(part)) continue;
       blocks.push({
         kind: 'paragraph',
-        text: `Penjelasan Pasal ${marker.label}${ayat ? '' : ''}: ${part.trim()}`,
+        text: `Penjelasan Pasal ${marker.label}: ${unmarked(part)}`,
         section_path: ['Penjelasan', 'Pasal demi Pasal', `Pasal ${marker.label}`],
         legal: { pasal: marker.label, ...(ayat ? { ayat } : {}), penjelasan: true },
+        ...where,
       });
     }
   });
@@ -626,7 +873,8 @@ export function regulationOutline(document: ParsedDocument): RegulationOutline {
 
 /**
  * A short name for a regulation from its title (or file name): "UU 22/2009", "PP 55/2012",
- * "PMK 201/PMK.07/2020" is kept as "PMK 201/2020". Undefined when no kind, number and year are found.
+ * "PMK 201/PMK.07/2020" (a ministry's numbering, kept as printed). Undefined when no kind, number
+ * and year are found.
  * The title is read by the proof package's `regulationShortName`, the one a verifier recomputes
  * citation labels with; a certificate's labels never use the file name, which it does not carry
  * (docs/certificate.md, "Citation labels").

@@ -35,6 +35,7 @@ import { IngestClock, type IngestListener, notifyIngested } from './ingest-repor
 import { DEFAULT_INGEST_LIMITS, DEFAULT_OCR_SETTINGS, type IngestLimits } from './limits.js';
 import { ocrLanguageOf } from './ocr-options.js';
 import { foregroundBusy, giveWayToForeground } from './priority.js';
+import { storableMetadata, storableText } from './storable.js';
 
 export type IngestStage = 'queued' | 'parsing' | 'chunking' | 'embedding' | 'storing' | 'done';
 
@@ -53,13 +54,20 @@ export interface IngestInput {
 
 /**
  * `input` with its file name and title as names are shown (`plainLabel`: no bidi overrides or other
- * invisible characters; docs/security.md), before either is stored, logged or parsed.
+ * invisible characters; docs/security.md), before either is stored, logged or parsed; and its other
+ * fields storable (`storable.ts`: no NUL, which PostgreSQL's text and jsonb reject).
  */
 export function withPlainNames(input: IngestInput): IngestInput {
   const filename = plainLabel(input.filename) || 'document';
   const title = input.title === undefined ? undefined : plainLabel(input.title);
   const { title: _given, ...rest } = input;
-  return title ? { ...rest, filename, title } : { ...rest, filename };
+  const fields: IngestInput = { ...rest, filename };
+  if (rest.metadata !== undefined) fields.metadata = storableMetadata(rest.metadata);
+  for (const key of ['document_type', 'source', 'uploader'] as const) {
+    const value = rest[key];
+    if (value !== undefined) fields[key] = storableText(value);
+  }
+  return title ? { ...fields, title } : fields;
 }
 
 export interface IngestProgress {
