@@ -31,6 +31,7 @@ import type {
   ChatSession,
   Checkpoint,
   Chunk,
+  CollectionGlossaryInfo,
   CollectionInfo,
   CreateCollectionInput,
   CreatedKey,
@@ -46,6 +47,7 @@ import type {
   DocumentFile,
   FeedbackInput,
   FeedbackResult,
+  Glossary,
   Health,
   IngestAccepted,
   Job,
@@ -140,6 +142,21 @@ export class SaksiClient {
 
   async listCollections(): Promise<CollectionInfo[]> {
     return (await this.#transport.request<{ items: CollectionInfo[] }>('GET', '/collections')).items;
+  }
+
+  /** The collection's glossary (docs/glossary.md) and its SHA-256; both null when it has none. */
+  async getCollectionGlossary(name: string): Promise<CollectionGlossaryInfo> {
+    return this.#transport.request('GET', `/collections/${segment(name)}/glossary`);
+  }
+
+  /** Sets the collection's glossary; a bad entry is `INVALID_GLOSSARY`, whose message names it. */
+  async putCollectionGlossary(name: string, glossary: Glossary): Promise<CollectionGlossaryInfo> {
+    return this.#transport.request('PUT', `/collections/${segment(name)}/glossary`, { json: glossary });
+  }
+
+  /** Removes the collection's glossary. */
+  async deleteCollectionGlossary(name: string): Promise<void> {
+    await this.#transport.request('DELETE', `/collections/${segment(name)}/glossary`, { empty: true });
   }
 
   async createCollection(input: CreateCollectionInput): Promise<CollectionInfo> {

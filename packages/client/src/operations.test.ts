@@ -73,6 +73,20 @@ const CALLS = {
     body: true,
     run: (client) => client.createCollection({ name: 'c', language: 'id' }),
   },
+  getCollectionGlossary: {
+    calls: ['getCollectionGlossary'],
+    returns: 'getCollectionGlossary',
+    run: (client) => client.getCollectionGlossary('c'),
+  },
+  putCollectionGlossary: {
+    calls: ['putCollectionGlossary'],
+    returns: 'putCollectionGlossary',
+    run: (client) => client.putCollectionGlossary('c', { format: 'saksi-glossary', version: 1 }),
+  },
+  deleteCollectionGlossary: {
+    calls: ['deleteCollectionGlossary'],
+    run: (client) => client.deleteCollectionGlossary('c'),
+  },
   uploadDocument: {
     calls: ['uploadDocument'],
     returns: 'uploadDocument',

@@ -90,6 +90,10 @@ export type CreateKeyInput = RequestBody<'createKey'>;
 
 export type CollectionInfo = Schemas['CollectionInfo'];
 export type CreateCollectionInput = RequestBody<'createCollection'>;
+/** A collection's glossary file (docs/glossary.md). */
+export type Glossary = Schemas['Glossary'];
+/** A collection's glossary as stored, with the SHA-256 certificates record; null parts: none. */
+export type CollectionGlossaryInfo = ResponseBody<'getCollectionGlossary'>;
 /** A text per interface language (`id`, `en`). */
 export type LocalizedText = Schemas['CollectionInfo']['title'];
 

@@ -385,6 +385,30 @@ export interface Schemas {
     /** This replaced the submitter's earlier feedback on the certificate */
     replaced: boolean;
   };
+  Glossary: {
+    format: 'saksi-glossary';
+    version: 1;
+    description?: string;
+    /** Pattern-rule groups the collection uses */
+    pattern_groups?: ('traffic' | 'budget' | 'docs')[];
+    /** Everyday words → the documents' terms, in the documents' language */
+    dictionary?: {
+      /** Lower case, unique within the list */
+      terms: string[];
+      /** The documents' wording: one phrase or several */
+      expansion: string | string[];
+    }[];
+    /** Questions in another language: its words → the documents' terms */
+    translations?: {
+      from: 'id' | 'en';
+      entries: {
+        /** Lower case, unique within the list */
+        terms: string[];
+        /** The documents' wording: one phrase or several */
+        expansion: string | string[];
+      }[];
+    }[];
+  };
   Health: {
     /**
      * `degraded` when the database does not answer, the chain RPC of local/evm anchoring does not, or
@@ -876,6 +900,72 @@ export interface Operations {
           collection: Schemas['CollectionInfo'];
         };
       };
+    };
+  };
+  /**
+   * `GET /api/v1/collections/{name}/glossary`: A collection's glossary (its vocabulary: dictionary,
+   * translations, pattern groups) and its SHA-256
+   */
+  getCollectionGlossary: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: never;
+    responses: {
+      200: {
+        'application/json': {
+          collection: string;
+          /** The glossary as stored, or null: the collection has none */
+          glossary: Schemas['Glossary'] | null;
+          /** SHA-256 (hex) of the glossary's RFC 8785 canonical JSON, as certificates record it */
+          sha256: string | null;
+        };
+      };
+    };
+  };
+  /**
+   * `PUT /api/v1/collections/{name}/glossary`: Set a collection's glossary (docs/glossary.md);
+   * answers cached under the old one are not served again
+   */
+  putCollectionGlossary: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: {
+      'application/json': Schemas['Glossary'];
+    };
+    responses: {
+      200: {
+        'application/json': {
+          collection: string;
+          /** The glossary as stored, or null: the collection has none */
+          glossary: Schemas['Glossary'] | null;
+          /** SHA-256 (hex) of the glossary's RFC 8785 canonical JSON, as certificates record it */
+          sha256: string | null;
+        };
+      };
+    };
+  };
+  /**
+   * `DELETE /api/v1/collections/{name}/glossary`: Remove a collection's glossary: its questions are
+   * no longer rewritten with any vocabulary
+   */
+  deleteCollectionGlossary: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: never;
+    responses: {
+      204: never;
     };
   };
   /** `GET /api/v1/documents`: List documents with filters and paging */
@@ -1799,6 +1889,9 @@ export const OPERATIONS = {
   revokeKey: { method: 'DELETE', path: '/api/v1/keys/{id}' },
   listCollections: { method: 'GET', path: '/api/v1/collections' },
   createCollection: { method: 'POST', path: '/api/v1/collections' },
+  getCollectionGlossary: { method: 'GET', path: '/api/v1/collections/{name}/glossary' },
+  putCollectionGlossary: { method: 'PUT', path: '/api/v1/collections/{name}/glossary' },
+  deleteCollectionGlossary: { method: 'DELETE', path: '/api/v1/collections/{name}/glossary' },
   listDocuments: { method: 'GET', path: '/api/v1/documents' },
   uploadDocument: { method: 'POST', path: '/api/v1/documents' },
   getDocument: { method: 'GET', path: '/api/v1/documents/{id}' },

@@ -12,6 +12,7 @@ import {
   getCollection,
   listCollections,
   requireCollection,
+  setCollectionGlossary,
   updateCollectionProfile,
 } from './collections.js';
 import type { Database } from './db/database.js';
@@ -79,12 +80,21 @@ export class Collections {
 
   /**
    * Merges settings into a collection's profile: `domain` (legal, budget, docs, general — which prompt
-   * and rules suit it), `rewrite_rules` (the dictionary and pattern groups: traffic, budget) and
+   * and rules suit it), `rewrite_rules` (pattern-rule groups besides the glossary's: traffic, budget, docs) and
    * `rewrite_weights` ({legal, original, phrases}), and how people see it: `title`, `description` and
    * `examples` per interface language (`{id, en}`; null removes one).
    */
   configure(name: string, profile: CollectionProfile, options: InWorkspace = {}): Promise<Collection> {
     return updateCollectionProfile(this.db, name, { ...profile }, options.workspaceId ?? DEFAULT_WORKSPACE);
+  }
+
+  /**
+   * Sets the collection's glossary (docs/glossary.md): its dictionary, translations and pattern-rule
+   * groups, checked first (`INVALID_GLOSSARY` names the bad entry); null removes it. Answers cached
+   * under another glossary are not served again.
+   */
+  setGlossary(name: string, glossary: unknown, options: InWorkspace = {}): Promise<Collection> {
+    return setCollectionGlossary(this.db, name, glossary, options.workspaceId ?? DEFAULT_WORKSPACE);
   }
 
   /**

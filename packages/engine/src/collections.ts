@@ -6,6 +6,7 @@ import type { Database, Queryable, Transactional } from './db/database.js';
 import { EngineError } from './errors.js';
 import { newId } from './ids.js';
 import { parseBaseFolder, parseBaseUrl } from './ingest/page-url.js';
+import { type CollectionGlossary, glossarySha256, parseGlossary } from './retrieve/collection-glossary.js';
 
 export const DEFAULT_WORKSPACE = 'wsp_default';
 
@@ -19,6 +20,13 @@ export interface Collection {
   embedding_provider: string;
   embedding_model: string;
   embedding_dimensions: number;
+  /**
+   * The collection's glossary (docs/glossary.md), checked when it was set; null or absent: none. Read
+   * by `getCollection` (what answering uses), not by `listCollections`.
+   */
+  glossary?: CollectionGlossary | null;
+  /** SHA-256 of the glossary's canonical JSON; null without a glossary. */
+  glossary_sha256?: string | null;
 }
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
@@ -106,7 +114,8 @@ export async function getCollection(
   workspaceId = DEFAULT_WORKSPACE,
 ): Promise<Collection | null> {
   const result = await db.query<Collection>(
-    'SELECT id, workspace_id, name, language, text_search_config::text AS text_search_config, profile, embedding_provider, embedding_model, embedding_dimensions FROM collections WHERE workspace_id = $1 AND name = $2',
+    `SELECT id, workspace_id, name, language, text_search_config::text AS text_search_config, profile, embedding_provider, embedding_model, embedding_dimensions,
+            glossary, glossary_sha256 FROM collections WHERE workspace_id = $1 AND name = $2`,
     [workspaceId, name],
   );
   return result.rows[0] ?? null;
@@ -129,7 +138,7 @@ export async function listCollections(
 ): Promise<(Collection & { documents: number })[]> {
   const result = await db.query<Collection & { documents: number }>(
     `SELECT c.id, c.workspace_id, c.name, c.language, c.text_search_config::text AS text_search_config, c.profile,
-            c.embedding_provider, c.embedding_model, c.embedding_dimensions,
+            c.embedding_provider, c.embedding_model, c.embedding_dimensions, c.glossary_sha256,
             (SELECT count(*)::integer FROM documents d WHERE d.collection_id = c.id AND d.status = 'READY') AS documents
        FROM collections c WHERE c.workspace_id = $1 ORDER BY c.name`,
     [workspaceId],
@@ -199,8 +208,9 @@ export interface CollectionProfile {
   /** What the collection holds: which answer prompt and rules suit it. */
   domain?: 'legal' | 'budget' | 'docs' | 'general';
   /**
-   * Dictionary, pattern and glossary groups of the query rewriter; none configured means every group of
-   * the collection's language (`traffic` and `budget` for Indonesian, none for English).
+   * Pattern-rule groups of the query rewriter besides those the collection's glossary enables; the
+   * words (dictionary, translations) come from the glossary only (docs/glossary.md). None configured
+   * and no glossary: no pattern rules.
    */
   rewrite_rules?: ('traffic' | 'budget' | 'docs')[];
   /** Weights of the rewrite variants in the weighted RRF. */
@@ -367,6 +377,27 @@ export async function updateCollectionProfile(
   await db.query('UPDATE collections SET profile = profile || $2::jsonb WHERE id = $1', [
     collection.id,
     JSON.stringify(checked),
+  ]);
+  return requireCollection(db, name, workspaceId);
+}
+
+/**
+ * Sets a collection's glossary (checked with `parseGlossary`: `INVALID_GLOSSARY` names the bad entry)
+ * and its SHA-256, or removes it with null. Answers cached under the old glossary are no longer found:
+ * the cache key holds the glossary's hash (answer/cache.ts).
+ */
+export async function setCollectionGlossary(
+  db: Queryable,
+  name: string,
+  glossary: unknown,
+  workspaceId = DEFAULT_WORKSPACE,
+): Promise<Collection> {
+  const checked = glossary === null ? null : parseGlossary(glossary);
+  const collection = await requireCollection(db, name, workspaceId);
+  await db.query('UPDATE collections SET glossary = $2::jsonb, glossary_sha256 = $3 WHERE id = $1', [
+    collection.id,
+    checked === null ? null : JSON.stringify(checked),
+    checked === null ? null : glossarySha256(checked),
   ]);
   return requireCollection(db, name, workspaceId);
 }

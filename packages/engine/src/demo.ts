@@ -2,7 +2,8 @@
  * The demo corpora `npm start` loads on first start: `lalu-lintas` (UU 22/2009),
  * `apbn` (the UU APBN texts with document type and fiscal year) and `docs` (the Redux docs), each with
  * the title, one-line description and example questions the chat shows, in Indonesian and English.
- * They live in `corpora/` with their SOURCE.txt; ingestion is idempotent by content hash, so a
+ * They live in `corpora/` with their SOURCE.txt and their glossary (`glossary.json`, docs/glossary.md:
+ * the collection's vocabulary, which it gets at load); ingestion is idempotent by content hash, so a
  * restart only adds what is missing.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -11,12 +12,15 @@ import type { CollectionProfile } from './collections.js';
 import type { Engine } from './engine.js';
 import { isSupportedFile } from './ingest/files.js';
 import type { IngestInput, IngestResult } from './ingest/pipeline.js';
+import { readGlossaryFile } from './retrieve/collection-glossary.js';
 
 export interface DemoCollection {
   name: string;
   language: 'id' | 'en';
   directory: string;
   profile: CollectionProfile;
+  /** The collection's glossary file (`<corpus>/glossary.json`), set at every load. */
+  glossary: string;
   describe?: (file: string) => Partial<IngestInput>;
 }
 
@@ -66,9 +70,9 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'lalu-lintas',
       language: 'id',
       directory: path.join(corporaDirectory, 'uu-22-2009-llaj'),
+      glossary: path.join(corporaDirectory, 'uu-22-2009-llaj', 'glossary.json'),
       profile: {
         domain: 'legal',
-        rewrite_rules: ['traffic'],
         public: true,
         title: { id: 'Lalu lintas (UU 22/2009)', en: 'Traffic law (UU 22/2009)' },
         description: {
@@ -98,9 +102,9 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'apbn',
       language: 'id',
       directory: path.join(corporaDirectory, 'apbn-uu'),
+      glossary: path.join(corporaDirectory, 'apbn-uu', 'glossary.json'),
       profile: {
         domain: 'budget',
-        rewrite_rules: ['budget'],
         public: true,
         title: { id: 'Anggaran negara (APBN)', en: 'State budget (APBN)' },
         description: {
@@ -129,11 +133,11 @@ export function demoCollections(corporaDirectory: string): DemoCollection[] {
       name: 'docs',
       language: 'en',
       directory: path.join(corporaDirectory, 'docs-redux'),
+      glossary: path.join(corporaDirectory, 'docs-redux', 'glossary.json'),
       // Citations link to the page on the Redux site (only text in the citation: nothing is fetched);
       // the site serves the repository's docs/ folder at its root.
       profile: {
         domain: 'docs',
-        rewrite_rules: ['docs'],
         public: true,
         base_url: 'https://redux.js.org/',
         base_url_folder: 'docs',
@@ -181,15 +185,21 @@ export interface DemoProgress {
   error?: string;
 }
 
+/** The profile and glossary a demo collection gets. */
+async function configureDemoCollection(engine: Engine, collection: DemoCollection): Promise<void> {
+  await engine.collections.configure(collection.name, collection.profile);
+  await engine.collections.setGlossary(collection.name, await readGlossaryFile(collection.glossary));
+}
+
 /**
  * Gives the demo collections that already exist their current profile (policy, title, description,
- * example questions): a data directory loaded by an older version shows the same chat as a new one.
+ * example questions) and glossary: a data directory loaded by an older version shows the same chat as a
+ * new one.
  */
 export async function configureDemoCollections(engine: Engine, corporaDirectory: string): Promise<void> {
   const existing = new Set((await engine.collections.list()).map((collection) => collection.name));
   for (const collection of demoCollections(corporaDirectory)) {
-    if (existing.has(collection.name))
-      await engine.collections.configure(collection.name, collection.profile);
+    if (existing.has(collection.name)) await configureDemoCollection(engine, collection);
   }
 }
 
@@ -232,8 +242,8 @@ export async function loadDemoCollections(
         });
       }
     }
-    // Also for a data directory loaded before the collections had profiles.
-    if (files.length > 0) await engine.collections.configure(collection.name, collection.profile);
+    // Also for a data directory loaded before the collections had profiles or glossaries.
+    if (files.length > 0) await configureDemoCollection(engine, collection);
   }
   if (added > 0) await engine.analyze();
   return { added, failed };

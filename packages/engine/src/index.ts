@@ -194,6 +194,15 @@ export {
   sweepSharedRateLimits,
 } from './rate-limits.js';
 export type { Repositories, Repository } from './repositories.js';
+export {
+  type CollectionGlossary,
+  GLOSSARY_FORMAT,
+  GLOSSARY_VERSION,
+  type GlossaryTranslation,
+  glossarySha256,
+  parseGlossary,
+  parseGlossaryText,
+} from './retrieve/collection-glossary.js';
 export type { QueryVariant, RetrievalArms, RetrievedChunk, RetrieveResult } from './retrieve/retrieve.js';
 export { type ChatMessage, type ChatSession, deleteChatSession, getChatSession } from './sessions.js';
 export {

@@ -242,6 +242,18 @@ describe('validation of hostile certificates', () => {
         c.claims[0].answer_start = 5;
       }),
     ],
+    [
+      'malformed glossary hash',
+      mutate((c) => {
+        c.retrieval.parameters.glossary_sha256 = 'not-a-digest';
+      }),
+    ],
+    [
+      'uppercase glossary hash',
+      mutate((c) => {
+        c.retrieval.parameters.glossary_sha256 = 'AB'.repeat(32);
+      }),
+    ],
     ['array instead of object', []],
     ['class instance', new Date()],
     [
@@ -259,6 +271,14 @@ describe('validation of hostile certificates', () => {
 
   it('accepts the golden certificate and bundle', () => {
     expect(validateCertificate(structuredClone(certificate))).toBeTruthy();
+    // The optional hash of the collection's glossary (docs/certificate.md).
+    expect(
+      validateCertificate(
+        mutate((c) => {
+          c.retrieval.parameters.glossary_sha256 = 'ab'.repeat(32);
+        }),
+      ),
+    ).toBeTruthy();
     expect(validateBundle(structuredClone(golden.bundle))).toBeTruthy();
     expect(codeOf(() => validateBundle({ ...golden.bundle, signature: 'short' }))).toBe('BUNDLE_INVALID');
   });

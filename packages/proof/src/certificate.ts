@@ -113,6 +113,8 @@ export interface Retrieval {
     rrf_k: number;
     weights: Record<string, number>;
     rewrite_variants: RewriteVariant[];
+    /** SHA-256 (hex) of the canonical JSON of the collection glossary the question was rewritten with. */
+    glossary_sha256?: string;
   };
   results: RetrievalResult[];
 }
@@ -545,6 +547,7 @@ function certificateSchemaOf(schema: CertificateSchema): Field {
                   },
                 },
               },
+              glossary_sha256: { ...digest, optional: true },
             },
           },
           results: {

@@ -48,6 +48,7 @@ const ENGINE: Record<EngineErrorCode, true> = {
   FILE_NOT_FOUND: true,
   INVALID_INPUT: true,
   INVALID_BASE_URL: true,
+  INVALID_GLOSSARY: true,
   CONFLICT: true,
   CONFIG_INVALID: true,
   DATABASE_ERROR: true,

@@ -35,6 +35,7 @@ const BY_CODE: Record<NamedCode, MessageKey | null> = {
   INVALID_INPUT: 'errors.INVALID_INPUT',
   INVALID_JSON: 'errors.INVALID_INPUT',
   INVALID_BASE_URL: 'errors.INVALID_BASE_URL',
+  INVALID_GLOSSARY: 'errors.INVALID_GLOSSARY',
   NOT_FOUND: 'errors.NOT_FOUND',
   WORKSPACE_NOT_FOUND: 'errors.NOT_FOUND',
   FILE_NOT_FOUND: null,

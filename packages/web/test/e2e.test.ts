@@ -194,11 +194,20 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
             filename: 'uu-2019-20.md',
             fiscal_year: 2020,
           },
-          { language: 'id', profile: { domain: 'budget', rewrite_rules: ['budget'] } },
+          { language: 'id', profile: { domain: 'budget' } },
         );
         await opened.engine.anchoring.runNow();
         // The demo's titles, descriptions and example questions; the other collections get a title only.
         await opened.engine.collections.configure('lalu-lintas', demoPresentation('lalu-lintas'));
+        // The demo's vocabularies (corpora/*/glossary.json), as the demo collections get them.
+        for (const name of ['lalu-lintas', 'apbn']) {
+          const demo = demoCollections(path.join(repoRoot, 'corpora')).find((item) => item.name === name);
+          if (demo)
+            await opened.engine.collections.setGlossary(
+              name,
+              JSON.parse(readFileSync(demo.glossary, 'utf8')),
+            );
+        }
         await opened.engine.collections.configure('docs', { public: true, ...demoPresentation('docs') });
         await opened.engine.collections.configure('catatan', {
           title: { id: 'Catatan gudang', en: 'Warehouse notes' },

@@ -8,6 +8,7 @@ import { trustOptions, verifyBundle } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoGlossary } from '../retrieve/dictionaries/corpus-text.js';
 
 const repository = path.resolve(import.meta.dirname, '../../../..');
 const shared = path.resolve(repository, '../shared/data');
@@ -32,9 +33,12 @@ beforeAll(async () => {
     await test.engine.ingest(
       'apbn',
       { bytes: read(path.join(repository, 'corpora/apbn-uu', file)), filename: file, fiscal_year: year },
-      { language: 'id', profile: { domain: 'budget', rewrite_rules: ['budget'] } },
+      { language: 'id', profile: { domain: 'budget' } },
     );
   }
+  // The demo collections' vocabularies (corpora/*/glossary.json).
+  await test.engine.collections.setGlossary('lalu-lintas', demoGlossary('traffic'));
+  await test.engine.collections.setGlossary('apbn', demoGlossary('budget'));
   await test.engine.ingest(
     'plain',
     {

@@ -286,7 +286,11 @@ export async function ask(
   // select + compose (offline) or generate (model)
   const answerStart = performance.now();
   const variants: QueryVariant[] = [
-    ...rewriteQuery(plan.normalized, { language: collection.language, profile: collection.profile }),
+    ...rewriteQuery(plan.normalized, {
+      language: collection.language,
+      profile: collection.profile,
+      glossary: collection.glossary,
+    }),
     ...extraVariants,
   ];
   const scoringVariants = variants

@@ -2,13 +2,14 @@
  * The answer cache (docs/engine.md, "The answer cache") on a real engine: a question asked again on
  * unchanged content gets the earlier answer in a certificate issued again for the new asker, which
  * verifies and names the new asker's session, never the first asker's; any change to the collection's
- * documents, another setting, a follow-up or a selection question is answered afresh; certificates
+ * documents, another setting or glossary, a follow-up or a selection question is answered afresh; certificates
  * carry a keyed reference to the session, never its id.
  */
 import { matchSessionReference, trustOptions, utf8Encode, verifyBundle } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoGlossary } from '../retrieve/dictionaries/corpus-text.js';
 import { getChatSession } from '../sessions.js';
 import { pruneAnswerCache } from './cache.js';
 
@@ -118,6 +119,27 @@ describe('the answer cache', () => {
     };
     await test.engine.ask('hukum', selection);
     expect((await test.engine.ask('hukum', selection)).cached).toBe(false);
+  });
+
+  it('answers afresh under another glossary, whose hash the certificate records', async () => {
+    const withGlossary = await test.engine.collections.setGlossary('hukum', demoGlossary('traffic'));
+    const rewritten = await test.engine.ask('hukum', { question: QUESTION });
+    expect(rewritten.cached).toBe(false);
+    expect(rewritten.bundle.certificate.retrieval.parameters.glossary_sha256).toBe(
+      withGlossary.glossary_sha256,
+    );
+    const verification = await verifyBundle(rewritten.bundle, {
+      ...trustOptions(test.engine.trustedKeys()),
+      presentedQuestion: QUESTION,
+      vocabulary: SAKSI_VOCABULARY,
+    });
+    expect(verification.verdict).toBe('verified');
+    expect((await test.engine.ask('hukum', { question: QUESTION })).cached).toBe(true);
+    // Without the glossary again: the earlier answers' key, no glossary in the certificate.
+    await test.engine.collections.setGlossary('hukum', null);
+    const plain = await test.engine.ask('hukum', { question: QUESTION });
+    expect(plain.cached).toBe(true);
+    expect(plain.bundle.certificate.retrieval.parameters.glossary_sha256).toBeUndefined();
   });
 
   it('answers afresh once a document is added or deleted, and prunes what is stale', async () => {

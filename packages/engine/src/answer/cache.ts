@@ -4,7 +4,8 @@
  * certificate's content, which the engine issues again for the new asker (`reissueCertificate`: its
  * own id, time and session reference), since the earlier certificate names the session it was asked
  * in. The key holds the question as the verifier normalizes it, so the certificate passes the replay
- * check for the new asker too. Every setting that shapes an answer is part of the key, and the collection's content version
+ * check for the new asker too. Every setting that shapes an answer is part of the key (the profile, the
+ * glossary's SHA-256, the answer shape), and the collection's content version
  * (bumped by the database whenever a document becomes or stops being READY, or a READY one's root,
  * anchor state or metadata changes) must match. Answers that depend on a conversation (a follow-up read
  * with an earlier question, a model shown earlier turns) and selection questions are not cached.
@@ -47,6 +48,8 @@ export function answerCacheKey(collection: Collection, question: string, shape: 
         question: normalizeQuestion(question),
         language: collection.language,
         profile: collection.profile,
+        // A changed glossary rewrites questions differently: answers cached under another are not found.
+        glossary: collection.glossary_sha256 ?? null,
         ...shape,
       }),
     )

@@ -183,6 +183,8 @@ export function certifyAnswer(input: CertifyInput): {
         rewrite_variants: input.retrieval.parameters.rewrite_variants.filter(
           (variant) => !SESSION_VARIANT_KINDS.has(variant.kind),
         ),
+        // The vocabulary the question was rewritten with (docs/glossary.md).
+        ...(input.collection.glossary_sha256 ? { glossary_sha256: input.collection.glossary_sha256 } : {}),
       },
       results: input.sources.map((result, index) => ({
         chunk_id: result.chunk_id,

@@ -10,6 +10,7 @@ import {
   terbilang,
   yearComparison,
 } from './amounts.js';
+import { demoGlossary } from './dictionaries/corpus-text.js';
 import { retrieveForQuestion } from './plan.js';
 import { retrieve } from './retrieve.js';
 import { rewriteQuery } from './rewrite.js';
@@ -102,7 +103,10 @@ describe('retrieveAcrossYears', () => {
     const comparison = yearComparison(question)!;
     const collection = await test.engine.collections.get('apbn');
     const byYear = new Map(
-      comparison.perYear.map((entry) => [entry.fiscalYear, rewriteQuery(entry.question, { language: 'id' })]),
+      comparison.perYear.map((entry) => [
+        entry.fiscalYear,
+        rewriteQuery(entry.question, { language: 'id', glossary: demoGlossary('budget') }),
+      ]),
     );
     const result = await retrieveAcrossYears(test.engine.db, test.engine.embedding, collection, byYear, {
       topK: 6,
@@ -124,7 +128,7 @@ describe('retrieveAcrossYears', () => {
   it('prefers passages stating a figure for a figure question, and searches one year without its number', async () => {
     const collection = {
       ...(await test.engine.collections.get('apbn')),
-      profile: { rewrite_rules: ['budget'] },
+      glossary: demoGlossary('budget'),
     };
     const question = 'Berapa target penerimaan perpajakan APBN 2020?';
     const planned = await retrieveForQuestion(test.engine.db, test.engine.embedding, collection, question, {
@@ -136,7 +140,7 @@ describe('retrieveAcrossYears', () => {
     expect(planned.results[0]?.ranks['figures']).toBe(1);
     const figure = /Rp\s?\d|\d{1,3}(?:[.,]\d{3}){2,}/;
     expect(planned.results[0]?.text).toMatch(figure);
-    const variants = rewriteQuery(question, { language: 'id', profile: collection.profile });
+    const variants = rewriteQuery(question, { language: 'id', glossary: collection.glossary });
     const plain = await retrieve(test.engine.db, test.engine.embedding, collection, variants, {
       topK: 5,
       fiscalYear: 2020,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { demoGlossary } from './dictionaries/corpus-text.js';
 import { expandQuery, type QueryExpander } from './expander.js';
+
+const glossary = demoGlossary('traffic');
 
 /** A test double for the language-model expander (the model-backed one is tested in llm/expander.test.ts). */
 function fixedExpander(legalQuery: string, phrases: string[]): QueryExpander & { calls: string[] } {
@@ -23,6 +26,7 @@ describe('LLM expansion merge', () => {
     ]);
     const result = await expandQuery('Main HP sambil nyetir didenda?', {
       language: 'id',
+      glossary,
       profile: { rewrite_weights: { legal: 2.5, phrases: 0.6 } },
       expander,
     });
@@ -45,6 +49,7 @@ describe('LLM expansion merge', () => {
   it('drops empty and duplicate output, and keeps the offline variants when the expander fails', async () => {
     const echo = await expandQuery('Apa itu parkir?', {
       language: 'id',
+      glossary,
       expander: fixedExpander('Apa itu parkir?', ['', '  ']),
     });
     expect(echo.variants.filter((variant) => variant.kind.startsWith('llm-'))).toEqual([]);
@@ -55,11 +60,11 @@ describe('LLM expansion merge', () => {
         throw Object.assign(new Error('timeout'), { code: 'MODEL_TIMEOUT' });
       },
     };
-    const failed = await expandQuery('Apa itu parkir?', { language: 'id', expander: failing });
+    const failed = await expandQuery('Apa itu parkir?', { language: 'id', glossary, expander: failing });
     expect(failed.expander).toEqual({ version: 'broken/1', error: 'MODEL_TIMEOUT' });
     expect(failed.variants.map((variant) => variant.kind)).toEqual(['original', 'legal', 'phrases']);
 
-    const plain = await expandQuery('Apa itu parkir?', { language: 'id' });
+    const plain = await expandQuery('Apa itu parkir?', { language: 'id', glossary });
     expect(plain.expander).toBeUndefined();
     expect(plain.variants).toEqual(failed.variants);
   });

@@ -5,8 +5,13 @@
  * years one variant per year.
  */
 
-/** Which collections a rule group suits: statutes (traffic law and other regulations) or budgets. */
-export type RuleGroup = 'traffic' | 'budget' | 'docs';
+/**
+ * The pattern-rule groups a collection's glossary can enable (collection-glossary.ts): `traffic` for
+ * statutes (penalty, permission, requirements, definitions, liability), `budget` for budget laws
+ * (figures, fiscal years, comparisons of years), `docs` for developer documentation.
+ */
+export const PATTERN_GROUPS = ['traffic', 'budget', 'docs'] as const;
+export type RuleGroup = (typeof PATTERN_GROUPS)[number];
 
 export interface PatternRule {
   id: string;

@@ -58,7 +58,11 @@ export async function retrieveForQuestion(
       retrieveOptions,
     );
   }
-  const rewriteOptions = { language: collection.language, profile: collection.profile };
+  const rewriteOptions = {
+    language: collection.language,
+    profile: collection.profile,
+    glossary: collection.glossary,
+  };
   const detailed = expander
     ? await expandQuery(question, { ...rewriteOptions, expander })
     : rewriteQueryDetailed(question, rewriteOptions);

@@ -1,28 +1,24 @@
 /**
  * Query rewriting (docs/engine.md, "Retrieval") in layers:
- * 1. dictionaries per collection that turn everyday words into the terms the documents use ("lampu merah"
- *    → "Alat Pemberi Isyarat Lalu Lintas", "DAU" → "Dana Alokasi Umum");
+ * 1. the collection's glossary (collection-glossary.ts, docs/glossary.md): its dictionary turns everyday
+ *    words into the terms the documents use ("lampu merah" → "Alat Pemberi Isyarat Lalu Lintas", "DAU" →
+ *    "Dana Alokasi Umum"), its translations a question in the other language into the documents' one;
  * 2. pattern rules for frequent question shapes (penalty, permission, requirements, definitions; budget
- *    figures with fiscal years, and comparisons of two years → one variant per year);
+ *    figures with fiscal years, and comparisons of two years → one variant per year), of the groups the
+ *    glossary enables (or `profile.rewrite_rules` names);
  * 3. optional LLM expansion through a `QueryExpander` (expander.ts).
  * Each variant carries a weight for the weighted RRF: legal 2.0, original 1.0, phrases 0.8 by default,
- * configurable per collection with `profile.rewrite_weights`. `profile.rewrite_rules` (e.g. `["traffic"]`)
- * picks the dictionaries and rule groups; without it, every Indonesian group applies.
+ * configurable per collection with `profile.rewrite_weights`. A collection without a glossary and
+ * without `rewrite_rules` gets no dictionary, translation or pattern rule: no other collection's words.
  */
 import { detectLanguage } from '../language/detect.js';
 import { normalizeSpelling } from '../language/spelling.js';
 import { withoutStopwords } from '../language/stopwords.js';
-import { BUDGET_DICTIONARY } from './dictionaries/budget.js';
-import { DOCS_DICTIONARY } from './dictionaries/docs.js';
-import { TRAFFIC_DICTIONARY } from './dictionaries/traffic.js';
+import { type CollectionGlossary, translationEntries } from './collection-glossary.js';
 import type { DictionaryEntry } from './dictionaries/types.js';
-import { glossaryEntries } from './glossary.js';
-import { COMPARISON, matchingRules, type RuleGroup, yearsIn } from './patterns.js';
+import { COMPARISON, matchingRules, PATTERN_GROUPS, type RuleGroup, yearsIn } from './patterns.js';
 import type { QueryVariant } from './retrieve.js';
 
-export { BUDGET_DICTIONARY } from './dictionaries/budget.js';
-export { DOCS_DICTIONARY } from './dictionaries/docs.js';
-export { TRAFFIC_DICTIONARY } from './dictionaries/traffic.js';
 export type { DictionaryEntry } from './dictionaries/types.js';
 export type { RuleGroup } from './patterns.js';
 
@@ -37,17 +33,13 @@ export interface RewriteWeights {
 
 export const DEFAULT_REWRITE_WEIGHTS: RewriteWeights = { legal: 2, original: 1, phrases: 0.8 };
 
-export const RULE_GROUPS: Record<RuleGroup, DictionaryEntry[]> = {
-  traffic: TRAFFIC_DICTIONARY,
-  budget: BUDGET_DICTIONARY,
-  docs: DOCS_DICTIONARY,
-};
-
 export interface RewriteOptions {
   language: 'id' | 'en';
   /** The collection's profile: `rewrite_weights` ({legal, original, phrases}) and `rewrite_rules` (groups). */
   profile?: Record<string, unknown>;
-  /** Overrides the profile's dictionaries (all entries of all lists apply). */
+  /** The collection's glossary (its dictionary, translations and pattern groups); none: no words. */
+  glossary?: CollectionGlossary | null | undefined;
+  /** Overrides the glossary's dictionary (all entries of all lists apply). */
   dictionaries?: DictionaryEntry[][];
   /** Overrides the profile's weights, per weight. */
   weights?: Partial<RewriteWeights>;
@@ -85,21 +77,22 @@ export function rewriteWeights(
   return { legal: pick('legal'), original: pick('original'), phrases: pick('phrases') };
 }
 
-/** The groups an unconfigured collection of each language gets: the statutes' for Indonesian, none for English. */
-const DEFAULT_GROUPS: Record<'id' | 'en', RuleGroup[]> = { id: ['traffic', 'budget'], en: [] };
-
 /**
- * The rule groups for a collection: `profile.rewrite_rules` when it names known groups, else the
- * default groups of its language (every Indonesian group; none for English, whose only group, `docs`,
- * is the Redux documentation's vocabulary).
+ * The pattern-rule groups for a collection: those its glossary enables and those `profile.rewrite_rules`
+ * names (known groups only). Neither configured: none, whatever the collection's language.
  */
 export function ruleGroups(
   profile: Record<string, unknown> | undefined,
-  language: 'id' | 'en' = 'id',
+  glossary?: CollectionGlossary | null,
 ): RuleGroup[] {
   const configured = profile?.['rewrite_rules'];
-  if (!Array.isArray(configured)) return [...DEFAULT_GROUPS[language]];
-  return configured.filter((group): group is RuleGroup => typeof group === 'string' && group in RULE_GROUPS);
+  const named = Array.isArray(configured)
+    ? configured.filter(
+        (group): group is RuleGroup =>
+          typeof group === 'string' && (PATTERN_GROUPS as readonly string[]).includes(group),
+      )
+    : [];
+  return [...new Set([...(glossary?.pattern_groups ?? []), ...named])];
 }
 
 function escapeRegExp(text: string): string {
@@ -238,7 +231,7 @@ function withoutClitics(question: string, matches: Match[]): string {
 export function rewriteQueryDetailed(asked: string, options: RewriteOptions): RewriteResult {
   const weights = rewriteWeights(options.profile, options.weights);
   const hints: RewriteHints = { fiscal_years: [], rules: [] };
-  const groups = ruleGroups(options.profile, options.language);
+  const groups = ruleGroups(options.profile, options.glossary);
   // The question's own language decides whether it is translated first (the glossary) and whether
   // its everyday Indonesian spellings are written out.
   const language = detectLanguage(asked) ?? options.language;
@@ -247,14 +240,14 @@ export function rewriteQueryDetailed(asked: string, options: RewriteOptions): Re
   let question = original;
   let translated = false;
   if (language !== options.language) {
-    const translation = translate(original, glossaryEntries(groups, language, options.language), language);
+    const translation = translate(original, translationEntries(options.glossary, language), language);
     if (translation === undefined) return { variants, hints, weights };
     variants.push({ text: translation, weight: weights.legal, kind: 'translated' });
     question = translation;
     translated = true;
   }
 
-  const entries = (options.dictionaries ?? groups.map((group) => RULE_GROUPS[group])).flat();
+  const entries = (options.dictionaries ?? [options.glossary?.dictionary ?? []]).flat();
   const matches = dictionaryMatches(question, entries);
   const rules = matchingRules(question, groups);
   hints.rules = rules.map((rule) => rule.id);
@@ -296,7 +289,7 @@ export function rewriteQueryDetailed(asked: string, options: RewriteOptions): Re
 }
 
 /**
- * `question` in the documents' language through the glossary `entries` (glossary.ts): each glossary
+ * `question` in the documents' language through the translation `entries` of the collection's glossary: each
  * term replaced by the documents' wording, the other words kept unless they are stopwords of the
  * question's language (`from`); undefined when no term of the glossary occurs.
  */

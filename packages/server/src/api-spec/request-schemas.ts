@@ -75,6 +75,41 @@ export const createCollectionBody = z.object({
     .describe('Up to 5 example questions per interface language, shown as a first step in the chat'),
 });
 
+/** One glossary entry: everyday terms (lower case) → the documents' phrase or phrases. */
+const glossaryEntry = z.object({
+  terms: z.array(z.string().min(1).max(100)).min(1).max(64).describe('Lower case, unique within the list'),
+  expansion: z
+    .union([z.string().min(1).max(200), z.array(z.string().min(1).max(200)).min(1).max(16)])
+    .describe("The documents' wording: one phrase or several"),
+});
+
+/**
+ * A collection's glossary file (docs/glossary.md), as `PUT /collections/{name}/glossary` takes it and
+ * `GET` returns it. The engine checks it (INVALID_GLOSSARY names the bad entry).
+ */
+export const glossarySchema = z
+  .object({
+    format: z.literal('saksi-glossary'),
+    version: z.literal(1),
+    description: z.string().max(500).optional(),
+    pattern_groups: z
+      .array(z.enum(['traffic', 'budget', 'docs']))
+      .max(3)
+      .optional()
+      .describe('Pattern-rule groups the collection uses'),
+    dictionary: z
+      .array(glossaryEntry)
+      .max(5_000)
+      .optional()
+      .describe("Everyday words → the documents' terms, in the documents' language"),
+    translations: z
+      .array(z.object({ from: z.enum(['id', 'en']), entries: z.array(glossaryEntry).max(5_000) }))
+      .max(2)
+      .optional()
+      .describe("Questions in another language: its words → the documents' terms"),
+  })
+  .meta({ id: 'Glossary' });
+
 /** `POST /api/v1/uploads`: the metadata of a large file whose bytes follow by PUT. */
 export const createUploadBody = z.object({
   collection,

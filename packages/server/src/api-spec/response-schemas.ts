@@ -5,6 +5,7 @@
  * `verifyBundle` of `@saksi/proof` (docs/certificate.md, docs/verification.md).
  */
 import { z } from 'zod';
+import { glossarySchema } from './request-schemas.js';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
 const nullableTimestamp = timestamp.nullable();
@@ -156,6 +157,16 @@ export const collectionInfoSchema = z
   .meta({ id: 'CollectionInfo' });
 
 export const collectionListSchema = z.object({ items: z.array(collectionInfoSchema) });
+
+/** `GET`/`PUT /collections/{name}/glossary` (docs/glossary.md). */
+export const collectionGlossarySchema = z.object({
+  collection: z.string(),
+  glossary: glossarySchema.nullable().describe('The glossary as stored, or null: the collection has none'),
+  sha256: z
+    .string()
+    .nullable()
+    .describe("SHA-256 (hex) of the glossary's RFC 8785 canonical JSON, as certificates record it"),
+});
 export const createdCollectionSchema = z.object({ collection: collectionInfoSchema });
 
 const failure = z.object({ code: z.string(), message: z.string() }).nullable();

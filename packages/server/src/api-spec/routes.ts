@@ -28,6 +28,7 @@ import {
   createUploadBody,
   createWebhookBody,
   createWorkspaceBody,
+  glossarySchema,
   listChunksQuery,
   listJobsQuery,
   queryBodyV1,
@@ -43,6 +44,7 @@ import {
   chatSessionSchema,
   checkpointSchema,
   chunkPageSchema,
+  collectionGlossarySchema,
   collectionListSchema,
   consistencyProofSchema,
   cosignaturesSchema,
@@ -234,6 +236,47 @@ export const ROUTES = [
     request: { body: createCollectionBody, what: 'collection' },
     responses: { 201: { description: 'Created', schema: createdCollectionSchema } },
     errors: [400, 413],
+  },
+  {
+    method: 'get',
+    path: '/collections/{name}/glossary',
+    operationId: 'getCollectionGlossary',
+    summary:
+      "A collection's glossary (its vocabulary: dictionary, translations, pattern groups) and its SHA-256",
+    tags: ['collections'],
+    security: 'key:read',
+    responses: { 200: { description: 'The glossary, or null', schema: collectionGlossarySchema } },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: '/collections/{name}/glossary',
+    operationId: 'putCollectionGlossary',
+    summary:
+      "Set a collection's glossary (docs/glossary.md); answers cached under the old one are not served again",
+    description:
+      'The body is the glossary file. It is checked as a whole before anything is stored: a bad entry is ' +
+      '400 INVALID_GLOSSARY, whose message names it (`dictionary[3].terms[1] must be lower case`).',
+    tags: ['collections'],
+    security: 'key:ingest',
+    request: {
+      body: glossarySchema,
+      what: 'glossary',
+      // The engine checks the glossary itself, so the error is INVALID_GLOSSARY naming the bad entry.
+      readBy: 'handler',
+    },
+    responses: { 200: { description: 'Stored', schema: collectionGlossarySchema } },
+    errors: [400, 404, 413],
+  },
+  {
+    method: 'delete',
+    path: '/collections/{name}/glossary',
+    operationId: 'deleteCollectionGlossary',
+    summary: "Remove a collection's glossary: its questions are no longer rewritten with any vocabulary",
+    tags: ['collections'],
+    security: 'key:ingest',
+    responses: { 204: noContent },
+    errors: [404],
   },
 
   // Documents

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SaksiApiError, SaksiClient, verifyWebhookSignature } from '@saksi/client';
+import { type Glossary, SaksiApiError, SaksiClient, verifyWebhookSignature } from '@saksi/client';
 import { createApiKey, DEFAULT_WORKSPACE, enqueueWebhookEvent, WEBHOOK_DELIVERY_FAILED } from '@saksi/engine';
 import {
   type Certificate,
@@ -358,6 +358,48 @@ describe('a developer with an API key', () => {
       ).rejects.toMatchObject({ status: 400, code: 'INVALID_BASE_URL' });
     }
     expect((await acme.listCollections()).map((item) => item.name)).not.toContain('hostile-docs');
+  });
+
+  it("sets, reads and removes a collection's glossary; a bad one is INVALID_GLOSSARY naming the entry", async () => {
+    expect(await acme.getCollectionGlossary('handbook')).toEqual({
+      collection: 'handbook',
+      glossary: null,
+      sha256: null,
+    });
+    const glossary: Glossary = {
+      format: 'saksi-glossary',
+      version: 1,
+      pattern_groups: ['budget'],
+      dictionary: [{ terms: ['dau'], expansion: 'Dana Alokasi Umum' }],
+    };
+    const stored = await acme.putCollectionGlossary('handbook', glossary);
+    expect(stored.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.glossary).toMatchObject(glossary);
+    expect(await acme.getCollectionGlossary('handbook')).toEqual(stored);
+    await expect(
+      acme.putCollectionGlossary('handbook', {
+        ...glossary,
+        dictionary: [
+          { terms: ['dau'], expansion: 'x' },
+          { terms: ['DAK'], expansion: 'y' },
+        ],
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_GLOSSARY',
+      message: expect.stringContaining('dictionary[1].terms[0]'),
+    });
+    expect((await acme.getCollectionGlossary('handbook')).sha256).toBe(stored.sha256);
+    // A read key reads it and cannot change it; another workspace's collection is not found.
+    const reader = new SaksiClient({
+      baseUrl: server.url,
+      apiKey: (await acme.createKey({ name: 'glossary-reader', scopes: ['read'] })).key,
+    });
+    expect((await reader.getCollectionGlossary('handbook')).sha256).toBe(stored.sha256);
+    await expect(reader.deleteCollectionGlossary('handbook')).rejects.toMatchObject({ status: 403 });
+    await expect(bootstrap.getCollectionGlossary('handbook')).rejects.toMatchObject({ status: 404 });
+    await acme.deleteCollectionGlossary('handbook');
+    expect((await acme.getCollectionGlossary('handbook')).glossary).toBeNull();
   });
 
   it('reports a malformed file as FAILED with its reason, and sends document.failed', async () => {

@@ -6,6 +6,7 @@
  * registered here too, also takes public certificates without a key (routes/feedback.ts).
  */
 import {
+  type Collection,
   checkedProfile,
   collectionBaseUrl,
   collectionPresentation,
@@ -20,9 +21,9 @@ import {
 import { plainLabel } from '@saksi/proof';
 import type { Access, Principal } from '../access.js';
 import type { Mount } from '../api-spec/mount.js';
-import { readBodyLimited } from '../body.js';
+import { readBodyLimited, readJsonBody } from '../body.js';
 import { ApiError } from '../errors.js';
-import { IDENTIFIER, listDocumentsOptions } from '../schemas.js';
+import { COLLECTION_NAME, IDENTIFIER, listDocumentsOptions } from '../schemas.js';
 import { parseUpload, safeFilename } from '../upload.js';
 import { registerFeedbackRoutes } from './feedback.js';
 
@@ -102,6 +103,32 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
       workspaceId: principal.workspace_id,
     });
     return c.json({ collection: collectionInfo({ ...collection, documents: 0 }) }, 201);
+  });
+
+  // A collection's glossary (docs/glossary.md).
+  mount('getCollectionGlossary', async (c, { principal }) => {
+    const collection = await engine.collections.get(collectionName(c.req.param('name')), {
+      workspaceId: principal.workspace_id,
+    });
+    return c.json(glossaryInfo(collection));
+  });
+
+  mount('putCollectionGlossary', async (c, { principal }) => {
+    const name = collectionName(c.req.param('name'));
+    // An unknown collection is 404 before the body is judged.
+    await engine.collections.get(name, { workspaceId: principal.workspace_id });
+    const body = await readJsonBody(c.req.raw, GLOSSARY_BODY_LIMIT);
+    const collection = await engine.collections.setGlossary(name, body, {
+      workspaceId: principal.workspace_id,
+    });
+    return c.json(glossaryInfo(collection));
+  });
+
+  mount('deleteCollectionGlossary', async (c, { principal }) => {
+    await engine.collections.setGlossary(collectionName(c.req.param('name')), null, {
+      workspaceId: principal.workspace_id,
+    });
+    return c.body(null, 204);
   });
 
   // Documents: asynchronous ingestion.
@@ -463,4 +490,22 @@ function identifier(value: string, what: string): string {
   if (!IDENTIFIER.test(value))
     throw new ApiError('NOT_FOUND', 404, `No ${what} ${JSON.stringify(value.slice(0, 100))}.`);
   return value;
+}
+
+/** The largest glossary body (1 MiB, as other JSON bodies): 5,000 entries of everyday length fit. */
+const GLOSSARY_BODY_LIMIT = 1024 * 1024;
+
+/** A collection name from the path; one that could never exist is simply not found. */
+function collectionName(value: string): string {
+  if (!COLLECTION_NAME.test(value))
+    throw new ApiError('NOT_FOUND', 404, `No collection named ${JSON.stringify(value.slice(0, 100))}.`);
+  return value;
+}
+
+function glossaryInfo(collection: Collection) {
+  return {
+    collection: collection.name,
+    glossary: collection.glossary ?? null,
+    sha256: collection.glossary_sha256 ?? null,
+  };
 }

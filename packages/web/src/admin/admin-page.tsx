@@ -1,6 +1,6 @@
 /**
- * `/admin`: the sign-in form, or the portal for a signed-in admin: documents (upload, list), workspaces
- * and keys at `/admin`, the usage figures at `/admin/usage`.
+ * `/admin`: the sign-in form, or the portal for a signed-in admin: documents (upload, list), the
+ * collections' glossaries, workspaces and keys at `/admin`, the usage figures at `/admin/usage`.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { fetchCollections } from '../api.js';
@@ -8,6 +8,7 @@ import { useT } from '../lang-context.js';
 import { Link } from '../router.js';
 import { AdminApiError, type AdminSession, logout, me } from './admin-api.js';
 import { DocumentsTable } from './documents-table.js';
+import { GlossarySection } from './glossary.js';
 import { LoginForm } from './login.js';
 import { type LoginNotice, loginNotice } from './notices.js';
 import { ToastProvider } from './toasts.js';
@@ -165,6 +166,11 @@ function Portal(props: {
             collections={collections}
             refreshKey={refreshKey}
             onChanged={documentsChanged}
+            onUnauthorized={props.onUnauthorized}
+          />
+          <GlossarySection
+            session={props.session}
+            collections={collections}
             onUnauthorized={props.onUnauthorized}
           />
           <WorkspacesSection

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BUDGET_DICTIONARY } from './budget.js';
-import { corpusText, normalizeForPhrases } from './corpus-text.js';
+import { corpusText, demoGlossary, normalizeForPhrases } from './corpus-text.js';
 
 const laws = corpusText('apbn-uu');
+
+/** The dictionary of the demo glossary (corpora/apbn-uu/glossary.json). */
+const BUDGET_DICTIONARY = demoGlossary('budget').dictionary;
 
 describe('budget dictionary (UU APBN)', () => {
   it('covers the everyday budget terms listed here', () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { corpusText, normalizeForPhrases } from './corpus-text.js';
-import { DOCS_DICTIONARY } from './docs.js';
+import { corpusText, demoGlossary, normalizeForPhrases } from './corpus-text.js';
 
 const docs = corpusText('docs-redux/docs', { recursive: true });
+
+/** The dictionary of the demo glossary (corpora/docs-redux/glossary.json). */
+const DOCS_DICTIONARY = demoGlossary('docs').dictionary;
 
 describe('docs dictionary (Redux docs)', () => {
   it('expands only into phrases that occur in the docs', () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { corpusText, normalizeForPhrases } from './corpus-text.js';
-import { TRAFFIC_DICTIONARY } from './traffic.js';
+import { corpusText, demoGlossary, normalizeForPhrases } from './corpus-text.js';
 
 const law = corpusText('uu-22-2009-llaj');
+
+/** The dictionary of the demo glossary (corpora/uu-22-2009-llaj/glossary.json). */
+const TRAFFIC_DICTIONARY = demoGlossary('traffic').dictionary;
 
 describe('traffic dictionary (UU 22/2009)', () => {
   it('has at least 40 entries and covers the everyday terms listed here', () => {
