@@ -341,9 +341,22 @@ export function parseRegulationBlocks(blocks: readonly Block[], filename: string
 }
 
 /**
+ * Whether two halves around a hyphen repeat a stem — a reduplication or compound ("masing" /
+ * "masing", "sehari" / "hari", "perundang" / "undangan") — rather than being one word broken into
+ * syllables ("dise" / "rahkan", "pertanggung" / "jawaban"): they share four letters in a row, or
+ * one is the other.
+ */
+function sharesStem(left: string, right: string): boolean {
+  if (left.includes(right) || right.includes(left)) return true;
+  for (let start = 0; start + 4 <= right.length; start++)
+    if (left.includes(right.slice(start, start + 4))) return true;
+  return false;
+}
+
+/**
  * Rejoins a word hyphenated at a line end ("penyalur-" + "an …" → "penyaluran …"), across a page
  * break too; a compound or reduplication keeps its hyphen ("Undang-" + "Undang", "masing-" +
- * "masing", "sehari-" + "hari": the next part starts with a capital or one part holds the other).
+ * "masing", "perundang-" + "undangan": the next part starts with a capital, or {@link sharesStem}).
  */
 function joinHyphenated(lines: string[]): string[] {
   const out: string[] = [];
@@ -360,7 +373,7 @@ function joinHyphenated(lines: string[]): string[] {
       if (following === undefined || word === undefined) break;
       const left = hyphen[1]!.toLowerCase();
       const right = word.toLowerCase();
-      const compound = /^\p{Lu}/u.test(word) || left.includes(right) || right.includes(left);
+      const compound = /^\p{Lu}/u.test(word) || sharesStem(left, right);
       // The page marks skipped stay before the joined line, so it keeps the page it started on.
       for (let skipped = index + 1; skipped < next; skipped++) out.push(lines[skipped]!);
       line = `${line.trimEnd().slice(0, compound ? undefined : -1)}${following}`;

@@ -49,7 +49,10 @@ const amendingPmk: Block[] = [
     3,
     'Rp32.237.776.417,00 (tiga puluh dua miliar rupiah); dan\nb. Dana Reboisasi sebesar Rp559.960.013.146,00 yang dise-',
   ),
-  paragraph(3, 'rahkan kepada daerah penghasil.'),
+  paragraph(
+    3,
+    'rahkan kepada daerah penghasil sesuai peraturan perundang-\nundangan dan pertanggung-\njawaban masing-\nmasing.',
+  ),
   {
     kind: 'table',
     text: 'NO. DAERAH ALOKASI\n1 Kab. Aceh Barat 12.700.234',
@@ -105,7 +108,9 @@ describe('regulations from blocks with pages', () => {
       'a. Iuran Izin Usaha Pemanfaatan Hutan (IIUPH) sebesar Rp32.237.776.417,00 (tiga puluh dua miliar rupiah); dan',
     );
     // A word hyphenated at a line end is one word again; a compound keeps its hyphen.
-    expect(ayat.text).toContain('yang diserahkan kepada daerah penghasil.');
+    expect(ayat.text).toContain(
+      'yang diserahkan kepada daerah penghasil sesuai peraturan perundang-undangan dan pertanggungjawaban masing-masing.',
+    );
     expect(document.blocks.some((block) => /- 3 -|2014, No\.128 2/.test(block.text))).toBe(false);
     expect(find('Mengingat')?.page).toBe(1); // the preamble starts on page 1
     expect(find('mulai berlaku')?.page).toBe(3);
