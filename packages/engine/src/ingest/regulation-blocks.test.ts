@@ -123,6 +123,18 @@ describe('regulations from blocks with pages', () => {
     expect(table.html).toContain('Kab. Aceh Barat');
   });
 
+  it('reads a Word document the same way: blocks without pages give blocks without pages', () => {
+    const word = amendingPmk.map(({ page: _page, ...block }) => block);
+    const parsed = parseRegulationBlocks(word, 'pmk-16.docx')!;
+    expect(parsed.title).toBe(document.title);
+    expect(parsed.blocks.filter((block) => block.kind === 'heading').map((block) => block.text)).toEqual([
+      'Pasal I',
+      'Pasal 2',
+      'Pasal II',
+    ]);
+    expect(parsed.blocks.every((block) => block.page === undefined)).toBe(true);
+  });
+
   it('leaves a document that only cites regulations alone', () => {
     const memo = [
       paragraph(
