@@ -14,6 +14,7 @@ import type { AskInput, AskResult } from './answer/ask.js';
 import { authSecretFromSecrets, loadOrCreateAuthSecret } from './auth.js';
 import { backfillBudgetFigures } from './budget/figure-table.js';
 import { Collections, type InWorkspace } from './collection-service.js';
+import type { Collection } from './collections.js';
 import type { SaksiConfig } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { loadMigrations, migrate } from './db/migrate.js';
@@ -217,9 +218,13 @@ export class Engine {
     return this.healthCheck.report();
   }
 
-  /** Answers with a certificate; `onEvent` receives retrieval results, text deltas and the final bundle. */
-  ask(collectionName: string, input: AskInput, options: AskOptions = {}): Promise<AskResult> {
-    return this.answers.ask(collectionName, input, options);
+  /**
+   * Answers with a certificate; `onEvent` receives retrieval results, text deltas and the final bundle.
+   * `collection` is a name, or the collection's row when the caller has already read it (the server
+   * reads it for its access check), so it is not read again.
+   */
+  ask(collection: string | Collection, input: AskInput, options: AskOptions = {}): Promise<AskResult> {
+    return this.answers.ask(collection, input, options);
   }
 
   /** Retrieval only: ranked chunks with citations, parent context and timings. */

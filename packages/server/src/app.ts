@@ -230,7 +230,7 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
         (result) => recordAnswer(c, result.found, result.cached, result.timings),
         (error) => reportInternal(c, error),
       );
-    const result = await engine.ask(body.collection, input, { workspaceId: collection.workspace_id });
+    const result = await engine.ask(collection, input);
     recordAnswer(c, result.found, result.cached, result.timings);
     return c.json({
       session_id: result.session_id,
@@ -441,8 +441,7 @@ function streamChat(
   return streamEvents(
     c,
     async (send) => {
-      const result = await engine.ask(collection.name, input, {
-        workspaceId: collection.workspace_id,
+      const result = await engine.ask(collection, input, {
         onEvent: (event: AskEvent) => {
           switch (event.type) {
             case 'session':

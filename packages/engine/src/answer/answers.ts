@@ -87,9 +87,19 @@ export class Answers {
     );
   }
 
-  /** Answers with a certificate recorded in the log. */
-  async ask(collectionName: string, input: AskInput, options: AskOptions = {}): Promise<AskResult> {
-    const collection = await this.parts.collections.get(collectionName, options);
+  /**
+   * Answers with a certificate recorded in the log. Given the collection's row (read by the caller for
+   * its access check), the collection is not read again.
+   */
+  async ask(
+    collectionOrName: string | Collection,
+    input: AskInput,
+    options: AskOptions = {},
+  ): Promise<AskResult> {
+    const collection =
+      typeof collectionOrName === 'string'
+        ? await this.parts.collections.get(collectionOrName, options)
+        : collectionOrName;
     return asForeground(() => this.answer(collection, input, options.onEvent));
   }
 
