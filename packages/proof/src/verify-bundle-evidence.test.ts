@@ -96,6 +96,24 @@ describe('citation labels are read from the citation (CITATION_LABEL_MISMATCH)',
     expect((await problemsOf(resign(noPasal), 'citations')).codes).toEqual(['CITATION_LABEL_MISMATCH']);
   });
 
+  it("a ministry's numbering: the label that keeps it, and the earlier certificates' form, are accepted", async () => {
+    const title =
+      'PERATURAN MENTERI KEUANGAN REPUBLIK INDONESIA NOMOR 186/PMK.07/2011 TENTANG PERKIRAAN ALOKASI';
+    const labelled = (label: string) => {
+      const bundle = clone();
+      const citation = bundle.certificate.claims[0]!.evidence[0]!.citation;
+      citation.document_title = title;
+      citation.label = label;
+      return resign(bundle);
+    };
+    for (const label of ['Pasal 287 ayat (2) PMK 186/PMK.07/2011', 'Pasal 287 ayat (2) PMK 186/2011'])
+      expect((await problemsOf(labelled(label), 'citations')).problems).toEqual([]);
+    for (const label of ['Pasal 287 ayat (2) PMK 186/PMK.07/2012', 'Pasal 287 ayat (2) PMK 19/2011'])
+      expect((await problemsOf(labelled(label), 'citations')).problems).toEqual([
+        { code: 'CITATION_LABEL_MISMATCH', field: 'certificate.claims[0].evidence[0].citation.label' },
+      ]);
+  });
+
   it('changing the Pasal field without the label fails too; a citation without a label is fine', async () => {
     const moved = clone();
     moved.certificate.claims[0]!.evidence[0]!.citation.pasal = '281';
