@@ -591,6 +591,9 @@ function parseRegulationText(raw: string, filename: string, tables: Block[] | un
       continue;
     }
     if (!started) {
+      // A PDF's preamble is one block per part (the title block, "DENGAN RAHMAT …", Menimbang,
+      // Mengingat, MEMUTUSKAN …), each with the page it starts on: a part is read on its own.
+      if (tables !== undefined && PREAMBLE_START.test(line)) flushPreamble();
       if (preamble.length === 0) preamblePage = page;
       preamble.push(line);
       continue;

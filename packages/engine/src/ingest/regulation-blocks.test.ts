@@ -112,7 +112,13 @@ describe('regulations from blocks with pages', () => {
       'yang diserahkan kepada daerah penghasil sesuai peraturan perundang-undangan dan pertanggungjawaban masing-masing.',
     );
     expect(document.blocks.some((block) => /- 3 -|2014, No\.128 2/.test(block.text))).toBe(false);
-    expect(find('Mengingat')?.page).toBe(1); // the preamble starts on page 1
+    // The preamble is one block per part, each with its page.
+    expect(find('DENGAN RAHMAT')?.text).toBe(
+      'DENGAN RAHMAT TUHAN YANG MAHA ESA\nMENTERI KEUANGAN REPUBLIK INDONESIA,',
+    );
+    expect(find('Menimbang')?.page).toBe(1);
+    expect(find('Mengingat')?.page).toBe(2);
+    expect(find('Mengingat')?.section_path).toEqual(['Pembukaan']);
     expect(find('mulai berlaku')?.page).toBe(3);
     expect(find('Agar setiap orang')?.page).toBe(4);
   });
