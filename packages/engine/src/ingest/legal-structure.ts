@@ -11,6 +11,12 @@
  * "23A", or — for a heading alone on its line, as in amending laws — any later number), is not
  * introduced by a reference word and is not followed by "ayat", "huruf", lower-case text or another
  * law's name. The Penjelasan is split at `Pasal N` markers that follow one another in order.
+ *
+ * A regulation is found by its content (`looksLikeRegulation`), in a text or Markdown file
+ * (`parseRegulation`) or in a PDF's or Word document's blocks (`parseRegulationBlocks`, which keeps
+ * each block's page and the tables); its title block names it (`regulation-identity.ts`). An amending
+ * regulation's Roman "Pasal I" and "Pasal II" are Pasal of their own; the Pasal its changes quote are
+ * read as Pasal, and each numbered change is Pasal I's text again (docs/engine.md, "Regulations").
  */
 import { regulationShortName as titleRegulation } from '@saksi/proof';
 import type { Block, LegalRef, ParsedDocument } from '../types.js';
