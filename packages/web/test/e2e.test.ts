@@ -1029,6 +1029,27 @@ describe.skipIf(!hasChromium)('web app end to end (Chromium)', BROWSER_TEST, () 
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(full);
       const root = page.getByTestId('document-root').first();
       expect(((await root.locator('code').textContent()) ?? '').length).toBeLessThan(64 + 20);
+      // The glossary panel: the collection's vocabulary with its hash; a bad edit names its entry, stores nothing.
+      const glossary = page.getByTestId('glossary-section');
+      await glossary.getByTestId('glossary-collection').selectOption('lalu-lintas');
+      await expect
+        .poll(() => glossary.getByTestId('glossary-json').inputValue(), { timeout: 10_000 })
+        .toContain('"lampu merah"');
+      const sha256 = await glossary.getByTestId('glossary-sha256').textContent();
+      expect(sha256).toMatch(/^[0-9a-f]{64}$/);
+      await glossary
+        .getByTestId('glossary-json')
+        .fill('{"format":"saksi-glossary","version":1,"dictionary":[{"terms":["SIM"],"expansion":"x"}]}');
+      await glossary.getByTestId('glossary-save').click();
+      await expect
+        .poll(() => glossary.getByTestId('glossary-problem').textContent())
+        .toContain('dictionary[0].terms[0]');
+      await glossary.getByTestId('glossary-json').fill('{');
+      await glossary.getByTestId('glossary-save').click();
+      await expect
+        .poll(() => glossary.getByTestId('glossary-problem').textContent())
+        .toBe(translate(lang, 'admin.glossary.notJson'));
+      expect(await glossary.getByTestId('glossary-sha256').textContent()).toBe(sha256);
       // The archive notice would cover rows in the screenshots.
       for (const close of await page.locator('[data-testid="toast"] .toast-close').all()) await close.click();
       await expectNoHorizontalScroll(page);

@@ -10,22 +10,11 @@ import { errorText } from '../error-text.js';
 import { useT } from '../lang-context.js';
 import { type AdminApiError, type AdminSession, adminError } from './admin-api.js';
 import { Field } from './fields.js';
+import { glossarySummary, glossaryText } from './glossary-text.js';
 import { useToast } from './toasts.js';
 
 /** The largest glossary file the form reads (the server takes 1 MiB). */
 const MAX_FILE_BYTES = 1024 * 1024;
-
-/** The glossary as the form shows it: pretty-printed JSON, or a starting point for a new one. */
-export function glossaryText(info: Pick<CollectionGlossaryInfo, 'glossary'> | undefined): string {
-  const glossary = info?.glossary ?? {
-    format: 'saksi-glossary',
-    version: 1,
-    pattern_groups: [],
-    dictionary: [],
-    translations: [],
-  };
-  return `${JSON.stringify(glossary, null, 2)}\n`;
-}
 
 export function GlossarySection(props: {
   session: AdminSession;
@@ -47,6 +36,9 @@ export function GlossarySection(props: {
     if (!selected) return;
     let cancelled = false;
     setProblem(undefined);
+    // Nothing of the previous collection's glossary stays on screen while this one loads.
+    setInfo(undefined);
+    setText('');
     saksi.getCollectionGlossary(selected).then(
       (reply) => {
         if (cancelled) return;
@@ -70,8 +62,8 @@ export function GlossarySection(props: {
     if (failure.status === 401) return props.onUnauthorized(failure);
     // The server's message names the bad entry (`dictionary[3].terms[1] …`): shown in both languages.
     const detail = failure.code === 'INVALID_GLOSSARY' ? ` ${failure.message}` : '';
+    // Said beside the form (role="alert"), where the JSON to fix is.
     setProblem(`${errorText(failure, lang, t)}${detail}`);
-    toast('error', t('admin.actionFailed', { code: failure.code, message: errorText(failure, lang, t) }));
   };
 
   const save = async (event: FormEvent) => {
@@ -149,16 +141,7 @@ export function GlossarySection(props: {
             </select>
           </Field>
           <p data-testid="glossary-summary" aria-live="polite">
-            {glossary
-              ? t('admin.glossary.summary', {
-                  entries: glossary.dictionary?.length ?? 0,
-                  translations: (glossary.translations ?? []).reduce(
-                    (sum, translation) => sum + translation.entries.length,
-                    0,
-                  ),
-                  groups: (glossary.pattern_groups ?? []).join(', ') || '–',
-                })
-              : t('admin.glossary.none')}
+            {glossary ? t('admin.glossary.summary', glossarySummary(glossary)) : t('admin.glossary.none')}
           </p>
           {info?.sha256 && (
             <p className="muted">
