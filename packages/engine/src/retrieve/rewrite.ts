@@ -106,10 +106,14 @@ function escapeRegExp(text: string): string {
  */
 const CLITIC = '(?:nya|ku|mu|lah|kah|pun)?';
 
+/** Compiled term patterns, shared by every collection's glossary; emptied when it passes this many. */
+const MAX_TERM_PATTERNS = 50_000;
 const termPatterns = new Map<string, RegExp>();
 function termPattern(term: string): RegExp {
   let pattern = termPatterns.get(term);
   if (!pattern) {
+    // Glossaries change (uploads): the cache does not keep every term any glossary ever had.
+    if (termPatterns.size >= MAX_TERM_PATTERNS) termPatterns.clear();
     const clitic = /\p{L}$/u.test(term) ? CLITIC : '';
     pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}${clitic}(?![\\p{L}\\p{N}])`, 'giu');
     termPatterns.set(term, pattern);
