@@ -4,7 +4,8 @@
  * A question naming one year is first searched within that year's documents; a comparison of two or
  * more years searches each year and interleaves the results so every year's document appears. A year
  * filter that finds nothing (documents without fiscal-year metadata) falls back to the whole
- * collection.
+ * collection. A question naming a regulation by its number is first searched within that
+ * regulation's documents (named-regulation.ts), with the same fallback.
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
@@ -12,6 +13,7 @@ import type { EmbeddingModel } from '../embed/model.js';
 import { amountVariants, retrieveAcrossYears, yearComparison } from './amounts.js';
 import { definingPattern } from './definitions.js';
 import { expandQuery, type QueryExpander } from './expander.js';
+import { documentsNamedBy } from './named-regulation.js';
 import { type QueryVariant, type RetrieveOptions, type RetrieveResult, retrieve } from './retrieve.js';
 import { rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
 
@@ -90,6 +92,16 @@ export async function retrieveForQuestion(
       retrieveOptions.headingWeight = DEFINITION_HEADING_WEIGHT;
   }
   const variants = [...detailed.variants, ...amountVariants(question), ...extraVariants];
+  if (retrieveOptions.documentIds === undefined) {
+    const named = await documentsNamedBy(db, collection, question);
+    if (named) {
+      const within = await retrieveForQuestion(db, embedding, collection, question, {
+        ...options,
+        documentIds: named,
+      });
+      if (within.results.length > 0) return within;
+    }
+  }
   if (retrieveOptions.fiscalYear === undefined) {
     const comparison = yearComparison(question);
     if (comparison) {
