@@ -192,4 +192,34 @@ describe('saksi ingest: stored paths and citation URLs', () => {
     const collection = await withEngine((engine) => engine.collections.get('guide'));
     expect(collection.profile['base_url']).toBe('https://docs.example.com/v1/');
   });
+
+  it('gives the collection the --glossary file, and refuses a bad one with INVALID_GLOSSARY, exit 2, creating nothing', async () => {
+    await writeFile(
+      path.join(directory, 'glossary.json'),
+      JSON.stringify({
+        format: 'saksi-glossary',
+        version: 1,
+        dictionary: [{ terms: ['file'], expansion: 'single' }],
+      }),
+    );
+    const good = await run(['ingest', 'single.md', '--collection', 'worded', '--glossary', 'glossary.json']);
+    expect(good.code).toBe(0);
+    const collection = await withEngine((engine) => engine.collections.get('worded'));
+    expect(collection.glossary?.dictionary).toEqual([{ terms: ['file'], expansion: 'single' }]);
+    expect(collection.glossary_sha256).toMatch(/^[0-9a-f]{64}$/);
+
+    await writeFile(
+      path.join(directory, 'bad.json'),
+      '{"format":"saksi-glossary","version":1,"dictionary":[1]}',
+    );
+    const bad = await run(['ingest', 'single.md', '--collection', 'badly-worded', '--glossary', 'bad.json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('dictionary[0]');
+    expect(bad.stderr).toContain('INVALID_GLOSSARY');
+    expect(bad.stderr).not.toMatch(STACK_FRAME);
+    const names = await withEngine(async (engine) =>
+      (await engine.collections.list()).map((item) => item.name),
+    );
+    expect(names).not.toContain('badly-worded');
+  });
 });

@@ -10,6 +10,7 @@ import {
   isEngineError,
   isIngestError,
   isSupportedFile,
+  parseGlossaryText,
 } from '@saksi/engine';
 import { plural } from '@saksi/proof';
 import { type Command, flag, type OptionValues, stringOption } from './command.js';
@@ -21,7 +22,7 @@ export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Ingest Markdown, PDF, DOCX, HTML and text files into a collection',
   usage:
-    'saksi ingest <paths...> --collection <name> [--language id|en] [--base-url <url> [--base-url-folder <folder>]] [--json]',
+    'saksi ingest <paths...> --collection <name> [--language id|en] [--base-url <url> [--base-url-folder <folder>]] [--glossary <file>] [--json]',
   help: `Parses, chunks, hashes, embeds and stores each file (folders are walked for .md .mdx .pdf .docx
 .html .htm .txt). The same bytes ingested twice into a collection are stored once. A file found in a
 folder is stored under its path relative to that folder (guide/setup.md); a file named on its own,
@@ -37,6 +38,8 @@ Options:
                         frontmatter slug or id, else the file's path, as Docusaurus builds it)
   --base-url-folder <f> The folder of the stored paths the base URL serves (e.g. docs, when the
                         whole repository was ingested); default all of them
+  --glossary <file>     The collection's glossary (docs/glossary.md): its vocabulary as JSON, checked
+                        first (a bad entry is INVALID_GLOSSARY, exit 2); replaces the one it had
   --no-anchor           Do not anchor the new documents on chain now (a running server or
                         \`saksi anchor run\` anchors them later)
   --json                One JSON line per file
@@ -52,6 +55,7 @@ With the embedded database (PGlite), stop a running server first or upload throu
     'fiscal-year': { type: 'string' },
     'base-url': { type: 'string' },
     'base-url-folder': { type: 'string' },
+    glossary: { type: 'string' },
     json: { type: 'boolean' },
     'no-anchor': { type: 'boolean' },
   },
@@ -104,6 +108,24 @@ function baseUrlProfile(values: OptionValues): (CollectionProfile & Record<strin
   }
 }
 
+/** `--glossary <file>`, read and checked before anything is opened. */
+async function glossaryOption(values: OptionValues, cwd: string): Promise<unknown> {
+  const file = stringOption(values, 'glossary');
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path.resolve(cwd, file), 'utf8');
+  } catch {
+    throw new CliError(`cannot read the glossary ${safeText(file)}`);
+  }
+  try {
+    return parseGlossaryText(text);
+  } catch (error) {
+    if (isEngineError(error)) throw new UsageError(`${error.message} (${error.code})`);
+    throw error;
+  }
+}
+
 /**
  * The most specific code of a failed file: the parser's `IngestError` code (MALFORMED_FILE,
  * UNSUPPORTED_TYPE, …) that the engine wraps in INGEST_FAILED, else the engine's own code.
@@ -127,6 +149,7 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
   const documentType = stringOption(values, 'document-type');
   const json = flag(values, 'json');
   const profile = baseUrlProfile(values);
+  const glossary = await glossaryOption(values, io.cwd);
   const files = await expand(io.cwd, positionals);
   if (files.length === 0)
     throw new CliError('no supported files found', {
@@ -142,6 +165,10 @@ async function runIngest(values: OptionValues, positionals: readonly string[], i
       // A new collection is created with it; an existing one has it merged into its profile.
       await engine.collections.ensure(collection, { workspaceId: DEFAULT_WORKSPACE, language, profile });
       await engine.collections.configure(collection, profile);
+    }
+    if (glossary !== undefined) {
+      await engine.collections.ensure(collection, { workspaceId: DEFAULT_WORKSPACE, language });
+      await engine.collections.setGlossary(collection, glossary);
     }
     for (const [index, file] of files.entries()) {
       const label = safeText(path.relative(io.cwd, file.path) || file.path);
