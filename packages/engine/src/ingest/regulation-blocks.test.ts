@@ -225,7 +225,11 @@ describe('a real PMK PDF', () => {
       fiscal_year: 2011,
     });
     const labels = chunks.map((chunk) =>
-      citationLabel({ document_title: summary.title, pasal: chunk.legal?.pasal, ayat: chunk.legal?.ayat }),
+      citationLabel({
+        document_title: summary.title,
+        ...(chunk.legal?.pasal ? { pasal: chunk.legal.pasal } : {}),
+        ...(chunk.legal?.ayat ? { ayat: chunk.legal.ayat } : {}),
+      }),
     );
     expect(labels).toContain('Pasal 1 ayat (4) PMK 186/PMK.07/2011');
     expect(labels).toContain('Pasal II PMK 186/PMK.07/2011');
