@@ -2,6 +2,15 @@ import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixt
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocumentIdentity, isNamed, namedRegulations } from './named-regulation.js';
 import { retrieveForQuestion } from './plan.js';
+import { namedPasal } from './retrieve.js';
+
+describe('the Pasal a question names', () => {
+  it('reads Arabic and Roman numbers, with a letter, upper case', () => {
+    expect(namedPasal('apa isi pasal 287 ayat (5) dan Pasal 5a?')).toEqual(['287', '5A']);
+    expect(namedPasal('Apa yang diubah dalam Pasal I PMK 16/PMK.07/2014?')).toEqual(['I']);
+    expect(namedPasal('dendanya berapa kalau ngelanggar?')).toEqual([]);
+  });
+});
 
 describe('regulations a question names by number', () => {
   it.each([
@@ -87,6 +96,22 @@ describe('a question naming a regulation of a collection of several', () => {
   }, 120_000);
   afterAll(async () => {
     await test?.close();
+  });
+
+  const top = async (question: string) => {
+    const collection = await test.engine.collections.get('tarif');
+    const result = await retrieveForQuestion(test.engine.db, test.engine.embedding, collection, question, {
+      topK: 3,
+    });
+    return result.results[0];
+  };
+
+  it('finds the Pasal the question names, in the regulation it names', async () => {
+    const first = await top('Pasal 2 PMK 10/PMK.07/2015 isinya apa?');
+    expect(first?.document.filename).toBe('tarif-2015.txt');
+    expect(first?.citation.pasal).toBe('2');
+    expect(first?.ranks['lexical:pasal']).toBe(1);
+    expect((await top('pasal 3 ngatur apa sih'))?.citation.pasal).toBe('3');
   });
 
   const files = async (question: string) => {

@@ -198,6 +198,8 @@ function restatesQuestion(kind: string): boolean {
 }
 /** The heading arm's weight (headings.ts); a question about what something is raises it (plan.ts). */
 export const HEADING_ARM_WEIGHT = 0.5;
+/** The weight of the list of the Pasal a question names (as much as its best wording's lexical list). */
+const PASAL_ARM_WEIGHT = 5;
 /** Places one Pasal (with its elucidation) or one section may take in the top k (units.ts). */
 const PLACES_PER_UNIT = 2;
 
@@ -282,6 +284,41 @@ async function lexicalArm(
     },
   );
   return chunkIdsOf(db, hits);
+}
+
+/**
+ * The Pasal a question names ("pasal 287", "Pasal 5A", "Pasal I" of an amending regulation), upper
+ * case as stored. The words alone cannot find them: a Roman "I" is no search term, and "287" is in
+ * every sentence that cites Pasal 287.
+ */
+export function namedPasal(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(/\bpasal\s+(\d{1,4}[a-z]?|[ivxlc]{1,7})\b/giu))
+    found.add(match[1]!.toUpperCase());
+  return [...found];
+}
+
+/**
+ * The chunks of the Pasal the wordings name, each Pasal's body before its elucidation, in document
+ * order: a question that says which Pasal it is about is answered from that Pasal.
+ */
+async function pasalArm(
+  db: Queryable,
+  collection: Collection,
+  pasal: readonly string[],
+  limit: number,
+  options: RetrieveOptions,
+): Promise<string[]> {
+  const params: unknown[] = [collection.id, pasal, limit];
+  const where = filters(options, params);
+  const result = await db.query<{ id: string }>(
+    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.collection_id = $1 AND upper(c.legal->>'pasal') = ANY($2::text[]) AND ${where}
+      ORDER BY COALESCE((c.legal->>'penjelasan')::boolean, false), d.id, c.position
+      LIMIT $3`,
+    params,
+  );
+  return result.rows.map((row) => row.id);
 }
 
 /** The ids of the chunks at (document, position), in the order given. */
@@ -570,6 +607,13 @@ export async function retrieve(
       weight: LEXICAL_WEIGHT * Math.max(...wordings.map((wording) => wording.weight)) * armWeights.lexical,
       label: 'lexical:question',
     });
+    const pasal = namedPasal(wordings.map((wording) => wording.text).join(' '));
+    if (pasal.length > 0)
+      lists.push({
+        ids: await pasalArm(db, collection, pasal, candidates, options),
+        weight: PASAL_ARM_WEIGHT * armWeights.lexical,
+        label: 'lexical:pasal',
+      });
     const headingWeight = options.headingWeight ?? HEADING_ARM_WEIGHT;
     if (headingWeight > 0) {
       const { total } = await lexemeStatistics(db, collection, []);
