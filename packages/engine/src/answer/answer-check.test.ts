@@ -10,6 +10,7 @@ import {
   isBlock,
   questionParts,
   scoreFeatures,
+  thresholdFor,
 } from './answer-check.js';
 import { ANSWER_CHECK_MODEL } from './answer-check-model.js';
 import type { ComposedClaim } from './compose.js';
@@ -159,6 +160,23 @@ describe('answer check', () => {
     const score = scoreFeatures({ hard_fail: 0, relevance: 1, coverage: 1 });
     expect(score).toBeGreaterThan(0);
     expect(score).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('the release threshold', () => {
+  const collections = [...new Set(ANSWER_CHECK_MODEL.calibration.map((point) => point[2]))];
+
+  it('is a calibrated collection’s own λ, and for any other the strictest of theirs and the pooled one', () => {
+    expect(collections.length).toBeGreaterThan(1);
+    for (const alpha of [0.05, 0.1]) {
+      const own = collections.map((collection) => thresholdFor(alpha, collection));
+      expect(new Set(own).size).toBeGreaterThan(1);
+      const other = thresholdFor(alpha, 'a-users-own-documents');
+      expect(other).toBe(
+        Math.max(...own, alpha === ANSWER_CHECK_MODEL.alpha ? ANSWER_CHECK_MODEL.threshold : 0),
+      );
+      expect(thresholdFor(alpha)).toBe(other);
+    }
   });
 });
 

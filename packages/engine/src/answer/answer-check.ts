@@ -224,17 +224,10 @@ export function scoreFeatures(features: AnswerFeatures): number {
 export const MIN_COLLECTION_POINTS = 30;
 
 /**
- * The release threshold for risk `alpha` by split-conformal risk control: the smallest λ among the
- * calibration scores such that (released-and-wrong + 1) / (n + 1) ≤ α, over the calibration points of
- * `collection` when the model was calibrated on enough of its questions (they are exchangeable with
- * the questions asked of it later), else over all points. Above every score (nothing released) when
- * no λ meets it.
+ * The smallest λ among `points`' scores with (released-and-wrong + 1) / (n + 1) ≤ α (split-conformal
+ * risk control); above every score (nothing released) when no λ meets it.
  */
-export function thresholdFor(alpha: number, collection?: string): number {
-  const all: readonly (readonly [number, number, string])[] = ANSWER_CHECK_MODEL.calibration;
-  const own = all.filter((point) => point[2] === collection);
-  const points = own.length >= MIN_COLLECTION_POINTS ? own : all;
-  if (points === all && alpha === ANSWER_CHECK_MODEL.alpha) return ANSWER_CHECK_MODEL.threshold;
+function conformalLambda(points: readonly (readonly [number, number, string])[], alpha: number): number {
   const n = points.length;
   const candidates = [...new Set(points.map(([score]) => score))].sort((a, b) => a - b);
   let wrong = points.filter(([, loss]) => loss === 1).length;
@@ -249,6 +242,29 @@ export function thresholdFor(alpha: number, collection?: string): number {
     if ((wrong + 1) / (n + 1) <= alpha) return lambda;
   }
   return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The release threshold for risk `alpha`. A collection the model was calibrated on with enough of its
+ * own questions is released at the λ chosen on them (they are exchangeable with the questions asked
+ * of it later). Any other collection — a user's own documents — is released at the strictest λ among
+ * the calibrated collections' and the pooled one: the guarantee does not carry over to another
+ * domain, and the held-out folds show a new domain can need a λ far above the pooled one
+ * (docs/evaluation.md, "Calibrating the answer check"), so an answer there is confirmed only when
+ * it would have been in every domain the check was calibrated on.
+ */
+export function thresholdFor(alpha: number, collection?: string): number {
+  const all: readonly (readonly [number, number, string])[] = ANSWER_CHECK_MODEL.calibration;
+  const own = all.filter((point) => point[2] === collection);
+  if (own.length >= MIN_COLLECTION_POINTS) return conformalLambda(own, alpha);
+  let strictest =
+    alpha === ANSWER_CHECK_MODEL.alpha ? ANSWER_CHECK_MODEL.threshold : conformalLambda(all, alpha);
+  for (const group of new Set(all.map((point) => point[2]))) {
+    const points = all.filter((point) => point[2] === group);
+    if (points.length >= MIN_COLLECTION_POINTS)
+      strictest = Math.max(strictest, conformalLambda(points, alpha));
+  }
+  return strictest;
 }
 
 function claimsMisread(claims: readonly ComposedClaim[]): boolean {
