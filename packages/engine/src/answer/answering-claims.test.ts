@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answeringClaims } from './ask.js';
+import { answeringClaims } from './answering-claims.js';
 import type { CheckedClaim } from './check.js';
 import { verbatimQuote } from './compose.js';
 import type { QuestionTerms } from './relevance.js';

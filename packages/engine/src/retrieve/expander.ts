@@ -37,9 +37,10 @@ function clean(text: unknown, max: number): string {
 /** Dictionary and pattern variants, plus the expander's legal query and key phrases when one is given. */
 export async function expandQuery(
   question: string,
-  options: RewriteOptions & { expander?: QueryExpander },
+  options: RewriteOptions & { expander?: QueryExpander; rewritten?: RewriteResult },
 ): Promise<ExpandedRewrite> {
-  const result: ExpandedRewrite = rewriteQueryDetailed(question, options);
+  // The dictionary and pattern variants: the caller's when it has already rewritten the question.
+  const result: ExpandedRewrite = options.rewritten ?? rewriteQueryDetailed(question, options);
   const { expander } = options;
   if (!expander) return result;
   let expansion: QueryExpansion;

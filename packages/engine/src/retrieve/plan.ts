@@ -15,7 +15,7 @@ import { definingPattern } from './definitions.js';
 import { expandQuery, type QueryExpander } from './expander.js';
 import { documentsNamedBy } from './named-regulation.js';
 import { type QueryVariant, type RetrieveOptions, type RetrieveResult, retrieve } from './retrieve.js';
-import { rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
+import { type RewriteOptions, type RewriteResult, rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
 
 /** Weight of the list of candidates that define a word of a "what is …" question. */
 const DEFINITION_WEIGHT = 3;
@@ -29,6 +29,16 @@ export interface PlanOptions extends RetrieveOptions {
   extraVariants?: QueryVariant[];
   /** The LLM layer of the rewriter (a legal search query and key phrases); offline without it. */
   expander?: QueryExpander;
+  /**
+   * The question's rewrite when the caller has already made it (`ask` rewrites once, and scores the
+   * answer with the same variants); made here otherwise.
+   */
+  rewritten?: RewriteResult;
+}
+
+/** How `collection` rewrites its questions: its language, profile and glossary. */
+export function rewriteOptionsOf(collection: Collection): RewriteOptions {
+  return { language: collection.language, profile: collection.profile, glossary: collection.glossary };
 }
 
 /**
@@ -50,7 +60,7 @@ export async function retrieveForQuestion(
   question: string,
   options: PlanOptions = {},
 ): Promise<RetrieveResult> {
-  const { rewrite, extraVariants = [], expander, ...retrieveOptions } = options;
+  const { rewrite, extraVariants = [], expander, rewritten, ...retrieveOptions } = options;
   if (rewrite === false) {
     return retrieve(
       db,
@@ -60,14 +70,10 @@ export async function retrieveForQuestion(
       retrieveOptions,
     );
   }
-  const rewriteOptions = {
-    language: collection.language,
-    profile: collection.profile,
-    glossary: collection.glossary,
-  };
+  const rewriteOptions = rewriteOptionsOf(collection);
   const detailed = expander
-    ? await expandQuery(question, { ...rewriteOptions, expander })
-    : rewriteQueryDetailed(question, rewriteOptions);
+    ? await expandQuery(question, { ...rewriteOptions, expander, ...(rewritten ? { rewritten } : {}) })
+    : (rewritten ?? rewriteQueryDetailed(question, rewriteOptions));
   // A figure question prefers passages that state one (not in a one-arm ablation, which stays pure).
   if (
     detailed.hints.rules.includes('figure') &&
