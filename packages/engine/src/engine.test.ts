@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHashEmbeddingModel } from './embed/hash.js';
 import type { EmbeddingModel } from './embed/model.js';
 import { isEngineError } from './errors.js';
+import { demoGlossary } from './retrieve/dictionaries/corpus-text.js';
 
 const shared = path.resolve(import.meta.dirname, '../../../../shared/data');
 const read = (relative: string) => new Uint8Array(readFileSync(path.join(shared, relative)));
@@ -31,6 +32,8 @@ beforeAll(async () => {
     { bytes: uu22, filename: 'uu-22-2009.md', title: 'UU 22/2009' },
     { language: 'id' },
   );
+  // The demo's traffic vocabulary (corpora/uu-22-2009-llaj/glossary.json), as the demo collection has it.
+  await test.engine.collections.setGlossary('lalu-lintas', demoGlossary('traffic'));
   for (const file of [
     'introduction/CoreConcepts.md',
     'understanding/thinking-in-redux/Glossary.md',

@@ -9,6 +9,7 @@ import { type LlmTestEngine, openLlmTestEngine } from '@saksi/test-support/llm-f
 import type { LlmTestScenario } from '@saksi/test-support/openai-test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLlmError } from '../llm/errors.js';
+import { demoGlossary } from '../retrieve/dictionaries/corpus-text.js';
 
 const LAW = `# UU Contoh
 
@@ -41,6 +42,8 @@ describe('answers from a language model', () => {
         { collection: 'hukum', filename: 'catatan.md', text: INJECTED },
       ],
     });
+    // A traffic-law collection: the demo's traffic vocabulary ("lampu merah" → the statute's words).
+    await test.engine.collections.setGlossary('hukum', demoGlossary('traffic'));
   }, 120_000);
   afterAll(async () => {
     await test?.close();

@@ -4,6 +4,7 @@ import { trustOptions, verifyBundle } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoGlossary } from '../retrieve/dictionaries/corpus-text.js';
 import { followUpVariant, isElliptical } from './follow-up.js';
 
 const shared = path.resolve(import.meta.dirname, '../../../../../shared/data');
@@ -27,15 +28,23 @@ describe('isElliptical and followUpVariant', () => {
   });
 
   it('combines with the previous question only when there is one and the new one is elliptical', () => {
-    expect(followUpVariant('kalau motor?', [], { language: 'id' })).toEqual([]);
+    const glossary = demoGlossary('traffic');
+    expect(followUpVariant('kalau motor?', [], { language: 'id', glossary })).toEqual([]);
     const standalone = 'Berapa denda maksimal untuk pengemudi yang menerobos lampu merah di jalan?';
-    expect(followUpVariant(standalone, ['Apa itu SIM?'], { language: 'id' })).toEqual([]);
+    expect(followUpVariant(standalone, ['Apa itu SIM?'], { language: 'id', glossary })).toEqual([]);
     const variants = followUpVariant('kalau motor?', ['Berapa denda menerobos lampu merah?'], {
       language: 'id',
+      glossary,
     });
     expect(variants.map((variant) => variant.kind)).toEqual(['follow-up', 'follow-up-legal']);
     expect(variants[0]!.text).toBe('Berapa denda menerobos lampu merah? kalau motor?');
     expect(variants[1]!.text).toContain('Alat Pemberi Isyarat Lalu Lintas');
+    // Without a glossary the combined question is searched as asked: no other collection's words.
+    expect(
+      followUpVariant('kalau motor?', ['Berapa denda menerobos lampu merah?'], { language: 'id' }).map(
+        (variant) => variant.kind,
+      ),
+    ).toEqual(['follow-up']);
     // A chain of elliptical questions reaches back to the last standalone one.
     const chained = followUpVariant('terus mobil?', ['kalau motor?', 'Berapa denda menerobos lampu merah?'], {
       language: 'en',
@@ -55,6 +64,7 @@ describe('follow-up questions in a session', () => {
       { bytes: uu22, filename: 'uu-22-2009.md', title: 'UU 22/2009' },
       { language: 'id' },
     );
+    await test.engine.collections.setGlossary('lalu-lintas', demoGlossary('traffic'));
   });
   afterAll(async () => {
     await test?.close();

@@ -5,6 +5,7 @@
  * and not these variants: their text is an earlier question of the session (certify.ts).
  */
 import type { Database } from '../db/database.js';
+import type { CollectionGlossary } from '../retrieve/collection-glossary.js';
 import type { QueryVariant } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
 
@@ -59,16 +60,22 @@ export function isElliptical(question: string): boolean {
   });
 }
 
+/** The collection's language and its glossary (none: the combined question is not rewritten). */
+export interface FollowUpOptions {
+  language: 'id' | 'en';
+  glossary?: CollectionGlossary | null | undefined;
+}
+
 /**
  * The combined variants for `question` given the session's previous user questions (newest first):
- * the previous and new question together (`follow-up`) and, when the rewrite dictionary applies, its
+ * the previous and new question together (`follow-up`) and, when the collection's glossary applies, its
  * legal-language form (`follow-up-legal`), weighted by `FOLLOW_UP_WEIGHT_FACTOR`. Empty when the question
  * stands on its own or there is no history.
  */
 export function followUpVariant(
   question: string,
   previous: readonly string[],
-  options: { language: 'id' | 'en' },
+  options: FollowUpOptions,
 ): QueryVariant[] {
   if (!isElliptical(question) || previous.length === 0) return [];
   const context: string[] = [];
@@ -77,7 +84,7 @@ export function followUpVariant(
     if (!isElliptical(earlier)) break;
   }
   const text = [...context, question].join(' ').slice(-MAX_COMBINED);
-  return rewriteQuery(text, { language: options.language })
+  return rewriteQuery(text, { language: options.language, glossary: options.glossary })
     .filter((variant) => variant.kind === 'original' || variant.kind === 'legal')
     .map((variant) => ({
       text: variant.text,
@@ -91,7 +98,7 @@ export async function followUpVariants(
   db: Database,
   sessionId: string,
   question: string,
-  options: { language: 'id' | 'en' },
+  options: FollowUpOptions,
 ): Promise<QueryVariant[]> {
   if (!isElliptical(question)) return [];
   const rows = await db.query<{ content: string }>(

@@ -1,5 +1,6 @@
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoGlossary } from '../retrieve/dictionaries/corpus-text.js';
 import {
   answerTextForScoring,
   checkFeaturesOf,
@@ -27,6 +28,8 @@ beforeAll(async () => {
   };
   for (const [filename, text] of Object.entries(texts))
     await test.engine.ingest('uji', { bytes: new TextEncoder().encode(text), filename }, { language: 'id' });
+  // Traffic-law passages: the demo's traffic vocabulary, as the demo collection has it.
+  await test.engine.collections.setGlossary('uji', demoGlossary('traffic'));
 }, 60_000);
 
 afterAll(async () => {

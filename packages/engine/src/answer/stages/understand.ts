@@ -66,8 +66,12 @@ export async function understandQuestion(
   const followUps = input.conversation
     ? followUpVariant(plan.normalized, input.conversation.map((item) => item.question).reverse(), {
         language: collection.language,
+        glossary: collection.glossary,
       })
-    : await followUpVariants(db, turn.sessionId, plan.normalized, { language: collection.language });
+    : await followUpVariants(db, turn.sessionId, plan.normalized, {
+        language: collection.language,
+        glossary: collection.glossary,
+      });
   const page =
     asked.mode === 'full' && input.page_url
       ? await pageDocuments(context.reader ?? db, collection, input.page_url)
