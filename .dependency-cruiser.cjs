@@ -88,6 +88,14 @@ module.exports = {
       to: { path: '^(packages/[^/]+|contracts)/', pathNot: entryPoints() },
     },
     {
+      name: 'answer-stages-run-no-sql',
+      severity: 'error',
+      comment:
+        'The answer stages hand the database to storage functions (answer-storage.ts, retrieve/, law/, budget/) and run no SQL themselves: of db/ they may import types only. The calls are kept out by the Biome plugin lint/answer-runs-no-sql.grit.',
+      from: { path: '^packages/engine/src/answer/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/engine/src/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'A cycle makes two modules one; cut it (docs/architecture.md, Layers).',

@@ -9,6 +9,8 @@
  *   (relevance.ts), the answer is a refusal that names the closest passages as related, never quotes
  *   them as the answer.
  */
+
+import { availableFiscalYears } from '../answer-storage.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { NOT_FOUND_TEXT } from './extractive.js';
@@ -37,16 +39,6 @@ export function fiscalYearsAsked(question: string, years: readonly number[]): nu
     const naming = new RegExp(`(?:/\\s*|(?:nomor|no\\.?)\\s*\\d+\\s+tahun\\s+)${year}(?!\\d)`, 'iu');
     return !naming.test(question);
   });
-}
-
-/** Fiscal years of the collection's READY documents, ascending. */
-export async function availableFiscalYears(db: Queryable, collectionId: string): Promise<number[]> {
-  const result = await db.query<{ fiscal_year: number }>(
-    `SELECT DISTINCT fiscal_year FROM documents
-      WHERE collection_id = $1 AND status = 'READY' AND fiscal_year IS NOT NULL ORDER BY fiscal_year`,
-    [collectionId],
-  );
-  return result.rows.map((row) => Number(row.fiscal_year));
 }
 
 /** Years as a reader writes them: runs of three or more as ranges ("2015, 2017–2020, 2022"). */

@@ -9,9 +9,9 @@ import { matchSessionReference, trustOptions, utf8Encode, verifyBundle } from '@
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneAnswerCache } from '../answer-storage.js';
 import { demoGlossary } from '../retrieve/dictionaries/corpus-text.js';
 import { getChatSession } from '../sessions.js';
-import { pruneAnswerCache } from './cache.js';
 
 const LAW = `# UU Contoh
 

@@ -9,6 +9,7 @@
  * READY chunks of the collection); this module picks the sentence in which the subject is what is
  * being defined, preferring the sentence that opens with it.
  */
+import { chunkIdsMatching } from '../answer-storage.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
@@ -94,16 +95,13 @@ export async function findDefinitions(
   const pattern = subjectPattern(subject);
   if (!pattern) return [];
   // PostgreSQL's regular expressions (ARE) take the same syntax for these pieces; \m marks a word start.
-  const found = await db.query<{ id: string }>(
-    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
-      WHERE c.collection_id = $1 AND d.status = 'READY' AND c.text ~* $2
-      ORDER BY c.position LIMIT $3`,
-    [collection.id, `\\m${pattern}["”'’\`]?(\\s*\\([^)]{1,80}\\))?\\s*,?\\s+${VERBS}\\M`, MAX_CHUNKS],
-  );
-  const rows = await loadChunks(
+  const found = await chunkIdsMatching(
     db,
-    found.rows.map((row) => row.id),
+    collection.id,
+    `\\m${pattern}["”'’\`]?(\\s*\\([^)]{1,80}\\))?\\s*,?\\s+${VERBS}\\M`,
+    MAX_CHUNKS,
   );
+  const rows = await loadChunks(db, found);
   const candidates: DefinitionCandidate[] = [];
   for (const row of rows.values()) {
     const chunk = toRetrievedChunk(row, { score: 0, rank: 0, ranks: {} });

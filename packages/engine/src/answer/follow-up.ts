@@ -4,8 +4,8 @@
  * previous question, as one more query variant. The certificate still records the user's own text,
  * and not these variants: their text is an earlier question of the session (certify.ts).
  */
+import { recentQuestions } from '../answer-storage.js';
 import type { Database } from '../db/database.js';
-import type { CollectionGlossary } from '../retrieve/collection-glossary.js';
 import type { QueryVariant } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
 
@@ -60,22 +60,16 @@ export function isElliptical(question: string): boolean {
   });
 }
 
-/** The collection's language and its glossary (none: the combined question is not rewritten). */
-export interface FollowUpOptions {
-  language: 'id' | 'en';
-  glossary?: CollectionGlossary | null | undefined;
-}
-
 /**
  * The combined variants for `question` given the session's previous user questions (newest first):
- * the previous and new question together (`follow-up`) and, when the collection's glossary applies, its
+ * the previous and new question together (`follow-up`) and, when the rewrite dictionary applies, its
  * legal-language form (`follow-up-legal`), weighted by `FOLLOW_UP_WEIGHT_FACTOR`. Empty when the question
  * stands on its own or there is no history.
  */
 export function followUpVariant(
   question: string,
   previous: readonly string[],
-  options: FollowUpOptions,
+  options: { language: 'id' | 'en' },
 ): QueryVariant[] {
   if (!isElliptical(question) || previous.length === 0) return [];
   const context: string[] = [];
@@ -84,7 +78,7 @@ export function followUpVariant(
     if (!isElliptical(earlier)) break;
   }
   const text = [...context, question].join(' ').slice(-MAX_COMBINED);
-  return rewriteQuery(text, { language: options.language, glossary: options.glossary })
+  return rewriteQuery(text, { language: options.language })
     .filter((variant) => variant.kind === 'original' || variant.kind === 'legal')
     .map((variant) => ({
       text: variant.text,
@@ -98,16 +92,8 @@ export async function followUpVariants(
   db: Database,
   sessionId: string,
   question: string,
-  options: FollowUpOptions,
+  options: { language: 'id' | 'en' },
 ): Promise<QueryVariant[]> {
   if (!isElliptical(question)) return [];
-  const rows = await db.query<{ content: string }>(
-    "SELECT content FROM chat_messages WHERE session_id = $1 AND role = 'user' ORDER BY created_at DESC, id DESC LIMIT $2",
-    [sessionId, MAX_PREVIOUS],
-  );
-  return followUpVariant(
-    question,
-    rows.rows.map((row) => row.content),
-    options,
-  );
+  return followUpVariant(question, await recentQuestions(db, sessionId, MAX_PREVIOUS), options);
 }

@@ -5,6 +5,7 @@
  * stores as the next chunk of the section. After the sentences that answer, the rest of their
  * paragraph's introduction and the code it introduces are quoted too (docs/engine.md, "Answering").
  */
+import { codeChunkIdAt } from '../answer-storage.js';
 import type { Queryable } from '../db/database.js';
 import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
 import { type ComposedClaim, type SourceSpan, sourceIndexOf, verbatimQuote } from './compose.js';
@@ -68,13 +69,7 @@ export async function howToFollowing(
 
 /** The chunk after `chunk` in its document when it is code of the same section, short enough to quote. */
 async function nextCodeChunk(db: Queryable, chunk: RetrievedChunk): Promise<RetrievedChunk | undefined> {
-  const found = await db.query<{ id: string }>(
-    `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
-      WHERE c.document_id = $1 AND c.position = $2 AND c.kind = 'code' AND d.status = 'READY'
-        AND length(c.text) <= $3`,
-    [chunk.document_id, chunk.position + 1, MAX_CODE_CHARS],
-  );
-  const id = found.rows[0]?.id;
+  const id = await codeChunkIdAt(db, chunk.document_id, chunk.position + 1, MAX_CODE_CHARS);
   if (!id) return undefined;
   const row = (await loadChunks(db, [id])).get(id);
   if (!row) return undefined;

@@ -5,20 +5,21 @@
  */
 import type { Bundle, Certificate } from '@saksi/proof';
 import { logLeafInput } from '@saksi/proof';
+import {
+  certificateRow,
+  createChatSession,
+  insertCertificate,
+  recordModelUsage,
+  recordTurn,
+} from '../answer-storage.js';
 import type { Collection } from '../collections.js';
-import type { Database, Queryable } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { EngineError } from '../errors.js';
-import { newCapabilityId, newId } from '../ids.js';
 import type { LlmUsage } from '../llm/model.js';
 import type { LogSequencer } from '../log/sequencer.js';
 import type { TransparencyLog } from '../log/transparency-log.js';
 import { bestCheckpointFor } from '../log/witness.js';
-import {
-  DEFAULT_SESSION_POLICY,
-  requireOpenSession,
-  type SessionPolicy,
-  trimSessionTurns,
-} from '../sessions.js';
+import { DEFAULT_SESSION_POLICY, requireOpenSession, type SessionPolicy } from '../sessions.js';
 
 export interface PersistInput {
   certificate: Certificate;
@@ -47,28 +48,21 @@ export async function persistAnswer(
     certificateId: certificate.certificate_id,
     leafInput: logLeafInput(certificate, signature),
     write: async (tx, appended) => {
-      await tx.query(
-        'INSERT INTO certificates (id, collection_id, issued_at, certificate, signature, chunks, leaf_index, latency_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-        [
-          certificate.certificate_id,
-          collection.id,
-          certificate.issued_at,
-          JSON.stringify(certificate),
-          signature,
-          JSON.stringify(chunks),
-          appended.leaf_index,
-          input.latencyMs ?? null,
-        ],
-      );
+      await insertCertificate(tx, {
+        certificate,
+        signature,
+        chunks,
+        collectionId: collection.id,
+        leafIndex: appended.leaf_index,
+        latencyMs: input.latencyMs ?? null,
+      });
       if (input.usage) {
-        await tx.query(
-          `INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'answer.llm', $2, $3)`,
-          [
-            sessionId,
-            certificate.certificate_id,
-            JSON.stringify({ model: input.generatorModel, usage: input.usage }),
-          ],
-        );
+        await recordModelUsage(tx, {
+          sessionId,
+          certificateId: certificate.certificate_id,
+          model: input.generatorModel,
+          usage: input.usage,
+        });
       }
       await recordTurn(tx, {
         sessionId,
@@ -94,28 +88,6 @@ export async function persistAnswer(
 }
 
 /**
- * Stores a question and its answer in the session, renews the session, and deletes its turns beyond
- * `maxTurns`; in the caller's transaction.
- */
-export async function recordTurn(
-  tx: Queryable,
-  turn: { sessionId: string; question: string; answer: string; certificateId: string; maxTurns?: number },
-): Promise<void> {
-  await tx.query('INSERT INTO chat_messages (id, session_id, role, content) VALUES ($1, $2, $3, $4)', [
-    newId('msg'),
-    turn.sessionId,
-    'user',
-    turn.question,
-  ]);
-  await tx.query(
-    'INSERT INTO chat_messages (id, session_id, role, content, certificate_id) VALUES ($1, $2, $3, $4, $5)',
-    [newId('msg'), turn.sessionId, 'assistant', turn.answer, turn.certificateId],
-  );
-  await tx.query('UPDATE chat_sessions SET updated_at = now() WHERE id = $1', [turn.sessionId]);
-  if (turn.maxTurns !== undefined) await trimSessionTurns(tx, turn.sessionId, turn.maxTurns);
-}
-
-/**
  * The session to answer in: `sessionId` when it is an open session of `collection` (NOT_FOUND when
  * unknown, of another collection, or ended), else a new one.
  */
@@ -129,9 +101,7 @@ export async function ensureSession(
     await requireOpenSession(db, sessionId, collection, policy);
     return sessionId;
   }
-  const id = newCapabilityId('ses');
-  await db.query('INSERT INTO chat_sessions (id, collection_id) VALUES ($1, $2)', [id, collection.id]);
-  return id;
+  return createChatSession(db, collection.id);
 }
 
 /** A stored bundle by certificate id, rebuilt with its original log proof and checkpoint. */
@@ -140,13 +110,7 @@ export async function loadBundle(
   log: TransparencyLog,
   certificateId: string,
 ): Promise<Bundle | null> {
-  const result = await db.query<{
-    certificate: Bundle['certificate'];
-    signature: string;
-    chunks: Bundle['chunks'];
-    leaf_index: number;
-  }>('SELECT certificate, signature, chunks, leaf_index FROM certificates WHERE id = $1', [certificateId]);
-  const row = result.rows[0];
+  const row = await certificateRow(db, certificateId);
   if (!row) return null;
   // The most-cosigned checkpoint that includes the entry, so bundles fetched later carry witnesses.
   const stored = await bestCheckpointFor(db, row.leaf_index);

@@ -6,6 +6,7 @@
  * same document) come first in the sources, before the normal retrieval results. When the whole selection is
  * not found, its sentences are tried, longest first.
  */
+import { chunksWithLexemesOf, neighbourChunks } from '../answer-storage.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
@@ -52,19 +53,11 @@ export async function selectionChunks(
 ): Promise<RetrievedChunk[]> {
   for (const probe of selectionProbes(selection)) {
     // Every lexeme of the probe occurs in a chunk that contains it: the GIN index narrows the search.
-    const candidates = await db.query<{ id: string; document_id: string; position: number; text: string }>(
-      `SELECT c.id, c.document_id, c.position, c.text FROM chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.collection_id = $1 AND d.status = 'READY' AND c.tsv @@ plainto_tsquery($2::regconfig, $3)
-        ORDER BY c.token_count, c.id LIMIT ${CANDIDATES}`,
-      [collection.id, collection.text_search_config, probe],
-    );
-    const hit = candidates.rows.find((row) => matchKey(row.text).includes(probe));
+    const candidates = await chunksWithLexemesOf(db, collection, probe, CANDIDATES);
+    const hit = candidates.find((row) => matchKey(row.text).includes(probe));
     if (!hit) continue;
-    const neighbours = await db.query<{ id: string; position: number }>(
-      'SELECT id, position FROM chunks WHERE document_id = $1 AND position BETWEEN $2 AND $3 ORDER BY position',
-      [hit.document_id, hit.position - 1, hit.position + 1],
-    );
-    const ids = [hit.id, ...neighbours.rows.map((row) => row.id).filter((id) => id !== hit.id)];
+    const neighbours = await neighbourChunks(db, hit.document_id, hit.position);
+    const ids = [hit.id, ...neighbours.map((row) => row.id).filter((id) => id !== hit.id)];
     const rows = await loadChunks(db, ids);
     return ids.flatMap((id) => {
       const row = rows.get(id);

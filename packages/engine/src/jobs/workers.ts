@@ -5,7 +5,7 @@
  * runs one in its own process, and a deployment without a long-lived process works its queue in calls.
  */
 
-import { pruneAnswerCache } from '../answer/cache.js';
+import { pruneAnswerCache } from '../answer-storage.js';
 import type { SaksiConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { failOrphanedDocuments } from '../ingest/async.js';

@@ -3,17 +3,11 @@
  * the content is looked up before anything is searched, and a fresh one is stored after it is
  * persisted. A hit is answered with the earlier answer in a certificate issued again for this asker.
  */
+import { cachedAnswer, contentVersion, recordCacheHit } from '../../answer-storage.js';
 import type { Collection } from '../../collections.js';
 import type { AskContext, AskEvent, AskInput, AskResult } from '../ask-context.js';
 import { NO_TIMINGS, streamText } from '../ask-context.js';
-import {
-  type AnswerShape,
-  answerCacheKey,
-  type CachedAnswer,
-  cachedAnswer,
-  contentVersion,
-  recordCacheHit,
-} from '../cache.js';
+import { type AnswerShape, answerCacheKey, type CachedAnswer } from '../cache.js';
 import { reissueCertificate } from '../certify.js';
 import { persistAnswer } from '../persist.js';
 import { EXTRACTIVE_GENERATOR_VERSION, LLM_GENERATOR_VERSION } from './select.js';

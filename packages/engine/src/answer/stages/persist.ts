@@ -4,10 +4,10 @@
  * transaction commits, and a cacheable answer is stored for the next asker.
  */
 import type { Bundle } from '@saksi/proof';
+import { storeCachedAnswer } from '../../answer-storage.js';
 import type { Collection } from '../../collections.js';
 import type { LlmUsage } from '../../llm/model.js';
 import type { AskContext, AskEvent } from '../ask-context.js';
-import { storeCachedAnswer } from '../cache.js';
 import { persistAnswer } from '../persist.js';
 import type { CacheSlot } from './cached.js';
 import type { Certified } from './certify.js';
