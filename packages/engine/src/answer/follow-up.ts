@@ -6,6 +6,7 @@
  */
 import { recentQuestions } from '../answer-storage.js';
 import type { Database } from '../db/database.js';
+import type { CollectionGlossary } from '../retrieve/collection-glossary.js';
 import type { QueryVariant } from '../retrieve/retrieve.js';
 import { rewriteQuery } from '../retrieve/rewrite.js';
 
@@ -60,16 +61,22 @@ export function isElliptical(question: string): boolean {
   });
 }
 
+/** The collection's language and its glossary (none: the combined question is not rewritten). */
+export interface FollowUpOptions {
+  language: 'id' | 'en';
+  glossary?: CollectionGlossary | null | undefined;
+}
+
 /**
  * The combined variants for `question` given the session's previous user questions (newest first):
- * the previous and new question together (`follow-up`) and, when the rewrite dictionary applies, its
+ * the previous and new question together (`follow-up`) and, when the collection's glossary applies, its
  * legal-language form (`follow-up-legal`), weighted by `FOLLOW_UP_WEIGHT_FACTOR`. Empty when the question
  * stands on its own or there is no history.
  */
 export function followUpVariant(
   question: string,
   previous: readonly string[],
-  options: { language: 'id' | 'en' },
+  options: FollowUpOptions,
 ): QueryVariant[] {
   if (!isElliptical(question) || previous.length === 0) return [];
   const context: string[] = [];
@@ -78,7 +85,7 @@ export function followUpVariant(
     if (!isElliptical(earlier)) break;
   }
   const text = [...context, question].join(' ').slice(-MAX_COMBINED);
-  return rewriteQuery(text, { language: options.language })
+  return rewriteQuery(text, { language: options.language, glossary: options.glossary })
     .filter((variant) => variant.kind === 'original' || variant.kind === 'legal')
     .map((variant) => ({
       text: variant.text,
@@ -92,7 +99,7 @@ export async function followUpVariants(
   db: Database,
   sessionId: string,
   question: string,
-  options: { language: 'id' | 'en' },
+  options: FollowUpOptions,
 ): Promise<QueryVariant[]> {
   if (!isElliptical(question)) return [];
   return followUpVariant(question, await recentQuestions(db, sessionId, MAX_PREVIOUS), options);
