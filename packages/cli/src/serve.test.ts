@@ -174,6 +174,12 @@ describe('loadDemoCollections', () => {
     await mkdir(path.join(corpora, 'uu-22-2009-llaj'), { recursive: true });
     await mkdir(path.join(corpora, 'apbn-uu'), { recursive: true });
     await mkdir(path.join(corpora, 'docs-redux/docs/faq'), { recursive: true });
+    // Each corpus ships its glossary, which its collection gets at load.
+    for (const folder of ['uu-22-2009-llaj', 'apbn-uu', 'docs-redux'])
+      await cp(
+        path.join(repoRoot, 'corpora', folder, 'glossary.json'),
+        path.join(corpora, folder, 'glossary.json'),
+      );
     await writeFile(
       path.join(corpora, 'uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md'),
       'BAB XX KETENTUAN PIDANA\nPasal 287\n(1) Setiap orang yang mengemudikan Kendaraan Bermotor di Jalan dipidana.\n',
@@ -240,6 +246,8 @@ describe('loadDemoCollections', () => {
       base_url: 'https://redux.js.org/',
       base_url_folder: 'docs',
     });
+    expect((await test.engine.collections.get('docs')).glossary?.pattern_groups).toEqual(['docs']);
+    expect((await test.engine.collections.get('lalu-lintas')).glossary_sha256).toMatch(/^[0-9a-f]{64}$/);
 
     const again = await loadDemoCollections(test.engine, corpora);
     expect(again).toEqual({ added: 0, failed: 0 });
