@@ -37,7 +37,17 @@ beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'saksi-cli-ask-'));
   await cp(templateDirectory(), path.join(directory, 'data/pglite'), { recursive: true });
   await writeFile(path.join(directory, 'uu-22-2009-bab-xx.md'), await babXX());
-  const ingested = await run(['ingest', 'uu-22-2009-bab-xx.md', '--collection', 'lalu-lintas']);
+  // With the traffic vocabulary the demo collection has (corpora/uu-22-2009-llaj/glossary.json): the
+  // question's "lampu merah" is the statute's "Alat Pemberi Isyarat Lalu Lintas".
+  const glossary = path.join(repoRoot, 'corpora/uu-22-2009-llaj/glossary.json');
+  const ingested = await run([
+    'ingest',
+    'uu-22-2009-bab-xx.md',
+    '--collection',
+    'lalu-lintas',
+    '--glossary',
+    glossary,
+  ]);
   expect(ingested.stderr).toBe('');
   expect(ingested.code).toBe(0);
 });
