@@ -343,7 +343,18 @@ export function parseRegulationBlocks(blocks: readonly Block[], filename: string
     }
     for (const line of block.text.split('\n')) if (!PAGE_FURNITURE.test(line.trim())) lines.push(line);
   }
-  return parseRegulationText(joinHyphenated(lines).join('\n'), filename, tables);
+  const parsed = parseRegulationText(joinHyphenated(lines).join('\n'), filename, tables);
+  // A scanned page's OCR confidence (its lowest block's) stays with the blocks that start on it.
+  const confidence = new Map<number, number>();
+  for (const block of blocks)
+    if (block.page !== undefined && block.ocr_confidence !== undefined)
+      confidence.set(block.page, Math.min(confidence.get(block.page) ?? 1, block.ocr_confidence));
+  if (parsed && confidence.size > 0)
+    for (const block of parsed.blocks) {
+      const own = block.page === undefined ? undefined : confidence.get(block.page);
+      if (own !== undefined && block.ocr_confidence === undefined) block.ocr_confidence = own;
+    }
+  return parsed;
 }
 
 /**
