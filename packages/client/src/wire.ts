@@ -892,6 +892,12 @@ export interface Operations {
           id?: string[] | null;
           en?: string[] | null;
         } | null;
+        /**
+         * The share of wrong answers the answer check may release as answering (α, 0.01–0.5; default
+         * 0.05): a collection the check was not calibrated on is released at the strictest calibrated
+         * threshold for it (docs/engine.md, "The answer check")
+         */
+        answer_risk?: number | null;
       };
     };
     responses: {

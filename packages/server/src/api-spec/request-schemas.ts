@@ -73,6 +73,14 @@ export const createCollectionBody = z.object({
     .object({ id: z.array(text(300)).max(5).nullish(), en: z.array(text(300)).max(5).nullish() })
     .nullish()
     .describe('Up to 5 example questions per interface language, shown as a first step in the chat'),
+  answer_risk: z
+    .number()
+    .min(0.01)
+    .max(0.5)
+    .nullish()
+    .describe(
+      'The share of wrong answers the answer check may release as answering (α, 0.01–0.5; default 0.05): a collection the check was not calibrated on is released at the strictest calibrated threshold for it (docs/engine.md, "The answer check")',
+    ),
 });
 
 /** One glossary entry: everyday terms (lower case) → the documents' phrase or phrases. */

@@ -344,6 +344,21 @@ describe('a developer with an API key', () => {
       }),
     ).rejects.toMatchObject({ status: 400, code: 'INVALID_INPUT' });
     expect((await acme.listCollections()).map((item) => item.name)).not.toContain('too-many');
+    // The answer risk it accepts: 0.01–0.5, else refused before anything is created.
+    for (const answer_risk of [0, 0.6]) {
+      await expect(
+        acme.createCollection({ name: 'too-risky', language: 'id', answer_risk }),
+      ).rejects.toMatchObject({
+        status: 400,
+        code: 'INVALID_INPUT',
+      });
+    }
+    expect((await acme.listCollections()).map((item) => item.name)).not.toContain('too-risky');
+    await acme.createCollection({ name: 'risky-notes', language: 'id', answer_risk: 0.2 });
+    const stored = await test.engine.db.query<{ risk: number }>(
+      "SELECT (profile->>'answer_risk')::float8 AS risk FROM collections WHERE name = 'risky-notes'",
+    );
+    expect(stored.rows.map((row) => row.risk)).toEqual([0.2]);
   });
 
   it('refuses a collection whose base URL is not http(s): INVALID_BASE_URL, nothing created', async () => {

@@ -91,6 +91,7 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
       ...(body.title != null ? { title: withoutNulls(body.title) } : {}),
       ...(body.description != null ? { description: withoutNulls(body.description) } : {}),
       ...(body.examples != null ? { examples: withoutNulls(body.examples) } : {}),
+      ...(body.answer_risk != null ? { answer_risk: body.answer_risk } : {}),
     });
     if (await engine.collections.find(body.name, { workspaceId: principal.workspace_id })) {
       throw new EngineError('CONFLICT', `Collection "${body.name}" already exists.`);
