@@ -12,6 +12,7 @@
  * {@link MIN_MATCHED_SHARE} of them; further sentences must score at least {@link RELATIVE_SCORE} of
  * the best and not repeat one already chosen.
  */
+import { antecedentOf, explanationBeside, fixAfter, isCodeLike } from './context.js';
 import { type Sentence, splitSentences } from './sentences.js';
 import { contentWords, type Language } from './stem.js';
 
@@ -157,8 +158,11 @@ export function hasOcrNoise(text: string): boolean {
   return amounts >= 3 || /(?<![\d.])\d{1,2}(?:\.\d{1,2}){2,}(?![\d.])/.test(text);
 }
 
-/** An item of a list in a statute or a document: "a. …", "1. …", "(1) …", "- …". */
-const LIST_ITEM = /^(?:[a-z]\.|\d{1,3}[.)]|\(\d{1,3}\)|[-*•]) /;
+/** An item of a list in a statute or a document: "a. …", "a) …", "1. …", "1) …", "(1) …", "(a) …", "- …". */
+const LIST_ITEM = /^(?:[a-z][.)]|\d{1,3}[.)]|\((?:\d{1,3}|[a-z])\)|[-*•+]) /;
+
+/** A row of a table as extraction writes it, its cells joined by " | ". */
+const TABLE_ROW = /\S \| \S/;
 
 /**
  * A span ending with ":" announces a list or a code block: the span is extended over the items (or
@@ -192,6 +196,18 @@ export function completeSpan(
       consumed += lines[index]!.length + 1;
       items++;
       index++;
+      // An item's text wrapped onto indented lines is the item's still.
+      while (index < lines.length && /^\s+\S/.test(lines[index]!) && !LIST_ITEM.test(lines[index]!.trim())) {
+        consumed += lines[index]!.length + 1;
+        index++;
+      }
+      // A loose list: blank lines between its items.
+      let blank = index;
+      while (blank < lines.length && lines[blank]!.trim() === '') blank++;
+      if (blank > index && blank < lines.length && LIST_ITEM.test(lines[blank]!.trim())) {
+        consumed += lines.slice(index, blank).reduce((sum, line) => sum + line.length + 1, 0);
+        index = blank;
+      }
     }
     consumed -= 1;
   }
@@ -218,7 +234,13 @@ export function paragraphFollowing(
     if (found.length >= max) break;
     if (sentence.start < end) continue;
     const gap = text.slice(end, sentence.start);
-    if (gap.length > 2 || /\n\s*\n/.test(gap) || !isStatement(sentence.text) || LIST_ITEM.test(sentence.text))
+    if (
+      gap.length > 2 ||
+      /\n\s*\n/.test(gap) ||
+      !isStatement(sentence.text) ||
+      LIST_ITEM.test(sentence.text) ||
+      TABLE_ROW.test(sentence.text)
+    )
       break;
     found.push(sentence);
     end = sentence.end;
@@ -263,8 +285,9 @@ interface Candidate {
   rank: number;
   sentence: Sentence;
   /**
-   * The introduction of the list this sentence is an item of ("Syarat usia … sebagai berikut:"): the
-   * item is read with it, and quoted after it, since an item alone does not say what it lists.
+   * The introduction of the list this sentence is an item of ("Syarat usia … sebagai berikut:"), or
+   * the header row of the table it is a row of: the item is read with it, and quoted after it, since
+   * an item alone does not say what it lists.
    */
   intro?: Sentence;
   stems: Set<string>;
@@ -293,7 +316,7 @@ export function extractiveAnswer(
     .filter((stems) => stems.length > 0);
   if (stemLists.length === 0) return notFound;
 
-  const candidates = collectCandidates(sources, options);
+  const candidates = collectCandidates(sources, options, ASKS_FOR_CODE.test(question));
   if (candidates.length === 0) return notFound;
 
   const wantsFigure = FIGURE_QUESTION.test(question);
@@ -406,6 +429,7 @@ export function extractiveAnswer(
       // A completed list may already contain the next chosen sentence.
       .filter((span, index, all) => !all.some((other, j) => j < index && other.end >= span.end));
     if (spans.length === 0) continue;
+    withContext(sources[sourceIndex]!.text, spans, lead && group.includes(lead) ? lead.sentence : undefined);
     citation++;
     for (const span of spans)
       claims.push({ text: `${span.text} [${citation}]`, source_index: sourceIndex, span });
@@ -414,7 +438,46 @@ export function extractiveAnswer(
   return { found: true, text: claims.map((claim) => claim.text).join(' '), claims };
 }
 
-function collectCandidates(sources: readonly AnswerSource[], options: ExtractiveOptions): Candidate[] {
+/**
+ * Adds to the spans of one source the context that makes them an answer (context.ts), in place and in
+ * document order: the antecedent of a span that refers back, and after the best sentence (`lead`) the
+ * instruction that follows the error it copies. Every piece is a span of the same source text.
+ */
+function withContext(
+  text: string,
+  spans: { start: number; end: number; text: string }[],
+  lead: Sentence | undefined,
+): void {
+  const added: { start: number; end: number; text: string }[] = [];
+  const covered = (piece: { start: number; end: number }) =>
+    [...spans, ...added].some((span) => span.start <= piece.start && piece.end <= span.end);
+  for (const span of spans) {
+    const antecedent = antecedentOf(text, span, isStatement);
+    // The sentence it refers to is already quoted: nothing to add.
+    if (antecedent.length === 0 || covered(antecedent[antecedent.length - 1]!)) continue;
+    for (const piece of antecedent) if (!covered(piece)) added.push(piece);
+  }
+  if (lead) {
+    const last = spans.reduce((end, span) => Math.max(end, span.end), 0);
+    const fix = fixAfter(text, spans.find((span) => span.start === lead.start) ?? lead, isStatement);
+    // A fix already quoted (the sentence after the error in its paragraph) is not repeated.
+    if (!fix.some((piece) => piece.end <= last && covered(piece)))
+      for (const piece of fix) if (!covered(piece)) added.push(piece);
+  }
+  if (added.length === 0) return;
+  spans.push(...added.map(({ start, end, text: piece }) => ({ start, end, text: piece })));
+  spans.sort((a, b) => a.start - b.start);
+}
+
+/** A question that asks for code or an example: a line of code may answer it. */
+const ASKS_FOR_CODE =
+  /\b(?:code|snippet|example|examples|syntax|signature|implementation|contoh|kode|sintaks)\b/iu;
+
+function collectCandidates(
+  sources: readonly AnswerSource[],
+  options: ExtractiveOptions,
+  asksForCode: boolean,
+): Candidate[] {
   const candidates: Candidate[] = [];
   let rank = 0;
   for (let sourceIndex = 0; sourceIndex < sources.length && rank < MAX_SOURCES; sourceIndex++) {
@@ -422,23 +485,45 @@ function collectCandidates(sources: readonly AnswerSource[], options: Extractive
     if (options.minScore !== undefined && !(source.score >= options.minScore)) continue;
     let intro: Sentence | undefined;
     let order = 0;
+    // The first row of the table being read and its last row so far.
+    let header: Sentence | undefined;
+    let lastRow: Sentence | undefined;
     for (const sentence of splitSentences(source.text)) {
       // A list's items follow its introduction, line by line; anything else ends the list.
       const item = intro !== undefined && LIST_ITEM.test(sentence.text);
       if (!item) intro = /:\s*$/.test(sentence.text) ? sentence : undefined;
+      // A table's row is read with its header row, and quoted after it: a row alone does not say
+      // what its cells are.
+      const row = TABLE_ROW.test(sentence.text) && !sentence.text.includes('\n');
+      if (!row) header = undefined;
+      else if (!header || !lastRow || source.text.slice(lastRow.end, sentence.start) !== '\n')
+        header = sentence;
+      lastRow = row ? sentence : undefined;
+      const headed = row && header !== sentence ? header : undefined;
       // Headings carried into the chunk text ("Reducer", "First Attempt: Writing Actions"), fences and
       // flattened tables are no statements; nor is an item whose introduction, quoted before it, is
       // OCR noise ("… ^2Ol8 direncanakan sebesar RpL.a94,720… dari sumber:").
       if (!isStatement(sentence.text) || (item && !isStatement(intro!.text))) continue;
       const stems = new Set(contentWords(sentence.text, options.language));
       if (stems.size === 0) continue;
-      const own = new Set(stems);
+      // A line of code is no answer unless code is asked for: the statement beside it, which says
+      // what it does, is quoted for it (read with the code's words).
+      let quoted = sentence;
+      if (!asksForCode && isCodeLike(sentence.text)) {
+        const explanation = explanationBeside(source.text, sentence, isStatement);
+        if (!explanation) continue;
+        quoted = explanation;
+      }
+      const own = quoted === sentence ? new Set(stems) : new Set(contentWords(quoted.text, options.language));
+      for (const stem of own) stems.add(stem);
       if (item) for (const stem of contentWords(intro!.text, options.language)) stems.add(stem);
+      if (headed) for (const stem of contentWords(headed.text, options.language)) stems.add(stem);
       candidates.push({
         sourceIndex,
         rank,
-        sentence,
-        ...(item ? { intro: intro! } : {}),
+        sentence: quoted,
+        ...(item && quoted === sentence ? { intro: intro! } : {}),
+        ...(headed && quoted === sentence ? { intro: headed } : {}),
         stems,
         own,
         hasFigure: AMOUNT.test(sentence.text),

@@ -8,7 +8,9 @@
  * split cuts a claim in half, a missed split only makes a claim longer.
  *
  * - Hard boundaries: blank lines, list items and ayat (`1.`, `a.`, `(2)`, `-`), headings (`#`,
- *   `Pasal 287`, `BAB I`), table rows, admonition and HTML lines; a fenced code block is one unit.
+ *   `Pasal 287`, `BAB I`), table rows (`| a | b |`, and `a | b` as extraction writes a table's rows
+ *   when the next or previous line is one too), admonition and HTML lines; a fenced code block is one
+ *   unit.
  * - Inside a paragraph: `.`, `?`, `!` (plus closing quotes/brackets) followed by whitespace and a
  *   capital letter, digit, opening quote or bracket. A single newline is a soft wrap.
  * - Never at: abbreviations (`No.`, `Kep.`, `dll.`, `s.d.`, `e.g.`, `Rp.`, …), single letters
@@ -98,6 +100,8 @@ const FENCE = /^\s{0,3}(?:```|~~~)/;
 /** Lines that stand alone: headings, legal headings, admonitions, HTML tags, table rows, rules. */
 const STANDALONE =
   /^\s*(?:#{1,6}\s|:::|<\/?[A-Za-z][^>]*>\s*$|\||(?:[-*_]\s*){3,}$|BAB\s+[IVXLCDM]+\b|Bagian\s+Ke[a-z]+\b.*$|Paragraf\s+\d+\b.*$|Pasal\s+\d+[A-Z]?\s*$)/;
+/** A table row as extraction writes it: its cells joined by " | ". */
+const CELL_SEPARATOR = /\S \| \S/;
 /** Lines that start a new item: bullets, numbered/lettered items, ayat, block quotes. */
 const ITEM_START =
   /^\s*(?:[-*+•]\s+|\d{1,3}(?:\.\d{1,3})*[.)]\s+|[a-zA-Z][.)]\s+|\(\d{1,3}[a-z]?\)|\([a-zA-Z]\)\s|>)/;
@@ -155,7 +159,7 @@ function blocks(text: string): Block[] {
     } else if (BLANK.test(line)) {
       flush();
       previous = '';
-    } else if (STANDALONE.test(line)) {
+    } else if (STANDALONE.test(line) || isTableRow(text, lineStart, lineEnd)) {
       flush();
       result.push({ start: lineStart, end: lineEnd, verbatim: false });
       previous = '';
@@ -171,6 +175,20 @@ function blocks(text: string): Block[] {
   if (inFence) result.push({ start: fenceStart, end: text.length, verbatim: true });
   flush();
   return result;
+}
+
+/**
+ * Whether the line at `start`–`end` is a row of a table whose cells extraction joined with " | ":
+ * the line and the one before or after it both have such a separator (a lone "string | undefined"
+ * in prose is no table).
+ */
+function isTableRow(text: string, start: number, end: number): boolean {
+  if (!CELL_SEPARATOR.test(text.slice(start, end))) return false;
+  const previousStart = start > 0 ? text.lastIndexOf('\n', start - 2) + 1 : -1;
+  if (previousStart >= 0 && CELL_SEPARATOR.test(text.slice(previousStart, start - 1))) return true;
+  if (end >= text.length) return false;
+  const nextEnd = text.indexOf('\n', end + 1);
+  return CELL_SEPARATOR.test(text.slice(end + 1, nextEnd < 0 ? text.length : nextEnd));
 }
 
 /** Splits one paragraph-level block at sentence terminals. */
