@@ -16,8 +16,8 @@ import type { EmbeddingModel } from '../packages/engine/src/embed/model.js';
 import type { Engine } from '../packages/engine/src/engine.js';
 import { chunkDocument } from '../packages/engine/src/ingest/chunk.js';
 import { isSupportedFile } from '../packages/engine/src/ingest/files.js';
-import { parseRegulation } from '../packages/engine/src/ingest/legal-structure.js';
 import { parseDocument } from '../packages/engine/src/ingest/parse.js';
+import { parseRegulation } from '../packages/engine/src/packs/legislation/legal-structure.js';
 import { rebuildKeywordIndex } from '../packages/engine/src/retrieve/keyword-index.js';
 import type { ChunkDraft, LegalRef } from '../packages/engine/src/types.js';
 

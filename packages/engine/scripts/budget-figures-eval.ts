@@ -16,14 +16,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { understand } from '../src/answer/understand.js';
-import { budgetFigureClaims } from '../src/budget/answer.js';
-import { backfillBudgetFigures } from '../src/budget/figure-table.js';
-import { readBudgetFigures } from '../src/budget/figures.js';
 import { requireCollection } from '../src/collections.js';
 import { loadConfig } from '../src/config.js';
 import { demoCollections } from '../src/demo.js';
 import { Engine } from '../src/engine.js';
 import { mentions } from '../src/eval/metrics.js';
+import { budgetFigureClaims } from '../src/packs/budget/answer.js';
+import { backfillBudgetFigures } from '../src/packs/budget/figure-table.js';
+import { readBudgetFigures } from '../src/packs/budget/figures.js';
 import type { LegalRef } from '../src/types.js';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');

@@ -17,6 +17,33 @@ import {
 } from './collections.js';
 import type { Database } from './db/database.js';
 import type { EmbeddingModel } from './embed/model.js';
+import {
+  checkedPackIds,
+  DOCUMENT_PACKS,
+  type DocumentSample,
+  detectPacks,
+  type PackId,
+  packOverride,
+} from './packs/registry.js';
+
+/** How many of a collection's documents, and how much of each, pack detection reads. */
+const SAMPLE_DOCUMENTS = 50;
+const SAMPLE_CHUNKS = 40;
+
+/** A collection's document packs (docs/engine.md, "Document-type packs"). */
+export interface CollectionPacks {
+  /** The packs an admin chose (`packs` in the profile), or null when they are detected. */
+  override: PackId[] | null;
+  /** The kinds of documents the collection holds, detected from a sample of its READY documents. */
+  detected: PackId[];
+  /** The packs that contribute: the override, or else every pack, each deciding per document. */
+  active: PackId[];
+}
+
+/** A profile with its `packs` checked (`INVALID_INPUT` on an unknown or repeated id). */
+function withCheckedPacks(profile: CollectionProfile): Record<string, unknown> {
+  return profile.packs === undefined ? { ...profile } : { ...profile, packs: checkedPackIds(profile.packs) };
+}
 
 /** Which workspace a call works in; the default workspace when not given. */
 export interface InWorkspace {
@@ -69,7 +96,7 @@ export class Collections {
       name,
       ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}),
       language: options.language ?? 'id',
-      ...(options.profile ? { profile: { ...options.profile } } : {}),
+      ...(options.profile ? { profile: withCheckedPacks(options.profile) } : {}),
       embedding: {
         provider: this.embedding.provider,
         model: this.embedding.modelId,
@@ -82,10 +109,51 @@ export class Collections {
    * Merges settings into a collection's profile: `domain` (legal, budget, docs, general — which prompt
    * and rules suit it), `rewrite_rules` (pattern-rule groups besides the glossary's: traffic, budget, docs) and
    * `rewrite_weights` ({legal, original, phrases}), and how people see it: `title`, `description` and
-   * `examples` per interface language (`{id, en}`; null removes one).
+   * `examples` per interface language (`{id, en}`; null removes one), and `packs`, the document packs
+   * an admin chose (null: detected; an unknown id is `INVALID_INPUT`).
    */
-  configure(name: string, profile: CollectionProfile, options: InWorkspace = {}): Promise<Collection> {
-    return updateCollectionProfile(this.db, name, { ...profile }, options.workspaceId ?? DEFAULT_WORKSPACE);
+  async configure(name: string, profile: CollectionProfile, options: InWorkspace = {}): Promise<Collection> {
+    return updateCollectionProfile(
+      this.db,
+      name,
+      withCheckedPacks(profile),
+      options.workspaceId ?? DEFAULT_WORKSPACE,
+    );
+  }
+
+  /**
+   * The collection's document packs: its override, the kinds of documents detected from a sample of
+   * its READY documents (their title, type, metadata and first chunks), and the packs that contribute.
+   */
+  async packs(name: string, options: InWorkspace = {}): Promise<CollectionPacks> {
+    const collection = await this.get(name, options);
+    const rows = await this.db.query<{
+      title: string;
+      filename: string;
+      mime: string;
+      metadata: Record<string, string | number | boolean> | null;
+      text: string | null;
+    }>(
+      `SELECT d.title, d.filename, d.mime, d.metadata,
+              (SELECT string_agg(c.text, E'\n' ORDER BY c.position) FROM chunks c
+                WHERE c.document_id = d.id AND c.position < $3) AS text
+         FROM documents d WHERE d.collection_id = $1 AND d.status = 'READY'
+        ORDER BY d.created_at, d.id LIMIT $2`,
+      [collection.id, SAMPLE_DOCUMENTS, SAMPLE_CHUNKS],
+    );
+    const samples: DocumentSample[] = rows.rows.map((row) => ({
+      title: row.title,
+      filename: row.filename,
+      mime: row.mime,
+      metadata: row.metadata ?? {},
+      text: row.text ?? '',
+    }));
+    const override = packOverride(collection) ?? null;
+    return {
+      override,
+      detected: detectPacks(samples),
+      active: override ?? DOCUMENT_PACKS.map((pack) => pack.id),
+    };
   }
 
   /**

@@ -234,6 +234,12 @@ export interface CollectionProfile {
    * a smaller α releases fewer answers. Null restores the default.
    */
   answer_risk?: number | null;
+  /**
+   * The document packs (docs/engine.md, "Document-type packs") an admin chose for the collection, by
+   * id (`legislation`, `budget`, `software-docs`, `plain`); null or absent: every pack, each
+   * detecting its documents by their content. Checked by `Collections.configure`.
+   */
+  packs?: string[] | null;
 }
 
 /** The smallest and largest α a collection may set for its answers. */

@@ -12,7 +12,6 @@ import { Anchoring } from './anchor/anchoring.js';
 import { Answers, type AskOptions, type QueryInput } from './answer/answers.js';
 import type { AskInput, AskResult } from './answer/ask.js';
 import { authSecretFromSecrets, loadOrCreateAuthSecret } from './auth.js';
-import { backfillBudgetFigures } from './budget/figure-table.js';
 import { Collections, type InWorkspace } from './collection-service.js';
 import type { Collection } from './collections.js';
 import type { SaksiConfig } from './config.js';
@@ -32,6 +31,7 @@ import { keysFromSecrets, loadOrCreateKeys, type SigningKeys } from './keys.js';
 import { type AnswerModel, createAnswerModel } from './llm/model.js';
 import { LogSequencer } from './log/sequencer.js';
 import { TransparencyLog } from './log/transparency-log.js';
+import { backfillPacks } from './packs/registry.js';
 import { openRepositories, type Repositories } from './repositories.js';
 import type { RetrieveResult } from './retrieve/retrieve.js';
 
@@ -153,10 +153,16 @@ export class Engine {
       throw new EngineError('DATABASE_ERROR', 'Applying database migrations failed.', { cause });
     }
     try {
-      await backfillBudgetFigures(db);
+      await backfillPacks(db);
     } catch (cause) {
       await db.close().catch(() => undefined);
-      throw new EngineError('DATABASE_ERROR', 'Filling the budget figure table failed.', { cause });
+      throw new EngineError(
+        'DATABASE_ERROR',
+        "Filling a document pack's index (the budget figure table) failed.",
+        {
+          cause,
+        },
+      );
     }
     const embedding = options.embedding ?? createEmbeddingModel(config);
     const log = new TransparencyLog({

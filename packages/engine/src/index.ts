@@ -94,16 +94,6 @@ export type {
   IngestTimedStage,
 } from './ingest/ingest-report.js';
 export {
-  legalCitationLabel,
-  parseRegulation,
-  type RegulationAyat,
-  type RegulationOutline,
-  type RegulationPasal,
-  type RegulationPoint,
-  regulationOutline,
-  regulationShortName,
-} from './ingest/legal-structure.js';
-export {
   citationUrl,
   docsPagePath,
   pageUrl,
@@ -187,6 +177,16 @@ export type { LogAppendResult, StoredCheckpoint } from './log/transparency-log.j
 export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/witness.js';
 export type { HostResolver, ResolvedAddress } from './net/address-guard.js';
 export { type OperationalReadings, operationalReadings } from './operations.js';
+export {
+  legalCitationLabel,
+  parseRegulation,
+  type RegulationAyat,
+  type RegulationOutline,
+  type RegulationPasal,
+  type RegulationPoint,
+  regulationOutline,
+  regulationShortName,
+} from './packs/registry.js';
 export {
   chargeSharedRateLimit,
   type SharedRateLimit,

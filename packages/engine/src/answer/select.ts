@@ -2,7 +2,7 @@
  * The select stage of the offline answer: which exact spans answer the question, composed into
  * claims (compose.ts). In order of preference:
  *
- * 0. A budget figure or comparison: the figure table (budget/answer.ts).
+ * 0. A budget figure or comparison: the figure table (packs/budget/answer.ts).
  * 1. A sanction question on a statute: the criminal provision whose penalty and rule best cover the
  *    question, found among the retrieved chunks or through the cross-references of the retrieved
  *    rules ("sebagaimana dimaksud dalam Pasal 106 ayat (8)"), quoted with the rule it punishes.
@@ -12,11 +12,15 @@
  * Chunks the first path brings in are appended to the sources, so the certificate lists every
  * chunk it cites among its retrieval results.
  */
-import { budgetFigureClaims } from '../budget/answer.js';
-import { assumptionClaims } from '../budget/assumptions.js';
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
-import { internalReferences, listItems, parseReferences, referencedItems } from '../law/cross-references.js';
+import {
+  internalReferences,
+  listItems,
+  packClaims,
+  parseReferences,
+  referencedItems,
+} from '../packs/registry.js';
 import { lexemesOf } from '../retrieve/lexemes.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
 import {
@@ -39,7 +43,7 @@ import { answersIntent, breadth, coverage, kindWords, type QuestionTerms } from 
 import { splitSentences } from './sentences.js';
 import type { QuestionPlan } from './understand.js';
 
-/** The statute's cross-references, read from the stored chunks (law/cross-references.ts). */
+/** The statute's cross-references, read from the stored chunks (packs/legislation/cross-references.ts). */
 export interface StatuteLinks {
   /** Criminal provisions that refer to this Pasal (and ayat). */
   sanctionsFor(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk[]>;
@@ -448,17 +452,10 @@ async function sanctionClaims(input: SelectInput): Promise<ComposedClaim[]> {
 /** The offline claims for the question: composed from exact spans, or none when nothing answers. */
 export async function selectClaims(input: SelectInput): Promise<ComposedClaim[]> {
   const { plan, sources } = input;
-  // A budget figure the statute states cleanly (digits and words agreeing) comes from the figure
-  // table built at ingestion, composed as "Menurut <Pasal>, <clause> [n]" (budget/answer.ts).
-  // A macroeconomic assumption (kurs, ICP, lifting) is stated in prose, not in the figure table
-  // (budget/assumptions.ts).
-  const assumptions = await assumptionClaims(input.db, input.collection, plan, sources);
-  if (assumptions.claims.length > 0) return assumptions.claims;
-  // The statute states it, but OCR misread the value: no other sentence stands in for it; the
-  // refusal names where it is (ask.ts).
-  if (assumptions.misread) return [];
-  const budget = await budgetFigureClaims(input.db, input.collection, plan, sources);
-  if (budget.length > 0) return budget;
+  // A document pack may answer first: the budget pack's figures and macroeconomic assumptions, from
+  // the statute's clauses (packs/budget/); an empty list means no other sentence stands in for it.
+  const packed = await packClaims({ db: input.db, collection: input.collection, plan, sources });
+  if (packed) return packed;
   const extractive = extractiveAnswer(plan.normalized, sources, {
     language: input.collection.language,
     variants: input.variants,

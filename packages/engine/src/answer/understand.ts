@@ -9,21 +9,13 @@
  * sanction, not a figure; "umur minimal SIM" a requirement). Which words are distinctive is decided
  * later against the collection's statistics (`terms.ts`), not here.
  */
-import { type BudgetMeasure, measuresIn } from '../budget/measures.js';
 import { detectLanguage } from '../language/detect.js';
+import { questionMeasures } from '../packs/registry.js';
 import { yearsIn } from '../retrieve/patterns.js';
+import type { Intent, QuestionPlan, QuestionSlots, RequirementKind } from './question-plan.js';
 import type { Language } from './stem.js';
 
-export type Intent =
-  | 'sanction'
-  | 'obligation'
-  | 'requirement'
-  | 'definition'
-  | 'figure'
-  | 'comparison'
-  | 'procedure'
-  | 'reason'
-  | 'other';
+export type { Intent, QuestionPlan, QuestionSlots, RequirementKind };
 
 export const INTENTS: readonly Intent[] = [
   'sanction',
@@ -36,38 +28,6 @@ export const INTENTS: readonly Intent[] = [
   'reason',
   'other',
 ];
-
-/** What a requirement question asks for. */
-export type RequirementKind = 'age' | 'documents' | 'duration';
-
-export interface QuestionSlots {
-  /** Fiscal or calendar years the question names (1945–2099), in order of appearance. */
-  years: number[];
-  /** Budget measures it names ("pendapatan negara", "defisit", "village fund"). */
-  measures: BudgetMeasure[];
-  /** Vehicles and road users it names, in the statute's words ("sepeda motor", "pejalan kaki"). */
-  actors: string[];
-  /** Code identifiers and quoted names (`createSlice`, `useSelector`, "reducer"). */
-  concepts: string[];
-  /** What a definition question asks to define ("reducer", "kendaraan bermotor umum"), as asked. */
-  subject?: string;
-}
-
-export interface QuestionPlan {
-  /** The question as asked, trimmed. */
-  question: string;
-  /** One line, no emoji or control characters, everyday abbreviations written out ("brp" → "berapa"). */
-  normalized: string;
-  /** The question's language (the collection's when the words do not tell). */
-  language: Language;
-  intent: Intent;
-  requirement?: RequirementKind;
-  slots: QuestionSlots;
-  /** The question tries to instruct the system ("ignore previous instructions"); it is answered as text. */
-  instructions: boolean;
-  /** Nothing to search for: no letters or digits after normalization (emoji only, punctuation only). */
-  empty: boolean;
-}
 
 /** Everyday Indonesian spellings, written out so rules and the statute's words meet them. */
 const ABBREVIATIONS: Record<string, string> = {
@@ -293,7 +253,7 @@ export function understand(question: string, options: UnderstandOptions): Questi
     break;
   }
   // "What is the state revenue in 2023?" asks for a figure, not for a definition.
-  const measures = measuresIn(normalized);
+  const measures = questionMeasures(normalized);
   if (intent === 'definition' && measures.length > 0 && years.length > 0) intent = 'figure';
   const actors = ACTORS.filter((actor) => actor.pattern.test(normalized)).map((actor) => actor.name);
   const subject = intent === 'definition' ? definitionSubject(normalized) : undefined;

@@ -13,7 +13,6 @@
  * the first workspace's rows.
  */
 import { toHex } from '@saksi/proof';
-import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
@@ -21,6 +20,7 @@ import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
 import { type ClaimedJob, completeJob, enqueueJob, getJob, type JobRow } from '../jobs/queue.js';
 import { isRetryableJobError, type JobContext, type JobHandler } from '../jobs/worker.js';
+import { indexDocument } from '../packs/registry.js';
 import { commitKeywords, stageKeywords } from '../retrieve/keyword-index.js';
 import { enqueueWebhookEvent } from '../webhooks.js';
 import { readBlob, sha256Hex, storeBlob } from './blob-store.js';
@@ -295,7 +295,7 @@ async function copyFromWorkspace(
       [documentId, collection.id, sourceId],
     );
     await commitKeywords(tx, await stageKeywords(tx, documentId));
-    await indexBudgetFigures(tx, documentId);
+    await indexDocument(tx, collection, documentId);
     await tx.query(
       `INSERT INTO jobs (id, kind, status, workspace_id, collection_id, document_id, stage, progress, started_at, finished_at)
        VALUES ($1, 'ingest', 'SUCCEEDED', $2, $3, $4, 'done', 1, now(), now())`,
@@ -465,7 +465,7 @@ function ingestJob(
           throw new EngineError('CONFLICT', 'The document changed while it was being ingested.');
         }
         await commitKeywords(tx, keywords);
-        await indexBudgetFigures(tx, documentId);
+        await indexDocument(tx, collection, documentId);
         await audit(tx, input.uploader, 'document.ingest', documentId, {
           collection: collection.name,
           filename: input.filename,

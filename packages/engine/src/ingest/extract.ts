@@ -1,6 +1,6 @@
 /**
  * Extraction: the CPU-bound part of ingestion, from bytes to hashed chunks — parse (with the
- * regulation structure of legal texts), chunk, normalize (NFC, LF), hash every chunk and build the
+ * structure a document pack reads, such as a regulation's), chunk, normalize (NFC, LF), hash every chunk and build the
  * document's Merkle tree with each chunk's inclusion proof (docs/engine.md, "Ingestion"). It touches
  * neither the database nor the embedding model, so it can run in a process of its own
  * (`extract-process.ts`) and keep the event loop free while a large document is read.
@@ -8,17 +8,16 @@
  * Limits (`limits.ts`) are checked as early as each format allows; passing one throws
  * `QUOTA_EXCEEDED`, so nothing beyond the limit is built.
  */
-import { hashLeaf, normalizeText, plainLabel, sha256, toHex, utf8Encode } from '@saksi/proof';
+import { hashLeaf, normalizeText, sha256, toHex, utf8Encode } from '@saksi/proof';
 import { EngineError } from '../errors.js';
+import { type PackId, structureDocument } from '../packs/registry.js';
 import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { baseName } from './detect.js';
 import { buildDocumentTree } from './document-tree.js';
-import { parseRegulation, parseRegulationBlocks } from './legal-structure.js';
 import { quotaExceeded } from './limits.js';
 import type { OcrOptions } from './ocr-options.js';
 import { parseDocument } from './parse.js';
-import { leadingFiscalYear } from './regulation-identity.js';
 import { storableDocument } from './storable.js';
 
 export interface ExtractInput {
@@ -34,6 +33,8 @@ export interface ExtractOptions {
   maxTextChars: number;
   /** OCR of PDF pages without a usable text layer; none when absent. */
   ocr?: OcrOptions;
+  /** The document packs that may structure the document (the collection's override); every pack when absent. */
+  packs?: PackId[];
 }
 
 /** What the document says about itself: everything parsed but its blocks. */
@@ -91,42 +92,14 @@ export async function extractDocument(
       `${baseName(input.filename)} has ${parsed.pages} pages`,
     );
   }
-  // Regulations, found by their content whatever their format: BAB / Bagian / Pasal / ayat /
-  // Penjelasan structure, and the regulation's identity as title and metadata (docs/engine.md,
-  // "Regulations"). Text and Markdown are read from their bytes; a PDF or Word document from its
-  // blocks, which keep their pages and tables.
+  // The document packs (packs/registry.ts): a regulation, found by its content whatever its format,
+  // is read in its BAB / Bagian / Pasal / ayat / Penjelasan structure and named by its identity
+  // (docs/engine.md, "Regulations"); a budget annex records the fiscal year its heading names.
   // The file's own name, not its folders: a regulation without a title line is named after it.
-  const regulation =
-    parsed.mime === 'text/markdown' || parsed.mime === 'text/plain'
-      ? parseRegulation(new TextDecoder().decode(input.bytes), baseName(input.filename))
-      : parsed.mime !== 'text/html'
-        ? parseRegulationBlocks(parsed.blocks, baseName(input.filename))
-        : null;
-  if (regulation)
-    parsed = {
-      ...regulation,
-      // A PDF or Word regulation without a title block keeps the title its parser found.
-      title:
-        regulation.title === baseName(input.filename) &&
-        parsed.mime !== 'text/markdown' &&
-        parsed.mime !== 'text/plain'
-          ? parsed.title
-          : plainLabel(regulation.title) || parsed.title,
-      mime: parsed.mime,
-      metadata: { ...parsed.metadata, ...regulation.metadata },
-      ...(parsed.pages !== undefined ? { pages: parsed.pages } : {}),
-    };
-  // A budget document that is no regulation (an annex, an allocation table) records the fiscal year
-  // its heading names, so retrieval keeps documents of different years apart.
-  if (!regulation && parsed.metadata['fiscal_year'] === undefined && parsed.mime !== 'text/html') {
-    const leading = parsed.blocks
-      .slice(0, 8)
-      .map((block) => block.text)
-      .join('\n');
-    const fiscalYear = leadingFiscalYear(parsed.title, leading);
-    if (fiscalYear !== undefined)
-      parsed = { ...parsed, metadata: { ...parsed.metadata, fiscal_year: fiscalYear } };
-  }
+  parsed = structureDocument(
+    { parsed, bytes: input.bytes, filename: baseName(input.filename) },
+    options.packs,
+  );
   // The one boundary for parsed text: no NUL (or other C0 control) reaches the database.
   parsed = storableDocument(parsed);
   onStage('chunking');

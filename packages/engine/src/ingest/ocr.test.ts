@@ -10,6 +10,7 @@ import path from 'node:path';
 import { concatBytes, PdfWriter, repeatedDeflate } from '@saksi/test-support/hostile';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestCodeOfAsync } from '../../test/ingest-codes.js';
+import { parseRegulation } from '../packs/registry.js';
 import {
   characterErrorRate,
   imageOnlyPdf,
@@ -19,7 +20,6 @@ import {
 } from './__fixtures__/scanned-pdf.js';
 import { statuteContent } from './__fixtures__/uu-pages.js';
 import { IngestError } from './errors.js';
-import { parseRegulation } from './legal-structure.js';
 import { DEFAULT_OCR_SETTINGS } from './limits.js';
 import {
   isGarbledText,

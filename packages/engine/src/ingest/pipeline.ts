@@ -12,13 +12,13 @@
  */
 
 import { plainLabel, toHex } from '@saksi/proof';
-import { indexBudgetFigures } from '../budget/figure-table.js';
 import type { Collection } from '../collections.js';
 import { type Database, type Queryable, runsOnPostgres } from '../db/database.js';
 import { embedMany } from '../embed/embed-many.js';
 import type { EmbeddingModel } from '../embed/model.js';
 import { EngineError } from '../errors.js';
 import { newId } from '../ids.js';
+import { indexDocument, packOverride } from '../packs/registry.js';
 import { commitKeywords, deleteKeywords, stageKeywords } from '../retrieve/keyword-index.js';
 import { sha256Hex, storeBlob } from './blob-store.js';
 import { detectType } from './detect.js';
@@ -283,6 +283,8 @@ export async function prepareDocument(
     filename: input.filename,
     ...(input.mime ? { mime: input.mime } : {}),
   };
+  // An admin's choice of the collection's document packs; without one every pack reads the document.
+  const override = packOverride(collection);
   const options: ExtractOptions = {
     maxBytes: context.maxBytes,
     ...(context.maxPages !== undefined ? { maxPages: context.maxPages } : {}),
@@ -290,6 +292,7 @@ export async function prepareDocument(
     maxTextChars: limits.maxTextChars,
     // Scanned pages are read in the collection's language.
     ocr: { ...(limits.ocr ?? DEFAULT_OCR_SETTINGS), language: ocrLanguageOf(collection.language) },
+    ...(override ? { packs: override } : {}),
   };
   const onChunking = () => {
     clock?.begin('chunk');
@@ -488,7 +491,7 @@ export async function ingestDocument(
         throw new EngineError('CONFLICT', 'The document was deleted while it was being ingested.');
       }
       await commitKeywords(tx, keywords);
-      await indexBudgetFigures(tx, documentId);
+      await indexDocument(tx, collection, documentId);
       await tx.query(
         `INSERT INTO audit_log (actor, action, target, details) VALUES ($1, 'document.ingest', $2, $3)`,
         [

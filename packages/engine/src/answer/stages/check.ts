@@ -4,9 +4,8 @@
  * dropped (answering-claims.ts); then the answer check (answer-check.ts) decides whether the claims
  * are released as answering the question or shown as related passages; the answer's text follows.
  */
-import { unreadableFigure } from '../../budget/answer.js';
-import { misreadAssumption } from '../../budget/assumptions.js';
 import { answerRiskOf, type Collection } from '../../collections.js';
+import { unreadableEvidence } from '../../packs/registry.js';
 import type { RetrievedChunk } from '../../retrieve/retrieve.js';
 import { type AnswerCheck, checkAnswer } from '../answer-check.js';
 import { type Refusal, refusalText } from '../answerability.js';
@@ -120,11 +119,10 @@ export async function concludeAnswer(
   const { plan } = understood;
   const { answerCheck, relevance } = checked;
   let refusal = checked.refusal;
-  // A figure or assumption the statute states but OCR misread is named, not quoted (budget/answer.ts,
-  // budget/assumptions.ts).
+  // A figure or assumption the statute states but OCR misread is named, not quoted (a document
+  // pack's refusal explanation: packs/budget/answer.ts, packs/budget/assumptions.ts).
   if (refusal?.reason === 'NOT_COVERED' || refusal?.reason === 'NO_EVIDENCE') {
-    const unreadable =
-      (await misreadAssumption(db, collection, plan)) ?? (await unreadableFigure(db, collection, plan));
+    const unreadable = await unreadableEvidence(db, collection, plan);
     if (unreadable) refusal = { ...refusal, unreadable };
   }
   if (refusal) {

@@ -4,14 +4,8 @@
  * configured language model (generate-llm.ts) with each claim's best supporting span.
  */
 import type { Collection } from '../../collections.js';
-import {
-  dependentAyat,
-  elucidationChunk,
-  provisionChunk,
-  rulesFor,
-  sanctionsFor,
-} from '../../law/cross-references.js';
 import type { LlmUsage } from '../../llm/model.js';
+import { provisionLinks } from '../../packs/registry.js';
 import type { QueryVariant, RetrievedChunk } from '../../retrieve/retrieve.js';
 import type { Refusal } from '../answerability.js';
 import type { AskContext, AskEvent } from '../ask-context.js';
@@ -178,12 +172,6 @@ function extractClaims(
     sources: retrieved.sources,
     variants: wordings.scoring,
     continuation,
-    links: {
-      sanctionsFor: (ref) => sanctionsFor(db, collection, ref),
-      rulesFor: (sanction) => rulesFor(db, collection, sanction),
-      provision: (ref) => provisionChunk(db, collection, ref),
-      elucidation: (ref) => elucidationChunk(db, collection, ref),
-      dependents: (ref) => dependentAyat(db, collection, ref),
-    },
+    links: provisionLinks(db, collection),
   });
 }

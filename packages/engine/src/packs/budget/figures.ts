@@ -15,7 +15,7 @@
  * figure needs its words: digits that no amount in words confirms are `garbled`, however well formed
  * they look, since OCR misreads one digit for another ("8" for "3") as easily as for a letter.
  */
-import type { LegalRef } from '../types.js';
+import type { LegalRef } from '../../types.js';
 import { type BudgetMeasure, measureOfSubject } from './measures.js';
 import { parseNumberWords } from './number-words.js';
 

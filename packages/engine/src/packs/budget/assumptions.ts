@@ -19,12 +19,12 @@ import {
   composeClaim,
   type SourceSpan,
   sourceIndexOf,
-} from '../answer/compose.js';
-import { hasOcrNoise } from '../answer/extractive.js';
-import type { QuestionPlan } from '../answer/understand.js';
-import type { Collection } from '../collections.js';
-import type { Queryable } from '../db/database.js';
-import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
+} from '../../answer/compose.js';
+import { hasOcrNoise } from '../../answer/extractive.js';
+import type { QuestionPlan } from '../../answer/question-plan.js';
+import type { Collection } from '../../collections.js';
+import type { Queryable } from '../../db/database.js';
+import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../../retrieve/retrieve.js';
 import { fiscalYearsAsked } from './answer.js';
 
 export type MacroAssumption =

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ComposedClaim } from '../answer/compose.js';
-import { understand } from '../answer/understand.js';
-import type { Collection } from '../collections.js';
-import type { RetrievedChunk } from '../retrieve/retrieve.js';
+import type { ComposedClaim } from '../../answer/compose.js';
+import { understand } from '../../answer/understand.js';
+import type { Collection } from '../../collections.js';
+import type { RetrievedChunk } from '../../retrieve/retrieve.js';
 import {
   assumptionClaims,
   assumptionsAsked,
@@ -14,7 +14,7 @@ import {
   writtenValue,
 } from './assumptions.js';
 
-const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/apbn-uu');
+const corpus = path.resolve(import.meta.dirname, '../../../../../../shared/data/corpora/apbn-uu');
 
 describe('assumptionsAsked', () => {
   it.each([

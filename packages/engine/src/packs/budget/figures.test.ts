@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { normalizeText, parseAmounts } from '@saksi/proof';
 import { describe, expect, it } from 'vitest';
-import { chunkDocument } from '../ingest/chunk.js';
-import { parseRegulation } from '../ingest/legal-structure.js';
+import { chunkDocument } from '../../ingest/chunk.js';
+import { parseRegulation } from '../registry.js';
 import {
   type BudgetFigure,
   digitsConfirmWords,
@@ -13,7 +13,7 @@ import {
 } from './figures.js';
 import { parseNumberWords } from './number-words.js';
 
-const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/apbn-uu');
+const corpus = path.resolve(import.meta.dirname, '../../../../../../shared/data/corpora/apbn-uu');
 
 /** The first line of a corpus file that contains `needle` (the statutes' own sentences, OCR and all). */
 function line(file: string, needle: string): string {

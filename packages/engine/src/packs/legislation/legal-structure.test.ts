@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkDocument } from './chunk.js';
+import { chunkDocument } from '../../ingest/chunk.js';
 import {
   cleanRegulationText,
   legalCitationLabel,
@@ -11,8 +11,8 @@ import {
   regulationShortName,
 } from './legal-structure.js';
 
-const corpora = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora');
-const committed = path.resolve(import.meta.dirname, '../../../../corpora');
+const corpora = path.resolve(import.meta.dirname, '../../../../../../shared/data/corpora');
+const committed = path.resolve(import.meta.dirname, '../../../../../corpora');
 const uu22 = readFileSync(path.join(corpora, 'uu-22-2009-llaj/uu-22-2009-llaj.fulltext.md'), 'utf8');
 
 describe('legal structure of UU 22/2009', () => {

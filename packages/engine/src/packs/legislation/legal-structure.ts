@@ -19,7 +19,7 @@
  * read as Pasal, and each numbered change is Pasal I's text again (docs/engine.md, "Regulations").
  */
 import { regulationShortName as titleRegulation } from '@saksi/proof';
-import type { Block, LegalRef, ParsedDocument } from '../types.js';
+import type { Block, LegalRef, ParsedDocument } from '../../types.js';
 import { identityMetadata, regulationIdentity } from './regulation-identity.js';
 
 const PASAL_LINE = /^Pasal\s+(\d+)([A-Z]?)$/;

@@ -240,6 +240,13 @@ export function measuresIn(text: string): BudgetMeasure[] {
   return found;
 }
 
+const MEASURE_IDS: ReadonlySet<string> = new Set(BUDGET_MEASURES.map((measure) => measure.id));
+
+/** Whether a question plan's measure (a string there: the plan is general) is one of this pack's. */
+export function isBudgetMeasure(measure: string): measure is BudgetMeasure {
+  return MEASURE_IDS.has(measure);
+}
+
 const STATUTE_SUBJECTS = new Map<string, BudgetMeasure>(
   BUDGET_MEASURES.flatMap((measure) => measure.statute.map((subject) => [subject, measure.id] as const)),
 );

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { parseAmounts, parseNumberWords } from '@saksi/proof';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ComposedClaim } from '../answer/compose.js';
-import { understand } from '../answer/understand.js';
-import type { Collection } from '../collections.js';
-import type { Engine } from '../engine.js';
-import type { RetrievedChunk } from '../retrieve/retrieve.js';
+import type { ComposedClaim } from '../../answer/compose.js';
+import { understand } from '../../answer/understand.js';
+import type { Collection } from '../../collections.js';
+import type { Engine } from '../../engine.js';
+import type { RetrievedChunk } from '../../retrieve/retrieve.js';
 import { budgetFigureClaims, fiscalYearsAsked, formatDifference } from './answer.js';
 
-const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/apbn-uu');
+const corpus = path.resolve(import.meta.dirname, '../../../../../../shared/data/corpora/apbn-uu');
 const budgetProfile = { domain: 'budget' as const };
 
 /** The fixed words certificate v1.1 allows for the budget templates (docs/certificate.md). */

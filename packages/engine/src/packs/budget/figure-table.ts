@@ -7,8 +7,8 @@
  * A budget document is one in a collection whose profile says `domain: "budget"`, or an Indonesian
  * document with a fiscal year (given at ingestion, or named by its title: "… TAHUN ANGGARAN 2023").
  */
-import type { Database, Queryable } from '../db/database.js';
-import type { LegalRef } from '../types.js';
+import type { Database, Queryable } from '../../db/database.js';
+import type { LegalRef } from '../../types.js';
 import { type BudgetFigure, fiscalYearOfTitle, readBudgetFigures } from './figures.js';
 
 /** Bumped when figures are read differently: start-up then reads every budget document again. */

@@ -25,14 +25,14 @@ import {
   composeClaim,
   type SourceSpan,
   sourceIndexOf,
-} from '../answer/compose.js';
-import { hasOcrNoise } from '../answer/extractive.js';
-import type { QuestionPlan } from '../answer/understand.js';
-import type { Collection } from '../collections.js';
-import type { Queryable } from '../db/database.js';
-import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
+} from '../../answer/compose.js';
+import { hasOcrNoise } from '../../answer/extractive.js';
+import type { QuestionPlan } from '../../answer/question-plan.js';
+import type { Collection } from '../../collections.js';
+import type { Queryable } from '../../db/database.js';
+import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../../retrieve/retrieve.js';
 import { digitsConfirmWords } from './figures.js';
-import { BUDGET_MEASURES, type BudgetMeasure } from './measures.js';
+import { BUDGET_MEASURES, type BudgetMeasure, isBudgetMeasure } from './measures.js';
 
 /** More (measure, year) figures than this in one question are left to sentence selection. */
 const MAX_FIGURES = 4;
@@ -261,7 +261,7 @@ export async function budgetFigureClaims(
   plan: QuestionPlan,
   sources: RetrievedChunk[],
 ): Promise<ComposedClaim[]> {
-  const measures = plan.slots.measures;
+  const measures = plan.slots.measures.filter(isBudgetMeasure);
   const years = fiscalYearsAsked(plan);
   // A question no intent rule recognized ("What was the deficit in 2023?") still asks for a figure
   // when it names a measure and a year.
@@ -433,7 +433,7 @@ export async function unreadableFigure(
   collection: Pick<Collection, 'id'>,
   plan: QuestionPlan,
 ): Promise<string | undefined> {
-  const measures = plan.slots.measures;
+  const measures = plan.slots.measures.filter(isBudgetMeasure);
   const years = fiscalYearsAsked(plan);
   if (measures.length === 0 || years.length === 0) return undefined;
   const found = await db.query<{ chunk_id: string }>(

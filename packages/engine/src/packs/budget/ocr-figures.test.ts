@@ -5,9 +5,9 @@
 
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { understand } from '../answer/understand.js';
-import type { Collection } from '../collections.js';
-import type { Engine } from '../engine.js';
+import { understand } from '../../answer/understand.js';
+import type { Collection } from '../../collections.js';
+import type { Engine } from '../../engine.js';
 import { budgetFigureClaims } from './answer.js';
 import { indexBudgetFigures } from './figure-table.js';
 import { readBudgetFigures } from './figures.js';

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_WORKSPACE } from '../collections.js';
-import type { Engine } from '../engine.js';
+import { DEFAULT_WORKSPACE } from '../../collections.js';
+import type { Engine } from '../../engine.js';
 import { backfillBudgetFigures, budgetDocument, FIGURE_TABLE_VERSION } from './figure-table.js';
 
-const corpus = path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/apbn-uu');
+const corpus = path.resolve(import.meta.dirname, '../../../../../../shared/data/corpora/apbn-uu');
 const uu2023 = new Uint8Array(readFileSync(path.join(corpus, 'uu-2022-28.md')));
 const uu2019 = new Uint8Array(readFileSync(path.join(corpus, 'uu-2018-12.md')));
 const budgetProfile = { domain: 'budget' as const };

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { citationLabel } from '@saksi/proof';
 import { describe, expect, it } from 'vitest';
-import type { Block } from '../types.js';
-import { extractDocument } from './extract.js';
+import { extractDocument } from '../../ingest/extract.js';
+import type { Block } from '../../types.js';
 import { looksLikeRegulation, parseRegulationBlocks } from './legal-structure.js';
 import { regulationIdentity } from './regulation-identity.js';
 
@@ -211,7 +211,7 @@ describe('a real PMK PDF', () => {
     const file = '2011_PMK_186.pdf';
     const bytes = new Uint8Array(
       readFileSync(
-        path.resolve(import.meta.dirname, '../../../../../shared/data/corpora/pmk-transfer-pdf', file),
+        path.resolve(import.meta.dirname, '../../../../../../shared/data/corpora/pmk-transfer-pdf', file),
       ),
     );
     const { summary, chunks } = await extractDocument(

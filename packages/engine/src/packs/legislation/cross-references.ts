@@ -4,9 +4,9 @@
  * found from its rule and a rule from its sanction, in the stored chunks of one collection
  * (docs/engine.md, "Answering").
  */
-import type { Collection } from '../collections.js';
-import type { Queryable } from '../db/database.js';
-import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
+import type { Collection } from '../../collections.js';
+import type { Queryable } from '../../db/database.js';
+import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../../retrieve/retrieve.js';
 
 export interface ProvisionRef {
   pasal: string;

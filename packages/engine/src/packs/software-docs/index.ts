@@ -1,0 +1,31 @@
+/**
+ * The software-documentation pack: Markdown, MDX and HTML documentation sites (Docusaurus and the
+ * like). Their parsing (frontmatter, MDX, heading anchors, page URLs) is general ingestion, and their
+ * how-to and definition answers are general answering, since any collection may hold such pages; the
+ * pack recognizes the documents and names the pattern-rule group that serves them.
+ */
+import type { DocumentPack, DocumentSample } from '../pack.js';
+import { DOCUMENT_PACK_SPECIFICATION } from '../pack.js';
+
+/** Frontmatter keys documentation generators write (Docusaurus, VitePress, Hugo). */
+const DOCS_FRONTMATTER = ['sidebar_position', 'sidebar_label', 'slug', 'id', 'hide_title', 'description'];
+
+/** Code in the page: a fenced block, an MDX import or export, HTML `<pre>` or `<code>`. */
+const CODE = /^\s*(?:```|~~~|import\s+\S.*\s+from\s+['"]|export\s+(?:const|default)\b)|<(?:pre|code)\b/m;
+
+function detect(sample: DocumentSample): boolean {
+  const markup = sample.mime === 'text/markdown' || sample.mime === 'text/html';
+  if (!markup) return false;
+  if (sample.filename !== undefined && /\.mdx$/i.test(sample.filename)) return true;
+  if (DOCS_FRONTMATTER.some((key) => sample.metadata[key] !== undefined)) return true;
+  return CODE.test(sample.text.slice(0, 20_000));
+}
+
+export const softwareDocsPack: DocumentPack = {
+  specificationVersion: DOCUMENT_PACK_SPECIFICATION,
+  id: 'software-docs',
+  version: '1',
+  description: 'Software documentation in Markdown, MDX or HTML (Docusaurus and the like)',
+  detect,
+  ruleGroups: ['docs'],
+};
