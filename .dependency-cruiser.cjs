@@ -91,9 +91,39 @@ module.exports = {
       name: 'answer-stages-run-no-sql',
       severity: 'error',
       comment:
-        'The answer stages hand the database to storage functions (answer-storage.ts, retrieve/, law/, budget/) and run no SQL themselves: of db/ they may import types only. The calls are kept out by the Biome plugin lint/answer-runs-no-sql.grit.',
+        'The answer stages hand the database to storage functions (answer-storage.ts, retrieve/, the document packs in packs/) and run no SQL themselves: of db/ they may import types only. The calls are kept out by the Biome plugin lint/answer-runs-no-sql.grit.',
       from: { path: '^packages/engine/src/answer/', pathNot: '\\.test\\.ts$' },
       to: { path: '^packages/engine/src/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'packs-through-the-registry',
+      severity: 'error',
+      comment:
+        'General engine code reaches a document pack only through packs/registry.ts (docs/engine.md, "Document-type packs"); the interface packs/pack.ts it may import.',
+      from: { path: '^packages/engine/src/(?!packs/)' },
+      to: { path: '^packages/engine/src/packs/(?!registry\\.ts$|pack\\.ts$)' },
+    },
+    {
+      name: 'packs-stand-apart',
+      severity: 'error',
+      comment:
+        'A document pack never imports another pack (nor the registry, outside its tests): it may use general engine code and packs/pack.ts.',
+      from: { path: '^packages/engine/src/packs/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: '^packages/engine/src/packs/',
+        pathNot: ['^packages/engine/src/packs/$1/', '^packages/engine/src/packs/pack\\.ts$'],
+      },
+    },
+    {
+      name: 'packs-tests-through-the-registry',
+      severity: 'error',
+      comment:
+        "A pack's tests may use the registry, and through it what another pack exports; never another pack's files.",
+      from: { path: '^packages/engine/src/packs/([^/]+)/.*\\.test\\.ts$' },
+      to: {
+        path: '^packages/engine/src/packs/[^/]+/',
+        pathNot: '^packages/engine/src/packs/$1/',
+      },
     },
     {
       name: 'no-circular',
