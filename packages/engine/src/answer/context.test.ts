@@ -231,4 +231,17 @@ describe('table rows', () => {
     );
     expect(spansOf(answer, sources)).toEqual(text.split('\n').slice(0, 2));
   });
+
+  it('are quoted when short, with their header row, but never as a row of figures', () => {
+    const table =
+      'API | Redux Toolkit | Plain Redux\ncreateSlice | included | not included\nTotal | 1.250.000 | 2.500.000';
+    const sources = [source(table)];
+    const answer = extractiveAnswer('is createSlice included in Redux Toolkit?', sources, { language: 'en' });
+    expect(spansOf(answer, sources)).toEqual(table.split('\n').slice(0, 2));
+    expect(
+      extractiveAnswer('what is the total in Redux Toolkit?', sources, { language: 'en' }).claims.some(
+        (claim) => claim.span.text.startsWith('Total'),
+      ),
+    ).toBe(false);
+  });
 });

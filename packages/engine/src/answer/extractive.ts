@@ -132,6 +132,21 @@ export function isStatement(text: string): boolean {
 }
 
 /**
+ * A table row read with its header row says something even when short ("createSlice | yes | no"):
+ * words in two of its cells, no question, no OCR noise, not a row of figures.
+ */
+function isRowStatement(text: string): boolean {
+  const worded = text.split(' | ').filter((cell) => /\p{L}{2,}/u.test(cell)).length;
+  return (
+    worded >= 2 &&
+    text.length <= MAX_SENTENCE_LENGTH &&
+    !isTableRun(text) &&
+    !/\?["”'’)\]]*\s*$/.test(text) &&
+    !hasOcrNoise(text)
+  );
+}
+
+/**
  * OCR noise and flattened tables: letters inside digit groups ("2Ol8", "Rp7O.OOO", "-6.0s0.000.000"),
  * a run of bare numbers with no words between them, three or more amounts or outline numbers
  * ("2.1.2.2") in one sentence. Such text is never quoted.
@@ -503,7 +518,8 @@ function collectCandidates(
       // Headings carried into the chunk text ("Reducer", "First Attempt: Writing Actions"), fences and
       // flattened tables are no statements; nor is an item whose introduction, quoted before it, is
       // OCR noise ("… ^2Ol8 direncanakan sebesar RpL.a94,720… dari sumber:").
-      if (!isStatement(sentence.text) || (item && !isStatement(intro!.text))) continue;
+      const statement = isStatement(sentence.text) || (headed !== undefined && isRowStatement(sentence.text));
+      if (!statement || (item && !isStatement(intro!.text))) continue;
       const stems = new Set(contentWords(sentence.text, options.language));
       if (stems.size === 0) continue;
       // A line of code is no answer unless code is asked for: the statement beside it, which says
