@@ -33,6 +33,7 @@ import type {
   Chunk,
   CollectionGlossaryInfo,
   CollectionInfo,
+  CollectionPacksInfo,
   CreateCollectionInput,
   CreatedKey,
   CreatedUpload,
@@ -53,6 +54,7 @@ import type {
   Job,
   ListDocumentsQuery,
   ListJobsQuery,
+  PackId,
   Page,
   Paging,
   QueryInput,
@@ -157,6 +159,16 @@ export class SaksiClient {
   /** Removes the collection's glossary. */
   async deleteCollectionGlossary(name: string): Promise<void> {
     await this.#transport.request('DELETE', `/collections/${segment(name)}/glossary`, { empty: true });
+  }
+
+  /** The collection's document packs: its override (or null), the packs detected in its documents, the active ones. */
+  async getCollectionPacks(name: string): Promise<CollectionPacksInfo> {
+    return this.#transport.request('GET', `/collections/${segment(name)}/packs`);
+  }
+
+  /** Chooses the collection's document packs by id, or null to detect them; an unknown id is `INVALID_INPUT`. */
+  async putCollectionPacks(name: string, packs: PackId[] | null): Promise<CollectionPacksInfo> {
+    return this.#transport.request('PUT', `/collections/${segment(name)}/packs`, { json: { packs } });
   }
 
   async createCollection(input: CreateCollectionInput): Promise<CollectionInfo> {

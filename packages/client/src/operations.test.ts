@@ -87,6 +87,17 @@ const CALLS = {
     calls: ['deleteCollectionGlossary'],
     run: (client) => client.deleteCollectionGlossary('c'),
   },
+  getCollectionPacks: {
+    calls: ['getCollectionPacks'],
+    returns: 'getCollectionPacks',
+    run: (client) => client.getCollectionPacks('c'),
+  },
+  putCollectionPacks: {
+    calls: ['putCollectionPacks'],
+    returns: 'putCollectionPacks',
+    body: true,
+    run: (client) => client.putCollectionPacks('c', ['legislation']),
+  },
   uploadDocument: {
     calls: ['uploadDocument'],
     returns: 'uploadDocument',

@@ -94,6 +94,10 @@ export type CreateCollectionInput = RequestBody<'createCollection'>;
 export type Glossary = Schemas['Glossary'];
 /** A collection's glossary as stored, with the SHA-256 certificates record; null parts: none. */
 export type CollectionGlossaryInfo = ResponseBody<'getCollectionGlossary'>;
+/** A collection's document packs (docs/engine.md, "Document-type packs"). */
+export type CollectionPacksInfo = ResponseBody<'getCollectionPacks'>;
+/** A document pack's id. */
+export type PackId = NonNullable<RequestBody<'putCollectionPacks'>['packs']>[number];
 /** A text per interface language (`id`, `en`). */
 export type LocalizedText = Schemas['CollectionInfo']['title'];
 

@@ -974,6 +974,72 @@ export interface Operations {
       204: never;
     };
   };
+  /**
+   * `GET /api/v1/collections/{name}/packs`: A collection's document packs: its override, the packs
+   * detected in its documents, the active ones
+   */
+  getCollectionPacks: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: never;
+    responses: {
+      200: {
+        'application/json': {
+          collection: string;
+          /** The packs an admin chose, or null: they are detected */
+          override: string[] | null;
+          /**
+           * The kinds of documents detected in a sample of the collection's READY documents (plain when
+           * none)
+           */
+          detected: string[];
+          /** The packs that contribute: the override, else every pack, each per document */
+          active: string[];
+        };
+      };
+    };
+  };
+  /**
+   * `PUT /api/v1/collections/{name}/packs`: Choose a collection's document packs (docs/engine.md,
+   * "Document-type packs"), or null to detect them
+   */
+  putCollectionPacks: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: {
+      'application/json': {
+        /**
+         * The packs that read and answer from the collection's documents, each once; null returns to
+         * detection (every pack, each recognizing its own documents)
+         */
+        packs: ('legislation' | 'budget' | 'software-docs' | 'plain')[] | null;
+      };
+    };
+    responses: {
+      200: {
+        'application/json': {
+          collection: string;
+          /** The packs an admin chose, or null: they are detected */
+          override: string[] | null;
+          /**
+           * The kinds of documents detected in a sample of the collection's READY documents (plain when
+           * none)
+           */
+          detected: string[];
+          /** The packs that contribute: the override, else every pack, each per document */
+          active: string[];
+        };
+      };
+    };
+  };
   /** `GET /api/v1/documents`: List documents with filters and paging */
   listDocuments: {
     parameters: {
@@ -1898,6 +1964,8 @@ export const OPERATIONS = {
   getCollectionGlossary: { method: 'GET', path: '/api/v1/collections/{name}/glossary' },
   putCollectionGlossary: { method: 'PUT', path: '/api/v1/collections/{name}/glossary' },
   deleteCollectionGlossary: { method: 'DELETE', path: '/api/v1/collections/{name}/glossary' },
+  getCollectionPacks: { method: 'GET', path: '/api/v1/collections/{name}/packs' },
+  putCollectionPacks: { method: 'PUT', path: '/api/v1/collections/{name}/packs' },
   listDocuments: { method: 'GET', path: '/api/v1/documents' },
   uploadDocument: { method: 'POST', path: '/api/v1/documents' },
   getDocument: { method: 'GET', path: '/api/v1/documents/{id}' },

@@ -21,7 +21,7 @@ export {
   sessionFor,
   verifyPassword,
 } from './auth.js';
-export type { RecordOwner } from './collection-service.js';
+export type { CollectionPacks, RecordOwner } from './collection-service.js';
 export {
   type Collection,
   type CollectionProfile,
@@ -178,7 +178,11 @@ export { addCosignature, bestCheckpointFor, type CheckpointRecord } from './log/
 export type { HostResolver, ResolvedAddress } from './net/address-guard.js';
 export { type OperationalReadings, operationalReadings } from './operations.js';
 export {
+  DOCUMENT_PACKS,
+  type DocumentPack,
   legalCitationLabel,
+  PACK_IDS,
+  type PackId,
   parseRegulation,
   type RegulationAyat,
   type RegulationOutline,

@@ -3,6 +3,7 @@
  * with them and the OpenAPI document is generated from them. As in schemas.ts, unknown fields are
  * ignored and `null` counts as absent for optional JSON fields.
  */
+import { PACK_IDS } from '@saksi/engine';
 import { z } from 'zod';
 import { COLLECTION_NAME, listDocumentsSchema, text, uploadFieldsSchema } from '../schemas.js';
 
@@ -80,6 +81,18 @@ export const createCollectionBody = z.object({
     .nullish()
     .describe(
       'The share of wrong answers the answer check may release as answering (α, 0.01–0.5; default 0.05): a collection the check was not calibrated on is released at the strictest calibrated threshold for it (docs/engine.md, "The answer check")',
+    ),
+});
+
+/** A collection's document packs, as an admin chooses them (docs/engine.md, "Document-type packs"). */
+export const collectionPacksBody = z.object({
+  packs: z
+    .array(z.enum(PACK_IDS))
+    .min(1)
+    .max(PACK_IDS.length)
+    .nullable()
+    .describe(
+      "The packs that read and answer from the collection's documents, each once; null returns to detection (every pack, each recognizing its own documents)",
     ),
 });
 

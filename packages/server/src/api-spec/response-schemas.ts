@@ -167,6 +167,15 @@ export const collectionGlossarySchema = z.object({
     .nullable()
     .describe("SHA-256 (hex) of the glossary's RFC 8785 canonical JSON, as certificates record it"),
 });
+const packIds = z.array(z.string());
+export const collectionPacksSchema = z.object({
+  collection: z.string(),
+  override: packIds.nullable().describe('The packs an admin chose, or null: they are detected'),
+  detected: packIds.describe(
+    "The kinds of documents detected in a sample of the collection's READY documents (plain when none)",
+  ),
+  active: packIds.describe('The packs that contribute: the override, else every pack, each per document'),
+});
 export const createdCollectionSchema = z.object({ collection: collectionInfoSchema });
 
 const failure = z.object({ code: z.string(), message: z.string() }).nullable();

@@ -22,6 +22,7 @@ import {
   adminLoginBody,
   adminUploadFields,
   adminWorkspaceBody,
+  collectionPacksBody,
   cosignatureRequestSchema,
   createCollectionBody,
   createKeyBody,
@@ -46,6 +47,7 @@ import {
   chunkPageSchema,
   collectionGlossarySchema,
   collectionListSchema,
+  collectionPacksSchema,
   consistencyProofSchema,
   cosignaturesSchema,
   createdCollectionSchema,
@@ -277,6 +279,32 @@ export const ROUTES = [
     security: 'key:ingest',
     responses: { 204: noContent },
     errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/collections/{name}/packs',
+    operationId: 'getCollectionPacks',
+    summary:
+      "A collection's document packs: its override, the packs detected in its documents, the active ones",
+    tags: ['collections'],
+    security: 'key:read',
+    responses: { 200: { description: 'The packs', schema: collectionPacksSchema } },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: '/collections/{name}/packs',
+    operationId: 'putCollectionPacks',
+    summary:
+      'Choose a collection\'s document packs (docs/engine.md, "Document-type packs"), or null to detect them',
+    description:
+      'Documents ingested afterwards are read and indexed by the chosen packs only, and only they answer; ' +
+      'documents already stored keep the structure they were ingested with.',
+    tags: ['collections'],
+    security: 'key:ingest',
+    request: { body: collectionPacksBody, what: 'packs' },
+    responses: { 200: { description: 'Stored', schema: collectionPacksSchema } },
+    errors: [400, 404, 413],
   },
 
   // Documents

@@ -417,6 +417,27 @@ describe('a developer with an API key', () => {
     expect((await acme.getCollectionGlossary('handbook')).glossary).toBeNull();
   });
 
+  it("chooses a collection's document packs, and returns it to detection; an unknown pack is INVALID_INPUT", async () => {
+    const detected = await acme.getCollectionPacks('handbook');
+    expect(detected).toMatchObject({ collection: 'handbook', override: null });
+    expect(detected.active).toEqual(['legislation', 'budget', 'software-docs', 'plain']);
+    expect(await acme.putCollectionPacks('handbook', ['software-docs'])).toMatchObject({
+      override: ['software-docs'],
+      active: ['software-docs'],
+    });
+    expect((await acme.getCollectionPacks('handbook')).override).toEqual(['software-docs']);
+    await expect(
+      acme.putCollectionPacks('handbook', ['statutes'] as unknown as ['plain']),
+    ).rejects.toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    const reader = new SaksiClient({
+      baseUrl: server.url,
+      apiKey: (await acme.createKey({ name: 'packs-reader', scopes: ['read'] })).key,
+    });
+    await expect(reader.putCollectionPacks('handbook', null)).rejects.toMatchObject({ status: 403 });
+    await expect(bootstrap.getCollectionPacks('handbook')).rejects.toMatchObject({ status: 404 });
+    expect((await acme.putCollectionPacks('handbook', null)).override).toBeNull();
+  });
+
   it('reports a malformed file as FAILED with its reason, and sends document.failed', async () => {
     const broken = new TextEncoder().encode('%PDF-1.7\nnot really a PDF at all');
     const accepted = await acme.uploadDocument({

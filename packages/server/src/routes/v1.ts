@@ -132,6 +132,20 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
     return c.body(null, 204);
   });
 
+  // A collection's document packs (docs/engine.md, "Document-type packs").
+  mount('getCollectionPacks', async (c, { principal }) => {
+    const name = collectionName(c.req.param('name'));
+    const packs = await engine.collections.packs(name, { workspaceId: principal.workspace_id });
+    return c.json({ collection: name, ...packs });
+  });
+
+  mount('putCollectionPacks', async (c, { principal, body }) => {
+    const name = collectionName(c.req.param('name'));
+    await engine.collections.configure(name, { packs: body.packs }, { workspaceId: principal.workspace_id });
+    const packs = await engine.collections.packs(name, { workspaceId: principal.workspace_id });
+    return c.json({ collection: name, ...packs });
+  });
+
   // Documents: asynchronous ingestion.
   mount('uploadDocument', async (c, { principal }) => {
     const upload = await parseUpload(c, engine);
