@@ -95,7 +95,6 @@ const CALLS = {
   putCollectionPacks: {
     calls: ['putCollectionPacks'],
     returns: 'putCollectionPacks',
-    body: true,
     run: (client) => client.putCollectionPacks('c', ['legislation']),
   },
   uploadDocument: {
