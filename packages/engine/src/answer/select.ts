@@ -15,6 +15,7 @@
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import {
+  followingQuotes,
   internalReferences,
   listItems,
   packClaims,
@@ -38,7 +39,6 @@ import {
 } from './compose.js';
 import { findDefinitions } from './definitions.js';
 import { completeSpan, extractiveAnswer, isStatement, paragraphFollowing } from './extractive.js';
-import { howToFollowing } from './how-to.js';
 import { answersIntent, breadth, coverage, kindWords, type QuestionTerms } from './relevance.js';
 import { splitSentences } from './sentences.js';
 import type { QuestionPlan } from './understand.js';
@@ -539,9 +539,15 @@ async function withHowTo(
   const spans = extracted
     .filter((claim) => claim.source_index === first.source_index)
     .map((claim) => claim.span);
-  const following = await howToFollowing(input.db, input.sources, first.source_index, spans, {
-    source: markerOf(first.text),
-    next: Math.max(0, ...claims.map((claim) => markerOf(claim.text))) + 1,
+  const following = await followingQuotes(input.collection, {
+    db: input.db,
+    sources: input.sources,
+    sourceIndex: first.source_index,
+    quoted: spans,
+    markers: {
+      source: markerOf(first.text),
+      next: Math.max(0, ...claims.map((claim) => markerOf(claim.text))) + 1,
+    },
   });
   if (following.length === 0) return claims;
   let after = 0;

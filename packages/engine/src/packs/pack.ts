@@ -8,7 +8,7 @@
  * Every contribution is optional; a pack offers only what its documents need. The interface carries
  * a version (`specificationVersion`) so that a change of its shape is explicit.
  */
-import type { ComposedClaim } from '../answer/compose.js';
+import type { ComposedClaim, SourceSpan } from '../answer/compose.js';
 import type { QuestionPlan } from '../answer/question-plan.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
@@ -51,6 +51,16 @@ export interface ClaimInput {
   plan: QuestionPlan;
   /** The retrieved sources; a pack may append the chunks its claims cite. */
   sources: RetrievedChunk[];
+}
+
+/** The offline answer's quoted spans in one source, for a pack to complete (`DocumentPack.following`). */
+export interface FollowingInput {
+  db: Queryable;
+  /** The retrieved sources; a pack may append the chunk its quotes cite. */
+  sources: RetrievedChunk[];
+  sourceIndex: number;
+  quoted: readonly SourceSpan[];
+  markers: { source: number; next: number };
 }
 
 /**
@@ -111,6 +121,12 @@ export interface DocumentPack {
    * it, but only in a form OCR misread).
    */
   claims?(input: ClaimInput): Promise<ComposedClaim[] | undefined>;
+  /**
+   * Selection: quotes that complete the offline answer from one source after its quoted spans (the
+   * code a how-to step introduces); `markers` are the citation markers of that source and of the next
+   * source the quotes may add to `sources`. An empty list when the pack has none to add.
+   */
+  following?(input: FollowingInput): Promise<ComposedClaim[]>;
   /** Selection: the provisions linked by their text, for the offline selection to follow. */
   links?(db: Queryable, collection: Collection): ProvisionLinks;
   /**

@@ -21,6 +21,7 @@ import type {
   ClaimInput,
   DocumentPack,
   DocumentSample,
+  FollowingInput,
   PackId,
   ProvisionLinks,
   StructureInput,
@@ -150,6 +151,21 @@ export async function packClaims(input: ClaimInput): Promise<ComposedClaim[] | u
     if (claims) return claims;
   }
   return undefined;
+}
+
+/**
+ * Selection: the quotes that complete the offline answer from one source (a how-to step's code), from
+ * the first of the collection's packs that has any.
+ */
+export async function followingQuotes(
+  collection: Pick<Collection, 'profile'>,
+  input: FollowingInput,
+): Promise<ComposedClaim[]> {
+  for (const pack of collectionPacks(collection)) {
+    const quotes = (await pack.following?.(input)) ?? [];
+    if (quotes.length > 0) return quotes;
+  }
+  return [];
 }
 
 const NO_LINKS: ProvisionLinks = {

@@ -9,7 +9,7 @@ import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const repository = path.resolve(import.meta.dirname, '../../../..');
+const repository = path.resolve(import.meta.dirname, '../../../../..');
 const faq = path.join(repository, 'corpora/docs-redux/docs/faq');
 
 let test: TestEngine;

@@ -5,12 +5,13 @@
  * stores as the next chunk of the section. After the sentences that answer, the rest of their
  * paragraph's introduction and the code it introduces are quoted too (docs/engine.md, "Answering").
  */
-import { codeChunkIdAt } from '../answer-storage.js';
-import type { Queryable } from '../db/database.js';
-import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../retrieve/retrieve.js';
-import { type ComposedClaim, type SourceSpan, sourceIndexOf, verbatimQuote } from './compose.js';
-import { completeSpan, isStatement } from './extractive.js';
-import { splitSentences } from './sentences.js';
+
+import { type ComposedClaim, type SourceSpan, sourceIndexOf, verbatimQuote } from '../../answer/compose.js';
+import { completeSpan, isStatement } from '../../answer/extractive.js';
+import { splitSentences } from '../../answer/sentences.js';
+import { codeChunkIdAt } from '../../answer-storage.js';
+import type { Queryable } from '../../db/database.js';
+import { loadChunks, type RetrievedChunk, toRetrievedChunk } from '../../retrieve/retrieve.js';
 
 /** At most this many sentences between the last one quoted and the introduction of the code. */
 const MAX_LEAD_SENTENCES = 2;

@@ -1,11 +1,13 @@
 /**
  * The software-documentation pack: Markdown, MDX and HTML documentation sites (Docusaurus and the
- * like). Their parsing (frontmatter, MDX, heading anchors, page URLs) is general ingestion, and their
- * how-to and definition answers are general answering, since any collection may hold such pages; the
- * pack recognizes the documents and names the pattern-rule group that serves them.
+ * like). It recognizes the documents, names the pattern-rule group that serves them, and completes a
+ * how-to answer with the code its step introduces (how-to.ts). Their parsing (frontmatter, MDX,
+ * admonitions, heading anchors, page URLs) is the general Markdown and HTML ingestion, which any
+ * collection's files go through.
  */
 import type { DocumentPack, DocumentSample } from '../pack.js';
 import { DOCUMENT_PACK_SPECIFICATION } from '../pack.js';
+import { howToFollowing } from './how-to.js';
 
 /** Frontmatter keys documentation generators write (Docusaurus, VitePress, Hugo). */
 const DOCS_FRONTMATTER = ['sidebar_position', 'sidebar_label', 'slug', 'id', 'hide_title', 'description'];
@@ -28,4 +30,6 @@ export const softwareDocsPack: DocumentPack = {
   description: 'Software documentation in Markdown, MDX or HTML (Docusaurus and the like)',
   detect,
   ruleGroups: ['docs'],
+  following: ({ db, sources, sourceIndex, quoted, markers }) =>
+    howToFollowing(db, sources, sourceIndex, quoted, markers),
 };
