@@ -113,6 +113,11 @@ export interface DocumentPack {
    * stored before it existed or before its reading changed; cheap when it is current.
    */
   backfill?(db: Database): Promise<unknown>;
+  /**
+   * Retrieval: the documents a question names (a regulation by its number), searched first, or
+   * undefined when it names none or naming does not narrow the collection.
+   */
+  scope?(db: Queryable, collection: Collection, question: string): Promise<string[] | undefined>;
   /** Understanding: the measures a question names in the pack's vocabulary (plan.slots.measures). */
   questionMeasures?(normalizedQuestion: string): string[];
   /**

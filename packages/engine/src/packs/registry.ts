@@ -133,6 +133,19 @@ export async function backfillPacks(db: Database): Promise<void> {
   for (const pack of DOCUMENT_PACKS) await pack.backfill?.(db);
 }
 
+/** Retrieval: the documents the question names, from the first of the collection's packs that finds any. */
+export async function scopedDocuments(
+  db: Queryable,
+  collection: Collection,
+  question: string,
+): Promise<string[] | undefined> {
+  for (const pack of collectionPacks(collection)) {
+    const documents = await pack.scope?.(db, collection, question);
+    if (documents) return documents;
+  }
+  return undefined;
+}
+
 /**
  * Understanding: the measures a question names in every pack's vocabulary. Every pack reads it, as
  * the plan is made before the collection's documents are searched; a measure only adds a slot.

@@ -10,10 +10,10 @@
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
 import type { EmbeddingModel } from '../embed/model.js';
+import { scopedDocuments } from '../packs/registry.js';
 import { amountVariants, retrieveAcrossYears, yearComparison } from './amounts.js';
 import { definingPattern } from './definitions.js';
 import { expandQuery, type QueryExpander } from './expander.js';
-import { documentsNamedBy } from './named-regulation.js';
 import { type QueryVariant, type RetrieveOptions, type RetrieveResult, retrieve } from './retrieve.js';
 import { type RewriteOptions, type RewriteResult, rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
 
@@ -99,7 +99,8 @@ export async function retrieveForQuestion(
   }
   const variants = [...detailed.variants, ...amountVariants(question), ...extraVariants];
   if (retrieveOptions.documentIds === undefined) {
-    const named = await documentsNamedBy(db, collection, question);
+    // A regulation the question names by its number (the legislation pack): its documents first.
+    const named = await scopedDocuments(db, collection, question);
     if (named) {
       const within = await retrieveForQuestion(db, embedding, collection, question, {
         ...options,

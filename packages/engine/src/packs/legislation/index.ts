@@ -2,7 +2,9 @@
  * The legislation pack: Indonesian regulations drafted by the UU 12/2011 conventions (UU, Perppu,
  * PP, Perpres, PMK, Permen, Perpol, Perda). It reads a regulation's structure at ingestion (BAB,
  * Bagian, Paragraf, Pasal, ayat, Penjelasan; legal-structure.ts), names it from its title block
- * (regulation-identity.ts), and follows its cross-references when answering (cross-references.ts).
+ * (regulation-identity.ts), searches a regulation a question names by its number within its own
+ * documents first (named-regulation.ts), and follows its cross-references when answering
+ * (cross-references.ts).
  */
 import { plainLabel } from '@saksi/proof';
 import type { DocumentPack, StructureInput } from '../pack.js';
@@ -15,6 +17,7 @@ import {
   sanctionsFor,
 } from './cross-references.js';
 import { looksLikeRegulation, parseRegulation, parseRegulationBlocks } from './legal-structure.js';
+import { documentsNamedBy } from './named-regulation.js';
 
 /** How much of a document the detector reads. */
 const DETECT_CHARS = 20_000;
@@ -56,6 +59,7 @@ export const legislationPack: DocumentPack = {
       looksLikeRegulation(sample.text.slice(0, DETECT_CHARS))),
   ruleGroups: ['traffic'],
   structure,
+  scope: documentsNamedBy,
   links: (db, collection) => ({
     sanctionsFor: (ref) => sanctionsFor(db, collection, ref),
     rulesFor: (sanction) => rulesFor(db, collection, sanction),

@@ -1,8 +1,8 @@
 import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retrieveForQuestion } from '../../retrieve/plan.js';
+import { namedPasal } from '../../retrieve/retrieve.js';
 import { type DocumentIdentity, isNamed, namedRegulations } from './named-regulation.js';
-import { retrieveForQuestion } from './plan.js';
-import { namedPasal } from './retrieve.js';
 
 describe('the Pasal a question names', () => {
   it('reads Arabic and Roman numbers, with a letter, upper case', () => {

@@ -6,8 +6,8 @@
  * near-identical regulation of another number or year does not answer for it. A number no document
  * carries, or one every document carries, changes nothing.
  */
-import type { Collection } from '../collections.js';
-import type { Queryable } from '../db/database.js';
+import type { Collection } from '../../collections.js';
+import type { Queryable } from '../../db/database.js';
 
 /** A regulation a question names: its number, and the year and kind when it says them. */
 export interface NamedRegulation {
