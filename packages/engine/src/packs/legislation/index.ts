@@ -17,6 +17,7 @@ import {
   sanctionsFor,
 } from './cross-references.js';
 import { looksLikeRegulation, parseRegulation, parseRegulationBlocks } from './legal-structure.js';
+import { namedProvisionClaims } from './named-provision.js';
 import { documentsNamedBy } from './named-regulation.js';
 
 /** How much of a document the detector reads. */
@@ -60,6 +61,10 @@ export const legislationPack: DocumentPack = {
   ruleGroups: ['traffic'],
   structure,
   scope: documentsNamedBy,
+  claims: async (input) => {
+    const claims = namedProvisionClaims(input);
+    return claims.length > 0 ? claims : undefined;
+  },
   links: (db, collection) => ({
     sanctionsFor: (ref) => sanctionsFor(db, collection, ref),
     rulesFor: (sanction) => rulesFor(db, collection, sanction),
