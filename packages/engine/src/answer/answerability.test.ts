@@ -23,7 +23,7 @@ describe('answerability', () => {
     const plan = {
       language: 'en' as const,
       normalized: 'deficit in 2021',
-      slots: { years: [2021], measures: [], actors: [], concepts: [] },
+      slots: { years: [2021], measures: [], concepts: [] },
     };
     expect(
       refusalText(

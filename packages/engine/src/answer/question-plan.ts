@@ -26,8 +26,6 @@ export interface QuestionSlots {
    * "defisit", "village fund"), read by the packs' question readers (packs/registry.ts).
    */
   measures: string[];
-  /** Vehicles and road users it names, in the statute's words ("sepeda motor", "pejalan kaki"). */
-  actors: string[];
   /** Code identifiers and quoted names (`createSlice`, `useSelector`, "reducer"). */
   concepts: string[];
   /** What a definition question asks to define ("reducer", "kendaraan bermotor umum"), as asked. */

@@ -1,6 +1,6 @@
 /**
  * The first stage of answering: what the question asks (docs/engine.md, "Answering"). One plan per
- * question — its language, its intent, the slots it names (fiscal years, budget measures, actors,
+ * question — its language, its intent, the slots it names (fiscal years, budget measures,
  * concepts) and its normalized wording — that retrieval, selection, composition and the relevance
  * check all read, so the offline and the language-model paths agree on what was asked.
  *
@@ -139,19 +139,6 @@ const INTENT_RULES: { intent: Intent; pattern: RegExp; requirement?: Requirement
   },
 ];
 
-/** Road users and vehicles, each with the statute's own name (what the composer and retrieval match). */
-const ACTORS: { name: string; pattern: RegExp }[] = [
-  { name: 'sepeda motor', pattern: words('sepeda motor|motor|motorcycle|motorbike|scooter|ojek') },
-  { name: 'mobil penumpang', pattern: words('mobil|car') },
-  { name: 'pejalan kaki', pattern: words('pejalan kaki|pedestrian\\p{L}*') },
-  { name: 'sepeda', pattern: words('sepeda|bicycle|bike') },
-  { name: 'angkutan umum', pattern: words('angkot|angkutan umum|bus|taksi|taxi|public transport') },
-  { name: 'mobil barang', pattern: words('truk|truck|mobil barang|pick ?up') },
-  { name: 'pengemudi', pattern: words('pengemudi|sopir|supir|driver|nyetir|menyetir|mengemudi') },
-  { name: 'penumpang', pattern: words('penumpang|passenger|bonceng\\p{L}*') },
-  { name: 'anak', pattern: words('anak|child(?:ren)?|kid') },
-];
-
 const INSTRUCTIONS = words(
   'ignore (?:all |the )?(?:previous|prior|above)|disregard (?:all |the )?(?:previous|prior|above)|system prompt|you are now|act as|pretend (?:to be|you)|abaikan (?:semua )?(?:instruksi|perintah)|lupakan (?:semua )?(?:instruksi|perintah)|jailbreak',
 );
@@ -255,7 +242,6 @@ export function understand(question: string, options: UnderstandOptions): Questi
   // "What is the state revenue in 2023?" asks for a figure, not for a definition.
   const measures = questionMeasures(normalized);
   if (intent === 'definition' && measures.length > 0 && years.length > 0) intent = 'figure';
-  const actors = ACTORS.filter((actor) => actor.pattern.test(normalized)).map((actor) => actor.name);
   const subject = intent === 'definition' ? definitionSubject(normalized) : undefined;
   return {
     question: asked,
@@ -266,7 +252,6 @@ export function understand(question: string, options: UnderstandOptions): Questi
     slots: {
       years,
       measures,
-      actors,
       concepts: conceptsIn(asked),
       ...(subject ? { subject } : {}),
     },
