@@ -194,6 +194,19 @@ describe('code and the sentence explaining it', () => {
     expect(spansOf(answer, sources)).toEqual([text.split('\n\n')[0]]);
   });
 
+  it('keeps code that stands alone in its chunk, with no statement beside it, quotable', () => {
+    const example = [
+      'rootReducer = combineReducers({potato: potatoReducer, tomato: tomatoReducer})',
+      '// This would produce the following state object',
+      '{ potato: {}, tomato: {} }',
+    ].join('\n');
+    const sources = [source(example)];
+    const answer = extractiveAnswer('how does combineReducers produce the state object?', sources, {
+      language: 'en',
+    });
+    expect(spansOf(answer, sources).join('\n')).toContain('rootReducer = combineReducers(');
+  });
+
   it('quotes the code when the question asks for code', () => {
     const sources = [source(text)];
     const answer = extractiveAnswer(

@@ -523,13 +523,12 @@ function collectCandidates(
       const stems = new Set(contentWords(sentence.text, options.language));
       if (stems.size === 0) continue;
       // A line of code is no answer unless code is asked for: the statement beside it, which says
-      // what it does, is quoted for it (read with the code's words).
+      // what it does, is quoted for it (read with the code's words). Code that stands alone in its
+      // chunk (a documentation page's example, stored apart from its prose) stays a candidate: its
+      // comments often say what it shows, and dropping it leaves only a weaker sentence.
       let quoted = sentence;
-      if (!asksForCode && isCodeLike(sentence.text)) {
-        const explanation = explanationBeside(source.text, sentence, isStatement);
-        if (!explanation) continue;
-        quoted = explanation;
-      }
+      if (!asksForCode && isCodeLike(sentence.text))
+        quoted = explanationBeside(source.text, sentence, isStatement) ?? sentence;
       const own = quoted === sentence ? new Set(stems) : new Set(contentWords(quoted.text, options.language));
       for (const stem of own) stems.add(stem);
       if (item) for (const stem of contentWords(intro!.text, options.language)) stems.add(stem);
