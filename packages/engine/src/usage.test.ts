@@ -202,9 +202,13 @@ describe('usage figures', () => {
 
   it('put a question on the day it was asked in the time zone asked for, and leave out older ones', async () => {
     const [moved, old] = hukum().slice(-2);
-    // 00:30 today in Jakarta is 17:30 of the day before in UTC.
+    // 00:30 today in Jakarta is 17:30 of the day before in UTC. In the first half hour of Jakarta's
+    // day (17:00–17:30 UTC) that is still to come, and would be the newest question: then halfway
+    // between Jakarta's midnight and now, which is earlier today in Jakarta and the day before in UTC.
     await test.engine.db.query(
-      `UPDATE certificates SET issued_at = ((now() AT TIME ZONE 'Asia/Jakarta')::date + time '00:30') AT TIME ZONE 'Asia/Jakarta' WHERE id = $1`,
+      `UPDATE certificates SET issued_at = midnight + LEAST(interval '30 minutes', (now() - midnight) / 2)
+         FROM (SELECT ((now() AT TIME ZONE 'Asia/Jakarta')::date::timestamp AT TIME ZONE 'Asia/Jakarta') AS midnight) AS day
+        WHERE id = $1`,
       [moved!.id],
     );
     await test.engine.db.query(
