@@ -119,6 +119,12 @@ export const LAW_LEADS_SANCTION = LAW_LEADS.sanction;
 /** The lead of the rule a sanction punishes ("Aturan yang dilanggar, "). */
 export const LAW_RULE_LEAD = LAW_LEADS.rule;
 
+/** The sentence of a statute chunk without its leading ayat number ("(2) Setiap orang …"). */
+export function withoutAyatNumber(span: SourceSpan): SourceSpan {
+  const lead = /^\(\d+[a-z]?\)\s*/.exec(span.text)?.[0].length ?? 0;
+  return lead === 0 ? span : { start: span.start + lead, end: span.end, text: span.text.slice(lead) };
+}
+
 /**
  * A statute quote led by its provision: "Menurut Pasal 291 ayat (1) UU 22/2009: Setiap orang … [1]"
  * (the span exactly as written). Without a citation label the quote stays verbatim.

@@ -36,6 +36,7 @@ import {
   type SourceSpan,
   sourceIndexOf,
   verbatimQuote,
+  withoutAyatNumber,
 } from './compose.js';
 import { findDefinitions } from './definitions.js';
 import { completeSpan, extractiveAnswer, isStatement, paragraphFollowing } from './extractive.js';
@@ -104,12 +105,6 @@ function quote(
   const sourceIndex = sourceIndexOf(input.sources, chunk);
   if (!chunk.citation.pasal || !chunk.citation.label) return verbatimQuote(sourceIndex, span, marker);
   return lawQuote(role, input.plan.language, { sourceIndex, span, label: chunk.citation.label }, marker);
-}
-
-/** The sentence of a statute chunk without its leading ayat number ("(2) Setiap orang …"). */
-function withoutAyatNumber(span: SourceSpan): SourceSpan {
-  const lead = /^\(\d+[a-z]?\)\s*/.exec(span.text)?.[0].length ?? 0;
-  return lead === 0 ? span : { start: span.start + lead, end: span.end, text: span.text.slice(lead) };
 }
 
 /**

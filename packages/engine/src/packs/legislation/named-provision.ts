@@ -2,18 +2,12 @@
  * What a named provision says: a question that asks only that is answered with the provision's own
  * text (docs/engine.md, "Document-type packs").
  */
-import { type ComposedClaim, lawQuote, sourceIndexOf } from '../../answer/compose.js';
+import { type ComposedClaim, lawQuote, sourceIndexOf, withoutAyatNumber } from '../../answer/compose.js';
 import { completeSpan, isStatement } from '../../answer/extractive.js';
 import { splitSentences } from '../../answer/sentences.js';
 import { contentWords, stemWord } from '../../answer/stem.js';
 import { namedPasal } from '../../retrieve/retrieve.js';
 import type { ClaimInput } from '../pack.js';
-
-/** A statute sentence without its leading ayat number ("(2) Setiap orang …"). */
-function withoutAyatNumber(span: { start: number; end: number; text: string }) {
-  const lead = /^\(\d+[a-z]?\)\s*/.exec(span.text)?.[0].length ?? 0;
-  return lead === 0 ? span : { start: span.start + lead, end: span.end, text: span.text.slice(lead) };
-}
 
 /**
  * Words that ask what a provision says ("isinya apa", "bunyi", "mengatur apa", "what does … say"),
