@@ -61,6 +61,7 @@ describe('a question asking what a named Pasal says', () => {
     expect(await firstClaim('pasal 2 isinya apa?')).toMatch(
       /^Menurut Pasal 2 ayat \(1\) PMK 10\/PMK\.07\/2015: Tarif sebagaimana dimaksud dalam Pasal 1 dibayar ke kas negara/u,
     );
+    expect(await firstClaim('pasal 2 ngomongin apa sih')).toMatch(/^Menurut Pasal 2 ayat \(1\) PMK/u);
     expect(await firstClaim('Apa bunyi Pasal 2 ayat (2) PMK 10/PMK.07/2015?')).toMatch(
       /^Menurut Pasal 2 ayat \(2\) PMK 10\/PMK\.07\/2015: Bukti pembayaran diserahkan/u,
     );
