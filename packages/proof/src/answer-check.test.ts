@@ -65,6 +65,17 @@ describe('the constraints of a question', () => {
     expect(constraintsOf('How much is tax revenue in APBN 2O22?')).toEqual(['year:2022']);
     expect(constraintsOf('Denda Rp2.019 atau 2019,5?')).toEqual([]);
   });
+
+  it('read a ministerial or agency number by its own number, not the digits of its code', () => {
+    expect(constraintsOf('pasal 2 PMK 79/PMK.07/2014 isinya apa')).toEqual(['regulation:79/2014', 'section:2']);
+    expect(constraintsOf('POJK 6/POJK.07/2022 mengatur apa?')).toEqual(['regulation:6/2022']);
+    expect(constraintsOf('Permen 22/PERMEN-KP/2015')).toEqual(['regulation:22/2015']);
+    // Another PMK of the same year does not meet it: "16/PMK.07/2014" offers 16/2014, not 7/2014.
+    const other = claim('Dana dialokasikan', 'Dana dialokasikan', { document_title: 'PMK 16/PMK.07/2014' });
+    expect(readAnswerCheck('Apa isi PMK 79/PMK.07/2014?', [other], ASKED_RULES).unmet).toEqual([
+      'regulation:79/2014',
+    ]);
+  });
 });
 
 describe('reading a question against claims', () => {

@@ -74,9 +74,13 @@ export function statesAskedValue(
 
 /** A year as a constraint: 1900–2099, not part of a longer number or a figure ("1.2019", "2019,5"). */
 const YEAR = /(?<![\p{N}.,/])(?:19|20)\d{2}(?![\p{N}]|[.,]\d)/gu;
-/** A numbered regulation: "17/2003", "nomor 17 tahun 2003", "no. 17 of 2003". */
+/**
+ * A numbered regulation: "17/2003", "nomor 17 tahun 2003", "no. 17 of 2003", and a ministerial or
+ * agency number with its code between number and year ("79/PMK.07/2014", "6/POJK.07/2022",
+ * "22/PERMEN-KP/2015"): the code's own digits ("07") are no regulation number.
+ */
 const REGULATION =
-  /(?<![\p{N}/])(\d{1,4})\s*\/\s*((?:19|20)\d{2})(?!\p{N})|\b(?:nomor|no\.?|number)\s*(\d{1,4})\s+(?:tahun|of|year)\s+((?:19|20)\d{2})\b/giu;
+  /(?<![\p{N}/])(\d{1,4})\s*\/\s*(?:\p{L}[\p{L}-]*(?:\.\d{1,3})*\s*\/\s*)?((?:19|20)\d{2})(?!\p{N})|\b(?:nomor|no\.?|number)\s*(\d{1,4})\s+(?:tahun|of|year)\s+((?:19|20)\d{2})\b/giu;
 /** A version: "v5", "v5.1", "version 5", "versi 4.2", "release 2". */
 const VERSION =
   /\bv(\d{1,3}(?:\.\d{1,3}){0,2})\b|\b(?:version|versi|release|rilis)\s+(\d{1,3}(?:\.\d{1,3}){0,2})\b/giu;
