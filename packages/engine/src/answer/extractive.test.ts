@@ -293,6 +293,39 @@ describe('extractiveAnswer on a FAQ', () => {
   });
 });
 
+describe('extractiveAnswer reads a sentence in its context', () => {
+  it('counts the question words of its heading and of the statement before it, at half weight', () => {
+    const text =
+      'RTK Query is a data fetching and caching tool.\n\n' +
+      'createApi also accepts a reducerPath field, which defines the expected top-level state slice field.';
+    const sources = [
+      source(text, 0, { document_title: 'createApi', section_path: ['RTK Query createApi options'] }),
+    ];
+    // The answer names only "createApi" and "reducerPath" of the question's seven words: alone it
+    // falls below the share a sentence needs; read under its heading it is the answer.
+    const question =
+      'Which options are required when calling createApi in RTK Query, and what is reducerPath for?';
+    const answer = extractiveAnswer(question, sources, { language: 'en' });
+    expect(answer.found).toBe(true);
+    expect(answer.claims.map((claim) => claim.span.text)).toContainEqual(
+      expect.stringMatching(/^createApi also accepts a reducerPath field/),
+    );
+    expectWellFormed(answer, sources);
+    // Context alone never makes a sentence eligible: one without a question word of its own is not quoted.
+    const bare = extractiveAnswer(
+      'Which options are required when calling createApi?',
+      [
+        source('It defines the expected top-level state slice field.', 0, {
+          document_title: 'createApi',
+          section_path: ['Options required when calling createApi'],
+        }),
+      ],
+      { language: 'en' },
+    );
+    expect(bare.found).toBe(false);
+  });
+});
+
 describe('extractiveAnswer on the Redux docs', () => {
   const sources = [
     section('tutorials/fundamentals/part-2-concepts-data-flow.md', '### Reducers'),

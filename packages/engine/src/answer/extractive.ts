@@ -6,8 +6,10 @@
  *
  * Scoring: each sentence of each source gets the share of the question's stemmed content words it
  * contains, weighted by how rare each word is among the candidate sentences (so "isyarat" counts
- * for more than "denda" when every ayat mentions a fine), plus a small boost by source rank and,
- * for "berapa"/"how much" questions, for containing a figure. The best sentence must match at least
+ * for more than "denda" when every ayat mentions a fine) — a word only its context has (its section's
+ * heading, the statement before it) counting {@link CONTEXT_WEIGHT} of one — plus a small boost by
+ * source rank and, for "berapa"/"how much" questions, for containing a figure. The best sentence must
+ * contain one question word itself and match at least
  * {@link MIN_MATCHED_WORDS} content words (or all of a shorter question's) and
  * {@link MIN_MATCHED_SHARE} of them; further sentences must score at least {@link RELATIVE_SCORE} of
  * the best and not repeat one already chosen.
@@ -92,6 +94,13 @@ export const RELATIVE_SCORE = 0.75;
 /** Two sentences whose stem sets overlap this much (Jaccard) are the same sentence. */
 const NEAR_DUPLICATE = 0.9;
 const RANK_BOOST = 0.05;
+/**
+ * A question word a sentence lacks but its context has (its section's heading, the statement before
+ * it) counts this much of one it contains: an answer seldom repeats the words its heading or the
+ * sentence before it already said ("createApi also accepts a reducerPath field, which …" under
+ * "Which options …"). The sentence must still contain one question word itself.
+ */
+const CONTEXT_WEIGHT = 0.5;
 /** Sentences of the best one's paragraph quoted after it, outside a statute. */
 export const FOLLOWING = 1;
 /** Added to a sentence of the kind the question's intent asks for. */
@@ -308,6 +317,8 @@ interface Candidate {
   stems: Set<string>;
   /** The sentence's own stems, without its list introduction's: what tells two items apart. */
   own: Set<string>;
+  /** Stems of what the sentence is read in: its section's heading and the statement before it. */
+  context: Set<string>;
   hasFigure: boolean;
   /** Statements of its source before this one: the first ones answer the source's heading. */
   order: number;
@@ -349,8 +360,14 @@ export function extractiveAnswer(
     const requiredMatches = Math.min(MIN_MATCHED_WORDS, questionStems.length);
     return (candidate: Candidate, floor: number): number | null => {
       const matched = questionStems.filter((stem) => candidate.stems.has(stem));
-      if (matched.length < requiredMatches || matched.length / questionStems.length < floor) return null;
-      const relevance = matched.reduce((sum, stem) => sum + weights.get(stem)!, 0) / totalWeight;
+      if (matched.length === 0) return null;
+      const around = questionStems.filter(
+        (stem) => !candidate.stems.has(stem) && candidate.context.has(stem),
+      );
+      const count = matched.length + CONTEXT_WEIGHT * around.length;
+      if (count < requiredMatches || count / questionStems.length < floor) return null;
+      const weight = (stems: string[]) => stems.reduce((sum, stem) => sum + weights.get(stem)!, 0);
+      const relevance = (weight(matched) + CONTEXT_WEIGHT * weight(around)) / totalWeight;
       return relevance < floor ? null : relevance;
     };
   });
@@ -416,6 +433,7 @@ export function extractiveAnswer(
       sentence: { text: next.text, start: next.start, end: next.end },
       stems,
       own: stems,
+      context: new Set(),
       hasFigure: false,
       order: 0,
       score: 0,
@@ -503,6 +521,12 @@ function collectCandidates(
     // The first row of the table being read and its last row so far.
     let header: Sentence | undefined;
     let lastRow: Sentence | undefined;
+    // What a statement is read in: its section's heading (not a statute's, whose headings are its
+    // chapters) and the statement before it.
+    const heading = source.citation.pasal
+      ? []
+      : contentWords(source.citation.section_path?.at(-1) ?? '', options.language);
+    let previous: string[] = [];
     for (const sentence of splitSentences(source.text)) {
       // A list's items follow its introduction, line by line; anything else ends the list.
       const item = intro !== undefined && LIST_ITEM.test(sentence.text);
@@ -541,10 +565,12 @@ function collectCandidates(
         ...(headed && quoted === sentence ? { intro: headed } : {}),
         stems,
         own,
+        context: new Set([...heading, ...previous]),
         hasFigure: AMOUNT.test(sentence.text),
         order: order++,
         score: 0,
       });
+      previous = [...own];
     }
     rank++;
   }
