@@ -67,7 +67,10 @@ describe('the constraints of a question', () => {
   });
 
   it('read a ministerial or agency number by its own number, not the digits of its code', () => {
-    expect(constraintsOf('pasal 2 PMK 79/PMK.07/2014 isinya apa')).toEqual(['regulation:79/2014', 'section:2']);
+    expect(constraintsOf('pasal 2 PMK 79/PMK.07/2014 isinya apa')).toEqual([
+      'regulation:79/2014',
+      'section:2',
+    ]);
     expect(constraintsOf('POJK 6/POJK.07/2022 mengatur apa?')).toEqual(['regulation:6/2022']);
     expect(constraintsOf('Permen 22/PERMEN-KP/2015')).toEqual(['regulation:22/2015']);
     // Another PMK of the same year does not meet it: "16/PMK.07/2014" offers 16/2014, not 7/2014.
