@@ -148,6 +148,20 @@ describe('saksi eval calibrate', () => {
     expect(`${missing.stderr}${old.stderr}`).not.toMatch(/\n\s+at .+:\d+/);
   });
 
+  it('calibrates a collection only from a readable, valid question file, before opening anything', async () => {
+    const noSet = await run(['eval', 'calibrate', '--collection', 'towns']);
+    expect(noSet.code).toBe(2);
+    expect(noSet.stderr).toMatch(/--collection needs --set <questions\.jsonl>/);
+    const unreadable = await run(['eval', 'calibrate', '--collection', 'towns', '--set', 'nowhere.jsonl']);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toMatch(/cannot read nowhere\.jsonl/);
+    await writeFile(path.join(directory, 'few.jsonl'), '{"question": "Who?", "answerable": false}\n');
+    const few = await run(['eval', 'calibrate', '--collection', 'towns', '--set', 'few.jsonl']);
+    expect(few.code).toBe(2);
+    expect(few.stderr).toMatch(/few\.jsonl: A calibration needs at least 30 questions \(got 1\)/);
+    expect(`${noSet.stderr}${unreadable.stderr}${few.stderr}`).not.toMatch(/\n\s+at .+:\d+/);
+  });
+
   it('documents calibrate in the help text', async () => {
     const help = await run(['eval', '--help']);
     expect(help.code).toBe(0);
@@ -155,6 +169,7 @@ describe('saksi eval calibrate', () => {
       /calibrate \[--reports eval\/reports\] \[--alpha 0\.05\] \[--out eval\/calibration\]/,
     );
     expect(help.stdout).toContain('risk-coverage.svg');
+    expect(help.stdout).toMatch(/calibrate --collection C --set F \[--alpha A\]/);
   });
 });
 

@@ -18,7 +18,9 @@ import {
   CALIBRATION_SETS,
   CalibrationError,
   type CalibrationReport,
+  type CalibrationSummary,
   type CrossSet,
+  calibrateCollection,
   calibrationMarkdown,
   calibrationReport,
   calibrationRowsFromReports,
@@ -42,7 +44,9 @@ import {
   loadEvalSet,
   loadSquadSet,
   type MetricDirection,
+  MIN_COLLECTION_POINTS,
   OVERFITTING_GAP,
+  parseCalibrationQuestions,
   RETRIEVAL_CONFIGS,
   type RetrievalConfig,
   type RetrievalReport,
@@ -130,7 +134,7 @@ export const evalCommand: Command = {
   name: 'eval',
   summary: 'Measure retrieval and answers on the evaluation sets, calibrate the answer check; the CI gate',
   usage:
-    'saksi eval retrieval|answers --set <file.jsonl> --collection <name> [--kind K] [--config C] [--json] | saksi eval all [--out DIR] | saksi eval cross [--out DIR] | saksi eval calibrate [--reports DIR] [--alpha A] [--out DIR] | saksi eval gate --baseline FILE [--write]',
+    'saksi eval retrieval|answers --set <file.jsonl> --collection <name> [--kind K] [--config C] [--json] | saksi eval all [--out DIR] | saksi eval cross [--out DIR] | saksi eval calibrate [--reports DIR] [--alpha A] [--out DIR] | saksi eval calibrate --collection C --set F [--alpha A] | saksi eval gate --baseline FILE [--write]',
   help: `Sub-commands:
   retrieval --set F --collection C   Recall@1/3/5/10, full recall, Precision@5, MRR, nDCG@10 of the set's
                                      answerable questions (top 10) against the data directory's engine.
@@ -164,6 +168,16 @@ export const evalCommand: Command = {
                                      cross-corpus figure and the gap; a gap above ${OVERFITTING_GAP} is called
                                      overfitting. Writes cross-corpus.md and each cross set's reports.
                                      \`all\` runs the cross-corpus sets too and adds the table to README.md.
+  calibrate --collection C --set F [--alpha A]
+                                     Calibrates the answer check on a collection's own questions: F has
+                                     one JSON object per line, {"question", "answerable" (default true),
+                                     "must_mention": [phrases a right answer mentions one of]}, at least
+                                     ${MIN_COLLECTION_POINTS}. Each is asked; the answers' check features and
+                                     whether each would be wrong if released are stored in the
+                                     collection's profile, and its answers are then released at the λ
+                                     chosen on them for α (--alpha, else the collection's answer_risk,
+                                     else ${DEFAULT_CALIBRATION_ALPHA}). Without it a collection nobody
+                                     calibrated is released at the strictest λ of the demo collections.
   calibrate [--reports eval/reports] [--alpha ${DEFAULT_CALIBRATION_ALPHA}] [--out eval/calibration]
                                      Reads the <set>.json reports of ${CALIBRATION_SETS.join(', ')}
                                      that exist, and fits the answer check on their questions' features:
@@ -593,7 +607,72 @@ function calibrationSummary(result: CalibrateResult, out: string, model: string)
   ].join('\n');
 }
 
+/**
+ * `saksi eval calibrate --collection C --set F`: the answer check calibrated on a collection's own
+ * labelled questions (eval/collection-calibration.ts), stored in its profile.
+ */
+async function runCollectionCalibrate(values: OptionValues, io: Io, collection: string): Promise<number> {
+  const setFile = stringOption(values, 'set');
+  if (!setFile) throw new UsageError('saksi eval calibrate --collection needs --set <questions.jsonl>');
+  const alpha = stringOption(values, 'alpha') === undefined ? undefined : alphaFrom(values);
+  let text: string;
+  try {
+    text = await readFile(path.resolve(io.cwd, setFile), 'utf8');
+  } catch {
+    throw new CliError(`cannot read ${setFile}`, { exitCode: 2 });
+  }
+  let questions: ReturnType<typeof parseCalibrationQuestions>;
+  try {
+    questions = parseCalibrationQuestions(text);
+  } catch (error) {
+    if (isEngineError(error)) throw new CliError(`${setFile}: ${error.message}`, { exitCode: 2 });
+    throw error;
+  }
+  const dataDir = stringOption(values, 'data-dir');
+  const engine = await openEngine(
+    configFrom(io, {
+      ...(dataDir ? { SAKSI_DATA_DIR: path.resolve(io.cwd, dataDir) } : {}),
+      // Each question is answered afresh: a cached answer carries the threshold it was checked at.
+      SAKSI_ANSWER_CACHE: 'off',
+    }),
+    { longRunning: true },
+  );
+  try {
+    await engine.collections.get(collection);
+    io.stderr.write(`Asking ${plural(questions.length, 'question')} of ${collection}…\n`);
+    const summary = await calibrateCollection(engine, collection, questions, {
+      ...(alpha !== undefined ? { alpha } : {}),
+      onProgress: (done, total) => {
+        if (done % 10 === 0 || done === total) io.stderr.write(`  ${done} of ${total}\n`);
+      },
+    });
+    if (flag(values, 'json')) {
+      const { calibration: _points, ...rest } = summary;
+      io.stdout.write(`${JSON.stringify(rest, null, 2)}\n`);
+    } else io.stdout.write(`${collectionCalibrationSummary(collection, summary)}\n`);
+    return 0;
+  } catch (error) {
+    if (isEngineError(error)) throw new CliError(error.message, { exitCode: 2 });
+    throw error;
+  } finally {
+    await engine.close();
+  }
+}
+
+function collectionCalibrationSummary(collection: string, summary: CalibrationSummary): string {
+  const nothing = summary.released === 0;
+  return [
+    `Calibrated ${collection} on ${plural(summary.questions, 'question')} (${summary.answerable} answerable).`,
+    nothing
+      ? `At α = ${summary.alpha}, no threshold keeps the risk: nothing is released as an answer (related passages are still shown). More questions, or a larger α (answer_risk), release more.`
+      : `At α = ${summary.alpha}, answers are released from a check score of ${summary.threshold.toFixed(3)}: ${summary.released} of these questions would be (${summary.releasedWrong} wrong).`,
+    `Stored in the collection's profile (calibration SHA-256 ${summary.sha256.slice(0, 12)}…); certificates record it. Calibrate again after the documents or Saksi change.`,
+  ].join('\n');
+}
+
 async function runCalibrate(values: OptionValues, io: Io): Promise<number> {
+  const collection = stringOption(values, 'collection');
+  if (collection !== undefined) return runCollectionCalibrate(values, io, collection);
   const alpha = alphaFrom(values);
   const reports = path.resolve(io.cwd, stringOption(values, 'reports') ?? 'eval/reports');
   const out = path.resolve(io.cwd, stringOption(values, 'out') ?? 'eval/calibration');

@@ -45,6 +45,8 @@ export interface AnswerCheck {
   misread: boolean;
   features: AnswerFeatures;
   reading: AnswerCheckReading;
+  /** The SHA-256 of the calibration the threshold was chosen on: the model's, or the collection's own. */
+  calibration_sha256: string;
 }
 
 const ASKED_RULES: readonly AskedRule[] = SAKSI_VOCABULARY.asked ?? [];
@@ -223,6 +225,64 @@ export function scoreFeatures(features: AnswerFeatures): number {
 /** A collection calibrated on fewer questions than this is released at the pooled threshold. */
 export const MIN_COLLECTION_POINTS = 30;
 
+/** One question of a collection's own calibration: its answer's features and its loss if released. */
+export interface CollectionCalibrationPoint {
+  features: AnswerFeatures;
+  /** 1 when the answer would be wrong if released (unanswerable, or no expected fact). */
+  loss: 0 | 1;
+  /** A refusal is never released, whatever its score. */
+  releasable: boolean;
+}
+
+/**
+ * A collection's own calibration (eval/collection-calibration.ts), kept in its profile as
+ * `answer_calibration`; `sha256` is the SHA-256 of the JCS form of the rest, which certificates record.
+ */
+export interface CollectionCalibration {
+  version: 1;
+  calibrated_at: string;
+  questions: number;
+  points: CollectionCalibrationPoint[];
+}
+
+/**
+ * The (score, loss) points of a collection's calibration under the current model: a refusal scores 0
+ * and loses nothing (it is never released), as in the model's own calibration.
+ */
+function ownPoints(calibration: CollectionCalibration): [number, number, string][] {
+  return calibration.points.map((point) =>
+    releasable(point) ? [scoreFeatures(point.features), point.loss, 'own'] : [0, 0, 'own'],
+  );
+}
+
+/** A point whose answer could be released: not a refusal, and no hard fail. */
+function releasable(point: CollectionCalibrationPoint): boolean {
+  return point.releasable && (point.features['hard_fail'] ?? 0) === 0;
+}
+
+/** The calibration questions released at `lambda`, and of them the wrong ones. */
+export function releasedAt(
+  calibration: CollectionCalibration,
+  lambda: number,
+): { released: number; wrong: number } {
+  const released = calibration.points.filter(
+    (point) => releasable(point) && scoreFeatures(point.features) >= lambda,
+  );
+  return { released: released.length, wrong: released.filter((point) => point.loss === 1).length };
+}
+
+/** A collection's calibration from its profile, or undefined when it has none (or not this version). */
+export function collectionCalibrationOf(
+  profile: Record<string, unknown>,
+): (CollectionCalibration & { sha256: string }) | undefined {
+  const value = profile['answer_calibration'] as
+    | Partial<CollectionCalibration & { sha256: string }>
+    | undefined;
+  if (typeof value !== 'object' || value === null || value.version !== 1) return undefined;
+  if (!Array.isArray(value.points) || typeof value.sha256 !== 'string') return undefined;
+  return value as CollectionCalibration & { sha256: string };
+}
+
 /**
  * The smallest λ among `points`' scores with (released-and-wrong + 1) / (n + 1) ≤ α (split-conformal
  * risk control); above every score (nothing released) when no λ meets it.
@@ -253,8 +313,16 @@ function conformalLambda(points: readonly (readonly [number, number, string])[],
  * (docs/evaluation.md, "Calibrating the answer check"), so an answer there is confirmed only when
  * it would have been in every domain the check was calibrated on.
  */
-export function thresholdFor(alpha: number, collection?: string): number {
+export function thresholdFor(
+  alpha: number,
+  collection?: string,
+  calibration?: CollectionCalibration,
+): number {
   const all: readonly (readonly [number, number, string])[] = ANSWER_CHECK_MODEL.calibration;
+  // The collection's own calibration, when an admin made one, holds for it alone (its questions are
+  // the ones exchangeable with those it is asked).
+  if (calibration && calibration.points.length >= MIN_COLLECTION_POINTS)
+    return conformalLambda(ownPoints(calibration), alpha);
   const own = all.filter((point) => point[2] === collection);
   if (own.length >= MIN_COLLECTION_POINTS) return conformalLambda(own, alpha);
   let strictest =
@@ -280,11 +348,18 @@ function round3(value: number): number {
  * decision compares the unrounded score with λ; the certificate records both rounded to three
  * decimals (rounding keeps order, so a released answer's recorded score is never below its threshold).
  */
-export function checkAnswer(input: AnswerCheckInput & { collection?: string }): AnswerCheck {
+export function checkAnswer(
+  input: AnswerCheckInput & {
+    collection?: string;
+    /** The collection's own calibration ({@link collectionCalibrationOf}). */
+    calibration?: CollectionCalibration & { sha256: string };
+  },
+): AnswerCheck {
   const { features, reading } = answerFeatures(input);
   const alpha = input.alpha ?? DEFAULT_ALPHA;
   const raw = scoreFeatures(features);
-  const lambda = thresholdFor(alpha, input.collection);
+  const own = input.calibration && input.calibration.points.length >= MIN_COLLECTION_POINTS;
+  const lambda = thresholdFor(alpha, input.collection, own ? input.calibration : undefined);
   const answers = features['hard_fail'] === 0 && raw >= lambda;
   return {
     score: round3(raw),
@@ -294,5 +369,6 @@ export function checkAnswer(input: AnswerCheckInput & { collection?: string }): 
     misread: claimsMisread(input.claims),
     features,
     reading,
+    calibration_sha256: own ? input.calibration!.sha256 : ANSWER_CHECK_MODEL.calibration_sha256,
   };
 }

@@ -26,7 +26,6 @@ import type { Collection } from '../collections.js';
 import type { SigningKeys } from '../keys.js';
 import type { RetrievedChunk, RetrieveResult } from '../retrieve/retrieve.js';
 import { ANSWER_CHECK_METHOD, type AnswerCheck } from './answer-check.js';
-import { ANSWER_CHECK_MODEL } from './answer-check-model.js';
 import type { Refusal } from './answerability.js';
 import type { CheckedClaim } from './check.js';
 
@@ -119,7 +118,7 @@ export function checkRecord(check: AnswerCheck): AnswerCheckRecord {
     score: unit(check.score),
     threshold: unit(check.threshold),
     alpha: check.alpha,
-    calibration_sha256: ANSWER_CHECK_MODEL.calibration_sha256,
+    calibration_sha256: check.calibration_sha256,
     asked: check.reading.asked,
     constraints: [...check.reading.constraints],
   };

@@ -1,4 +1,5 @@
 export * from './calibration.js';
+export * from './collection-calibration.js';
 export * from './cross.js';
 export * from './metrics.js';
 export * from './report.js';

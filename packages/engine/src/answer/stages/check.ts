@@ -7,7 +7,7 @@
 import { answerRiskOf, type Collection } from '../../collections.js';
 import { unreadableEvidence } from '../../packs/registry.js';
 import type { RetrievedChunk } from '../../retrieve/retrieve.js';
-import { type AnswerCheck, checkAnswer } from '../answer-check.js';
+import { type AnswerCheck, checkAnswer, collectionCalibrationOf } from '../answer-check.js';
 import { type Refusal, refusalText } from '../answerability.js';
 import { answeringClaims } from '../answering-claims.js';
 import { type AskContext, type AskEvent, streamText } from '../ask-context.js';
@@ -72,9 +72,11 @@ export async function checkSelected(
   }
   if (refusal) return { claims, relevance: check.answer, refusal };
   const risk = answerRiskOf(collection);
+  const calibration = collectionCalibrationOf(collection.profile);
   const answerCheck = checkAnswer({
     question,
     collection: collection.name,
+    ...(calibration ? { calibration } : {}),
     ...(understood.selection ? { context: understood.selection } : {}),
     language: plan.language,
     claims: claims.map((item) => item.claim),
