@@ -26,11 +26,13 @@ import { fetchTrustedKeys } from './trusted-keys.js';
 import type {
   ApiKey,
   Bundle,
+  CalibrationQuestion,
   ChatInput,
   ChatResponse,
   ChatSession,
   Checkpoint,
   Chunk,
+  CollectionCalibrationInfo,
   CollectionGlossaryInfo,
   CollectionInfo,
   CollectionPacksInfo,
@@ -169,6 +171,30 @@ export class SaksiClient {
   /** Chooses the collection's document packs by id, or null to detect them; an unknown id is `INVALID_INPUT`. */
   async putCollectionPacks(name: string, packs: PackId[] | null): Promise<CollectionPacksInfo> {
     return this.#transport.request('PUT', `/collections/${segment(name)}/packs`, { json: { packs } });
+  }
+
+  /** Whether the collection's answer check is calibrated on its own questions, and what it releases. */
+  async getCollectionCalibration(name: string): Promise<CollectionCalibrationInfo> {
+    return this.#transport.request('GET', `/collections/${segment(name)}/calibration`);
+  }
+
+  /**
+   * Calibrates the collection's answer check on questions you labelled (at least 30; each with
+   * `must_mention` phrases, or `answerable: false`): every one is asked before this resolves. A bad
+   * question is `INVALID_INPUT` naming it, and nothing is asked.
+   */
+  async putCollectionCalibration(
+    name: string,
+    questions: CalibrationQuestion[],
+  ): Promise<CollectionCalibrationInfo> {
+    return this.#transport.request('PUT', `/collections/${segment(name)}/calibration`, {
+      json: { questions },
+    });
+  }
+
+  /** Removes the collection's own calibration. */
+  async deleteCollectionCalibration(name: string): Promise<void> {
+    await this.#transport.request('DELETE', `/collections/${segment(name)}/calibration`, { empty: true });
   }
 
   async createCollection(input: CreateCollectionInput): Promise<CollectionInfo> {

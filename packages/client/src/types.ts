@@ -96,6 +96,10 @@ export type Glossary = Schemas['Glossary'];
 export type CollectionGlossaryInfo = ResponseBody<'getCollectionGlossary'>;
 /** A collection's document packs (docs/engine.md, "Document-type packs"). */
 export type CollectionPacksInfo = ResponseBody<'getCollectionPacks'>;
+/** A collection's own calibration of the answer check (docs/evaluation.md, "Calibrating a collection"). */
+export type CollectionCalibrationInfo = ResponseBody<'getCollectionCalibration'>;
+/** A question labelled for calibrating a collection. */
+export type CalibrationQuestion = RequestBody<'putCollectionCalibration'>['questions'][number];
 /** A document pack's id. */
 export type PackId = NonNullable<RequestBody<'putCollectionPacks'>['packs']>[number];
 /** A text per interface language (`id`, `en`). */

@@ -975,6 +975,114 @@ export interface Operations {
     };
   };
   /**
+   * `GET /api/v1/collections/{name}/calibration`: Whether a collection's answer check is calibrated
+   * on its own questions, and what it releases
+   */
+  getCollectionCalibration: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: never;
+    responses: {
+      200: {
+        'application/json': {
+          collection: string;
+          /**
+           * null: the collection is not calibrated on its own questions (the strictest demo threshold
+           * applies)
+           */
+          calibration: {
+            questions: number;
+            answerable: number;
+            /** When the questions were asked (ISO 8601) */
+            calibrated_at: string;
+            /** SHA-256 of the calibration's RFC 8785 canonical JSON, as certificates record it */
+            sha256: string;
+            /** The risk answers are released at: the collection's answer_risk, else 0.05 */
+            alpha: number;
+            /** The check score from which answers are released (1: none is) */
+            threshold: number;
+            /** Calibration questions released at that threshold */
+            released: number;
+            /** Of them, those whose answer was wrong */
+            released_wrong: number;
+          } | null;
+        };
+      };
+    };
+  };
+  /**
+   * `PUT /api/v1/collections/{name}/calibration`: Calibrate a collection's answer check on questions
+   * an admin labelled (docs/evaluation.md, "Calibrating a collection")
+   */
+  putCollectionCalibration: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: {
+      'application/json': {
+        /** At least 30 and at most 1,000 questions, unanswerable ones among them */
+        questions: {
+          /** A question as readers ask it */
+          question: string;
+          /** Whether the documents answer it (default true) */
+          answerable?: boolean;
+          /** Phrases a right answer mentions at least one of; required for an answerable question */
+          must_mention?: string[];
+        }[];
+      };
+    };
+    responses: {
+      200: {
+        'application/json': {
+          collection: string;
+          /**
+           * null: the collection is not calibrated on its own questions (the strictest demo threshold
+           * applies)
+           */
+          calibration: {
+            questions: number;
+            answerable: number;
+            /** When the questions were asked (ISO 8601) */
+            calibrated_at: string;
+            /** SHA-256 of the calibration's RFC 8785 canonical JSON, as certificates record it */
+            sha256: string;
+            /** The risk answers are released at: the collection's answer_risk, else 0.05 */
+            alpha: number;
+            /** The check score from which answers are released (1: none is) */
+            threshold: number;
+            /** Calibration questions released at that threshold */
+            released: number;
+            /** Of them, those whose answer was wrong */
+            released_wrong: number;
+          } | null;
+        };
+      };
+    };
+  };
+  /**
+   * `DELETE /api/v1/collections/{name}/calibration`: Remove a collection's own calibration: its
+   * answers are released at the strictest demo threshold again
+   */
+  deleteCollectionCalibration: {
+    parameters: {
+      path: {
+        name: string;
+      };
+      query: never;
+    };
+    requestBody: never;
+    responses: {
+      204: never;
+    };
+  };
+  /**
    * `GET /api/v1/collections/{name}/packs`: A collection's document packs: its override, the packs
    * detected in its documents, the active ones
    */
@@ -1964,6 +2072,9 @@ export const OPERATIONS = {
   getCollectionGlossary: { method: 'GET', path: '/api/v1/collections/{name}/glossary' },
   putCollectionGlossary: { method: 'PUT', path: '/api/v1/collections/{name}/glossary' },
   deleteCollectionGlossary: { method: 'DELETE', path: '/api/v1/collections/{name}/glossary' },
+  getCollectionCalibration: { method: 'GET', path: '/api/v1/collections/{name}/calibration' },
+  putCollectionCalibration: { method: 'PUT', path: '/api/v1/collections/{name}/calibration' },
+  deleteCollectionCalibration: { method: 'DELETE', path: '/api/v1/collections/{name}/calibration' },
   getCollectionPacks: { method: 'GET', path: '/api/v1/collections/{name}/packs' },
   putCollectionPacks: { method: 'PUT', path: '/api/v1/collections/{name}/packs' },
   listDocuments: { method: 'GET', path: '/api/v1/documents' },

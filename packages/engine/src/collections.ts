@@ -240,6 +240,12 @@ export interface CollectionProfile {
    * detecting its documents by their content. Checked by `Collections.configure`.
    */
   packs?: string[] | null;
+  /**
+   * The answer check calibrated on the collection's own labelled questions (eval/collection-calibration.ts;
+   * docs/evaluation.md, "Calibrating a collection"): each answer's features and loss, and their SHA-256.
+   * Null removes it.
+   */
+  answer_calibration?: Record<string, unknown> | null;
 }
 
 /** The smallest and largest α a collection may set for its answers. */

@@ -1,6 +1,11 @@
 export type { AnchorRoundSummary, AnchorStatus, DocumentAnchor } from './anchor/anchoring.js';
 export { AnchorError, type AnchorErrorCode, type AnchorProvider } from './anchor/provider.js';
 export type { AnchorEvent, RoundRow } from './anchor/service.js';
+export {
+  type CollectionCalibration,
+  collectionCalibrationOf,
+  DEFAULT_ALPHA,
+} from './answer/answer-check.js';
 export type { QueryInput } from './answer/answers.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export {
@@ -23,6 +28,7 @@ export {
 } from './auth.js';
 export type { CollectionPacks, RecordOwner } from './collection-service.js';
 export {
+  answerRiskOf,
   type Collection,
   type CollectionProfile,
   checkedProfile,

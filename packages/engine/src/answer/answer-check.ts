@@ -232,6 +232,8 @@ export interface CollectionCalibrationPoint {
   loss: 0 | 1;
   /** A refusal is never released, whatever its score. */
   releasable: boolean;
+  /** Whether the documents answer the question (an unanswerable one is wrong whenever released). */
+  answerable: boolean;
 }
 
 /**

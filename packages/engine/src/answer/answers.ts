@@ -48,6 +48,8 @@ export interface QueryInput {
 export interface AskOptions extends InWorkspace {
   /** Receives retrieval results, text deltas and the final bundle as they come. */
   onEvent?: (event: AskEvent) => void;
+  /** Answer afresh, neither served from nor stored in the answer cache (a calibration measures answering). */
+  fresh?: boolean;
 }
 
 export interface AnswersParts {
@@ -100,13 +102,14 @@ export class Answers {
       typeof collectionOrName === 'string'
         ? await this.parts.collections.get(collectionOrName, options)
         : collectionOrName;
-    return asForeground(() => this.answer(collection, input, options.onEvent));
+    return asForeground(() => this.answer(collection, input, options.onEvent, options.fresh === true));
   }
 
   private answer(
     collection: Collection,
     input: AskInput,
     onEvent: ((event: AskEvent) => void) | undefined,
+    fresh = false,
   ): Promise<AskResult> {
     const { db, config, answerModel, anchoring } = this.parts;
     const expander = this.expander();
@@ -124,7 +127,7 @@ export class Answers {
         anchors: (documentIds) => anchoring.anchors(documentIds),
         requireAnchor: collection.profile['require_anchor'] === true,
         sessions: config.sessions,
-        answerCache: config.answerCache.enabled,
+        answerCache: config.answerCache.enabled && !fresh,
         ...(config.maxQuestionChars ? { maxQuestionChars: config.maxQuestionChars } : {}),
         ...(answerModel ? { answerModel } : {}),
         ...(expander ? { expander } : {}),

@@ -18,10 +18,12 @@ import {
   releasedAt,
   thresholdFor,
 } from '../answer/answer-check.js';
+import type { InWorkspace } from '../collection-service.js';
 import { answerRiskOf, updateCollectionProfile } from '../collections.js';
 import type { Engine } from '../engine.js';
 import { EngineError } from '../errors.js';
-import { evaluateAnswers, lossIfReleased } from './run.js';
+import { mentions } from './metrics.js';
+import { checkFeaturesOf, outcomeOf } from './run.js';
 import type { EvalQuestion } from './sets.js';
 
 /** The fewest questions a calibration takes. */
@@ -39,60 +41,74 @@ const MAX_PHRASES = 20;
  * fewer than {@link MIN_COLLECTION_POINTS} questions cannot set a threshold and are refused too.
  */
 export function parseCalibrationQuestions(text: string): EvalQuestion[] {
-  const questions: EvalQuestion[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    const where = `line ${index + 1}`;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch {
-      throw new EngineError('INVALID_INPUT', `${where}: not a JSON object.`);
-    }
-    if (typeof row !== 'object' || row === null || Array.isArray(row))
-      throw new EngineError('INVALID_INPUT', `${where}: not a JSON object.`);
-    const { question, answerable = true, must_mention: phrases = [] } = row as Record<string, unknown>;
-    if (typeof question !== 'string' || question.trim() === '' || question.length > MAX_QUESTION_LENGTH)
-      throw new EngineError(
-        'INVALID_INPUT',
-        `${where}: "question" must be text of 1 to ${MAX_QUESTION_LENGTH} characters.`,
-      );
-    if (typeof answerable !== 'boolean')
-      throw new EngineError('INVALID_INPUT', `${where}: "answerable" must be true or false.`);
-    if (
-      !Array.isArray(phrases) ||
-      phrases.length > MAX_PHRASES ||
-      !phrases.every((phrase) => typeof phrase === 'string' && phrase.trim() !== '')
-    )
-      throw new EngineError(
-        'INVALID_INPUT',
-        `${where}: "must_mention" must be a list of at most ${MAX_PHRASES} phrases.`,
-      );
-    if (answerable && phrases.length === 0)
-      throw new EngineError(
-        'INVALID_INPUT',
-        `${where}: an answerable question needs "must_mention", a phrase a right answer mentions; without one its answer cannot be judged.`,
-      );
-    questions.push({
-      id: `q${questions.length + 1}`,
-      question: question.trim(),
-      answerable,
-      relevant: [],
-      must_mention: phrases as string[],
+  const rows: { row: unknown; where: string }[] = [];
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((line, index) => {
+      if (line.trim() === '') return;
+      const where = `line ${index + 1}`;
+      try {
+        rows.push({ row: JSON.parse(line), where });
+      } catch {
+        throw new EngineError('INVALID_INPUT', `${where}: not a JSON object.`);
+      }
     });
-  });
-  if (questions.length > MAX_CALIBRATION_QUESTIONS)
+  return calibrationQuestions(rows);
+}
+
+/** The questions of a calibration given as objects (the API's `questions`), checked as a file's lines are. */
+export function calibrationQuestionsOf(rows: readonly unknown[]): EvalQuestion[] {
+  return calibrationQuestions(rows.map((row, index) => ({ row, where: `questions[${index}]` })));
+}
+
+function calibrationQuestions(rows: readonly { row: unknown; where: string }[]): EvalQuestion[] {
+  if (rows.length > MAX_CALIBRATION_QUESTIONS)
     throw new EngineError(
       'INVALID_INPUT',
       `At most ${MAX_CALIBRATION_QUESTIONS} questions can be calibrated on at once.`,
     );
+  const questions = rows.map(({ row, where }, index) => calibrationQuestion(row, where, index));
   if (questions.length < MIN_COLLECTION_POINTS)
     throw new EngineError(
       'INVALID_INPUT',
       `A calibration needs at least ${MIN_COLLECTION_POINTS} questions (got ${questions.length}): with fewer, no threshold can hold the risk.`,
     );
   return questions;
+}
+
+function calibrationQuestion(row: unknown, where: string, index: number): EvalQuestion {
+  if (typeof row !== 'object' || row === null || Array.isArray(row))
+    throw new EngineError('INVALID_INPUT', `${where}: not a JSON object.`);
+  const { question, answerable = true, must_mention: phrases = [] } = row as Record<string, unknown>;
+  if (typeof question !== 'string' || question.trim() === '' || question.length > MAX_QUESTION_LENGTH)
+    throw new EngineError(
+      'INVALID_INPUT',
+      `${where}: "question" must be text of 1 to ${MAX_QUESTION_LENGTH} characters.`,
+    );
+  if (typeof answerable !== 'boolean')
+    throw new EngineError('INVALID_INPUT', `${where}: "answerable" must be true or false.`);
+  if (
+    !Array.isArray(phrases) ||
+    phrases.length > MAX_PHRASES ||
+    !phrases.every((phrase) => typeof phrase === 'string' && phrase.trim() !== '')
+  )
+    throw new EngineError(
+      'INVALID_INPUT',
+      `${where}: "must_mention" must be a list of at most ${MAX_PHRASES} phrases.`,
+    );
+  if (answerable && phrases.length === 0)
+    throw new EngineError(
+      'INVALID_INPUT',
+      `${where}: an answerable question needs "must_mention", a phrase a right answer mentions; without one its answer cannot be judged.`,
+    );
+  return {
+    id: `q${index + 1}`,
+    question: question.trim(),
+    answerable,
+    relevant: [],
+    must_mention: phrases as string[],
+  };
 }
 
 /** What a calibration found: its record, and what releasing its own questions at α would give. */
@@ -110,8 +126,9 @@ export interface CalibrationSummary {
 }
 
 /**
- * Asks `questions` of collection `name` (answers are not cached; each is certified and logged like any
- * other), keeps each answer's check features and its loss if released, stores them in the
+ * Asks `questions` of collection `name` afresh (not from the answer cache; each answer is certified
+ * and logged like any other), keeps each answer's check features and its loss if released (1 when
+ * the question is unanswerable or the shown answer mentions none of its phrases), stores them in the
  * collection's profile as `answer_calibration` and returns the threshold they set at `alpha` (the
  * collection's own `answer_risk` unless given). `onProgress` hears of every question asked.
  */
@@ -119,21 +136,21 @@ export async function calibrateCollection(
   engine: Engine,
   name: string,
   questions: readonly EvalQuestion[],
-  options: { alpha?: number; onProgress?: (done: number, total: number) => void } = {},
+  options: InWorkspace & { alpha?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<CalibrationSummary> {
-  const collection = await engine.collections.get(name);
+  const workspace = options.workspaceId ? { workspaceId: options.workspaceId } : {};
+  const collection = await engine.collections.get(name, workspace);
   const points: CollectionCalibrationPoint[] = [];
   for (const [index, question] of questions.entries()) {
-    const report = await evaluateAnswers(
-      engine,
-      { name: 'calibration', kind: 'docs', collection: name, questions: [question] },
-      name,
-    );
-    const record = report.questions[0]!;
+    const result = await engine.ask(collection, { question: question.question }, { fresh: true });
+    const features = checkFeaturesOf(result);
+    const shown = outcomeOf(result) !== 'refused';
+    const holds = question.must_mention.some((phrase) => mentions(result.answer, phrase));
     points.push({
-      features: record.features ?? { hard_fail: 1 },
-      loss: lossIfReleased(record),
-      releasable: record.outcome !== 'refused' && record.features !== undefined,
+      features: features ?? { hard_fail: 1 },
+      loss: question.answerable && shown && holds ? 0 : 1,
+      releasable: shown && features !== undefined,
+      answerable: question.answerable,
     });
     options.onProgress?.(index + 1, questions.length);
   }
@@ -144,18 +161,32 @@ export async function calibrateCollection(
     points,
   };
   const sha256 = sha256Hex(canonicalize(calibration));
-  await updateCollectionProfile(engine.db, name, { answer_calibration: { ...calibration, sha256 } });
-  const alpha = options.alpha ?? answerRiskOf(collection) ?? DEFAULT_ALPHA;
-  const own = { ...calibration, sha256 };
-  const lambda = thresholdFor(alpha, name, own);
-  const released = releasedAt(own, lambda);
+  await updateCollectionProfile(
+    engine.db,
+    name,
+    { answer_calibration: { ...calibration, sha256 } },
+    collection.workspace_id,
+  );
+  return calibrationSummary(
+    { ...calibration, sha256 },
+    options.alpha ?? answerRiskOf(collection) ?? DEFAULT_ALPHA,
+  );
+}
+
+/** What releasing a collection's own calibration questions at `alpha` gives. */
+export function calibrationSummary(
+  calibration: CollectionCalibration & { sha256: string },
+  alpha: number,
+): CalibrationSummary {
+  const lambda = thresholdFor(alpha, undefined, calibration);
+  const released = releasedAt(calibration, lambda);
   return {
     calibration,
-    sha256,
+    sha256: calibration.sha256,
     alpha,
     threshold: Number.isFinite(lambda) ? lambda : 1,
-    questions: questions.length,
-    answerable: questions.filter((question) => question.answerable).length,
+    questions: calibration.questions,
+    answerable: calibration.points.filter((point) => point.answerable).length,
     released: released.released,
     releasedWrong: released.wrong,
   };

@@ -84,6 +84,25 @@ export const createCollectionBody = z.object({
     ),
 });
 
+/**
+ * The questions an admin labelled for calibrating a collection's answer check (docs/evaluation.md,
+ * "Calibrating a collection"). The engine checks each (INVALID_INPUT names the bad one).
+ */
+export const collectionCalibrationBody = z.object({
+  questions: z
+    .array(
+      z.object({
+        question: z.string().describe('A question as readers ask it'),
+        answerable: z.boolean().optional().describe('Whether the documents answer it (default true)'),
+        must_mention: z
+          .array(z.string())
+          .optional()
+          .describe('Phrases a right answer mentions at least one of; required for an answerable question'),
+      }),
+    )
+    .describe('At least 30 and at most 1,000 questions, unanswerable ones among them'),
+});
+
 /** A collection's document packs, as an admin chooses them (docs/engine.md, "Document-type packs"). */
 export const collectionPacksBody = z.object({
   packs: z

@@ -167,6 +167,27 @@ export const collectionGlossarySchema = z.object({
     .nullable()
     .describe("SHA-256 (hex) of the glossary's RFC 8785 canonical JSON, as certificates record it"),
 });
+/** `GET`/`PUT /collections/{name}/calibration` (docs/evaluation.md, "Calibrating a collection"). */
+export const collectionCalibrationSchema = z.object({
+  collection: z.string(),
+  calibration: z
+    .object({
+      questions: z.number().int(),
+      answerable: z.number().int(),
+      calibrated_at: z.string().describe('When the questions were asked (ISO 8601)'),
+      sha256: z
+        .string()
+        .describe("SHA-256 of the calibration's RFC 8785 canonical JSON, as certificates record it"),
+      alpha: z.number().describe("The risk answers are released at: the collection's answer_risk, else 0.05"),
+      threshold: z.number().describe('The check score from which answers are released (1: none is)'),
+      released: z.number().int().describe('Calibration questions released at that threshold'),
+      released_wrong: z.number().int().describe('Of them, those whose answer was wrong'),
+    })
+    .nullable()
+    .describe(
+      'null: the collection is not calibrated on its own questions (the strictest demo threshold applies)',
+    ),
+});
 const packIds = z.array(z.string());
 export const collectionPacksSchema = z.object({
   collection: z.string(),

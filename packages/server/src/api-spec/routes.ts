@@ -22,6 +22,7 @@ import {
   adminLoginBody,
   adminUploadFields,
   adminWorkspaceBody,
+  collectionCalibrationBody,
   collectionPacksBody,
   cosignatureRequestSchema,
   createCollectionBody,
@@ -45,6 +46,7 @@ import {
   chatSessionSchema,
   checkpointSchema,
   chunkPageSchema,
+  collectionCalibrationSchema,
   collectionGlossarySchema,
   collectionListSchema,
   collectionPacksSchema,
@@ -275,6 +277,44 @@ export const ROUTES = [
     path: '/collections/{name}/glossary',
     operationId: 'deleteCollectionGlossary',
     summary: "Remove a collection's glossary: its questions are no longer rewritten with any vocabulary",
+    tags: ['collections'],
+    security: 'key:ingest',
+    responses: { 204: noContent },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/collections/{name}/calibration',
+    operationId: 'getCollectionCalibration',
+    summary: "Whether a collection's answer check is calibrated on its own questions, and what it releases",
+    tags: ['collections'],
+    security: 'key:read',
+    responses: { 200: { description: 'The calibration, or null', schema: collectionCalibrationSchema } },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: '/collections/{name}/calibration',
+    operationId: 'putCollectionCalibration',
+    summary:
+      'Calibrate a collection\'s answer check on questions an admin labelled (docs/evaluation.md, "Calibrating a collection")',
+    description:
+      'Every question is asked afresh (each answer is certified and logged like any other) before the ' +
+      'response; its answer check features and whether its answer was wrong are stored, and the ' +
+      "collection's answers are then released at the threshold split-conformal risk control chooses on " +
+      'them. The questions are checked first: a bad one is 400 INVALID_INPUT naming it, and nothing is asked.',
+    tags: ['collections'],
+    security: 'key:ingest',
+    request: { body: collectionCalibrationBody, what: 'calibration questions' },
+    responses: { 200: { description: 'Calibrated', schema: collectionCalibrationSchema } },
+    errors: [400, 404, 413],
+  },
+  {
+    method: 'delete',
+    path: '/collections/{name}/calibration',
+    operationId: 'deleteCollectionCalibration',
+    summary:
+      "Remove a collection's own calibration: its answers are released at the strictest demo threshold again",
     tags: ['collections'],
     security: 'key:ingest',
     responses: { 204: noContent },

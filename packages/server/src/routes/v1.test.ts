@@ -438,6 +438,60 @@ describe('a developer with an API key', () => {
     expect((await acme.putCollectionPacks('handbook', null)).override).toBeNull();
   });
 
+  it("calibrates a collection's answer check on labelled questions, names it in certificates, and removes it", async () => {
+    expect(await acme.getCollectionCalibration('handbook')).toEqual({
+      collection: 'handbook',
+      calibration: null,
+    });
+    const asked = [
+      'Berapa perkiraan alokasi DBH SDA Kehutanan tahun anggaran 2013?',
+      'berapa dana bagi hasil kehutanan 2013',
+      'Perkiraan alokasi Dana Bagi Hasil Sumber Daya Alam Kehutanan 2013 sebesar berapa?',
+    ];
+    const questions = [
+      ...Array.from({ length: 26 }, (_, index) => ({
+        question: `${asked[index % asked.length]}${index >= asked.length ? ` (${index})` : ''}`,
+        must_mention: ['Rp1.258.156.181.722,00'],
+      })),
+      ...['Berapa harga beras?', 'Siapa menteri pertanian?', 'Kapan pemilu?', 'Berapa gaji presiden?'].map(
+        (question) => ({ question, answerable: false }),
+      ),
+    ];
+    // A bad question is named and nothing is asked; too few cannot set a threshold.
+    await expect(
+      acme.putCollectionCalibration('handbook', [{ question: 'Berapa?' }, ...questions.slice(1)]),
+    ).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('questions[0]'),
+    });
+    await expect(acme.putCollectionCalibration('handbook', questions.slice(0, 10))).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('at least 30 questions (got 10)'),
+    });
+    const reader = new SaksiClient({
+      baseUrl: server.url,
+      apiKey: (await acme.createKey({ name: 'calibration-reader', scopes: ['read'] })).key,
+    });
+    await expect(reader.putCollectionCalibration('handbook', questions)).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(bootstrap.getCollectionCalibration('handbook')).rejects.toMatchObject({ status: 404 });
+
+    const stored = await acme.putCollectionCalibration('handbook', questions);
+    expect(stored.calibration).toMatchObject({ questions: 30, answerable: 26, alpha: 0.05 });
+    const calibration = stored.calibration!;
+    expect(calibration.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect((calibration.released_wrong + 1) / 31).toBeLessThanOrEqual(0.05);
+    expect(await reader.getCollectionCalibration('handbook')).toEqual(stored);
+    const chat = await acme.chat({ collection: 'handbook', question: asked[0]! });
+    const certificate = chat.bundle.certificate as Certificate;
+    expect(certificate.answer.check?.calibration_sha256).toBe(calibration.sha256);
+
+    await acme.deleteCollectionCalibration('handbook');
+    expect((await acme.getCollectionCalibration('handbook')).calibration).toBeNull();
+  });
+
   it('reports a malformed file as FAILED with its reason, and sends document.failed', async () => {
     const broken = new TextEncoder().encode('%PDF-1.7\nnot really a PDF at all');
     const accepted = await acme.uploadDocument({

@@ -6,11 +6,14 @@
  * registered here too, also takes public certificates without a key (routes/feedback.ts).
  */
 import {
+  answerRiskOf,
   type Collection,
   checkedProfile,
   collectionBaseUrl,
+  collectionCalibrationOf,
   collectionPresentation,
   countTokens,
+  DEFAULT_ALPHA,
   type Engine,
   EngineError,
   publicJob,
@@ -18,6 +21,7 @@ import {
   type RetrievedChunk,
   type SubmitResult,
 } from '@saksi/engine';
+import { calibrateCollection, calibrationQuestionsOf, calibrationSummary } from '@saksi/engine/eval';
 import { plainLabel } from '@saksi/proof';
 import type { Access, Principal } from '../access.js';
 import type { Mount } from '../api-spec/mount.js';
@@ -129,6 +133,35 @@ export function registerV1Routes(mount: Mount, engine: Engine, access: Access): 
     await engine.collections.setGlossary(collectionName(c.req.param('name')), null, {
       workspaceId: principal.workspace_id,
     });
+    return c.body(null, 204);
+  });
+
+  // A collection's own calibration of the answer check (docs/evaluation.md, "Calibrating a collection").
+  mount('getCollectionCalibration', async (c, { principal }) => {
+    const collection = await engine.collections.get(collectionName(c.req.param('name')), {
+      workspaceId: principal.workspace_id,
+    });
+    return c.json(calibrationInfo(collection));
+  });
+
+  mount('putCollectionCalibration', async (c, { principal, body }) => {
+    const name = collectionName(c.req.param('name'));
+    // An unknown collection is 404, and a bad question 400, before anything is asked.
+    await engine.collections.get(name, { workspaceId: principal.workspace_id });
+    const questions = calibrationQuestionsOf(body.questions);
+    await calibrateCollection(engine, name, questions, { workspaceId: principal.workspace_id });
+    const collection = await engine.collections.get(name, { workspaceId: principal.workspace_id });
+    return c.json(calibrationInfo(collection));
+  });
+
+  mount('deleteCollectionCalibration', async (c, { principal }) => {
+    const name = collectionName(c.req.param('name'));
+    await engine.collections.get(name, { workspaceId: principal.workspace_id });
+    await engine.collections.configure(
+      name,
+      { answer_calibration: null },
+      { workspaceId: principal.workspace_id },
+    );
     return c.body(null, 204);
   });
 
@@ -515,6 +548,26 @@ function collectionName(value: string): string {
   if (!COLLECTION_NAME.test(value))
     throw new ApiError('NOT_FOUND', 404, `No collection named ${JSON.stringify(value.slice(0, 100))}.`);
   return value;
+}
+
+/** A collection's own calibration as the API shows it: what it releases at the collection's α, not its points. */
+function calibrationInfo(collection: Collection) {
+  const calibration = collectionCalibrationOf(collection.profile);
+  if (!calibration) return { collection: collection.name, calibration: null };
+  const summary = calibrationSummary(calibration, answerRiskOf(collection) ?? DEFAULT_ALPHA);
+  return {
+    collection: collection.name,
+    calibration: {
+      questions: summary.questions,
+      answerable: summary.answerable,
+      calibrated_at: calibration.calibrated_at,
+      sha256: summary.sha256,
+      alpha: summary.alpha,
+      threshold: summary.threshold,
+      released: summary.released,
+      released_wrong: summary.releasedWrong,
+    },
+  };
 }
 
 function glossaryInfo(collection: Collection) {
