@@ -665,7 +665,7 @@ function collectionCalibrationSummary(collection: string, summary: CalibrationSu
     `Calibrated ${collection} on ${plural(summary.questions, 'question')} (${summary.answerable} answerable).`,
     nothing
       ? `At α = ${summary.alpha}, no threshold keeps the risk: nothing is released as an answer (related passages are still shown). More questions, or a larger α (answer_risk), release more.`
-      : `At α = ${summary.alpha}, answers are released from a check score of ${summary.threshold.toFixed(3)}: ${summary.released} of these questions would be (${summary.releasedWrong} wrong).`,
+      : `At α = ${summary.alpha}, answers are released from a check score of ${summary.threshold.toFixed(3)}: ${summary.released} of these questions would be released, ${summary.releasedWrong} of them wrongly.`,
     `Stored in the collection's profile (calibration SHA-256 ${summary.sha256.slice(0, 12)}…); certificates record it. Calibrate again after the documents or Saksi change.`,
   ].join('\n');
 }

@@ -97,6 +97,20 @@ const CALLS = {
     returns: 'putCollectionPacks',
     run: (client) => client.putCollectionPacks('c', ['legislation']),
   },
+  getCollectionCalibration: {
+    calls: ['getCollectionCalibration'],
+    returns: 'getCollectionCalibration',
+    run: (client) => client.getCollectionCalibration('c'),
+  },
+  putCollectionCalibration: {
+    calls: ['putCollectionCalibration'],
+    returns: 'putCollectionCalibration',
+    run: (client) => client.putCollectionCalibration('c', [{ question: 'q', must_mention: ['p'] }]),
+  },
+  deleteCollectionCalibration: {
+    calls: ['deleteCollectionCalibration'],
+    run: (client) => client.deleteCollectionCalibration('c'),
+  },
   uploadDocument: {
     calls: ['uploadDocument'],
     returns: 'uploadDocument',

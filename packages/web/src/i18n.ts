@@ -226,6 +226,28 @@ const en = {
   'admin.glossary.removed': 'The glossary of {collection} is removed.',
   'admin.glossary.notJson': 'This is not valid JSON: check the brackets, commas and quotes.',
   'admin.glossary.tooLarge': 'The file is larger than 1 MiB.',
+  'admin.calibration.title': 'Answer check calibration',
+  'admin.calibration.intro':
+    "On a collection of your own, an answer is confirmed only at the strictest threshold of the collections Saksi was calibrated on, so most answers are shown as related passages. Load 30 or more questions readers would ask — each with phrases a right answer mentions, some the documents cannot answer — and Saksi asks them and releases this collection's answers at the threshold that keeps wrong confirmed answers within its risk.",
+  'admin.calibration.collection': 'Collection',
+  'admin.calibration.none':
+    'Not calibrated on its own questions: answers are confirmed at the strictest threshold.',
+  'admin.calibration.summary':
+    'Calibrated on {questions} questions ({answerable} answerable) on {when}. At risk {alpha}, answers are confirmed from a check score of {threshold}: {released} of these questions would be confirmed, {wrong} of them wrongly.',
+  'admin.calibration.nothing':
+    'Calibrated on {questions} questions ({answerable} answerable) on {when}. At risk {alpha}, no threshold keeps the risk, so no answer is confirmed: add questions, or accept a larger risk.',
+  'admin.calibration.sha256': 'SHA-256 (recorded in certificates):',
+  'admin.calibration.file':
+    'Questions (.jsonl: one per line, {"question": "…", "must_mention": ["…"]} or {"question": "…", "answerable": false})',
+  'admin.calibration.loaded': '{count} questions loaded.',
+  'admin.calibration.badLine': 'Line {line} of the file is not a JSON object.',
+  'admin.calibration.tooLarge': 'The file is larger than 1 MiB.',
+  'admin.calibration.run': 'Calibrate',
+  'admin.calibration.running':
+    'Asking {count} questions… this takes about as long as asking them in the chat.',
+  'admin.calibration.remove': 'Remove calibration',
+  'admin.calibration.done': '{collection} is calibrated on {count} questions.',
+  'admin.calibration.removed': 'The calibration of {collection} is removed.',
   'admin.upload.title': 'Upload a document',
   'admin.upload.drop': 'Drop a file here, or choose one',
   'admin.upload.file': 'File (PDF, DOCX, Markdown, HTML or text)',
@@ -924,6 +946,28 @@ const id: Record<MessageKey, string> = {
   'admin.glossary.removed': 'Glosarium {collection} dihapus.',
   'admin.glossary.notJson': 'Ini bukan JSON yang sah: periksa kurung, koma, dan tanda kutip.',
   'admin.glossary.tooLarge': 'Berkas lebih besar dari 1 MiB.',
+  'admin.calibration.title': 'Kalibrasi pemeriksaan jawaban',
+  'admin.calibration.intro':
+    'Pada koleksi Anda sendiri, jawaban baru dikonfirmasi pada ambang paling ketat dari koleksi tempat Saksi dikalibrasi, sehingga kebanyakan jawaban ditampilkan sebagai bagian terkait. Muat 30 pertanyaan atau lebih yang akan diajukan pembaca — masing-masing dengan frasa yang disebut jawaban yang benar, sebagian tidak dapat dijawab dokumen — lalu Saksi mengajukannya dan mengonfirmasi jawaban koleksi ini pada ambang yang menjaga jawaban keliru yang dikonfirmasi dalam batas risikonya.',
+  'admin.calibration.collection': 'Koleksi',
+  'admin.calibration.none':
+    'Belum dikalibrasi dengan pertanyaannya sendiri: jawaban dikonfirmasi pada ambang paling ketat.',
+  'admin.calibration.summary':
+    'Dikalibrasi dengan {questions} pertanyaan ({answerable} dapat dijawab) pada {when}. Pada risiko {alpha}, jawaban dikonfirmasi mulai skor pemeriksaan {threshold}: {released} dari pertanyaan ini akan dikonfirmasi, {wrong} di antaranya keliru.',
+  'admin.calibration.nothing':
+    'Dikalibrasi dengan {questions} pertanyaan ({answerable} dapat dijawab) pada {when}. Pada risiko {alpha}, tidak ada ambang yang menjaga risikonya, sehingga tidak ada jawaban yang dikonfirmasi: tambahkan pertanyaan, atau terima risiko yang lebih besar.',
+  'admin.calibration.sha256': 'SHA-256 (dicatat dalam sertifikat):',
+  'admin.calibration.file':
+    'Pertanyaan (.jsonl: satu per baris, {"question": "…", "must_mention": ["…"]} atau {"question": "…", "answerable": false})',
+  'admin.calibration.loaded': '{count} pertanyaan dimuat.',
+  'admin.calibration.badLine': 'Baris {line} berkas bukan objek JSON.',
+  'admin.calibration.tooLarge': 'Berkas lebih besar dari 1 MiB.',
+  'admin.calibration.run': 'Kalibrasi',
+  'admin.calibration.running':
+    'Mengajukan {count} pertanyaan… ini memakan waktu kira-kira selama mengajukannya di percakapan.',
+  'admin.calibration.remove': 'Hapus kalibrasi',
+  'admin.calibration.done': '{collection} dikalibrasi dengan {count} pertanyaan.',
+  'admin.calibration.removed': 'Kalibrasi {collection} dihapus.',
   'admin.upload.title': 'Unggah dokumen',
   'admin.upload.drop': 'Letakkan berkas di sini, atau pilih berkas',
   'admin.upload.file': 'Berkas (PDF, DOCX, Markdown, HTML, atau teks)',

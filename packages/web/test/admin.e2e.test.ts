@@ -188,6 +188,55 @@ describe.skipIf(!hasChromium)('admin portal end to end (Chromium)', BROWSER_TEST
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 
+  it("calibrates the collection's answer check from a question file, and removes the calibration", async () => {
+    const section = page.getByTestId('calibration-section');
+    await section.scrollIntoViewIfNeeded();
+    await page.getByTestId('calibration-collection').selectOption(COLLECTION);
+    await expect.poll(() => page.getByTestId('calibration-summary').textContent()).not.toBe('');
+    expect(await page.getByTestId('calibration-sha256').count()).toBe(0);
+    // A line that is not JSON is named before anything is sent.
+    await page.getByTestId('calibration-file').setInputFiles({
+      name: 'broken.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from('{"question":"What is this?","must_mention":["text"]}\nnot json\n'),
+    });
+    await expect.poll(() => page.getByTestId('calibration-problem').textContent()).toMatch(/2/);
+    expect(await page.getByTestId('calibration-run').isDisabled()).toBe(true);
+    const lines = [
+      ...Array.from({ length: 26 }, (_, index) =>
+        JSON.stringify({
+          question: `${PDF_QUESTION}${index > 0 ? ` (${index})` : ''}`,
+          must_mention: ['text'],
+        }),
+      ),
+      ...[
+        'Who won the 1998 World Cup?',
+        'What is the price of rice?',
+        'Who is the mayor?',
+        'When is the election?',
+      ].map((question) => JSON.stringify({ question, answerable: false })),
+    ];
+    await page.getByTestId('calibration-file').setInputFiles({
+      name: 'questions.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(`${lines.join('\n')}\n`),
+    });
+    await expect.poll(() => page.getByTestId('calibration-loaded').textContent()).toMatch(/30/);
+    await page.getByTestId('calibration-run').click();
+    await page.getByTestId('calibration-sha256').waitFor({ state: 'visible', timeout: 60_000 });
+    expect((await page.getByTestId('calibration-sha256').textContent()) ?? '').toMatch(/^[0-9a-f]{64}$/);
+    expect((await page.getByTestId('calibration-summary').textContent()) ?? '').toMatch(/30/);
+    const stored = (await (
+      await page.request.get(`${server.url}/api/v1/collections/${COLLECTION}/calibration`)
+    ).json()) as { calibration: { sha256: string; questions: number } | null };
+    expect(stored.calibration?.questions).toBe(30);
+    expect(await page.getByTestId('calibration-sha256').textContent()).toBe(stored.calibration?.sha256);
+    await checkAccessibility(page, '/admin (calibration)');
+    await screenshot(page, 'admin-calibration-desktop');
+    await page.getByTestId('calibration-remove').click();
+    await expect.poll(() => page.getByTestId('calibration-sha256').count()).toBe(0);
+  });
+
   it('the public chat answers from the uploaded document', async () => {
     // The operator makes the collection public; a visitor (no admin session) asks in the chat.
     await test.engine.collections.configure(COLLECTION, { public: true });

@@ -7,6 +7,7 @@ import { fetchCollections } from '../api.js';
 import { useT } from '../lang-context.js';
 import { Link } from '../router.js';
 import { AdminApiError, type AdminSession, logout, me } from './admin-api.js';
+import { CalibrationSection } from './calibration.js';
 import { DocumentsTable } from './documents-table.js';
 import { GlossarySection } from './glossary.js';
 import { LoginForm } from './login.js';
@@ -169,6 +170,11 @@ function Portal(props: {
             onUnauthorized={props.onUnauthorized}
           />
           <GlossarySection
+            session={props.session}
+            collections={collections}
+            onUnauthorized={props.onUnauthorized}
+          />
+          <CalibrationSection
             session={props.session}
             collections={collections}
             onUnauthorized={props.onUnauthorized}
