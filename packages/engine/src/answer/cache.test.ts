@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneAnswerCache } from '../answer-storage.js';
 import { demoGlossary } from '../retrieve/dictionaries/corpus-text.js';
 import { getChatSession } from '../sessions.js';
+import { answerCacheKey } from './cache.js';
 
 const LAW = `# UU Contoh
 
@@ -143,6 +144,27 @@ describe('the answer cache', () => {
     const plain = await test.engine.ask('hukum', { question: QUESTION });
     expect(plain.cached).toBe(true);
     expect(plain.bundle.certificate.retrieval.parameters.glossary_sha256).toBeUndefined();
+  });
+
+  it('answers afresh under another calibration, keyed by its SHA-256; a fresh ask neither reads nor fills it', async () => {
+    const collection = await test.engine.collections.get('hukum');
+    const shape = { generator: 'extractive:x' } as unknown as Parameters<typeof answerCacheKey>[2];
+    const calibrated = (sha256: string, points: number) => ({
+      ...collection,
+      profile: {
+        ...collection.profile,
+        answer_calibration: { version: 1, sha256, points: Array(points).fill({}) },
+      },
+    });
+    const key = (of: typeof collection) => answerCacheKey(of, QUESTION, shape);
+    expect(key(calibrated('a'.repeat(64), 30))).toBe(key(calibrated('a'.repeat(64), 40)));
+    expect(key(calibrated('a'.repeat(64), 30))).not.toBe(key(calibrated('b'.repeat(64), 30)));
+    expect(key(calibrated('a'.repeat(64), 30))).not.toBe(key(collection));
+    const question = 'Apakah fresh dijawab ulang?';
+    expect((await test.engine.ask('hukum', { question }, { fresh: true })).cached).toBe(false);
+    expect((await test.engine.ask('hukum', { question }, { fresh: true })).cached).toBe(false);
+    expect((await test.engine.ask('hukum', { question })).cached).toBe(false);
+    expect((await test.engine.ask('hukum', { question })).cached).toBe(true);
   });
 
   it('answers afresh once a document is added or deleted, and prunes what is stale', async () => {

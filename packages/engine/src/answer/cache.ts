@@ -46,11 +46,19 @@ export function answerCacheKey(collection: Collection, question: string, shape: 
       JSON.stringify({
         question: normalizeQuestion(question),
         language: collection.language,
-        profile: collection.profile,
+        // The profile, its calibration by its SHA-256: the points are large and change only with it.
+        profile: profileForKey(collection.profile),
         // A changed glossary rewrites questions differently: answers cached under another are not found.
         glossary: collection.glossary_sha256 ?? null,
         ...shape,
       }),
     )
     .digest('hex');
+}
+
+function profileForKey(profile: Record<string, unknown>): Record<string, unknown> {
+  const calibration = profile['answer_calibration'];
+  if (typeof calibration !== 'object' || calibration === null) return profile;
+  const sha256 = (calibration as { sha256?: unknown }).sha256;
+  return { ...profile, answer_calibration: typeof sha256 === 'string' ? sha256 : null };
 }
