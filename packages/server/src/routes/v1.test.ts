@@ -485,7 +485,7 @@ describe('a developer with an API key', () => {
     expect((calibration.released_wrong + 1) / 31).toBeLessThanOrEqual(0.05);
     expect(await reader.getCollectionCalibration('handbook')).toEqual(stored);
     const chat = await acme.chat({ collection: 'handbook', question: asked[0]! });
-    const certificate = chat.bundle.certificate as Certificate;
+    const certificate = chat.bundle.certificate as unknown as Certificate;
     expect(certificate.answer.check?.calibration_sha256).toBe(calibration.sha256);
 
     await acme.deleteCollectionCalibration('handbook');
