@@ -11,7 +11,7 @@ import { formatNumber, formatTimestamp } from '../format.js';
 import { useT } from '../lang-context.js';
 import { type AdminApiError, type AdminSession, adminError } from './admin-api.js';
 import { calibrationQuestions } from './calibration-text.js';
-import { Field } from './fields.js';
+import { CollectionSelect, Field } from './fields.js';
 import { useToast } from './toasts.js';
 
 /** The largest question file the form reads. */
@@ -128,21 +128,15 @@ export function CalibrationSection(props: {
         <p className="muted">{t('admin.glossary.noCollections')}</p>
       ) : (
         <form className="admin-form" onSubmit={calibrate}>
-          <Field id={`${ids}-collection`} label={t('admin.calibration.collection')}>
-            <select
-              id={`${ids}-collection`}
-              data-testid="calibration-collection"
-              value={selected}
-              disabled={busy}
-              onChange={(event) => setCollection(event.target.value)}
-            >
-              {props.collections.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <CollectionSelect
+            id={`${ids}-collection`}
+            label={t('admin.calibration.collection')}
+            testId="calibration-collection"
+            collections={props.collections}
+            value={selected}
+            disabled={busy}
+            onChange={setCollection}
+          />
           <p data-testid="calibration-summary" aria-live="polite">
             {figures
               ? t(

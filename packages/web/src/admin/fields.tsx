@@ -1,4 +1,4 @@
-/** Form controls shared by the upload form and the document filters. */
+/** Form controls shared by the upload form, the document filters and the collection panels. */
 import type { ReactNode } from 'react';
 import { useT } from '../lang-context.js';
 import { DOCUMENT_TYPES } from './admin-api.js';
@@ -46,5 +46,34 @@ export function YearInput(props: {
       value={props.value}
       onChange={(event) => props.onChange(event.target.value)}
     />
+  );
+}
+
+/** A collection's panel: which collection it shows, from the workspace's collections. */
+export function CollectionSelect(props: {
+  id: string;
+  label: string;
+  testId: string;
+  collections: readonly string[];
+  value: string;
+  disabled?: boolean;
+  onChange: (name: string) => void;
+}) {
+  return (
+    <Field id={props.id} label={props.label}>
+      <select
+        id={props.id}
+        data-testid={props.testId}
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
+        {props.collections.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }

@@ -9,7 +9,7 @@ import { saksi } from '../api.js';
 import { errorText } from '../error-text.js';
 import { useT } from '../lang-context.js';
 import { type AdminApiError, type AdminSession, adminError } from './admin-api.js';
-import { Field } from './fields.js';
+import { CollectionSelect, Field } from './fields.js';
 import { glossarySummary, glossaryText } from './glossary-text.js';
 import { useToast } from './toasts.js';
 
@@ -126,20 +126,14 @@ export function GlossarySection(props: {
         <p className="muted">{t('admin.glossary.noCollections')}</p>
       ) : (
         <form className="admin-form" onSubmit={save}>
-          <Field id={`${ids}-collection`} label={t('admin.glossary.collection')}>
-            <select
-              id={`${ids}-collection`}
-              data-testid="glossary-collection"
-              value={selected}
-              onChange={(event) => setCollection(event.target.value)}
-            >
-              {props.collections.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <CollectionSelect
+            id={`${ids}-collection`}
+            label={t('admin.glossary.collection')}
+            testId="glossary-collection"
+            collections={props.collections}
+            value={selected}
+            onChange={setCollection}
+          />
           <p data-testid="glossary-summary" aria-live="polite">
             {glossary ? t('admin.glossary.summary', glossarySummary(glossary)) : t('admin.glossary.none')}
           </p>
