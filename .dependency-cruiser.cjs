@@ -48,9 +48,10 @@ module.exports = {
     {
       name: 'engine-below-its-interfaces',
       severity: 'error',
-      comment: 'The engine serves the server, the CLI and the web app; it never imports them.',
+      comment:
+        'The engine serves the server, the CLI and the web app; it never imports them, nor the attack harness that measures it.',
       from: { path: '^(packages/(engine|conformance)|contracts)/' },
-      to: { path: '^packages/(server|web|cli|client)/' },
+      to: { path: '^packages/(server|web|cli|client|attack)/' },
     },
     {
       name: 'server-below-cli-and-web',
@@ -58,7 +59,21 @@ module.exports = {
       comment:
         'The server is an interface over the engine; the CLI runs it, the web app talks to it over HTTP.',
       from: { path: '^packages/server/' },
-      to: { path: '^packages/(cli|web)/' },
+      to: { path: '^packages/(cli|web|attack)/' },
+    },
+    {
+      name: 'attack-over-engine-and-proof',
+      severity: 'error',
+      comment:
+        'The attack harness (a research tool that `saksi attack` runs) uses the engine, the proof package and the anvil launcher of contracts as their users do, through their entry points; nothing else of ours.',
+      from: { path: '^packages/attack/src/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: '^(packages/|contracts/)',
+        pathNot: [
+          '^packages/attack/',
+          ...entryPoints().filter((pattern) => /^\^(packages\/(engine|proof)|contracts)\//.test(pattern)),
+        ],
+      },
     },
     {
       name: 'web-over-proof-and-client',

@@ -27,6 +27,7 @@ export function buildCli(): void {
       'packages/conformance',
       'contracts',
       'packages/engine',
+      'packages/attack',
       'packages/server',
       'packages/client',
       'packages/cli',

@@ -16,6 +16,7 @@ export default function setup(): void {
       'packages/conformance',
       'contracts',
       'packages/engine',
+      'packages/attack',
       'packages/server',
       'packages/client',
       'packages/cli',

@@ -8,7 +8,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isEngineError } from '@saksi/engine';
 import {
   ABLATIONS,
   ATTACK_CLASSES,
@@ -20,7 +19,8 @@ import {
   renderAttackReport,
   runAttackHarness,
   summarize as summarizeAttacks,
-} from '@saksi/engine/attack';
+} from '@saksi/attack';
+import { isEngineError } from '@saksi/engine';
 import { plural } from '@saksi/proof';
 import { type Command, flag, integerOption, type OptionValues, stringOption } from './command.js';
 import { repositoryRoot } from './engine-io.js';

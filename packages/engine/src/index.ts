@@ -9,6 +9,13 @@ export {
 export type { QueryInput } from './answer/answers.js';
 export type { AskEvent, AskInput, AskResult } from './answer/ask.js';
 export {
+  checkEntailment,
+  type Entailment,
+  type EntailmentLabel,
+  type EntailmentOptions,
+  type EntailmentReason,
+} from './answer/entailment.js';
+export {
   type AdminSession,
   type AdminUser,
   checkCsrfToken,

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createRandom, type Random } from '@saksi/engine/attack';
+import { createRandom, type Random } from '@saksi/attack';
 import {
   type AddHostileCase,
   ANY_TYPED,

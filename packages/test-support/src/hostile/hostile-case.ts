@@ -3,8 +3,9 @@
  * how to make its bytes — and the helpers the case families share: seeded words and sentences, text
  * streamed to an exact size, byte-exact Latin-1 edits.
  */
+
+import type { Random } from '@saksi/attack';
 import type { IngestErrorCode } from '@saksi/engine';
-import type { Random } from '@saksi/engine/attack';
 
 /** What ingesting a file may end in: a READY document, or a typed error code (ingest or engine). */
 export type HostileOutcome = 'ingested' | IngestErrorCode | 'QUOTA_EXCEEDED';

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { createRandom } from '@saksi/engine/attack';
+import { createRandom } from '@saksi/attack';
 import { docxCases, pdfCases, wrongExtensionAndBinaryCases } from './hostile-binary-cases.js';
 import { type AddHostileCase, type HostileCase, once, utf8 } from './hostile-case.js';
 import { concatBytes } from './hostile-formats.js';

@@ -4,7 +4,7 @@
  * prompt injection; HTML; file names.
  */
 
-import type { Random } from '@saksi/engine/attack';
+import type { Random } from '@saksi/attack';
 import {
   type AddHostileCase,
   HOSTILE_UPLOAD_LIMIT,

@@ -21,6 +21,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AnvilHandle, createRegistryLookup, startAnvil } from '@saksi/contracts';
 import {
+  checkEntailment,
+  Engine,
+  KEY_FILES,
+  loadConfig,
+  loadDemoCollections,
+  SaksiError,
+} from '@saksi/engine';
+import {
   type Anchor,
   type AnchorLookup,
   type AnchorRecord,
@@ -39,12 +47,6 @@ import {
 } from '@saksi/proof';
 import { createNoteSigner, parseSignerKey } from '@saksi/proof/issue';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
-import { checkEntailment } from '../answer/entailment.js';
-import { loadConfig } from '../config.js';
-import { loadDemoCollections } from '../demo.js';
-import { Engine } from '../engine.js';
-import { SaksiError } from '../errors.js';
-import { KEY_FILES } from '../keys.js';
 import { ABLATIONS, type AblationId, decide } from './ablations.js';
 import { createRandom, type Random } from './metrics.js';
 import {
@@ -239,13 +241,13 @@ export async function generateBundles(options: GenerateOptions): Promise<Manifes
     }
     say(`Asked ${planned.length} questions in ${seconds(askStarted)} s.`);
 
-    const latest = await engine.log.latestCheckpoint(engine.db);
+    const latest = await engine.logStorage.latestCheckpoint();
     if (!latest) throw new AttackError('GENERATION_FAILED', 'The log has no checkpoint after asking.');
     const consistency: Record<string, string[]> = {};
     for (const bundle of bundles) {
       const size = parseCheckpoint(parseNote(bundle.log.checkpoint).text).size;
       if (size < latest.size && consistency[size] === undefined) {
-        consistency[size] = (await engine.log.consistencyProof(engine.db, size, latest.size)).proof;
+        consistency[size] = (await engine.logStorage.consistencyProof(size, latest.size)).proof;
       }
     }
     await writeJson(path.join(options.directory, 'checkpoints.json'), {
