@@ -19,8 +19,8 @@
  */
 import type { Collection } from '../collections.js';
 import type { Queryable } from '../db/database.js';
+import { REWRITE_PHRASES } from '../packs/registry.js';
 import { type LexemeStatistic, lexemeStatistics, lexemesOf } from '../retrieve/lexemes.js';
-import { PATTERN_RULES } from '../retrieve/patterns.js';
 import { foldText, isStopword } from './stem.js';
 import type { QuestionPlan } from './understand.js';
 
@@ -90,7 +90,7 @@ const ASKING = new Set(
  * kind contains it, so it says nothing about what the question is about.
  */
 const KIND_PHRASES = new RegExp(
-  `(?<![\\p{L}])(?:${[...new Set(PATTERN_RULES.flatMap((rule) => rule.add))]
+  `(?<![\\p{L}])(?:${[...REWRITE_PHRASES]
     .sort((a, b) => b.length - a.length)
     .map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('|')})(?![\\p{L}])`,

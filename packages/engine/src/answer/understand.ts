@@ -4,14 +4,14 @@
  * concepts) and its normalized wording — that retrieval, selection, composition and the relevance
  * check all read, so the offline and the language-model paths agree on what was asked.
  *
- * Rule-based: the intent comes from the question's own words in Indonesian (formal and everyday) or
- * English, checked in an order where the more specific intent wins ("berapa tahun penjara" is a
- * sanction, not a figure; "umur minimal SIM" a requirement). Which words are distinctive is decided
+ * Rule-based: the intent comes from the question's kinds (language/question-kinds.ts, the table the
+ * query rewriter reads too), the most specific kind winning ("berapa tahun penjara" is a sanction,
+ * not a figure; "umur minimal SIM" a requirement). Which words are distinctive is decided
  * later against the collection's statistics (`terms.ts`), not here.
  */
 import { detectLanguage } from '../language/detect.js';
+import { type QuestionKind, questionKinds, yearsIn } from '../language/question-kinds.js';
 import { questionMeasures } from '../packs/registry.js';
-import { yearsIn } from '../retrieve/patterns.js';
 import type { Intent, QuestionPlan, QuestionSlots, RequirementKind } from './question-plan.js';
 import type { Language } from './stem.js';
 
@@ -74,70 +74,19 @@ function words(source: string): RegExp {
   return new RegExp(`${B}(?:${source})${E}`, 'iu');
 }
 
-/** Intent rules, most specific first; the first that matches wins. */
-const INTENT_RULES: { intent: Intent; pattern: RegExp; requirement?: RequirementKind }[] = [
-  {
-    intent: 'comparison',
-    pattern: words(
-      'bandingkan|membandingkan|dibandingkan|perbandingan|dibanding|selisih\\p{L}*|beda\\p{L}*|perbedaan\\p{L}*|naik atau turun|kenaikan|penurunan|mana yang lebih|compare[ds]?|comparison|difference between|differ|versus|vs\\.?',
-    ),
-  },
-  {
-    intent: 'sanction',
-    pattern: words(
-      '(?:di)?dend[ae]\\p{L}*|sanksi\\p{L}*|hukuman\\p{L}*|dihukum|dipenjara|penjara\\p{L}*|dipidana|pidana\\p{L}*|kurungan|ditilang|tilang|kena berapa|kena apa|ancaman\\p{L}*|fine[sd]?|penalt(?:y|ies)|punish\\p{L}*|jail|prison|imprison\\p{L}*|sentence[ds]?|ticket(?:ed)?',
-    ),
-  },
-  {
-    intent: 'requirement',
-    requirement: 'age',
-    pattern: words(
-      'umur\\p{L}*|usia\\p{L}*|berapa tahun (?:minimal|minimum|paling)|minimal (?:umur|usia)|how old|minimum age|age (?:limit|requirement)|old enough',
-    ),
-  },
-  {
-    intent: 'requirement',
-    requirement: 'duration',
-    pattern: words(
-      'masa berlaku\\p{L}*|berlaku\\p{L}* (?:berapa|sampai|selama)|berapa (?:lama|tahun|bulan|minggu|hari|jam|menit)|how long|how many (?:years|months|weeks|days|hours)|valid for|expire\\p{L}*',
-    ),
-  },
-  {
-    intent: 'requirement',
-    requirement: 'documents',
-    pattern: words(
-      'syarat\\p{L}*|persyaratan|dokumen apa|berkas apa|perlu (?:bawa|membawa)|harus (?:bawa|membawa)|requirements?|required documents|what do i need',
-    ),
-  },
-  {
-    intent: 'definition',
-    pattern: words(
-      "apa itu|apa sih|apa yang dimaksud|yang dimaksud|yang namanya|pengertian\\p{L}*|definisi\\p{L}*|artinya|maksudnya|what(?:'s| is| are| exactly is| even is| does .{1,40} mean)|define|definition|meaning of|explain",
-    ),
-  },
-  {
-    intent: 'reason',
-    pattern: words('mengapa|kenapa|alasan\\p{L}*|why|reason'),
-  },
-  {
-    intent: 'procedure',
-    pattern: words(
-      'bagaimana cara|gimana cara|cara (?:\\p{L}+)|langkah\\p{L}*|prosedur\\p{L}*|tata cara|how (?:do|can|should|to|would)|steps?|set ?up|configure|install',
-    ),
-  },
-  {
-    intent: 'obligation',
-    pattern: words(
-      'boleh(?:kah)?|dilarang|larangan|diperbolehkan|dibolehkan|harus(?:kah)?|wajib(?:kah)?|melanggar|legal(?:kah)?|can i|am i allowed|allowed|is it (?:legal|ok|okay|illegal|required)|must|required to|should i|have to|mandatory|forbidden|prohibited',
-    ),
-  },
-  {
-    intent: 'figure',
-    pattern: words(
-      'berapa\\p{L}*|jumlah\\p{L}*|besar(?:an|nya)|total\\p{L}*|alokasi\\p{L}*|target\\p{L}*|nilai\\p{L}*|how (?:much|many)|amount|figure',
-    ),
-  },
-];
+/** The intent of each question kind (language/question-kinds.ts); a kind without one does not decide it. */
+const INTENT_OF: Partial<Record<QuestionKind, { intent: Intent; requirement?: RequirementKind }>> = {
+  comparison: { intent: 'comparison' },
+  sanction: { intent: 'sanction' },
+  age: { intent: 'requirement', requirement: 'age' },
+  duration: { intent: 'requirement', requirement: 'duration' },
+  documents: { intent: 'requirement', requirement: 'documents' },
+  definition: { intent: 'definition' },
+  reason: { intent: 'reason' },
+  procedure: { intent: 'procedure' },
+  obligation: { intent: 'obligation' },
+  figure: { intent: 'figure' },
+};
 
 const INSTRUCTIONS = words(
   'ignore (?:all |the )?(?:previous|prior|above)|disregard (?:all |the )?(?:previous|prior|above)|system prompt|you are now|act as|pretend (?:to be|you)|abaikan (?:semua )?(?:instruksi|perintah)|lupakan (?:semua )?(?:instruksi|perintah)|jailbreak',
@@ -231,8 +180,9 @@ export function understand(question: string, options: UnderstandOptions): Questi
   const years = yearsIn(normalized);
   let intent: Intent = 'other';
   let requirement: RequirementKind | undefined;
-  for (const rule of INTENT_RULES) {
-    if (!rule.pattern.test(normalized)) continue;
+  for (const kind of questionKinds(normalized)) {
+    const rule = INTENT_OF[kind];
+    if (!rule) continue;
     // A comparison needs two things to compare: two years, or an explicit comparison word with a measure.
     if (rule.intent === 'comparison' && years.length < 2 && !/compar|banding/iu.test(normalized)) continue;
     intent = rule.intent;

@@ -12,9 +12,10 @@ import type { ComposedClaim, SourceSpan } from '../answer/compose.js';
 import type { QuestionPlan } from '../answer/question-plan.js';
 import type { Collection } from '../collections.js';
 import type { Database, Queryable } from '../db/database.js';
-import type { RuleGroup } from '../retrieve/patterns.js';
+import type { QuestionKind } from '../language/question-kinds.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
 import type { ParsedDocument } from '../types.js';
+import type { RewriteGroupName } from './rewrite-groups.js';
 
 /** The version of this interface; a pack states the one it implements. */
 export const DOCUMENT_PACK_SPECIFICATION = 1;
@@ -76,6 +77,27 @@ export interface ProvisionLinks {
   dependents(ref: { pasal: string; ayat?: string }): Promise<RetrievedChunk[]>;
 }
 
+/** A pattern rule: a question of `kind` (language/question-kinds.ts) searched with the documents' wording too. */
+export interface RewriteRule {
+  kind: QuestionKind;
+  /** Wording the documents use for such provisions; each phrase occurs in them. Empty: the kind is only marked. */
+  add: readonly string[];
+  /** Only when the question opens with its kind ("what is …"), not when it mentions it on the way. */
+  opening?: boolean;
+}
+
+/** A pack's pattern rules, enabled together under one name. */
+export interface RewriteGroup {
+  /** The name a glossary's `pattern_groups` enables the group by (rewrite-groups.ts). */
+  name: RewriteGroupName;
+  rules: readonly RewriteRule[];
+  /**
+   * The years a question names are fiscal years: one year is searched within that year's documents
+   * first, a comparison of years with one variant per year.
+   */
+  fiscalYears?: boolean;
+}
+
 export interface DocumentPack {
   /** The version of this interface the pack implements ({@link DOCUMENT_PACK_SPECIFICATION}). */
   readonly specificationVersion: typeof DOCUMENT_PACK_SPECIFICATION;
@@ -87,11 +109,11 @@ export interface DocumentPack {
   /** Whether a document is of this pack's kind, by its content (and type and metadata). */
   detect(sample: DocumentSample): boolean;
   /**
-   * The pattern-rule groups of the query rewriter (retrieve/patterns.ts) that belong to this pack's
-   * documents. A collection enables them through its glossary or `rewrite_rules` (docs/glossary.md);
-   * the pack names them so that an operator can tell which pack a group serves.
+   * The query rewriter's pattern rules for this pack's documents (retrieve/rewrite.ts): the wording its
+   * documents use for a kind of question. A collection enables the group by its name through its
+   * glossary or `rewrite_rules` (docs/glossary.md).
    */
-  readonly ruleGroups?: readonly RuleGroup[];
+  readonly rewriteGroup?: RewriteGroup;
   /**
    * Ingestion, in the extraction process: the document re-read in the pack's structure (a
    * regulation's BAB, Pasal and ayat), or null when it is not of this kind. The first pack that

@@ -8,7 +8,16 @@ import { openTestEngine, type TestEngine } from '@saksi/test-support/engine-fixt
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { extractDocument } from '../ingest/extract.js';
-import { checkedPackIds, type DocumentSample, detectPacks, packOverride } from './registry.js';
+import { corpusText, normalizeForPhrases } from '../retrieve/dictionaries/corpus-text.js';
+import {
+  checkedPackIds,
+  type DocumentSample,
+  detectPacks,
+  packOverride,
+  REWRITE_GROUPS,
+  rewriteGroupsNamed,
+} from './registry.js';
+import { REWRITE_GROUP_NAMES } from './rewrite-groups.js';
 
 const corpora = path.resolve(import.meta.dirname, '../../../../corpora');
 const budgetStatute = readFileSync(path.join(corpora, 'apbn-uu/uu-2022-28.md'), 'utf8');
@@ -142,5 +151,28 @@ describe("a collection's packs", () => {
       [overridden.document.id],
     );
     expect(chunks.rows.some((row) => row.pasal !== null)).toBe(true);
+  });
+});
+
+describe('rewrite groups', () => {
+  it('names one group per pack that has wording of its own, as glossaries enable them', () => {
+    expect(REWRITE_GROUPS.map((group) => group.name).sort()).toEqual([...REWRITE_GROUP_NAMES].sort());
+    expect(rewriteGroupsNamed(['docs', 'unknown']).map((group) => group.name)).toEqual(['docs']);
+  });
+
+  it('adds only wording that occurs in the documents of its group', () => {
+    const texts: Record<string, string> = {
+      traffic: corpusText('uu-22-2009-llaj'),
+      budget: corpusText('apbn-uu'),
+      docs: corpusText('docs-redux/docs', { recursive: true }),
+    };
+    const missing = REWRITE_GROUPS.flatMap((group) =>
+      group.rules.flatMap((rule) =>
+        rule.add
+          .filter((phrase) => !texts[group.name]!.includes(normalizeForPhrases(phrase)))
+          .map((phrase) => `${group.name}/${rule.kind}: ${phrase}`),
+      ),
+    );
+    expect(missing).toEqual([]);
   });
 });

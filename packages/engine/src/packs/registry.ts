@@ -24,6 +24,7 @@ import type {
   FollowingInput,
   PackId,
   ProvisionLinks,
+  RewriteGroup,
   StructureInput,
 } from './pack.js';
 import { PACK_IDS } from './pack.js';
@@ -38,7 +39,7 @@ export const DOCUMENT_PACKS: readonly DocumentPack[] = [
   plainPack,
 ];
 
-export type { DocumentPack, DocumentSample, PackId } from './pack.js';
+export type { DocumentPack, DocumentSample, PackId, RewriteGroup, RewriteRule } from './pack.js';
 export { PACK_IDS } from './pack.js';
 
 /** The pack of `id`. */
@@ -145,6 +146,25 @@ export async function scopedDocuments(
   }
   return undefined;
 }
+
+/**
+ * Retrieval: the query rewriter's pattern-rule groups (each pack's `rewriteGroup`), by name. A
+ * collection enables them through its glossary or `rewrite_rules`, not through its packs: the demo's
+ * traffic law and a ministry's regulations are both legislation, and only the first asks for them.
+ */
+export const REWRITE_GROUPS: readonly RewriteGroup[] = DOCUMENT_PACKS.flatMap((pack) =>
+  pack.rewriteGroup ? [pack.rewriteGroup] : [],
+);
+
+/** The rewrite groups of `names` (unknown names skipped), in the registry's order. */
+export function rewriteGroupsNamed(names: readonly string[]): RewriteGroup[] {
+  return REWRITE_GROUPS.filter((group) => names.includes(group.name));
+}
+
+/** Every phrase any rewrite rule adds: the wording of a kind of provision, not of what it is about. */
+export const REWRITE_PHRASES: readonly string[] = [
+  ...new Set(REWRITE_GROUPS.flatMap((group) => group.rules.flatMap((rule) => rule.add))),
+];
 
 /**
  * Understanding: the measures a question names in every pack's vocabulary. Every pack reads it, as

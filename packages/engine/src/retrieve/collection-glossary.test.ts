@@ -140,7 +140,7 @@ describe('bilingual glossary (the demo glossaries’ translations)', () => {
       kind: 'translated',
     });
     // The penalty rule reads the translation ("denda").
-    expect(traffic.hints.rules).toContain('penalty');
+    expect(traffic.hints.kinds).toContain('sanction');
 
     const budget = rewriteQueryDetailed('How much is the state revenue in the 2023 budget?', {
       language: 'id',
@@ -150,7 +150,7 @@ describe('bilingual glossary (the demo glossaries’ translations)', () => {
       'anggaran Pendapatan Negara',
     );
     expect(budget.hints.fiscal_year).toBe(2023);
-    expect(budget.hints.rules).toContain('figure');
+    expect(budget.hints.kinds).toContain('figure');
 
     const docs = rewriteQueryDetailed('Bagaimana cara menguji komponen yang memakai Redux?', {
       language: 'en',

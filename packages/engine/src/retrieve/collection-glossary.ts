@@ -2,7 +2,7 @@
  * A collection's glossary (docs/glossary.md): the collection's own vocabulary as data, stored with the
  * collection. It holds the dictionary (everyday words → the terms the documents use, "lampu merah" →
  * "Alat Pemberi Isyarat Lalu Lintas"), the translations (the other language's words → the documents'
- * own, "fine" → "denda") and the pattern-rule groups of patterns.ts it enables. A collection without a
+ * own, "fine" → "denda") and the packs' pattern-rule groups it enables. A collection without a
  * glossary gets no dictionary, no translation and no pattern rule: no other collection's words.
  *
  * The file is versioned JSON; {@link parseGlossary} checks it with bounds and names the bad entry in a
@@ -13,8 +13,8 @@ import { readFile } from 'node:fs/promises';
 import { canonicalize, sha256Hex } from '@saksi/proof';
 import { EngineError } from '../errors.js';
 import type { StopwordLanguage } from '../language/stopwords.js';
+import { REWRITE_GROUP_NAMES } from '../packs/rewrite-groups.js';
 import type { DictionaryEntry } from './dictionaries/types.js';
-import { PATTERN_GROUPS, type RuleGroup } from './patterns.js';
 
 export const GLOSSARY_FORMAT = 'saksi-glossary';
 export const GLOSSARY_VERSION = 1;
@@ -40,8 +40,8 @@ export interface CollectionGlossary {
   version: typeof GLOSSARY_VERSION;
   /** What the vocabulary is for, for the people who edit it. */
   description?: string;
-  /** The pattern-rule groups of patterns.ts the collection uses (question shapes and statute wording). */
-  pattern_groups: RuleGroup[];
+  /** The packs' pattern-rule groups the collection uses (question kinds and the documents' wording). */
+  pattern_groups: string[];
   /** Everyday words → the documents' terms, in the documents' language. */
   dictionary: DictionaryEntry[];
   /** Questions in another language: its words → the documents' terms. */
@@ -135,9 +135,9 @@ export function parseGlossary(value: unknown): CollectionGlossary {
   const groups = value['pattern_groups'] ?? [];
   if (!Array.isArray(groups)) invalid('pattern_groups', 'must be an array');
   const patternGroups = groups.map((group, index) => {
-    if (typeof group !== 'string' || !(PATTERN_GROUPS as readonly string[]).includes(group))
-      invalid(`pattern_groups[${index}]`, `must be one of ${PATTERN_GROUPS.join(', ')}`);
-    return group as RuleGroup;
+    if (typeof group !== 'string' || !(REWRITE_GROUP_NAMES as readonly string[]).includes(group))
+      invalid(`pattern_groups[${index}]`, `must be one of ${REWRITE_GROUP_NAMES.join(', ')}`);
+    return group;
   });
   if (new Set(patternGroups).size !== patternGroups.length) invalid('pattern_groups', 'names a group twice');
   const dictionary = entries(value['dictionary'] ?? [], 'dictionary', count);

@@ -76,21 +76,21 @@ export async function retrieveForQuestion(
     : (rewritten ?? rewriteQueryDetailed(question, rewriteOptions));
   // A figure question prefers passages that state one (not in a one-arm ablation, which stays pure).
   if (
-    detailed.hints.rules.includes('figure') &&
+    detailed.hints.kinds.includes('figure') &&
     retrieveOptions.preferFigures === undefined &&
     (retrieveOptions.arms ?? 'hybrid') === 'hybrid'
   )
     retrieveOptions.preferFigures = detailed.weights.legal;
   // A question asking for the penalty prefers passages that state one, likewise.
   if (
-    detailed.hints.rules.includes('penalty') &&
+    detailed.hints.kinds.includes('sanction') &&
     retrieveOptions.preferPenalties === undefined &&
     (retrieveOptions.arms ?? 'hybrid') === 'hybrid'
   )
     retrieveOptions.preferPenalties = detailed.weights.legal;
   // A question about what something is: passages that define one of its words are preferred, and in
   // documentation (its headings name what each section explains) the heading arm weighs more.
-  if (detailed.hints.rules.includes('definition') && (retrieveOptions.arms ?? 'hybrid') === 'hybrid') {
+  if (detailed.hints.kinds.includes('definition') && (retrieveOptions.arms ?? 'hybrid') === 'hybrid') {
     const pattern = definingPattern(question, collection.language);
     if (pattern && retrieveOptions.preferDefinitions === undefined)
       retrieveOptions.preferDefinitions = { pattern, weight: DEFINITION_WEIGHT };

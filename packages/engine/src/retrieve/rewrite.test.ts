@@ -131,10 +131,10 @@ describe('query rewriting', () => {
     // "tanggal berapa" in a ministry's own collection is not an amount question.
     for (const question of ['Tanggal berapa peraturan ini mulai berlaku?', 'Pasal berapa mengatur cuti?']) {
       const plain = rewriteQueryDetailed(question, { language: 'id' });
-      expect(plain.hints.rules).toEqual([]);
+      expect(plain.hints.kinds).toEqual([]);
       expect(plain.variants.map((variant) => variant.kind)).toEqual(['original']);
       // The budget glossary's figure rule would mark it.
-      expect(rewriteQueryDetailed(question, { language: 'id', glossary: budget }).hints.rules).toEqual([
+      expect(rewriteQueryDetailed(question, { language: 'id', glossary: budget }).hints.kinds).toEqual([
         'figure',
       ]);
     }

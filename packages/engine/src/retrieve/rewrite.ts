@@ -3,24 +3,31 @@
  * 1. the collection's glossary (collection-glossary.ts, docs/glossary.md): its dictionary turns everyday
  *    words into the terms the documents use ("lampu merah" → "Alat Pemberi Isyarat Lalu Lintas", "DAU" →
  *    "Dana Alokasi Umum"), its translations a question in the other language into the documents' one;
- * 2. pattern rules for frequent question shapes (penalty, permission, requirements, definitions; budget
- *    figures with fiscal years, and comparisons of two years → one variant per year), of the groups the
- *    glossary enables (or `profile.rewrite_rules` names);
+ * 2. pattern rules for frequent kinds of question (language/question-kinds.ts: penalty, permission,
+ *    requirements, definitions; budget figures with fiscal years, and comparisons of two years → one
+ *    variant per year), of the packs' groups the glossary enables (or `profile.rewrite_rules` names);
  * 3. optional LLM expansion through a `QueryExpander` (expander.ts).
  * Each variant carries a weight for the weighted RRF: legal 2.0, original 1.0, phrases 0.8 by default,
  * configurable per collection with `profile.rewrite_weights`. A collection without a glossary and
  * without `rewrite_rules` gets no dictionary, translation or pattern rule: no other collection's words.
  */
 import { detectLanguage } from '../language/detect.js';
+import {
+  isQuestionKind,
+  opensWithKind,
+  type QuestionKind,
+  questionKinds,
+  yearsIn,
+} from '../language/question-kinds.js';
 import { normalizeSpelling } from '../language/spelling.js';
 import { withoutStopwords } from '../language/stopwords.js';
+import { rewriteGroupsNamed } from '../packs/registry.js';
+import { REWRITE_GROUP_NAMES } from '../packs/rewrite-groups.js';
 import { type CollectionGlossary, translationEntries } from './collection-glossary.js';
 import type { DictionaryEntry } from './dictionaries/types.js';
-import { COMPARISON, matchingRules, PATTERN_GROUPS, type RuleGroup, yearsIn } from './patterns.js';
 import type { QueryVariant } from './retrieve.js';
 
 export type { DictionaryEntry } from './dictionaries/types.js';
-export type { RuleGroup } from './patterns.js';
 
 export interface RewriteWeights {
   /** The legal-language variant (dictionary and pattern rewrite, LLM legal query). Default 2.0. */
@@ -50,8 +57,8 @@ export interface RewriteHints {
   fiscal_years: number[];
   /** The single year to filter by (`retrieve()`'s `fiscalYear`), when exactly one was named. */
   fiscal_year?: number;
-  /** Pattern rules that matched (ids). */
-  rules: string[];
+  /** The question kinds a pattern rule of the collection's groups matched. */
+  kinds: QuestionKind[];
 }
 
 export interface RewriteResult {
@@ -84,12 +91,12 @@ export function rewriteWeights(
 export function ruleGroups(
   profile: Record<string, unknown> | undefined,
   glossary?: CollectionGlossary | null,
-): RuleGroup[] {
+): string[] {
   const configured = profile?.['rewrite_rules'];
   const named = Array.isArray(configured)
     ? configured.filter(
-        (group): group is RuleGroup =>
-          typeof group === 'string' && (PATTERN_GROUPS as readonly string[]).includes(group),
+        (group): group is string =>
+          typeof group === 'string' && (REWRITE_GROUP_NAMES as readonly string[]).includes(group),
       )
     : [];
   return [...new Set([...(glossary?.pattern_groups ?? []), ...named])];
@@ -234,8 +241,8 @@ function withoutClitics(question: string, matches: Match[]): string {
  */
 export function rewriteQueryDetailed(asked: string, options: RewriteOptions): RewriteResult {
   const weights = rewriteWeights(options.profile, options.weights);
-  const hints: RewriteHints = { fiscal_years: [], rules: [] };
-  const groups = ruleGroups(options.profile, options.glossary);
+  const hints: RewriteHints = { fiscal_years: [], kinds: [] };
+  const groups = rewriteGroupsNamed(ruleGroups(options.profile, options.glossary));
   // The question's own language decides whether it is translated first (the glossary) and whether
   // its everyday Indonesian spellings are written out.
   const language = detectLanguage(asked) ?? options.language;
@@ -253,8 +260,13 @@ export function rewriteQueryDetailed(asked: string, options: RewriteOptions): Re
 
   const entries = (options.dictionaries ?? [options.glossary?.dictionary ?? []]).flat();
   const matches = dictionaryMatches(question, entries);
-  const rules = matchingRules(question, groups);
-  hints.rules = rules.map((rule) => rule.id);
+  const kinds = questionKinds(question);
+  const rules = groups.flatMap((group) =>
+    group.rules.filter((rule) =>
+      rule.opening ? opensWithKind(question, rule.kind) : kinds.includes(rule.kind),
+    ),
+  );
+  hints.kinds = [...new Set(rules.map((rule) => rule.kind))];
   const dictionaryPhrases = unique(matches.flatMap((match) => phrasesOf(match.entry)));
   const rulePhrases = unique(rules.flatMap((rule) => rule.add)).filter(
     (phrase) => !dictionaryPhrases.some((taken) => taken.toLowerCase() === phrase.toLowerCase()),
@@ -274,11 +286,11 @@ export function rewriteQueryDetailed(asked: string, options: RewriteOptions): Re
     variants.push({ text: phrases.join(' '), weight: weights.phrases, kind: 'phrases' });
   }
 
-  if (groups.includes('budget')) {
+  if (groups.some((group) => group.fiscalYears)) {
     const years = yearsIn(question);
     hints.fiscal_years = years;
     if (years.length === 1) hints.fiscal_year = years[0]!;
-    if (years.length >= 2 && COMPARISON.test(question)) {
+    if (years.length >= 2 && isQuestionKind(question, 'comparison')) {
       const base = substitute(question, matches);
       for (const year of years) {
         const others = years.filter((other) => other !== year);

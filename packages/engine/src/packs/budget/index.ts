@@ -24,7 +24,9 @@ export const budgetPack: DocumentPack = {
     typeof sample.metadata['fiscal_year'] === 'number' ||
     fiscalYearOfTitle(sample.title) !== undefined ||
     leadingFiscalYear(sample.title, sample.text) !== undefined,
-  ruleGroups: ['budget'],
+  // "berapa defisit tahun 2020", "alokasinya berapa": no wording is added (the figure's own words find
+  // it); the question is marked as a figure question, and its years are fiscal years.
+  rewriteGroup: { name: 'budget', rules: [{ kind: 'figure', add: [] }], fiscalYears: true },
   // A budget document that is no regulation (an annex, an allocation table) records the fiscal year
   // its heading names, so retrieval keeps documents of different years apart.
   metadata: (document, structured) => {

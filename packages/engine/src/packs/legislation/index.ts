@@ -7,7 +7,7 @@
  * (cross-references.ts).
  */
 import { plainLabel } from '@saksi/proof';
-import type { DocumentPack, StructureInput } from '../pack.js';
+import type { DocumentPack, RewriteGroup, StructureInput } from '../pack.js';
 import { DOCUMENT_PACK_SPECIFICATION } from '../pack.js';
 import {
   dependentAyat,
@@ -49,6 +49,23 @@ function structure({ parsed, bytes, filename }: StructureInput) {
   };
 }
 
+/**
+ * The wording a statute uses for a kind of question: a question asking for the penalty gets "denda
+ * paling banyak", whether something is allowed "dilarang" and "wajib", what the requirements are
+ * "persyaratan" and "tata cara". The group's name, `traffic`, is the one glossaries enable it by.
+ */
+const STATUTE_WORDING: RewriteGroup = {
+  name: 'traffic',
+  rules: [
+    { kind: 'sanction', add: ['dipidana dengan pidana kurungan paling lama', 'denda paling banyak'] },
+    { kind: 'obligation', add: ['dilarang', 'wajib'] },
+    { kind: 'documents', add: ['persyaratan', 'tata cara'] },
+    { kind: 'procedure', add: ['persyaratan', 'tata cara'] },
+    { kind: 'definition', add: ['adalah'] },
+    { kind: 'liability', add: ['bertanggung jawab', 'ganti kerugian'] },
+  ],
+};
+
 export const legislationPack: DocumentPack = {
   specificationVersion: DOCUMENT_PACK_SPECIFICATION,
   id: 'legislation',
@@ -58,7 +75,7 @@ export const legislationPack: DocumentPack = {
     sample.mime !== 'text/html' &&
     (typeof sample.metadata['regulation_number'] === 'string' ||
       looksLikeRegulation(sample.text.slice(0, DETECT_CHARS))),
-  ruleGroups: ['traffic'],
+  rewriteGroup: STATUTE_WORDING,
   structure,
   scope: documentsNamedBy,
   claims: async (input) => {

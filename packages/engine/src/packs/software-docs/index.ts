@@ -29,7 +29,10 @@ export const softwareDocsPack: DocumentPack = {
   version: '1',
   description: 'Software documentation in Markdown, MDX or HTML (Docusaurus and the like)',
   detect,
-  ruleGroups: ['docs'],
+  // A question that opens by asking what something is ("what is a reducer", "define …"): no wording is
+  // added; the question is marked for the preference of defining passages and the heading arm
+  // (retrieve/plan.ts).
+  rewriteGroup: { name: 'docs', rules: [{ kind: 'definition', add: [], opening: true }] },
   following: ({ db, sources, sourceIndex, quoted, markers }) =>
     howToFollowing(db, sources, sourceIndex, quoted, markers),
 };
