@@ -20,6 +20,7 @@
  */
 import { type AnswerCheckReading, type AskedRule, OTHER_ASKED_TYPE, readAnswerCheck } from '@saksi/proof';
 import { SAKSI_VOCABULARY } from '@saksi/proof/vocabulary';
+import { questionPieces } from '../language/question-kinds.js';
 import type { RetrievedChunk } from '../retrieve/retrieve.js';
 import { ANSWER_CHECK_MODEL } from './answer-check-model.js';
 import type { ComposedClaim } from './compose.js';
@@ -98,12 +99,9 @@ export function isBlock(text: string): boolean {
 
 /** The parts of a question that asks several things: split at question marks, ";" and " dan/and " between clauses. */
 export function questionParts(question: string, language: Language): string[] {
-  const pieces = question
-    .split(
-      /[?;]|,?\s+(?:dan|serta|and|also)\s+(?=(?:apa|apakah|berapa|bagaimana|gimana|kapan|siapa|mengapa|kenapa|what|how|when|who|why|which|is|are|does|do|can|should)\b)/iu,
-    )
-    .map((piece) => piece.trim())
-    .filter((piece) => contentWords(distinctiveText(piece), language).length >= 1);
+  const pieces = questionPieces(question).filter(
+    (piece) => contentWords(distinctiveText(piece), language).length >= 1,
+  );
   return pieces.length > 0 ? pieces : [question];
 }
 

@@ -146,6 +146,37 @@ describe('extractiveAnswer on UU 22/2009', () => {
     expectWellFormed(answer, sources);
   });
 
+  it('answers each part of a question that asks two things, and not with an untied sentence', () => {
+    const sources = [
+      source(
+        'Pengemudi Sepeda Motor wajib menyalakan lampu utama pada siang hari. Lampu utama dipasang di bagian depan Sepeda Motor.',
+        0,
+        { pasal: '107' },
+      ),
+      source('Pengemudi Mobil Barang dipidana denda paling banyak Rp500.000,00 bila melanggar muatan.', 1, {
+        pasal: '307',
+      }),
+      source(
+        'Pengemudi yang tidak menyalakan lampu utama pada siang hari dipidana dengan denda paling banyak Rp100.000,00.',
+        2,
+        { pasal: '293' },
+      ),
+    ];
+    const question = 'Sepeda motor wajib menyalakan lampu utama siang hari? Kalau tidak, dendanya berapa?';
+    const answer = extractiveAnswer(question, sources, { language: 'id', maxSentences: 1 });
+    expect(answer.claims.map((claim) => claim.span.text)).toEqual([
+      'Pengemudi Sepeda Motor wajib menyalakan lampu utama pada siang hari.',
+      'Pengemudi yang tidak menyalakan lampu utama pada siang hari dipidana dengan denda paling banyak Rp100.000,00.',
+    ]);
+    expectWellFormed(answer, sources);
+    // One part asked: one sentence.
+    const single = extractiveAnswer('Sepeda motor wajib menyalakan lampu utama siang hari?', sources, {
+      language: 'id',
+      maxSentences: 1,
+    });
+    expect(single.claims).toHaveLength(1);
+  });
+
   it('finds the ayat inside one chunk holding the whole Pasal', () => {
     const chunk = ['Pasal 287', ayat(287, 1), ayat(287, 2), ayat(287, 3)].join('\n');
     const sources = [source(chunk, 0, { pasal: '287' })];

@@ -14,6 +14,7 @@
  * {@link MIN_MATCHED_SHARE} of them; further sentences must score at least {@link RELATIVE_SCORE} of
  * the best and not repeat one already chosen.
  */
+import { questionPieces } from '../language/question-kinds.js';
 import { antecedentOf, explanationBeside, fixAfter, isCodeLike } from './context.js';
 import { type Sentence, splitSentences } from './sentences.js';
 import { contentWords, type Language } from './stem.js';
@@ -422,6 +423,11 @@ export function extractiveAnswer(
       if (!following || chosen.some((other) => jaccard(other.own, following.own) >= NEAR_DUPLICATE)) break;
       if (!chosen.includes(following)) chosen.push(following);
     }
+  // A question that asks several things ("wajib nyalain lampu? kalau nggak dendanya berapa?") gets a
+  // sentence for each part the chosen ones leave open (language/question-kinds.ts); not a question
+  // about a selected passage, whose parts the selection and the text after it answer.
+  if (lead && continuation.length === 0)
+    for (const added of partAnswers(question, candidates, chosen, usedSources, options)) chosen.push(added);
   for (const next of continuation) {
     const stems = new Set(contentWords(next.text, language));
     if (stems.size === 0 || chosen.some((other) => jaccard(other.own, stems) >= NEAR_DUPLICATE)) continue;
@@ -469,6 +475,63 @@ export function extractiveAnswer(
   }
   if (claims.length === 0) return notFound;
   return { found: true, text: claims.map((claim) => claim.text).join(' '), claims };
+}
+
+/** A part is left open when no chosen sentence holds this share of its words (or reads them around it). */
+const PART_COVERED = 0.5;
+/** At most this many sentences are added for the parts of a question. */
+const MAX_PART_SENTENCES = 2;
+
+/**
+ * Sentences for the parts of a multi-part question that `chosen` leaves open: for each, the candidate
+ * holding most of the part's words (at least {@link MIN_MATCHED_SHARE} of them, and two when it has
+ * two) that is also tied to the rest of the question by one of its words — a part like "dendanya
+ * berapa?" is about the first part's subject, so a penalty for something else does not answer it.
+ */
+function partAnswers(
+  question: string,
+  candidates: readonly Candidate[],
+  chosen: readonly Candidate[],
+  usedSources: number,
+  options: ExtractiveOptions,
+): Candidate[] {
+  const language = options.language;
+  const parts = questionPieces(question);
+  if (parts.length < 2) return [];
+  const all = new Set(contentWords(question, language));
+  const added: Candidate[] = [];
+  for (const part of parts) {
+    if (added.length >= MAX_PART_SENTENCES) break;
+    const stems = [...new Set(contentWords(part, language))];
+    if (stems.length === 0) continue;
+    const taken = [...chosen, ...added];
+    const holds = (candidate: Candidate) =>
+      stems.filter((stem) => candidate.stems.has(stem) || candidate.context.has(stem)).length / stems.length;
+    if (taken.some((candidate) => holds(candidate) >= PART_COVERED)) continue;
+    const rest = [...all].filter((stem) => !stems.includes(stem));
+    let best: Candidate | undefined;
+    let bestScore = 0;
+    for (const candidate of candidates) {
+      const matched = stems.filter((stem) => candidate.stems.has(stem)).length;
+      if (matched < Math.min(MIN_MATCHED_WORDS, stems.length) || matched / stems.length < MIN_MATCHED_SHARE)
+        continue;
+      const tied =
+        rest.length === 0 || rest.some((stem) => candidate.stems.has(stem) || candidate.context.has(stem));
+      if (!tied) continue;
+      if (taken.some((other) => jaccard(other.own, candidate.own) >= NEAR_DUPLICATE)) continue;
+      const ofKind = options.answersIntent?.(candidate.sentence.text) ?? false;
+      const score =
+        (matched / stems.length) * standsAlone(candidate.sentence.text) +
+        RANK_BOOST * (1 - candidate.rank / usedSources) +
+        (ofKind ? INTENT_BOOST : 0);
+      if (score > bestScore) {
+        best = candidate;
+        bestScore = score;
+      }
+    }
+    if (best) added.push(best);
+  }
+  return added;
 }
 
 /**

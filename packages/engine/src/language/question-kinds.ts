@@ -97,6 +97,20 @@ export function opensWithKind(question: string, kind: QuestionKind): boolean {
   return /^[\s\p{P}]*(?:(?:so|ok|okay|hi|hey|jadi|eh)[\s\p{P}]+)?$/iu.test(opened.slice(0, match.index));
 }
 
+/**
+ * The pieces of a question that asks several things, split at question marks, ";" and at "dan"/"and"
+ * before another question word ("… berapa persen PDB, dan apakah masih di bawah batas …"); empty
+ * pieces dropped. A question that asks one thing is one piece.
+ */
+export function questionPieces(question: string): string[] {
+  return question
+    .split(
+      /[?;]|,?\s+(?:dan|serta|and|also)\s+(?=(?:apa|apakah|berapa|bagaimana|gimana|kapan|siapa|mengapa|kenapa|what|how|when|who|why|which|is|are|does|do|can|should)\b)/iu,
+    )
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length > 0);
+}
+
 /** Four-digit years 1945–2099 named in a question, in order of mention. */
 export function yearsIn(question: string): number[] {
   const years: number[] = [];
