@@ -176,7 +176,9 @@ describe('bounded ingestion', () => {
 
 describe('job timestamps', () => {
   it('a job finishes when its document is READY, not when its storing began', async () => {
-    const delayMs = 300;
+    // Each chunk insert waits this long: storing then lasts far longer than the 5 ms the timestamps
+    // are compared within, so a job stamped when storing began would fail.
+    const delayMs = 100;
     let lastChunkInsert = 0;
     const slow = wrapDatabase(engine.db, async (sql) => {
       if (!sql.includes('INSERT INTO chunks')) return;
