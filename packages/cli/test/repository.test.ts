@@ -4,7 +4,7 @@
  * `saksi verify --help` that name the same default keys, and a tour whose files git ignores.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/main.js';
@@ -221,5 +221,39 @@ describe('the repository', () => {
     expect(gitGrep('\\bengine\\.db\\b', outside)).toEqual([]);
     // The check sees what it looks for: the engine itself reaches its handle.
     expect(gitGrep('\\bthis\\.db\\b', ['packages/engine/src/engine.ts']).length).toBeGreaterThan(0);
+  });
+
+  it('refuses, in npm run deps, a general file that imports a document pack and a pack that imports another', () => {
+    // Two probe files, written where such code would live and removed afterwards.
+    const general = path.join(root, `packages/engine/src/deps-probe-${process.pid}.ts`);
+    const pack = path.join(root, `packages/engine/src/packs/budget/deps-probe-${process.pid}.ts`);
+    writeFileSync(general, "export { legislationPack } from './packs/legislation/index.js';\n");
+    writeFileSync(pack, "export { softwareDocsPack } from '../software-docs/index.js';\n");
+    let output = '';
+    try {
+      execFileSync(
+        path.join(root, 'node_modules/.bin/depcruise'),
+        [
+          '--config',
+          '.dependency-cruiser.cjs',
+          '--output-type',
+          'err',
+          path.relative(root, general),
+          path.relative(root, pack),
+        ],
+        { cwd: root, encoding: 'utf8', stdio: 'pipe' },
+      );
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? '');
+    } finally {
+      rmSync(general, { force: true });
+      rmSync(pack, { force: true });
+    }
+    expect(output).toMatch(
+      new RegExp(`packs-through-the-registry: packages/engine/src/deps-probe-${process.pid}\\.ts`),
+    );
+    expect(output).toMatch(
+      new RegExp(`packs-stand-apart: packages/engine/src/packs/budget/deps-probe-${process.pid}\\.ts`),
+    );
   });
 });
