@@ -16,7 +16,6 @@ import { definingPattern } from './definitions.js';
 import { expandQuery, type QueryExpander } from './expander.js';
 import { type QueryVariant, type RetrieveOptions, type RetrieveResult, retrieve } from './retrieve.js';
 import { type RewriteOptions, type RewriteResult, rewriteQuery, rewriteQueryDetailed } from './rewrite.js';
-import { TYPO_WEIGHT, typoVariant } from './typos.js';
 
 /** Weight of the list of candidates that define a word of a "what is …" question. */
 const DEFINITION_WEIGHT = 3;
@@ -98,14 +97,7 @@ export async function retrieveForQuestion(
     if (collection.language === 'en' && retrieveOptions.headingWeight === undefined)
       retrieveOptions.headingWeight = DEFINITION_HEADING_WEIGHT;
   }
-  // A word no chunk contains, one edit from one that many do ("berlubagn"): searched as that word too.
-  const typo = await typoVariant(db, collection, question, detailed.weights.original * TYPO_WEIGHT);
-  const variants = [
-    ...detailed.variants,
-    ...(typo ? [typo] : []),
-    ...amountVariants(question),
-    ...extraVariants,
-  ];
+  const variants = [...detailed.variants, ...amountVariants(question), ...extraVariants];
   if (retrieveOptions.documentIds === undefined) {
     // A regulation the question names by its number (the legislation pack): its documents first.
     const named = await scopedDocuments(db, collection, question);
